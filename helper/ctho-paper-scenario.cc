@@ -1,0 +1,142 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ctho-paper-scenario.h"
+
+#include "ns3/double.h"
+#include "ns3/fatal-error.h"
+#include "ns3/log.h"
+#include "ns3/uinteger.h"
+
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("CtHoPaperScenario");
+
+NS_OBJECT_ENSURE_REGISTERED(CtHoPaperScenario);
+
+TypeId
+CtHoPaperScenario::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::CtHoPaperScenario")
+            .SetParent<Object>()
+            .SetGroupName("EdgeLlm")
+            .AddConstructor<CtHoPaperScenario>()
+            .AddAttribute("UeCount",
+                          "K, the UEs handing over together. Range [1, 100000].",
+                          UintegerValue(4),
+                          MakeUintegerAccessor(&CtHoPaperScenario::m_ueCount),
+                          MakeUintegerChecker<uint32_t>(1, 100000))
+            .AddAttribute("MinContext",
+                          "Smallest context C_i drawn, tokens. Range [1, MaxContext].",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&CtHoPaperScenario::m_minContext),
+                          MakeUintegerChecker<uint64_t>(1, std::numeric_limits<uint32_t>::max()))
+            .AddAttribute("MaxContext",
+                          "Largest context C_i drawn, tokens (the paper's C_max is not "
+                          "published; 3072 is its 176 MB example). Range [MinContext, 4294967295].",
+                          UintegerValue(3072),
+                          MakeUintegerAccessor(&CtHoPaperScenario::m_maxContext),
+                          MakeUintegerChecker<uint64_t>(1, std::numeric_limits<uint32_t>::max()))
+            .AddAttribute("BsDistance",
+                          "Distance between the two base stations, m. Range (0, 1e6].",
+                          DoubleValue(300.0),
+                          MakeDoubleAccessor(&CtHoPaperScenario::m_bsDistance),
+                          MakeDoubleChecker<double>(std::numeric_limits<double>::min(), 1e6))
+            .AddAttribute("MinStartX",
+                          "Smallest start position, m. Range [0, MaxStartX].",
+                          DoubleValue(120.0),
+                          MakeDoubleAccessor(&CtHoPaperScenario::m_minStartX),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("MaxStartX",
+                          "Largest start position, m; below BsDistance / 2. Range "
+                          "[MinStartX, BsDistance / 2).",
+                          DoubleValue(130.0),
+                          MakeDoubleAccessor(&CtHoPaperScenario::m_maxStartX),
+                          MakeDoubleChecker<double>(0.0))
+            .AddAttribute("Speed",
+                          "Speed of every UE, m/s. Range (0, 1000].",
+                          DoubleValue(20.0),
+                          MakeDoubleAccessor(&CtHoPaperScenario::m_speed),
+                          MakeDoubleChecker<double>(std::numeric_limits<double>::min(), 1000.0))
+            .AddAttribute("MoveStart",
+                          "When the UEs start moving, s. Range [0, 1e6].",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&CtHoPaperScenario::m_moveStart),
+                          MakeDoubleChecker<double>(0.0, 1e6));
+    return tid;
+}
+
+CtHoPaperScenario::CtHoPaperScenario()
+    : m_startRv(CreateObject<UniformRandomVariable>()),
+      m_contextRv(CreateObject<UniformRandomVariable>())
+{
+    NS_LOG_FUNCTION(this);
+}
+
+CtHoPaperScenario::~CtHoPaperScenario()
+{
+    NS_LOG_FUNCTION(this);
+}
+
+void
+CtHoPaperScenario::DoDispose()
+{
+    m_startRv = nullptr;
+    m_contextRv = nullptr;
+    Object::DoDispose();
+}
+
+int64_t
+CtHoPaperScenario::AssignStreams(int64_t stream)
+{
+    m_startRv->SetStream(stream);
+    m_contextRv->SetStream(stream + 1);
+    return 2;
+}
+
+std::vector<CtHoPaperUe>
+CtHoPaperScenario::Draw()
+{
+    NS_ABORT_MSG_IF(m_minContext > m_maxContext,
+                    "ns3::CtHoPaperScenario: MinContext = " << m_minContext
+                                                            << " must be <= MaxContext = "
+                                                            << m_maxContext);
+    NS_ABORT_MSG_IF(m_minStartX > m_maxStartX,
+                    "ns3::CtHoPaperScenario: MinStartX = " << m_minStartX
+                                                           << " m must be <= MaxStartX = "
+                                                           << m_maxStartX << " m");
+    const double boundary = m_bsDistance / 2.0;
+    NS_ABORT_MSG_IF(m_maxStartX >= boundary,
+                    "ns3::CtHoPaperScenario: MaxStartX = "
+                        << m_maxStartX << " m must be below BsDistance / 2 = " << boundary
+                        << " m, so that every UE starts in the first cell");
+    std::vector<CtHoPaperUe> ues(m_ueCount);
+    for (auto& ue : ues)
+    {
+        ue.startX = m_startRv->GetValue(m_minStartX, m_maxStartX);
+        ue.handoverTime = m_moveStart + (boundary - ue.startX) / m_speed;
+        // GetInteger is inclusive at both ends, and draws in 32 bits.
+        ue.contextTokens = m_contextRv->GetInteger(static_cast<uint32_t>(m_minContext),
+                                                   static_cast<uint32_t>(m_maxContext));
+    }
+    return ues;
+}
+
+std::vector<CtHoUe>
+CtHoPaperScenario::ToSolverUes(const std::vector<CtHoPaperUe>& ues)
+{
+    std::vector<CtHoUe> out;
+    out.reserve(ues.size());
+    for (const auto& ue : ues)
+    {
+        out.push_back(CtHoUe{ue.contextTokens, ue.handoverTime});
+    }
+    return out;
+}
+
+} // namespace ns3

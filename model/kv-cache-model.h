@@ -1,0 +1,76 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef KV_CACHE_MODEL_H
+#define KV_CACHE_MODEL_H
+
+#include "kv-cache-profile.h"
+
+#include "ns3/object.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief The KV cache profile of the served model, as an ns-3 Object with attributes.
+ *
+ * The attributes are the model's shape, with Qwen2.5-7B-Instruct at 16 bits as the default. A
+ * named model is chosen with ApplyPreset() on one object, or SetDefaultPreset() for every
+ * object made afterwards. Values outside an attribute's range are refused: SetAttribute stops
+ * the run naming the attribute, SetAttributeFailSafe returns false.
+ */
+class KvCacheModel : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    KvCacheModel();
+    ~KvCacheModel() override;
+
+    /// \return the profile the attributes describe
+    KvCacheProfile GetProfile() const;
+
+    /**
+     * \brief Take the shape (layers, KV heads, head dimension) of a named model.
+     *
+     * Bits per element and block size are left as they are. An unknown name stops the run
+     * with the list of known names.
+     *
+     * \param name one of KvCacheProfile::PresetNames()
+     */
+    void ApplyPreset(const std::string& name);
+
+    /**
+     * \brief Make a named model's shape the default of every KvCacheModel created afterwards.
+     * \param name one of KvCacheProfile::PresetNames()
+     */
+    static void SetDefaultPreset(const std::string& name);
+
+  private:
+    /**
+     * \param bits 16, 8, 4 or 2
+     * \return whether it is allowed (other values are refused and reported on stderr)
+     */
+    bool SetBitsPerElement(uint32_t bits);
+    /// \return bits per element
+    uint32_t GetBitsPerElement() const;
+
+    std::string m_name;
+    uint32_t m_layers;
+    uint32_t m_kvHeads;
+    uint32_t m_headDim;
+    uint32_t m_bits;
+    uint32_t m_blockTokens;
+};
+
+} // namespace ns3
+
+#endif /* KV_CACHE_MODEL_H */

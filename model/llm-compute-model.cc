@@ -1,0 +1,299 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "llm-compute-model.h"
+
+#include "input-checks.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+PrefillCurve
+PrefillCurve::Linear(double a, double b)
+{
+    PrefillCurve c;
+    c.m_a = edgellm::RequireNonNegative("PrefillA (s/token)", a);
+    c.m_b = edgellm::RequireNonNegative("PrefillB (s)", b);
+    return c;
+}
+
+PrefillCurve
+PrefillCurve::Measured(std::vector<Point> points)
+{
+    if (points.size() < 2)
+    {
+        edgellm::ThrowInvalid("PrefillProfile",
+                              std::to_string(points.size()) + " point(s)",
+                              "at least 2 (tokens, seconds) points");
+    }
+    for (std::size_t i = 0; i < points.size(); ++i)
+    {
+        const std::string where = "PrefillProfile point " + std::to_string(i);
+        edgellm::RequireNonNegative(where + " seconds", points[i].second);
+        if (points[i].first == 0)
+        {
+            edgellm::ThrowInvalid(where + " tokens", "0", "an integer > 0 (p(0) is 0 by definition)");
+        }
+        if (i > 0 && points[i].first <= points[i - 1].first)
+        {
+            edgellm::ThrowInvalid(where + " tokens",
+                                  std::to_string(points[i].first),
+                                  "strictly more than the previous point's " +
+                                      std::to_string(points[i - 1].first));
+        }
+        if (i > 0 && points[i].second < points[i - 1].second)
+        {
+            edgellm::ThrowInvalid(where + " seconds",
+                                  edgellm::FormatValue(points[i].second),
+                                  "at least the previous point's " +
+                                      edgellm::FormatValue(points[i - 1].second) +
+                                      " (prefill time must not decrease with length)");
+        }
+    }
+    PrefillCurve c;
+    c.m_points = std::move(points);
+    return c;
+}
+
+double
+PrefillCurve::operator()(uint64_t tokens) const
+{
+    if (tokens == 0)
+    {
+        return 0.0;
+    }
+    if (m_points.empty())
+    {
+        return m_a * static_cast<double>(tokens) + m_b;
+    }
+    const auto& p = m_points;
+    if (tokens <= p.front().first)
+    {
+        return p.front().second * static_cast<double>(tokens) / static_cast<double>(p.front().first);
+    }
+    // First point strictly to the right of tokens; the segment starts one before it, so a knot
+    // is evaluated as its own value exactly.
+    auto it = std::upper_bound(p.begin(), p.end(), tokens, [](uint64_t t, const Point& q) {
+        return t < q.first;
+    });
+    std::size_t hi = (it == p.end()) ? p.size() - 1 : static_cast<std::size_t>(it - p.begin());
+    std::size_t lo = hi - 1;
+    const double x0 = static_cast<double>(p[lo].first);
+    const double x1 = static_cast<double>(p[hi].first);
+    const double slope = (p[hi].second - p[lo].second) / (x1 - x0);
+    return p[lo].second + slope * (static_cast<double>(tokens) - x0);
+}
+
+bool
+PrefillCurve::IsLinear() const
+{
+    return m_points.empty();
+}
+
+double
+PrefillCurve::GetA() const
+{
+    return m_a;
+}
+
+double
+PrefillCurve::GetB() const
+{
+    return m_b;
+}
+
+const std::vector<PrefillCurve::Point>&
+PrefillCurve::GetPoints() const
+{
+    return m_points;
+}
+
+PrefillBatch
+PrefillBatch::FromLengths(const std::vector<uint64_t>& lengths)
+{
+    PrefillBatch b;
+    for (uint64_t n : lengths)
+    {
+        if (n == 0)
+        {
+            continue;
+        }
+        ++b.sequences;
+        b.maxTokens = std::max(b.maxTokens, n);
+        b.totalTokens += n;
+    }
+    return b;
+}
+
+LlmComputeModel::LlmComputeModel(PrefillCurve prefill,
+                                 BatchPrefillMode mode,
+                                 DecodeStepModel decode,
+                                 std::string prefillSource,
+                                 std::string decodeSource)
+    : m_prefill(std::move(prefill)),
+      m_mode(mode),
+      m_decode(decode),
+      m_prefillSource(std::move(prefillSource)),
+      m_decodeSource(std::move(decodeSource))
+{
+    edgellm::RequireNonNegative("DecodeBase (s)", decode.baseS);
+    edgellm::RequireNonNegative("DecodePerSequence (s)", decode.perSequenceS);
+    edgellm::RequireNonNegative("DecodePerContextToken (s)", decode.perContextTokenS);
+}
+
+namespace
+{
+
+const char* const BORROWED_DECODE =
+    "borrowed: Llama-3.1-8B bf16 on A100-40GB, 13.3 ms per step at batch 1 (memory-bound); "
+    "no figure for this model is published";
+
+DecodeStepModel
+BorrowedDecode()
+{
+    return DecodeStepModel{13.3e-3, 0.0, 0.0};
+}
+
+} // namespace
+
+std::vector<std::string>
+LlmComputeModel::PresetNames()
+{
+    return {"qwen2.5-7b-ctho-paper", "llama-7b-llumnix", "llama-30b-llumnix", "llama-3.1-8b-a100"};
+}
+
+std::string
+LlmComputeModel::DefaultPresetName()
+{
+    return "qwen2.5-7b-ctho-paper";
+}
+
+LlmComputeModel
+LlmComputeModel::FromPreset(const std::string& name)
+{
+    if (name == "qwen2.5-7b-ctho-paper")
+    {
+        return LlmComputeModel(PrefillCurve::Linear(9.4267e-5, 2.4e-3),
+                               BatchPrefillMode::PADDED_MAX,
+                               BorrowedDecode(),
+                               "ctHO paper (Lee, Park, Zheng, Park, arXiv 2603.28018): "
+                               "Qwen2.5-7B-Instruct, p(L) = 9.4267e-5 L + 2.4e-3 s",
+                               BORROWED_DECODE);
+    }
+    if (name == "llama-7b-llumnix")
+    {
+        return LlmComputeModel(PrefillCurve::Measured({{256, 0.058},
+                                                       {512, 0.110},
+                                                       {1024, 0.220},
+                                                       {2048, 0.436},
+                                                       {4096, 0.940},
+                                                       {8192, 1.995}}),
+                               BatchPrefillMode::TOKEN_COUNT,
+                               BorrowedDecode(),
+                               "Llumnix artifact: LLaMA-7B recompute time, 256 to 8192 tokens",
+                               BORROWED_DECODE);
+    }
+    if (name == "llama-30b-llumnix")
+    {
+        return LlmComputeModel(PrefillCurve::Measured({{256, 0.115},
+                                                       {512, 0.235},
+                                                       {1024, 0.443},
+                                                       {2048, 0.829},
+                                                       {4096, 1.712},
+                                                       {8192, 3.546}}),
+                               BatchPrefillMode::TOKEN_COUNT,
+                               BorrowedDecode(),
+                               "Llumnix artifact: LLaMA-30B recompute time, 256 to 8192 tokens",
+                               BORROWED_DECODE);
+    }
+    if (name == "llama-3.1-8b-a100")
+    {
+        return LlmComputeModel(PrefillCurve::Linear(66e-6, 0.0),
+                               BatchPrefillMode::TOKEN_COUNT,
+                               DecodeStepModel{13.3e-3, 0.0, 0.0},
+                               "Llama-3-8B linear layers on A100, about 66 us per token; "
+                               "attention is left out, so this is a lower bound",
+                               "Llama-3.1-8B bf16 on A100-40GB, 13.3 ms per step at batch 1");
+    }
+    std::string known;
+    for (const auto& n : PresetNames())
+    {
+        known += (known.empty() ? "" : ", ") + n;
+    }
+    edgellm::ThrowInvalid("ComputePreset", "\"" + name + "\"", "one of " + known);
+}
+
+double
+LlmComputeModel::PrefillTime(uint64_t tokens) const
+{
+    return m_prefill(tokens);
+}
+
+double
+LlmComputeModel::BatchPrefillTime(const PrefillBatch& batch) const
+{
+    const bool empty = batch.sequences == 0;
+    const unsigned __int128 padded =
+        static_cast<unsigned __int128>(batch.sequences) * batch.maxTokens;
+    if (empty != (batch.maxTokens == 0) || batch.totalTokens < batch.maxTokens ||
+        batch.totalTokens < batch.sequences || batch.totalTokens > padded)
+    {
+        edgellm::ThrowInvalid("PrefillBatch",
+                              "{sequences " + std::to_string(batch.sequences) + ", max " +
+                                  std::to_string(batch.maxTokens) + ", total " +
+                                  std::to_string(batch.totalTokens) + "}",
+                              "max <= total <= sequences * max, total >= sequences, and max = 0 only when empty");
+    }
+    if (empty)
+    {
+        return 0.0;
+    }
+    return m_prefill(m_mode == BatchPrefillMode::PADDED_MAX ? batch.maxTokens
+                                                            : batch.totalTokens);
+}
+
+double
+LlmComputeModel::DecodeStepTime(uint64_t sequences, uint64_t contextTokens) const
+{
+    if (sequences == 0)
+    {
+        return 0.0;
+    }
+    return m_decode.baseS + m_decode.perSequenceS * static_cast<double>(sequences) +
+           m_decode.perContextTokenS * static_cast<double>(contextTokens);
+}
+
+const PrefillCurve&
+LlmComputeModel::GetPrefillCurve() const
+{
+    return m_prefill;
+}
+
+BatchPrefillMode
+LlmComputeModel::GetBatchMode() const
+{
+    return m_mode;
+}
+
+const DecodeStepModel&
+LlmComputeModel::GetDecodeModel() const
+{
+    return m_decode;
+}
+
+const std::string&
+LlmComputeModel::GetPrefillSource() const
+{
+    return m_prefillSource;
+}
+
+const std::string&
+LlmComputeModel::GetDecodeSource() const
+{
+    return m_decodeSource;
+}
+
+} // namespace ns3

@@ -1,0 +1,225 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/config.h"
+#include "ns3/ctho-paper-scenario.h"
+#include "ns3/ctho-solver.h"
+#include "ns3/kv-cache-model.h"
+#include "ns3/llm-compute-model.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+using namespace ns3;
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief KvCacheModel's attributes accept their ranges and refuse what lies outside.
+ */
+class KvCacheModelAttributeTestCase : public TestCase
+{
+  public:
+    KvCacheModelAttributeTestCase()
+        : TestCase("KvCacheModel attributes are validated through the TypeId")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<KvCacheModel> m = CreateObject<KvCacheModel>();
+        NS_TEST_ASSERT_MSG_EQ(m->GetProfile().GetBitsPerToken(),
+                              458752u,
+                              "default is Qwen2.5-7B-Instruct at 16 bits");
+
+        NS_TEST_ASSERT_MSG_EQ(m->SetAttributeFailSafe("KvHeads", UintegerValue(0)),
+                              false,
+                              "zero KV heads must be refused");
+        NS_TEST_ASSERT_MSG_EQ(m->SetAttributeFailSafe("Layers", UintegerValue(4097)),
+                              false,
+                              "layers above 4096 must be refused");
+        NS_TEST_ASSERT_MSG_EQ(m->SetAttributeFailSafe("BlockTokens", UintegerValue(0)),
+                              false,
+                              "an empty block must be refused");
+        NS_TEST_ASSERT_MSG_EQ(m->SetAttributeFailSafe("BitsPerElement", UintegerValue(3)),
+                              false,
+                              "3 bits is not a supported cache width");
+        NS_TEST_ASSERT_MSG_EQ(m->GetProfile().GetBitsPerToken(),
+                              458752u,
+                              "refused values must leave the profile as it was");
+
+        NS_TEST_ASSERT_MSG_EQ(m->SetAttributeFailSafe("BitsPerElement", UintegerValue(4)),
+                              true,
+                              "4 bits is allowed");
+        NS_TEST_ASSERT_MSG_EQ(m->GetProfile().GetBytesPerToken(),
+                              57344.0 / 4,
+                              "a 4-bit cache is a quarter of the bf16 size");
+
+        m->ApplyPreset("Qwen3-32B");
+        NS_TEST_ASSERT_MSG_EQ(m->GetProfile().GetLayers(), 64u, "preset sets the layers");
+        NS_TEST_ASSERT_MSG_EQ(m->GetProfile().GetBitsPerElement(),
+                              4u,
+                              "a preset keeps the chosen width");
+        UintegerValue heads;
+        m->GetAttribute("KvHeads", heads);
+        NS_TEST_ASSERT_MSG_EQ(heads.Get(), 8u, "the attribute shows the preset's KV heads");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief SetDefaultPreset changes what new KvCacheModels start with, through Config.
+ */
+class KvCacheModelDefaultPresetTestCase : public TestCase
+{
+  public:
+    KvCacheModelDefaultPresetTestCase()
+        : TestCase("KvCacheModel::SetDefaultPreset sets the attribute defaults")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        KvCacheModel::SetDefaultPreset("Llama-3-8B");
+        Config::SetDefault("ns3::KvCacheModel::BitsPerElement", UintegerValue(8));
+        Ptr<KvCacheModel> m = CreateObject<KvCacheModel>();
+        const KvCacheProfile p = m->GetProfile();
+        Config::Reset();
+        NS_TEST_ASSERT_MSG_EQ(p.GetName(), "Llama-3-8B", "model name follows the preset");
+        NS_TEST_ASSERT_MSG_EQ(p.GetBytesForTokens(1), 131072u / 2, "Llama-3-8B at 8 bits");
+        NS_TEST_ASSERT_MSG_EQ(CreateObject<KvCacheModel>()->GetProfile().GetName(),
+                              "Qwen2.5-7B-Instruct",
+                              "Config::Reset restores the default");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief The paper scenario draws within its ranges, reproducibly per stream.
+ */
+class CtHoPaperScenarioTestCase : public TestCase
+{
+  public:
+    CtHoPaperScenarioTestCase()
+        : TestCase("CtHoPaperScenario draws the paper's inputs reproducibly")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto draw = [](int64_t stream, uint32_t k) {
+            Ptr<CtHoPaperScenario> s = CreateObject<CtHoPaperScenario>();
+            s->SetAttribute("UeCount", UintegerValue(k));
+            s->AssignStreams(stream);
+            return s->Draw();
+        };
+        const auto a = draw(11, 200);
+        const auto b = draw(11, 200);
+        const auto c = draw(13, 200);
+        NS_TEST_ASSERT_MSG_EQ(a.size(), 200u, "UeCount UEs are drawn");
+        bool differs = false;
+        for (std::size_t i = 0; i < a.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(a[i].contextTokens, b[i].contextTokens, "same stream");
+            NS_TEST_ASSERT_MSG_EQ(a[i].handoverTime, b[i].handoverTime, "same stream");
+            differs = differs || a[i].contextTokens != c[i].contextTokens;
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(a[i].contextTokens, 1024u, "C >= 1024");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(a[i].contextTokens, 3072u, "C <= 3072");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(a[i].startX, 120.0, "x >= 120 m");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(a[i].startX, 130.0, "x <= 130 m");
+            // Crossing 150 m at 20 m/s from [120, 130] m takes 1.0 to 1.5 s.
+            NS_TEST_ASSERT_MSG_EQ_TOL(a[i].handoverTime,
+                                      (150.0 - a[i].startX) / 20.0,
+                                      1e-12,
+                                      "tau is the boundary crossing time");
+        }
+        NS_TEST_ASSERT_MSG_EQ(differs, true, "another stream gives another draw");
+        const auto byC = std::minmax_element(a.begin(), a.end(), [](auto& x, auto& y) {
+            return x.contextTokens < y.contextTokens;
+        });
+        NS_TEST_ASSERT_MSG_LT(byC.first->contextTokens, 1300u, "200 draws reach the low end");
+        NS_TEST_ASSERT_MSG_GT(byC.second->contextTokens, 2800u, "and the high end");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief On the paper's scenario, ctHO is never worse than tHO or cHO, and its plan is
+ * feasible; over a backhaul sweep it is strictly better than both somewhere.
+ */
+class CtHoPaperSweepTestCase : public TestCase
+{
+  public:
+    CtHoPaperSweepTestCase()
+        : TestCase("ctHO <= min(tHO, cHO) with a feasible plan on the paper scenario")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<CtHoPaperScenario> s = CreateObject<CtHoPaperScenario>();
+        s->AssignStreams(5);
+        const auto ues = s->Draw();
+        const KvCacheProfile kv = KvCacheProfile::FromPreset("Qwen2.5-7B-Instruct");
+        const LlmComputeModel gpu = LlmComputeModel::FromPreset("qwen2.5-7b-ctho-paper");
+        bool strictlyBetter = false;
+        for (double gbps = 0.5; gbps <= 20.0; gbps += 0.5)
+        {
+            CtHoInput in;
+            in.ues = CtHoPaperScenario::ToSolverUes(ues);
+            in.backhaulTokensPerSecond = kv.GetTokensPerSecond(gbps * 1e9);
+            in.prefillCycle = 0.01;
+            CtHoSolver solver(in, gpu);
+            const double ct = solver.Solve().worstDelay;
+            const double th = solver.Tho().worstDelay;
+            const double ch = solver.Cho().worstDelay;
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(ct, std::min(th, ch), "ctHO contains tHO and cHO");
+            strictlyBetter = strictlyBetter || ct < std::min(th, ch) - 1e-6;
+
+            const CtHoPlan plan = solver.MakePlan(solver.Solve().prefixTokens);
+            double linkBusyUntil = 0;
+            for (const auto& u : plan.ues)
+            {
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(u.transferEnd,
+                                            u.deadline + 1e-9,
+                                            "EDF meets every deadline");
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(u.delay,
+                                            plan.value.worstDelay + 1e-9,
+                                            "no UE exceeds the worst-user delay");
+                if (u.transferTokens > 0)
+                {
+                    NS_TEST_ASSERT_MSG_GT_OR_EQ(u.transferStart + 1e-12,
+                                                linkBusyUntil,
+                                                "intervals never overlap, so rate <= R");
+                    linkBusyUntil = u.transferEnd;
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(strictlyBetter, true, "ctHO beats both somewhere in the sweep");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief The edge-llm test suite.
+ */
+class EdgeLlmTestSuite : public TestSuite
+{
+  public:
+    EdgeLlmTestSuite()
+        : TestSuite("edge-llm", UNIT)
+    {
+        AddTestCase(new KvCacheModelAttributeTestCase, TestCase::QUICK);
+        AddTestCase(new KvCacheModelDefaultPresetTestCase, TestCase::QUICK);
+        AddTestCase(new CtHoPaperScenarioTestCase, TestCase::QUICK);
+        AddTestCase(new CtHoPaperSweepTestCase, TestCase::QUICK);
+    }
+};
+
+/// Static instance that registers the suite.
+static EdgeLlmTestSuite g_edgeLlmTestSuite;

@@ -1,0 +1,136 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/kv-cache-profile.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+
+using ns3::KvCacheProfile;
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+namespace
+{
+
+/// Runs f, expects std::invalid_argument, and returns its message.
+template <typename F>
+std::string
+InvalidMessage(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    ADD_FAILURE() << "no std::invalid_argument thrown";
+    return "";
+}
+
+TEST(KvCacheProfile, Qwen25SizesMatchThePaper)
+{
+    const auto p = KvCacheProfile::FromPreset("Qwen2.5-7B-Instruct");
+    EXPECT_EQ(p.GetBitsPerToken(), 458752u);
+    EXPECT_EQ(p.GetBytesForTokens(1), 57344u);
+    EXPECT_EQ(p.GetBytesPerBlock(), 917504u);
+    // The paper's "176 MB for 3072 tokens" is decimal megabytes.
+    EXPECT_EQ(p.GetBytesForTokens(3072), 176160768u);
+    EXPECT_NEAR(p.GetBytesForTokens(3072) / 1e6, 176.2, 0.05);
+}
+
+struct PresetCase
+{
+    const char* name;
+    uint64_t bf16BytesPerToken;
+};
+
+class KvPresetTest : public ::testing::TestWithParam<PresetCase>
+{
+};
+
+TEST_P(KvPresetTest, BytesPerTokenAtEveryWidth)
+{
+    const auto c = GetParam();
+    for (uint32_t bits : {16u, 8u, 4u, 2u})
+    {
+        const auto p = KvCacheProfile::FromPreset(c.name, bits);
+        EXPECT_EQ(p.GetBytesForTokens(1), c.bf16BytesPerToken * bits / 16) << bits << " bits";
+        EXPECT_EQ(p.GetBytesPerBlock(), 16 * c.bf16BytesPerToken * bits / 16);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Presets,
+                         KvPresetTest,
+                         ::testing::Values(PresetCase{"Qwen2.5-7B-Instruct", 57344},
+                                           PresetCase{"Llama-3-8B", 131072},
+                                           PresetCase{"Llama-3.1-8B", 131072},
+                                           PresetCase{"Qwen3-8B", 147456},
+                                           PresetCase{"Qwen3-14B", 163840},
+                                           PresetCase{"Qwen3-32B", 262144}));
+
+TEST(KvCacheProfile, EveryPresetNameLoads)
+{
+    EXPECT_EQ(KvCacheProfile::PresetNames().size(), 6u);
+    for (const auto& n : KvCacheProfile::PresetNames())
+    {
+        EXPECT_EQ(KvCacheProfile::FromPreset(n).GetName(), n);
+    }
+}
+
+TEST(KvCacheProfile, BlocksRoundUp)
+{
+    const KvCacheProfile p("m", 2, 2, 8, 16, 16);
+    EXPECT_EQ(p.GetBlocksForTokens(0), 0u);
+    EXPECT_EQ(p.GetBlocksForTokens(16), 1u);
+    EXPECT_EQ(p.GetBlocksForTokens(17), 2u);
+}
+
+TEST(KvCacheProfile, OddShapesRoundBytesUp)
+{
+    // 2 * 1 * 1 * 1 * 2 = 4 bits per token: half a byte.
+    const KvCacheProfile p("tiny", 1, 1, 1, 2, 1);
+    EXPECT_DOUBLE_EQ(p.GetBytesPerToken(), 0.5);
+    EXPECT_EQ(p.GetBytesForTokens(3), 2u);
+    EXPECT_EQ(p.GetBytesForTokens(4), 2u);
+}
+
+TEST(KvCacheProfile, TokenRateOfALink)
+{
+    const auto p = KvCacheProfile::FromPreset("Qwen2.5-7B-Instruct");
+    EXPECT_DOUBLE_EQ(p.GetTokensPerSecond(4.5e9), 4.5e9 / 458752.0);
+    EXPECT_THAT(InvalidMessage([&] { p.GetTokensPerSecond(-1.0); }), HasSubstr("bitsPerSecond"));
+    EXPECT_THAT(InvalidMessage([&] { p.GetTokensPerSecond(std::nan("")); }),
+                HasSubstr("bitsPerSecond"));
+    EXPECT_THAT(InvalidMessage([&] { p.GetTokensPerSecond(0.0); }), HasSubstr("> 0"));
+}
+
+TEST(KvCacheProfile, BadShapesNameTheFieldAndRange)
+{
+    EXPECT_THAT(InvalidMessage([] { KvCacheProfile("m", 28, 0, 128); }),
+                AllOf(HasSubstr("KvHeads"), HasSubstr("[1, 4096]")));
+    EXPECT_THAT(InvalidMessage([] { KvCacheProfile("m", 0, 4, 128); }), HasSubstr("Layers"));
+    EXPECT_THAT(InvalidMessage([] { KvCacheProfile("m", 28, 4, 0); }), HasSubstr("HeadDim"));
+    EXPECT_THAT(InvalidMessage([] { KvCacheProfile("m", 28, 4, 128, 16, 0); }),
+                HasSubstr("BlockTokens"));
+    EXPECT_THAT(InvalidMessage([] { KvCacheProfile("m", 28, 4, 128, 3); }),
+                AllOf(HasSubstr("BitsPerElement"), HasSubstr("16, 8, 4 or 2")));
+    EXPECT_THAT(InvalidMessage([] { KvCacheProfile::FromPreset("GPT-5"); }),
+                AllOf(HasSubstr("Preset"), HasSubstr("Qwen3-32B")));
+}
+
+TEST(KvCacheProfile, ByteCountOverflowIsAnError)
+{
+    const auto p = KvCacheProfile::FromPreset("Qwen3-32B");
+    EXPECT_THAT(InvalidMessage([&] { p.GetBytesForTokens(std::numeric_limits<uint64_t>::max()); }),
+                HasSubstr("tokens"));
+}
+
+} // namespace

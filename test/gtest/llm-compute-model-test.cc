@@ -1,0 +1,162 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/llm-compute-model.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <stdexcept>
+
+using namespace ns3;
+using ::testing::HasSubstr;
+
+namespace
+{
+
+template <typename F>
+std::string
+InvalidMessage(F f)
+{
+    try
+    {
+        f();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    ADD_FAILURE() << "no std::invalid_argument thrown";
+    return "";
+}
+
+TEST(PrefillCurve, LinearIsAffineWithNothingAtZero)
+{
+    const auto p = PrefillCurve::Linear(9.4267e-5, 2.4e-3);
+    EXPECT_EQ(p(0), 0.0);
+    EXPECT_DOUBLE_EQ(p(1), 9.4267e-5 + 2.4e-3);
+    EXPECT_DOUBLE_EQ(p(3072), 9.4267e-5 * 3072 + 2.4e-3);
+}
+
+TEST(PrefillCurve, LinearRejectsNegativeOrNan)
+{
+    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Linear(-1e-5, 0); }), HasSubstr("PrefillA"));
+    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Linear(1e-5, -1e-3); }), HasSubstr("PrefillB"));
+    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Linear(std::nan(""), 0); }),
+                HasSubstr("PrefillA"));
+    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Linear(1e-5, INFINITY); }),
+                HasSubstr("PrefillB"));
+}
+
+TEST(PrefillCurve, MeasuredInterpolatesAndExtrapolates)
+{
+    const auto p = LlmComputeModel::FromPreset("llama-7b-llumnix").GetPrefillCurve();
+    EXPECT_DOUBLE_EQ(p(1024), 0.220);
+    EXPECT_DOUBLE_EQ(p(8192), 1.995);
+    EXPECT_DOUBLE_EQ(p(768), 0.165);
+    // Below the first point: the straight line to the origin.
+    EXPECT_DOUBLE_EQ(p(128), 0.029);
+    // Above the last point: the last segment's slope.
+    EXPECT_DOUBLE_EQ(p(16384), 1.995 + (1.995 - 0.940) / 4096 * 8192);
+    EXPECT_EQ(p(0), 0.0);
+}
+
+TEST(PrefillCurve, MeasuredIsNonDecreasing)
+{
+    for (const auto& name : LlmComputeModel::PresetNames())
+    {
+        const auto p = LlmComputeModel::FromPreset(name).GetPrefillCurve();
+        double last = 0;
+        for (uint64_t l = 0; l <= 20000; ++l)
+        {
+            ASSERT_GE(p(l), last) << name << " at " << l;
+            last = p(l);
+        }
+    }
+}
+
+TEST(PrefillCurve, MeasuredRejectsBadProfiles)
+{
+    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Measured({{256, 0.1}}); }),
+                HasSubstr("at least 2"));
+    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Measured({{512, 0.1}, {256, 0.2}}); }),
+                HasSubstr("point 1 tokens"));
+    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Measured({{256, 0.2}, {512, 0.1}}); }),
+                HasSubstr("point 1 seconds"));
+    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Measured({{0, 0.0}, {512, 0.1}}); }),
+                HasSubstr("point 0 tokens"));
+    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Measured({{256, std::nan("")}, {512, 0.1}}); }),
+                HasSubstr("point 0 seconds"));
+}
+
+TEST(LlmComputeModel, BatchModes)
+{
+    const auto curve = PrefillCurve::Linear(1e-3, 0.01);
+    const LlmComputeModel padded(curve, BatchPrefillMode::PADDED_MAX, DecodeStepModel{});
+    const LlmComputeModel packed(curve, BatchPrefillMode::TOKEN_COUNT, DecodeStepModel{});
+    const auto batch = PrefillBatch::FromLengths({100, 0, 300, 200});
+    EXPECT_EQ(batch.sequences, 3u);
+    EXPECT_EQ(batch.maxTokens, 300u);
+    EXPECT_EQ(batch.totalTokens, 600u);
+    EXPECT_DOUBLE_EQ(padded.BatchPrefillTime(batch), 0.3 + 0.01);
+    EXPECT_DOUBLE_EQ(packed.BatchPrefillTime(batch), 0.6 + 0.01);
+    EXPECT_EQ(padded.BatchPrefillTime(PrefillBatch{}), 0.0);
+    EXPECT_DOUBLE_EQ(padded.PrefillTime(300), padded.BatchPrefillTime(PrefillBatch{1, 300, 300}));
+}
+
+TEST(LlmComputeModel, InconsistentBatchIsAnError)
+{
+    const auto m = LlmComputeModel::FromPreset("qwen2.5-7b-ctho-paper");
+    EXPECT_THAT(InvalidMessage([&] { m.BatchPrefillTime(PrefillBatch{2, 100, 300}); }),
+                HasSubstr("PrefillBatch"));
+    EXPECT_THAT(InvalidMessage([&] { m.BatchPrefillTime(PrefillBatch{2, 100, 50}); }),
+                HasSubstr("PrefillBatch"));
+    EXPECT_THAT(InvalidMessage([&] { m.BatchPrefillTime(PrefillBatch{0, 10, 10}); }),
+                HasSubstr("PrefillBatch"));
+    EXPECT_THAT(InvalidMessage([&] { m.BatchPrefillTime(PrefillBatch{3, 1, 2}); }),
+                HasSubstr("PrefillBatch"));
+}
+
+TEST(LlmComputeModel, DecodeStep)
+{
+    const LlmComputeModel m(PrefillCurve::Linear(0, 0),
+                            BatchPrefillMode::PADDED_MAX,
+                            DecodeStepModel{0.01, 0.002, 1e-6});
+    EXPECT_EQ(m.DecodeStepTime(0, 0), 0.0);
+    EXPECT_DOUBLE_EQ(m.DecodeStepTime(4, 8000), 0.01 + 4 * 0.002 + 8000 * 1e-6);
+    EXPECT_THAT(InvalidMessage([] {
+                    LlmComputeModel(PrefillCurve::Linear(0, 0),
+                                    BatchPrefillMode::PADDED_MAX,
+                                    DecodeStepModel{0.01, -1, 0});
+                }),
+                HasSubstr("DecodePerSequence"));
+}
+
+TEST(LlmComputeModel, DefaultPresetIsThePapersWithABorrowedDecode)
+{
+    const auto m = LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName());
+    EXPECT_TRUE(m.GetPrefillCurve().IsLinear());
+    EXPECT_DOUBLE_EQ(m.GetPrefillCurve().GetA(), 9.4267e-5);
+    EXPECT_DOUBLE_EQ(m.GetPrefillCurve().GetB(), 2.4e-3);
+    EXPECT_EQ(m.GetBatchMode(), BatchPrefillMode::PADDED_MAX);
+    EXPECT_DOUBLE_EQ(m.DecodeStepTime(1, 3000), 13.3e-3);
+    EXPECT_THAT(m.GetDecodeSource(), HasSubstr("borrowed"));
+    EXPECT_THAT(m.GetDecodeSource(), HasSubstr("Llama-3.1-8B"));
+    EXPECT_THAT(m.GetPrefillSource(), HasSubstr("2603.28018"));
+}
+
+TEST(LlmComputeModel, EveryPresetStatesItsSources)
+{
+    for (const auto& name : LlmComputeModel::PresetNames())
+    {
+        const auto m = LlmComputeModel::FromPreset(name);
+        EXPECT_GT(m.GetPrefillSource().size(), 20u) << name;
+        EXPECT_GT(m.GetDecodeSource().size(), 20u) << name;
+    }
+    EXPECT_THAT(InvalidMessage([] { LlmComputeModel::FromPreset("gpt"); }),
+                HasSubstr("ComputePreset"));
+}
+
+} // namespace
