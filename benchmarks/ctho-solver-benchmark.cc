@@ -11,7 +11,6 @@
 #include "ns3/ctho-solver.h"
 
 #include <benchmark/benchmark.h>
-
 #include <cstring>
 #include <iostream>
 #include <map>
@@ -81,7 +80,9 @@ class RatioReporter : public benchmark::ConsoleReporter
         {
             if (r.run_type == Run::RT_Iteration)
             {
-                m_seconds[r.benchmark_name()] =
+                // Names carry the options, e.g. "solve/K:10/Cmax:2048/min_time:0.010".
+                const std::string name = r.benchmark_name();
+                m_seconds[name.substr(0, name.find("/min_time"))] =
                     r.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(r.time_unit);
             }
         }

@@ -40,9 +40,8 @@ PrintPlan(const CtHoPlan& plan, const std::vector<CtHoPaperUe>& ues)
     {
         std::cout << "  " << std::setw(2) << u.ue << std::setw(10) << ues[u.ue].handoverTime * 1e3
                   << std::setw(9) << u.prefillTokens << std::setw(10) << u.transferTokens
-                  << std::setw(14) << u.transferStart * 1e3 << std::setw(12)
-                  << u.transferEnd * 1e3 << std::setw(14) << u.deadline * 1e3 << std::setw(11)
-                  << u.delay * 1e3 << "\n";
+                  << std::setw(14) << u.transferStart * 1e3 << std::setw(12) << u.transferEnd * 1e3
+                  << std::setw(14) << u.deadline * 1e3 << std::setw(11) << u.delay * 1e3 << "\n";
     }
 }
 
@@ -100,15 +99,15 @@ main(int argc, char* argv[])
     scenario->AssignStreams(0);
     const std::vector<CtHoPaperUe> draw = scenario->Draw();
 
+    std::cout
+        << "edge-llm-ctho-analytic: tHO / cHO / ctHO on the ctHO paper's scenario (analytic)\n"
+        << "KV cache: " << kv.GetName() << ", " << kv.GetBitsPerElement() << "-bit, "
+        << kv.GetBytesForTokens(1) << " B/token; " << cMax << " tokens = " << std::setprecision(4)
+        << kv.GetBytesForTokens(cMax) / 1e6 << " MB\n"
+        << "compute: " << compute << "; prefill from " << gpu.GetPrefillSource() << "\n"
+        << "K = " << ues << " UEs, base stations " << bsDistance << " m apart, prefill cycle "
+        << prefillCycle * 1e3 << " ms, RngRun " << RngSeedManager::GetRun() << "\n\n";
     std::cout << std::fixed << std::setprecision(3);
-    std::cout << "edge-llm-ctho-analytic: tHO / cHO / ctHO on the ctHO paper's scenario (analytic)\n"
-              << "KV cache: " << kv.GetName() << ", " << kv.GetBitsPerElement() << "-bit, "
-              << kv.GetBytesForTokens(1) << " B/token; " << cMax << " tokens = "
-              << kv.GetBytesForTokens(cMax) / 1e6 << " MB\n"
-              << "compute: " << compute << "; prefill from " << gpu.GetPrefillSource() << "\n"
-              << "K = " << ues << " UEs, base stations " << bsDistance
-              << " m apart, prefill cycle " << prefillCycle * 1e3 << " ms, RngRun "
-              << RngSeedManager::GetRun() << "\n\n";
     std::cout << "  ue   x0[m]   tau[ms]  C[tokens]\n";
     for (std::size_t i = 0; i < draw.size(); ++i)
     {

@@ -103,13 +103,11 @@ std::vector<CtHoPaperUe>
 CtHoPaperScenario::Draw()
 {
     NS_ABORT_MSG_IF(m_minContext > m_maxContext,
-                    "ns3::CtHoPaperScenario: MinContext = " << m_minContext
-                                                            << " must be <= MaxContext = "
-                                                            << m_maxContext);
+                    "ns3::CtHoPaperScenario: MinContext = "
+                        << m_minContext << " must be <= MaxContext = " << m_maxContext);
     NS_ABORT_MSG_IF(m_minStartX > m_maxStartX,
-                    "ns3::CtHoPaperScenario: MinStartX = " << m_minStartX
-                                                           << " m must be <= MaxStartX = "
-                                                           << m_maxStartX << " m");
+                    "ns3::CtHoPaperScenario: MinStartX = "
+                        << m_minStartX << " m must be <= MaxStartX = " << m_maxStartX << " m");
     const double boundary = m_bsDistance / 2.0;
     NS_ABORT_MSG_IF(m_maxStartX >= boundary,
                     "ns3::CtHoPaperScenario: MaxStartX = "

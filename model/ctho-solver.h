@@ -30,7 +30,7 @@ struct CtHoUe
  */
 struct CtHoInput
 {
-    std::vector<CtHoUe> ues;          //!< the group, in any order; not empty
+    std::vector<CtHoUe> ues;           //!< the group, in any order; not empty
     double backhaulTokensPerSecond{0}; //!< R, tokens of KV cache per second, > 0
     double prefillCycle{0};            //!< T_c, s; 0 means prefill starts at once
     /// t_min, s: earliest prefill start at the target (online use); -infinity means none
@@ -47,10 +47,10 @@ struct CtHoInput
  */
 struct CtHoValue
 {
-    uint64_t prefixTokens{0};  //!< L
-    double prefillDelay{0};    //!< D_pf(L) = T^pf(L) - tau_1, 0 when L = 0, s
-    double transferDelay{0};   //!< D_tx*(L), s
-    double worstDelay{0};      //!< V(L) = max(D_pf, D_tx*), the worst user's delay, s
+    uint64_t prefixTokens{0}; //!< L
+    double prefillDelay{0};   //!< D_pf(L) = T^pf(L) - tau_1, 0 when L = 0, s
+    double transferDelay{0};  //!< D_tx*(L), s
+    double worstDelay{0};     //!< V(L) = max(D_pf, D_tx*), the worst user's delay, s
 };
 
 /**
@@ -59,13 +59,13 @@ struct CtHoValue
  */
 struct CtHoUePlan
 {
-    std::size_t ue{0};             //!< index into CtHoInput::ues
-    uint64_t prefillTokens{0};     //!< n_i^pf = min(C_i, L)
-    uint64_t transferTokens{0};    //!< n_i^tx = (C_i - L)^+
-    double transferStart{0};       //!< start of its backhaul interval, s (tau_i when no data)
-    double transferEnd{0};         //!< end of its backhaul interval, s
-    double deadline{0};            //!< tau_i + D_tx*(L), s
-    double delay{0};               //!< D_i = its own recovery delay after tau_i, s
+    std::size_t ue{0};          //!< index into CtHoInput::ues
+    uint64_t prefillTokens{0};  //!< n_i^pf = min(C_i, L)
+    uint64_t transferTokens{0}; //!< n_i^tx = (C_i - L)^+
+    double transferStart{0};    //!< start of its backhaul interval, s (tau_i when no data)
+    double transferEnd{0};      //!< end of its backhaul interval, s
+    double deadline{0};         //!< tau_i + D_tx*(L), s
+    double delay{0};            //!< D_i = its own recovery delay after tau_i, s
 };
 
 /**
@@ -158,9 +158,9 @@ class CtHoSolver
 
     CtHoInput m_input;
     LlmComputeModel m_compute;
-    std::vector<std::size_t> m_order;     //!< UE indices by handover time (stable)
-    std::vector<double> m_tau;            //!< tau in handover order
-    std::vector<uint64_t> m_context;      //!< C in handover order
+    std::vector<std::size_t> m_order;      //!< UE indices by handover time (stable)
+    std::vector<double> m_tau;             //!< tau in handover order
+    std::vector<uint64_t> m_context;       //!< C in handover order
     std::vector<uint64_t> m_sortedContext; //!< C ascending
     std::vector<uint64_t> m_contextPrefix; //!< m_contextPrefix[j] = sum of the j smallest C
     uint64_t m_maxContext{0};

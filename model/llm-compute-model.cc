@@ -35,7 +35,9 @@ PrefillCurve::Measured(std::vector<Point> points)
         edgellm::RequireNonNegative(where + " seconds", points[i].second);
         if (points[i].first == 0)
         {
-            edgellm::ThrowInvalid(where + " tokens", "0", "an integer > 0 (p(0) is 0 by definition)");
+            edgellm::ThrowInvalid(where + " tokens",
+                                  "0",
+                                  "an integer > 0 (p(0) is 0 by definition)");
         }
         if (i > 0 && points[i].first <= points[i - 1].first)
         {
@@ -72,7 +74,8 @@ PrefillCurve::operator()(uint64_t tokens) const
     const auto& p = m_points;
     if (tokens <= p.front().first)
     {
-        return p.front().second * static_cast<double>(tokens) / static_cast<double>(p.front().first);
+        return p.front().second * static_cast<double>(tokens) /
+               static_cast<double>(p.front().first);
     }
     // First point strictly to the right of tokens; the segment starts one before it, so a knot
     // is evaluated as its own value exactly.
@@ -241,18 +244,18 @@ LlmComputeModel::BatchPrefillTime(const PrefillBatch& batch) const
     if (empty != (batch.maxTokens == 0) || batch.totalTokens < batch.maxTokens ||
         batch.totalTokens < batch.sequences || batch.totalTokens > padded)
     {
-        edgellm::ThrowInvalid("PrefillBatch",
-                              "{sequences " + std::to_string(batch.sequences) + ", max " +
-                                  std::to_string(batch.maxTokens) + ", total " +
-                                  std::to_string(batch.totalTokens) + "}",
-                              "max <= total <= sequences * max, total >= sequences, and max = 0 only when empty");
+        edgellm::ThrowInvalid(
+            "PrefillBatch",
+            "{sequences " + std::to_string(batch.sequences) + ", max " +
+                std::to_string(batch.maxTokens) + ", total " + std::to_string(batch.totalTokens) +
+                "}",
+            "max <= total <= sequences * max, total >= sequences, and max = 0 only when empty");
     }
     if (empty)
     {
         return 0.0;
     }
-    return m_prefill(m_mode == BatchPrefillMode::PADDED_MAX ? batch.maxTokens
-                                                            : batch.totalTokens);
+    return m_prefill(m_mode == BatchPrefillMode::PADDED_MAX ? batch.maxTokens : batch.totalTokens);
 }
 
 double

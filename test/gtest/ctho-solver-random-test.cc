@@ -7,10 +7,9 @@
 
 #include "ns3/ctho-solver.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <cmath>
+#include <gtest/gtest.h>
 #include <random>
 #include <vector>
 
@@ -108,8 +107,7 @@ EdfFeasible(const CtHoInput& in, uint64_t l, double d)
         {
             jobs.push_back({std::max(u.handoverTime, linkFree),
                             u.handoverTime + d,
-                            static_cast<double>(u.contextTokens - l) /
-                                in.backhaulTokensPerSecond});
+                            static_cast<double>(u.contextTokens - l) / in.backhaulTokensPerSecond});
         }
     }
     double t = linkFree;

@@ -4,10 +4,9 @@
 
 #include "ns3/ctho-solver.h"
 
+#include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include <cmath>
 #include <limits>
 #include <stdexcept>
 

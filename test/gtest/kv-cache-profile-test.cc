@@ -4,10 +4,9 @@
 
 #include "ns3/kv-cache-profile.h"
 
+#include <cstdint>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include <cstdint>
 #include <limits>
 #include <stdexcept>
 

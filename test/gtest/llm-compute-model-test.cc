@@ -4,10 +4,9 @@
 
 #include "ns3/llm-compute-model.h"
 
+#include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-
-#include <cmath>
 #include <stdexcept>
 
 using namespace ns3;
@@ -79,15 +78,25 @@ TEST(PrefillCurve, MeasuredIsNonDecreasing)
 
 TEST(PrefillCurve, MeasuredRejectsBadProfiles)
 {
-    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Measured({{256, 0.1}}); }),
+    EXPECT_THAT(InvalidMessage([] {
+                    PrefillCurve::Measured({{256, 0.1}});
+                }),
                 HasSubstr("at least 2"));
-    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Measured({{512, 0.1}, {256, 0.2}}); }),
+    EXPECT_THAT(InvalidMessage([] {
+                    PrefillCurve::Measured({{512, 0.1}, {256, 0.2}});
+                }),
                 HasSubstr("point 1 tokens"));
-    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Measured({{256, 0.2}, {512, 0.1}}); }),
+    EXPECT_THAT(InvalidMessage([] {
+                    PrefillCurve::Measured({{256, 0.2}, {512, 0.1}});
+                }),
                 HasSubstr("point 1 seconds"));
-    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Measured({{0, 0.0}, {512, 0.1}}); }),
+    EXPECT_THAT(InvalidMessage([] {
+                    PrefillCurve::Measured({{0, 0.0}, {512, 0.1}});
+                }),
                 HasSubstr("point 0 tokens"));
-    EXPECT_THAT(InvalidMessage([] { PrefillCurve::Measured({{256, std::nan("")}, {512, 0.1}}); }),
+    EXPECT_THAT(InvalidMessage([] {
+                    PrefillCurve::Measured({{256, std::nan("")}, {512, 0.1}});
+                }),
                 HasSubstr("point 0 seconds"));
 }
 
@@ -109,13 +118,21 @@ TEST(LlmComputeModel, BatchModes)
 TEST(LlmComputeModel, InconsistentBatchIsAnError)
 {
     const auto m = LlmComputeModel::FromPreset("qwen2.5-7b-ctho-paper");
-    EXPECT_THAT(InvalidMessage([&] { m.BatchPrefillTime(PrefillBatch{2, 100, 300}); }),
+    EXPECT_THAT(InvalidMessage([&] {
+                    m.BatchPrefillTime(PrefillBatch{2, 100, 300});
+                }),
                 HasSubstr("PrefillBatch"));
-    EXPECT_THAT(InvalidMessage([&] { m.BatchPrefillTime(PrefillBatch{2, 100, 50}); }),
+    EXPECT_THAT(InvalidMessage([&] {
+                    m.BatchPrefillTime(PrefillBatch{2, 100, 50});
+                }),
                 HasSubstr("PrefillBatch"));
-    EXPECT_THAT(InvalidMessage([&] { m.BatchPrefillTime(PrefillBatch{0, 10, 10}); }),
+    EXPECT_THAT(InvalidMessage([&] {
+                    m.BatchPrefillTime(PrefillBatch{0, 10, 10});
+                }),
                 HasSubstr("PrefillBatch"));
-    EXPECT_THAT(InvalidMessage([&] { m.BatchPrefillTime(PrefillBatch{3, 1, 2}); }),
+    EXPECT_THAT(InvalidMessage([&] {
+                    m.BatchPrefillTime(PrefillBatch{3, 1, 2});
+                }),
                 HasSubstr("PrefillBatch"));
 }
 
