@@ -57,9 +57,9 @@ target_link_libraries(ns3-edge-llm PUBLIC ${EDGE_LLM_NS3_TARGETS})
 target_compile_definitions(ns3-edge-llm PUBLIC NS3_LOG_ENABLE)
 target_compile_options(ns3-edge-llm PRIVATE -Wall -Wextra)
 
-add_subdirectory(examples)
-
 enable_testing()
+
+add_subdirectory(examples)
 
 # ns-3 TestSuites, compiled into the runner itself: a separate test library could be dropped
 # by --as-needed linking, and the runner would then pass with zero tests.
