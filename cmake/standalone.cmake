@@ -94,3 +94,9 @@ if(EDGE_LLM_BENCHMARKS)
   add_test(NAME edge-llm-bench-smoke
            COMMAND edge-llm-bench-ctho-solver --smoke)
 endif()
+
+# The build against ns-3.43's target names, with a fixture that offers only those names.
+add_test(NAME edge-llm-cmake-new-target-names
+         COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+                 -DWORK_DIR=${PROJECT_BINARY_DIR}/new-target-names
+                 -P ${PROJECT_SOURCE_DIR}/test/cmake/check-new-target-names.cmake)

@@ -9,6 +9,20 @@
 #include <string>
 #include <vector>
 
+/**
+ * \defgroup edge-llm Edge LLM serving and handover
+ *
+ * LLM servers on base stations stream tokens to mobile UEs; at a handover the target rebuilds
+ * the UE's KV cache by re-prefill (tHO), transfer over the backhaul (cHO), or both (ctHO).
+ * This group holds the KV cache and compute models, the ctHO solver and the ns-3 objects
+ * built on them.
+ */
+
+/**
+ * \defgroup edge-llm-tests Tests of edge-llm
+ * \ingroup edge-llm
+ */
+
 namespace ns3
 {
 
