@@ -49,5 +49,16 @@ RequirePositive(const std::string& field, double value)
     return value;
 }
 
+std::string
+JoinNames(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (const auto& n : names)
+    {
+        out += (out.empty() ? "" : ", ") + n;
+    }
+    return out;
+}
+
 } // namespace edgellm
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define EDGE_LLM_INPUT_CHECKS_H
 
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -50,6 +51,13 @@ double RequirePositive(const std::string& field, double value);
  * \return its text
  */
 std::string FormatValue(double value);
+
+/**
+ * \brief Join names for an error message: "a, b, c".
+ * \param names the names
+ * \return them, separated by commas
+ */
+std::string JoinNames(const std::vector<std::string>& names);
 
 } // namespace edgellm
 } // namespace ns3

@@ -80,12 +80,9 @@ KvCacheProfile::FromPreset(const std::string& name, uint32_t bitsPerElement)
             return KvCacheProfile(p.name, p.layers, p.kvHeads, p.headDim, bitsPerElement);
         }
     }
-    std::string known;
-    for (const auto& n : PresetNames())
-    {
-        known += (known.empty() ? "" : ", ") + n;
-    }
-    edgellm::ThrowInvalid("Preset", "\"" + name + "\"", "one of " + known);
+    edgellm::ThrowInvalid("Preset",
+                          "\"" + name + "\"",
+                          "one of " + edgellm::JoinNames(PresetNames()));
 }
 
 std::vector<std::string>

@@ -221,12 +221,9 @@ LlmComputeModel::FromPreset(const std::string& name)
                                "attention is left out, so this is a lower bound",
                                "Llama-3.1-8B bf16 on A100-40GB, 13.3 ms per step at batch 1");
     }
-    std::string known;
-    for (const auto& n : PresetNames())
-    {
-        known += (known.empty() ? "" : ", ") + n;
-    }
-    edgellm::ThrowInvalid("ComputePreset", "\"" + name + "\"", "one of " + known);
+    edgellm::ThrowInvalid("ComputePreset",
+                          "\"" + name + "\"",
+                          "one of " + edgellm::JoinNames(PresetNames()));
 }
 
 double

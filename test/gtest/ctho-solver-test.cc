@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "invalid-message.h"
+
 #include "ns3/ctho-solver.h"
 
 #include <cmath>
@@ -11,26 +13,11 @@
 #include <stdexcept>
 
 using namespace ns3;
+using edgellmtest::InvalidMessage;
 using ::testing::HasSubstr;
 
 namespace
 {
-
-template <typename F>
-std::string
-InvalidMessage(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    ADD_FAILURE() << "no std::invalid_argument thrown";
-    return "";
-}
 
 /// p(L) = 1 ms per token, padded batches.
 LlmComputeModel

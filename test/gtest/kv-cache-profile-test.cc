@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "invalid-message.h"
+
 #include "ns3/kv-cache-profile.h"
 
 #include <cstdint>
@@ -10,29 +12,13 @@
 #include <limits>
 #include <stdexcept>
 
+using edgellmtest::InvalidMessage;
 using ns3::KvCacheProfile;
 using ::testing::AllOf;
 using ::testing::HasSubstr;
 
 namespace
 {
-
-/// Runs f, expects std::invalid_argument, and returns its message.
-template <typename F>
-std::string
-InvalidMessage(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    ADD_FAILURE() << "no std::invalid_argument thrown";
-    return "";
-}
 
 TEST(KvCacheProfile, Qwen25SizesMatchThePaper)
 {

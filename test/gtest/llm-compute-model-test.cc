@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "invalid-message.h"
+
 #include "ns3/llm-compute-model.h"
 
 #include <cmath>
@@ -10,26 +12,11 @@
 #include <stdexcept>
 
 using namespace ns3;
+using edgellmtest::InvalidMessage;
 using ::testing::HasSubstr;
 
 namespace
 {
-
-template <typename F>
-std::string
-InvalidMessage(F f)
-{
-    try
-    {
-        f();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        return e.what();
-    }
-    ADD_FAILURE() << "no std::invalid_argument thrown";
-    return "";
-}
 
 TEST(PrefillCurve, LinearIsAffineWithNothingAtZero)
 {
