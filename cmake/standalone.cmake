@@ -20,6 +20,31 @@ if(ns3_VERSION AND ns3_VERSION VERSION_LESS 3.36)
   message(FATAL_ERROR "edge-llm needs ns-3 >= 3.36; found ${ns3_VERSION}")
 endif()
 
+# Debian's ns-3 package lists /usr/include/python3.11 among every target's include
+# directories, but those headers come only with libpython3.11-dev, and CMake refuses a target
+# whose include directory is missing. Drop the missing ones.
+get_directory_property(EDGE_LLM_IMPORTED IMPORTED_TARGETS)
+foreach(target ${EDGE_LLM_IMPORTED})
+  if(NOT target MATCHES "^ns3::")
+    continue()
+  endif()
+  get_target_property(dirs ${target} INTERFACE_INCLUDE_DIRECTORIES)
+  if(NOT dirs)
+    continue()
+  endif()
+  set(kept "")
+  foreach(dir ${dirs})
+    if(EXISTS "${dir}" OR dir MATCHES "\\$<")
+      list(APPEND kept "${dir}")
+    elseif(NOT dir IN_LIST EDGE_LLM_DROPPED_DIRS)
+      list(APPEND EDGE_LLM_DROPPED_DIRS "${dir}")
+      message(STATUS "edge-llm: ignoring ${dir}, an include directory of ns-3's package that "
+                     "does not exist here")
+    endif()
+  endforeach()
+  set_target_properties(${target} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${kept}")
+endforeach()
+
 # Up to ns-3.42 the imported targets are ns3::libcore, ns3::liblte, ...; from 3.43 on they
 # are ns3::core, ns3::lte, ...
 set(EDGE_LLM_NS3_MODULES core network internet mobility applications point-to-point lte)
