@@ -84,7 +84,12 @@ CtHoSolver::CtHoSolver(CtHoInput input, LlmComputeModel compute)
     m_contextPrefix.assign(k + 1, 0);
     for (std::size_t j = 0; j < k; ++j)
     {
-        m_contextPrefix[j + 1] = m_contextPrefix[j] + m_sortedContext[j];
+        if (__builtin_add_overflow(m_contextPrefix[j], m_sortedContext[j], &m_contextPrefix[j + 1]))
+        {
+            edgellm::ThrowInvalid("ues[].contextTokens (C)",
+                                  "contexts whose sum passes 2^64 tokens",
+                                  "contexts whose sum is below 2^64 tokens");
+        }
     }
     m_maxContext = m_sortedContext.back();
     m_prefillStart =

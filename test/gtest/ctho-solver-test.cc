@@ -177,6 +177,9 @@ TEST(CtHoSolver, BadInputNamesTheField)
                 HasSubstr("ues[1].handoverTime"));
     EXPECT_THAT(with([](CtHoInput& in) { in.ues[0].contextTokens = 0; }),
                 HasSubstr("ues[0].contextTokens"));
+    EXPECT_THAT(
+        with([](CtHoInput& in) { in.ues[0].contextTokens = std::numeric_limits<uint64_t>::max(); }),
+        HasSubstr("contextTokens"));
     EXPECT_THAT(with([](CtHoInput& in) { in.earliestPrefillStart = std::nan(""); }),
                 HasSubstr("earliestPrefillStart"));
     EXPECT_THAT(with([](CtHoInput& in) {
