@@ -7,6 +7,7 @@
 #include "input-checks.h"
 
 #include <algorithm>
+#include <sstream>
 
 namespace ns3
 {
@@ -58,6 +59,64 @@ PrefillCurve::Measured(std::vector<Point> points)
     PrefillCurve c;
     c.m_points = std::move(points);
     return c;
+}
+
+std::vector<PrefillCurve::Point>
+PrefillCurve::ParseProfile(const std::string& text)
+{
+    std::string spaced = text;
+    std::replace(spaced.begin(), spaced.end(), ',', ' ');
+    std::istringstream in(spaced);
+    std::vector<Point> points;
+    std::string item;
+    while (in >> item)
+    {
+        const auto colon = item.find(':');
+        bool ok = colon != std::string::npos && colon > 0 &&
+                  item.find_first_not_of("0123456789") == colon;
+        Point p;
+        if (ok)
+        {
+            const std::string seconds = item.substr(colon + 1);
+            std::size_t used = 0;
+            try
+            {
+                p.first = std::stoull(item.substr(0, colon));
+                p.second = std::stod(seconds, &used);
+                ok = used == seconds.size();
+            }
+            catch (const std::logic_error&)
+            {
+                ok = false; // no number, or out of range
+            }
+        }
+        if (!ok)
+        {
+            edgellm::ThrowInvalid("PrefillProfile item",
+                                  "\"" + item + "\"",
+                                  "tokens:seconds, e.g. 256:0.058");
+        }
+        points.push_back(p);
+    }
+    if (points.empty())
+    {
+        edgellm::ThrowInvalid("PrefillProfile",
+                              "\"" + text + "\"",
+                              "at least one tokens:seconds item");
+    }
+    return points;
+}
+
+std::string
+PrefillCurve::FormatProfile(const std::vector<Point>& points)
+{
+    std::ostringstream out;
+    out.precision(17);
+    for (std::size_t i = 0; i < points.size(); ++i)
+    {
+        out << (i > 0 ? " " : "") << points[i].first << ":" << points[i].second;
+    }
+    return out.str();
 }
 
 double

@@ -5,12 +5,17 @@
 #include "ns3/config.h"
 #include "ns3/ctho-paper-scenario.h"
 #include "ns3/ctho-solver.h"
+#include "ns3/double.h"
+#include "ns3/enum.h"
+#include "ns3/gpu-compute-model.h"
 #include "ns3/kv-cache-model.h"
 #include "ns3/llm-compute-model.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 
 using namespace ns3;
 
@@ -93,6 +98,84 @@ class KvCacheModelDefaultPresetTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(CreateObject<KvCacheModel>()->GetProfile().GetName(),
                               "Qwen2.5-7B-Instruct",
                               "Config::Reset restores the default");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief GpuComputeModel's attributes describe the compute model, and refuse bad values.
+ */
+class GpuComputeModelAttributeTestCase : public TestCase
+{
+  public:
+    GpuComputeModelAttributeTestCase()
+        : TestCase("GpuComputeModel attributes are validated and reach the compute model")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const LlmComputeModel paper = LlmComputeModel::FromPreset("qwen2.5-7b-ctho-paper");
+        Ptr<GpuComputeModel> g = CreateObject<GpuComputeModel>();
+        NS_TEST_ASSERT_MSG_EQ(g->GetModel().PrefillTime(3072),
+                              paper.PrefillTime(3072),
+                              "the defaults are the default preset");
+        NS_TEST_ASSERT_MSG_EQ(g->GetModel().DecodeStepTime(1, 100), 13.3e-3, "decode default");
+
+        for (const char* name : {"PrefillSecondsPerToken",
+                                 "PrefillFixedSeconds",
+                                 "DecodeBaseSeconds",
+                                 "DecodeSecondsPerSequence",
+                                 "DecodeSecondsPerContextToken"})
+        {
+            NS_TEST_ASSERT_MSG_EQ(g->SetAttributeFailSafe(name, DoubleValue(-1e-3)),
+                                  false,
+                                  name << " must refuse a negative value");
+            NS_TEST_ASSERT_MSG_EQ(g->SetAttributeFailSafe(name, DoubleValue(std::nan(""))),
+                                  false,
+                                  name << " must refuse NaN");
+        }
+        NS_TEST_ASSERT_MSG_EQ(
+            g->SetAttributeFailSafe("PrefillProfile", StringValue("256:0.2 512:0.1")),
+            false,
+            "a decreasing profile must be refused");
+        NS_TEST_ASSERT_MSG_EQ(g->GetModel().PrefillTime(3072),
+                              paper.PrefillTime(3072),
+                              "refused values leave the model as it was");
+
+        g->SetAttribute("PrefillProfile", StringValue("256:0.1, 512:0.3"));
+        NS_TEST_ASSERT_MSG_EQ_TOL(g->GetModel().PrefillTime(384), 0.2, 1e-12, "interpolated");
+        g->SetAttribute("BatchMode", StringValue("TokenCount"));
+        NS_TEST_ASSERT_MSG_EQ_TOL(g->GetModel().BatchPrefillTime(PrefillBatch{2, 256, 512}),
+                                  0.3,
+                                  1e-12,
+                                  "token-count batches cost p(sum)");
+        g->SetAttribute("PrefillProfile", StringValue(""));
+        NS_TEST_ASSERT_MSG_EQ(g->GetModel().GetPrefillCurve().IsLinear(),
+                              true,
+                              "an empty profile returns to the linear form");
+
+        g->ApplyPreset("llama-7b-llumnix");
+        NS_TEST_ASSERT_MSG_EQ_TOL(g->GetModel().PrefillTime(1024), 0.220, 1e-12, "preset");
+        StringValue profile;
+        g->GetAttribute("PrefillProfile", profile);
+        NS_TEST_ASSERT_MSG_EQ(PrefillCurve::ParseProfile(profile.Get()).size(),
+                              6u,
+                              "the profile attribute shows the preset's points");
+        StringValue source;
+        g->GetAttribute("PrefillSource", source);
+        NS_TEST_ASSERT_MSG_EQ((source.Get().find("Llumnix") != std::string::npos),
+                              true,
+                              "the preset's source comes along");
+
+        GpuComputeModel::SetDefaultPreset("llama-3.1-8b-a100");
+        const LlmComputeModel fresh = CreateObject<GpuComputeModel>()->GetModel();
+        Config::Reset();
+        NS_TEST_ASSERT_MSG_EQ_TOL(fresh.PrefillTime(1000), 0.066, 1e-12, "default preset");
+        NS_TEST_ASSERT_MSG_EQ((fresh.GetBatchMode() == BatchPrefillMode::TOKEN_COUNT),
+                              true,
+                              "default preset's batch mode");
     }
 };
 
@@ -216,6 +299,7 @@ class EdgeLlmTestSuite : public TestSuite
     {
         AddTestCase(new KvCacheModelAttributeTestCase, TestCase::QUICK);
         AddTestCase(new KvCacheModelDefaultPresetTestCase, TestCase::QUICK);
+        AddTestCase(new GpuComputeModelAttributeTestCase, TestCase::QUICK);
         AddTestCase(new CtHoPaperScenarioTestCase, TestCase::QUICK);
         AddTestCase(new CtHoPaperSweepTestCase, TestCase::QUICK);
     }

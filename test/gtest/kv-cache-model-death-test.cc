@@ -7,7 +7,9 @@
 
 #include "ns3/ctho-paper-scenario.h"
 #include "ns3/double.h"
+#include "ns3/gpu-compute-model.h"
 #include "ns3/kv-cache-model.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
@@ -32,6 +34,17 @@ TEST(KvCacheModelDeathTest, UnknownPresetStopsTheRun)
     Ptr<KvCacheModel> m = CreateObject<KvCacheModel>();
     EXPECT_DEATH(m->ApplyPreset("GPT-5"), "Preset = \"GPT-5\" is invalid; allowed: one of");
     EXPECT_DEATH(KvCacheModel::SetDefaultPreset("qwen"), "Qwen2.5-7B-Instruct");
+}
+
+TEST(GpuComputeModelDeathTest, BadValuesStopTheRun)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    Ptr<GpuComputeModel> g = CreateObject<GpuComputeModel>();
+    EXPECT_DEATH(g->SetAttribute("PrefillProfile", StringValue("256:0.2 512:0.1")),
+                 "PrefillProfile point 1 seconds");
+    EXPECT_DEATH(g->SetAttribute("PrefillSecondsPerToken", DoubleValue(-1.0)),
+                 "PrefillSecondsPerToken");
+    EXPECT_DEATH(g->ApplyPreset("gpt"), "ComputePreset = \"gpt\" is invalid");
 }
 
 TEST(CtHoPaperScenarioDeathTest, InconsistentRangesStopTheRun)

@@ -87,6 +87,31 @@ TEST(PrefillCurve, MeasuredRejectsBadProfiles)
                 HasSubstr("point 0 seconds"));
 }
 
+TEST(PrefillCurve, ProfileTextRoundTrips)
+{
+    const auto points = PrefillCurve::ParseProfile(" 256:0.058, 512:0.11,1024:2.2e-1 ");
+    ASSERT_EQ(points.size(), 3u);
+    EXPECT_EQ(points[2].first, 1024u);
+    EXPECT_EQ(points[2].second, 0.22);
+    const auto preset = LlmComputeModel::FromPreset("llama-30b-llumnix").GetPrefillCurve();
+    EXPECT_EQ(PrefillCurve::ParseProfile(PrefillCurve::FormatProfile(preset.GetPoints())),
+              preset.GetPoints());
+}
+
+TEST(PrefillCurve, BadProfileTextNamesTheItem)
+{
+    for (const char* item : {"256", "a:0.1", "256:x", "256:0.1s", "-5:0.1", ":0.1", "256:"})
+    {
+        EXPECT_THAT(InvalidMessage([&] { PrefillCurve::ParseProfile(item); }),
+                    HasSubstr(std::string("PrefillProfile item = \"") + item + "\""))
+            << item;
+    }
+    EXPECT_THAT(InvalidMessage([] { PrefillCurve::ParseProfile(" , "); }),
+                HasSubstr("at least one"));
+    EXPECT_THAT(InvalidMessage([] { PrefillCurve::ParseProfile("99999999999999999999999:1"); }),
+                HasSubstr("PrefillProfile item"));
+}
+
 TEST(LlmComputeModel, BatchModes)
 {
     const auto curve = PrefillCurve::Linear(1e-3, 0.01);

@@ -1,0 +1,78 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef GPU_COMPUTE_MODEL_H
+#define GPU_COMPUTE_MODEL_H
+
+#include "llm-compute-model.h"
+
+#include "ns3/object.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief The compute model of an edge server's GPU, as an ns-3 Object with attributes.
+ *
+ * The attributes describe an LlmComputeModel: the prefill curve (linear, or a measured
+ * profile that replaces it when set), the batch mode and the decode step. The defaults are the
+ * preset "qwen2.5-7b-ctho-paper". ApplyPreset() takes a named preset on one object,
+ * SetDefaultPreset() on every object made afterwards. Coefficients are plain seconds, not
+ * ns3::Time, because per-token costs can lie far below a nanosecond.
+ */
+class GpuComputeModel : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    GpuComputeModel();
+    ~GpuComputeModel() override;
+
+    /// \return the compute model the attributes describe
+    LlmComputeModel GetModel() const;
+
+    /**
+     * \brief Take every value of a named preset, its sources included. An unknown name stops
+     * the run with the list of known names.
+     * \param name one of LlmComputeModel::PresetNames()
+     */
+    void ApplyPreset(const std::string& name);
+
+    /**
+     * \brief Make a named preset the default of every GpuComputeModel created afterwards.
+     * \param name one of LlmComputeModel::PresetNames()
+     */
+    static void SetDefaultPreset(const std::string& name);
+
+  private:
+    /**
+     * \param text "tokens:seconds" pairs separated by spaces or commas, or empty for none
+     * \return whether it is a valid profile (an invalid one is refused and reported on stderr)
+     */
+    bool SetPrefillProfile(std::string text);
+    /// \return the profile text
+    std::string GetPrefillProfile() const;
+
+    double m_prefillPerToken;
+    double m_prefillFixed;
+    std::string m_profileText;
+    std::vector<PrefillCurve::Point> m_profile;
+    int m_batchMode;
+    double m_decodeBase;
+    double m_decodePerSequence;
+    double m_decodePerContextToken;
+    std::string m_prefillSource;
+    std::string m_decodeSource;
+};
+
+} // namespace ns3
+
+#endif /* GPU_COMPUTE_MODEL_H */
