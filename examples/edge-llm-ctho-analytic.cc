@@ -14,6 +14,7 @@
 //   ./edge-llm-ctho-analytic                         # the sweep
 //   ./edge-llm-ctho-analytic --rbhGbps=4.5 --ues=8   # one rate, 8 UEs, with the plan
 //   ./edge-llm-ctho-analytic --csv=ctho.csv          # also write the sweep as CSV
+//   ./edge-llm-ctho-analytic --ns3::KvCacheModel::BitsPerElement=4 --compute=llama-7b-llumnix
 
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
@@ -56,9 +57,8 @@ main(int argc, char* argv[])
     double rbhGbps = 0;
     double prefillCycle = 0.01;
     double bsDistance = 300.0;
-    std::string kvModel = "Qwen2.5-7B-Instruct";
-    uint32_t kvBits = 16;
-    std::string compute = LlmComputeModel::DefaultPresetName();
+    std::string kvModel;
+    std::string compute;
     bool blockAligned = false;
     std::string csv;
 
@@ -69,9 +69,14 @@ main(int argc, char* argv[])
     cmd.AddValue("rbhGbps", "one backhaul rate in Gb/s; 0 sweeps 1 to 20 Gb/s", rbhGbps);
     cmd.AddValue("prefillCycle", "prefill cycle T_c, s", prefillCycle);
     cmd.AddValue("bsDistance", "distance between the base stations, m", bsDistance);
-    cmd.AddValue("kvModel", "KV cache preset of the served model", kvModel);
-    cmd.AddValue("kvBits", "bits per KV element: 16, 8, 4 or 2", kvBits);
-    cmd.AddValue("compute", "compute preset (prefill and decode times)", compute);
+    cmd.AddValue("kvModel",
+                 "KV cache preset of the served model (default: ns3::KvCacheModel's attributes, "
+                 "Qwen2.5-7B-Instruct unless set)",
+                 kvModel);
+    cmd.AddValue("compute",
+                 "compute preset (default: ns3::GpuComputeModel's attributes, "
+                 "qwen2.5-7b-ctho-paper unless set)",
+                 compute);
     cmd.AddValue("blockAligned", "restrict L to 16-token blocks (plus C_max)", blockAligned);
     cmd.AddValue("csv", "write the sweep to this CSV file", csv);
     cmd.Parse(argc, argv);
@@ -79,17 +84,21 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_IF(rbhGbps < 0 || !std::isfinite(rbhGbps),
                     "--rbhGbps = " << rbhGbps << " is invalid; allowed: 0 (sweep) or > 0 Gb/s");
 
-    KvCacheProfile kv = KvCacheProfile::FromPreset(KvCacheProfile::PresetNames().front());
-    LlmComputeModel gpu = LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName());
-    try
+    // The models come from their ns-3 objects, so that every attribute can be set from the
+    // command line (e.g. --ns3::KvCacheModel::BitsPerElement=4); a preset replaces the shape
+    // or the compute figures.
+    Ptr<KvCacheModel> kvModelObject = CreateObject<KvCacheModel>();
+    if (!kvModel.empty())
     {
-        kv = KvCacheProfile::FromPreset(kvModel, kvBits);
-        gpu = LlmComputeModel::FromPreset(compute);
+        kvModelObject->ApplyPreset(kvModel);
     }
-    catch (const std::invalid_argument& e)
+    Ptr<GpuComputeModel> gpuObject = CreateObject<GpuComputeModel>();
+    if (!compute.empty())
     {
-        NS_FATAL_ERROR(e.what());
+        gpuObject->ApplyPreset(compute);
     }
+    const KvCacheProfile kv = kvModelObject->GetProfile();
+    const LlmComputeModel gpu = gpuObject->GetModel();
 
     Ptr<CtHoPaperScenario> scenario = CreateObject<CtHoPaperScenario>();
     scenario->SetAttribute("UeCount", UintegerValue(ues));
@@ -104,7 +113,7 @@ main(int argc, char* argv[])
         << "KV cache: " << kv.GetName() << ", " << kv.GetBitsPerElement() << "-bit, "
         << kv.GetBytesForTokens(1) << " B/token; " << cMax << " tokens = " << std::setprecision(4)
         << kv.GetBytesForTokens(cMax) / 1e6 << " MB\n"
-        << "compute: " << compute << "; prefill from " << gpu.GetPrefillSource() << "\n"
+        << "compute: prefill from " << gpu.GetPrefillSource() << "\n"
         << "K = " << ues << " UEs, base stations " << bsDistance << " m apart, prefill cycle "
         << prefillCycle * 1e3 << " ms, RngRun " << RngSeedManager::GetRun() << "\n\n";
     std::cout << std::fixed << std::setprecision(3);

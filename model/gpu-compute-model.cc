@@ -28,14 +28,17 @@ namespace
 LlmComputeModel
 PresetOrFatal(const std::string& name)
 {
+    std::string error;
     try
     {
         return LlmComputeModel::FromPreset(name);
     }
     catch (const std::invalid_argument& e)
     {
-        NS_FATAL_ERROR("ns3::GpuComputeModel: " << e.what());
+        error = e.what();
     }
+    // Stopped outside the handler, so that the exception is not reported a second time.
+    NS_FATAL_ERROR("ns3::GpuComputeModel: " << error);
 }
 
 /// Seconds >= 0 and finite: the checker refuses NaN and infinity as well.

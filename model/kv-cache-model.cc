@@ -26,14 +26,17 @@ namespace
 KvCacheProfile
 PresetOrFatal(const std::string& name)
 {
+    std::string error;
     try
     {
         return KvCacheProfile::FromPreset(name);
     }
     catch (const std::invalid_argument& e)
     {
-        NS_FATAL_ERROR("ns3::KvCacheModel: " << e.what());
+        error = e.what();
     }
+    // Stopped outside the handler, so that the exception is not reported a second time.
+    NS_FATAL_ERROR("ns3::KvCacheModel: " << error);
 }
 
 } // namespace
