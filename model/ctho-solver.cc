@@ -84,12 +84,13 @@ CtHoSolver::CtHoSolver(CtHoInput input, LlmComputeModel compute)
     m_contextPrefix.assign(k + 1, 0);
     for (std::size_t j = 0; j < k; ++j)
     {
-        if (__builtin_add_overflow(m_contextPrefix[j], m_sortedContext[j], &m_contextPrefix[j + 1]))
+        if (m_sortedContext[j] > std::numeric_limits<uint64_t>::max() - m_contextPrefix[j])
         {
             edgellm::ThrowInvalid("ues[].contextTokens (C)",
                                   "contexts whose sum passes 2^64 tokens",
                                   "contexts whose sum is below 2^64 tokens");
         }
+        m_contextPrefix[j + 1] = m_contextPrefix[j] + m_sortedContext[j];
     }
     m_maxContext = m_sortedContext.back();
     m_prefillStart =

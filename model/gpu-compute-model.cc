@@ -6,7 +6,6 @@
 
 #include "ns3/config.h"
 #include "ns3/double.h"
-#include "ns3/enum.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
 #include "ns3/string.h"
@@ -79,15 +78,13 @@ GpuComputeModel::GetTypeId()
                           MakeStringAccessor(&GpuComputeModel::SetPrefillProfile,
                                              &GpuComputeModel::GetPrefillProfile),
                           MakeStringChecker())
-            .AddAttribute("BatchMode",
-                          "Cost of a batch prefill: PaddedMax = p(longest sequence), as in the "
-                          "ctHO paper; TokenCount = p(sum of the sequence lengths).",
-                          EnumValue(static_cast<int>(d.GetBatchMode())),
-                          MakeEnumAccessor(&GpuComputeModel::m_batchMode),
-                          MakeEnumChecker(static_cast<int>(BatchPrefillMode::PADDED_MAX),
-                                          "PaddedMax",
-                                          static_cast<int>(BatchPrefillMode::TOKEN_COUNT),
-                                          "TokenCount"))
+            .AddAttribute(
+                "BatchMode",
+                "Cost of a batch prefill: PaddedMax = p(longest sequence), as in the "
+                "ctHO paper; TokenCount = p(sum of the sequence lengths).",
+                StringValue(BatchPrefillModeName(d.GetBatchMode())),
+                MakeStringAccessor(&GpuComputeModel::SetBatchMode, &GpuComputeModel::GetBatchMode),
+                MakeStringChecker())
             .AddAttribute("DecodeBaseSeconds",
                           "Fixed time of one decode step, s. Range [0, inf).",
                           DoubleValue(d.GetDecodeModel().baseS),
@@ -158,6 +155,27 @@ GpuComputeModel::GetPrefillProfile() const
     return m_profileText;
 }
 
+bool
+GpuComputeModel::SetBatchMode(std::string name)
+{
+    try
+    {
+        m_batchMode = BatchPrefillModeFromName(name);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << "ns3::GpuComputeModel: " << e.what() << std::endl;
+        return false;
+    }
+    return true;
+}
+
+std::string
+GpuComputeModel::GetBatchMode() const
+{
+    return BatchPrefillModeName(m_batchMode);
+}
+
 void
 GpuComputeModel::ApplyPreset(const std::string& name)
 {
@@ -168,7 +186,7 @@ GpuComputeModel::ApplyPreset(const std::string& name)
     m_prefillFixed = c.GetB();
     m_profile = c.GetPoints();
     m_profileText = PrefillCurve::FormatProfile(m_profile);
-    m_batchMode = static_cast<int>(m.GetBatchMode());
+    m_batchMode = m.GetBatchMode();
     m_decodeBase = m.GetDecodeModel().baseS;
     m_decodePerSequence = m.GetDecodeModel().perSequenceS;
     m_decodePerContextToken = m.GetDecodeModel().perContextTokenS;
@@ -186,7 +204,7 @@ GpuComputeModel::SetDefaultPreset(const std::string& name)
     Config::SetDefault(p + "PrefillFixedSeconds", DoubleValue(c.GetB()));
     Config::SetDefault(p + "PrefillProfile",
                        StringValue(PrefillCurve::FormatProfile(c.GetPoints())));
-    Config::SetDefault(p + "BatchMode", EnumValue(static_cast<int>(m.GetBatchMode())));
+    Config::SetDefault(p + "BatchMode", StringValue(BatchPrefillModeName(m.GetBatchMode())));
     Config::SetDefault(p + "DecodeBaseSeconds", DoubleValue(m.GetDecodeModel().baseS));
     Config::SetDefault(p + "DecodeSecondsPerSequence",
                        DoubleValue(m.GetDecodeModel().perSequenceS));

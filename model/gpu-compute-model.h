@@ -60,12 +60,19 @@ class GpuComputeModel : public Object
     bool SetPrefillProfile(std::string text);
     /// \return the profile text
     std::string GetPrefillProfile() const;
+    /**
+     * \param name "PaddedMax" or "TokenCount"
+     * \return whether it is known (another name is refused and reported on stderr)
+     */
+    bool SetBatchMode(std::string name);
+    /// \return the batch mode's name
+    std::string GetBatchMode() const;
 
     double m_prefillPerToken;
     double m_prefillFixed;
     std::string m_profileText;
     std::vector<PrefillCurve::Point> m_profile;
-    int m_batchMode;
+    BatchPrefillMode m_batchMode;
     double m_decodeBase;
     double m_decodePerSequence;
     double m_decodePerContextToken;

@@ -7,6 +7,7 @@
 #include "input-checks.h"
 
 #include <array>
+#include <limits>
 
 namespace ns3
 {
@@ -154,16 +155,20 @@ KvCacheProfile::GetBytesPerToken() const
 uint64_t
 KvCacheProfile::GetBytesForTokens(uint64_t tokens) const
 {
-    // The product can pass 2^64 for absurd token counts; 128 bits cannot overflow here.
-    const unsigned __int128 bits = static_cast<unsigned __int128>(tokens) * GetBitsPerToken();
-    const unsigned __int128 bytes = (bits + 7) / 8;
-    if (bytes > static_cast<unsigned __int128>(UINT64_MAX))
+    // tokens * bits / 8, rounded up, without a product that can pass 2^64: split the bits per
+    // token into whole bytes and a remainder below 8.
+    const uint64_t bits = GetBitsPerToken();
+    const uint64_t wholeBytes = bits / 8;
+    const uint64_t restBits = bits % 8;
+    const uint64_t restBytes = (tokens / 8) * restBits + ((tokens % 8) * restBits + 7) / 8;
+    const uint64_t max = std::numeric_limits<uint64_t>::max();
+    if ((wholeBytes != 0 && tokens > (max - restBytes) / wholeBytes))
     {
         edgellm::ThrowInvalid("tokens",
                               std::to_string(tokens),
                               "a count whose KV cache fits in 2^64 bytes");
     }
-    return static_cast<uint64_t>(bytes);
+    return tokens * wholeBytes + restBytes;
 }
 
 uint64_t

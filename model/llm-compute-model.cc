@@ -173,6 +173,26 @@ PrefillCurve::GetPoints() const
     return m_points;
 }
 
+std::string
+BatchPrefillModeName(BatchPrefillMode mode)
+{
+    return mode == BatchPrefillMode::PADDED_MAX ? "PaddedMax" : "TokenCount";
+}
+
+BatchPrefillMode
+BatchPrefillModeFromName(const std::string& name)
+{
+    if (name == "PaddedMax")
+    {
+        return BatchPrefillMode::PADDED_MAX;
+    }
+    if (name == "TokenCount")
+    {
+        return BatchPrefillMode::TOKEN_COUNT;
+    }
+    edgellm::ThrowInvalid("BatchMode", "\"" + name + "\"", "PaddedMax or TokenCount");
+}
+
 PrefillBatch
 PrefillBatch::FromLengths(const std::vector<uint64_t>& lengths)
 {
@@ -295,10 +315,12 @@ double
 LlmComputeModel::BatchPrefillTime(const PrefillBatch& batch) const
 {
     const bool empty = batch.sequences == 0;
-    const unsigned __int128 padded =
-        static_cast<unsigned __int128>(batch.sequences) * batch.maxTokens;
+    // total > sequences * max, without forming the product
+    const bool overPadded = !empty && (batch.totalTokens / batch.maxTokens > batch.sequences ||
+                                       (batch.totalTokens / batch.maxTokens == batch.sequences &&
+                                        batch.totalTokens % batch.maxTokens != 0));
     if (empty != (batch.maxTokens == 0) || batch.totalTokens < batch.maxTokens ||
-        batch.totalTokens < batch.sequences || batch.totalTokens > padded)
+        batch.totalTokens < batch.sequences || overPadded)
     {
         edgellm::ThrowInvalid(
             "PrefillBatch",

@@ -95,6 +95,18 @@ enum class BatchPrefillMode
 };
 
 /**
+ * \param mode a batch mode
+ * \return its name: "PaddedMax" or "TokenCount"
+ */
+std::string BatchPrefillModeName(BatchPrefillMode mode);
+
+/**
+ * \param name "PaddedMax" or "TokenCount"
+ * \return the mode; another name throws std::invalid_argument naming BatchMode
+ */
+BatchPrefillMode BatchPrefillModeFromName(const std::string& name);
+
+/**
  * \ingroup edge-llm
  * \brief What the compute model needs to know of a prefill batch.
  *

@@ -6,7 +6,6 @@
 #include "ns3/ctho-paper-scenario.h"
 #include "ns3/ctho-solver.h"
 #include "ns3/double.h"
-#include "ns3/enum.h"
 #include "ns3/gpu-compute-model.h"
 #include "ns3/kv-cache-model.h"
 #include "ns3/llm-compute-model.h"
@@ -146,6 +145,9 @@ class GpuComputeModelAttributeTestCase : public TestCase
 
         g->SetAttribute("PrefillProfile", StringValue("256:0.1, 512:0.3"));
         NS_TEST_ASSERT_MSG_EQ_TOL(g->GetModel().PrefillTime(384), 0.2, 1e-12, "interpolated");
+        NS_TEST_ASSERT_MSG_EQ(g->SetAttributeFailSafe("BatchMode", StringValue("Padded")),
+                              false,
+                              "an unknown batch mode must be refused");
         g->SetAttribute("BatchMode", StringValue("TokenCount"));
         NS_TEST_ASSERT_MSG_EQ_TOL(g->GetModel().BatchPrefillTime(PrefillBatch{2, 256, 512}),
                                   0.3,
@@ -295,13 +297,14 @@ class EdgeLlmTestSuite : public TestSuite
 {
   public:
     EdgeLlmTestSuite()
-        : TestSuite("edge-llm", UNIT)
+        // The default type (unit) and duration (quick) keep to the API of every ns-3 release.
+        : TestSuite("edge-llm")
     {
-        AddTestCase(new KvCacheModelAttributeTestCase, TestCase::QUICK);
-        AddTestCase(new KvCacheModelDefaultPresetTestCase, TestCase::QUICK);
-        AddTestCase(new GpuComputeModelAttributeTestCase, TestCase::QUICK);
-        AddTestCase(new CtHoPaperScenarioTestCase, TestCase::QUICK);
-        AddTestCase(new CtHoPaperSweepTestCase, TestCase::QUICK);
+        AddTestCase(new KvCacheModelAttributeTestCase);
+        AddTestCase(new KvCacheModelDefaultPresetTestCase);
+        AddTestCase(new GpuComputeModelAttributeTestCase);
+        AddTestCase(new CtHoPaperScenarioTestCase);
+        AddTestCase(new CtHoPaperSweepTestCase);
     }
 };
 

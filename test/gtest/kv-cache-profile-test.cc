@@ -111,6 +111,18 @@ TEST(KvCacheProfile, BadShapesNameTheFieldAndRange)
                 AllOf(HasSubstr("Preset"), HasSubstr("Qwen3-32B")));
 }
 
+TEST(KvCacheProfile, HugeTokenCountsAreExact)
+{
+    // 4 bits per token: half a byte each, so 2^64 - 1 tokens take 2^63 bytes, rounded up.
+    const KvCacheProfile tiny("tiny", 1, 1, 1, 2, 1);
+    EXPECT_EQ(tiny.GetBytesForTokens(std::numeric_limits<uint64_t>::max()), 1ULL << 63);
+    // 458,752 bits = 57,344 bytes per token: the largest count that fits, and one more.
+    const auto p = KvCacheProfile::FromPreset("Qwen2.5-7B-Instruct");
+    const uint64_t most = std::numeric_limits<uint64_t>::max() / 57344;
+    EXPECT_EQ(p.GetBytesForTokens(most), most * 57344);
+    EXPECT_THROW(p.GetBytesForTokens(most + 1), std::invalid_argument);
+}
+
 TEST(KvCacheProfile, ByteCountOverflowIsAnError)
 {
     const auto p = KvCacheProfile::FromPreset("Qwen3-32B");
