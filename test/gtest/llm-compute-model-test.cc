@@ -127,6 +127,26 @@ TEST(LlmComputeModel, BatchModes)
     EXPECT_DOUBLE_EQ(padded.PrefillTime(300), padded.BatchPrefillTime(PrefillBatch{1, 300, 300}));
 }
 
+TEST(LlmComputeModel, BatchModeNames)
+{
+    for (auto mode : {BatchPrefillMode::PADDED_MAX, BatchPrefillMode::TOKEN_COUNT})
+    {
+        EXPECT_EQ(BatchPrefillModeFromName(BatchPrefillModeName(mode)), mode);
+    }
+    EXPECT_THAT(InvalidMessage([] { BatchPrefillModeFromName("padded"); }),
+                HasSubstr("BatchMode = \"padded\" is invalid; allowed: PaddedMax or TokenCount"));
+}
+
+TEST(LlmComputeModel, BatchAtThePaddedBound)
+{
+    const auto m = LlmComputeModel::FromPreset("qwen2.5-7b-ctho-paper");
+    EXPECT_NO_THROW(m.BatchPrefillTime(PrefillBatch{3, 7, 21}));
+    EXPECT_THAT(InvalidMessage([&] {
+                    m.BatchPrefillTime(PrefillBatch{3, 7, 22});
+                }),
+                HasSubstr("PrefillBatch"));
+}
+
 TEST(LlmComputeModel, InconsistentBatchIsAnError)
 {
     const auto m = LlmComputeModel::FromPreset("qwen2.5-7b-ctho-paper");
