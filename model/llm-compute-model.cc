@@ -131,22 +131,31 @@ PrefillCurve::operator()(uint64_t tokens) const
         return m_a * static_cast<double>(tokens) + m_b;
     }
     const auto& p = m_points;
-    if (tokens <= p.front().first)
+    const double t = static_cast<double>(tokens);
+    // Each piece is kept within the values of its end points, so that rounding can never make
+    // the curve decrease (the ctHO solver's search relies on it), and each knot evaluates to
+    // its own value exactly.
+    if (tokens < p.front().first)
     {
-        return p.front().second * static_cast<double>(tokens) /
-               static_cast<double>(p.front().first);
+        return std::min(p.front().second * t / static_cast<double>(p.front().first),
+                        p.front().second);
     }
-    // First point strictly to the right of tokens; the segment starts one before it, so a knot
-    // is evaluated as its own value exactly.
-    auto it = std::upper_bound(p.begin(), p.end(), tokens, [](uint64_t t, const Point& q) {
-        return t < q.first;
+    if (tokens >= p.back().first)
+    {
+        const auto& a = p[p.size() - 2];
+        const auto& b = p.back();
+        const double slope = (b.second - a.second) / static_cast<double>(b.first - a.first);
+        return b.second + slope * static_cast<double>(tokens - b.first);
+    }
+    // The segment [lo, hi] with lo <= tokens < hi.
+    const auto it = std::upper_bound(p.begin(), p.end(), tokens, [](uint64_t x, const Point& q) {
+        return x < q.first;
     });
-    std::size_t hi = (it == p.end()) ? p.size() - 1 : static_cast<std::size_t>(it - p.begin());
-    std::size_t lo = hi - 1;
-    const double x0 = static_cast<double>(p[lo].first);
-    const double x1 = static_cast<double>(p[hi].first);
-    const double slope = (p[hi].second - p[lo].second) / (x1 - x0);
-    return p[lo].second + slope * (static_cast<double>(tokens) - x0);
+    const Point& lo = *(it - 1);
+    const Point& hi = *it;
+    const double fraction =
+        static_cast<double>(tokens - lo.first) / static_cast<double>(hi.first - lo.first);
+    return std::min(lo.second + (hi.second - lo.second) * fraction, hi.second);
 }
 
 bool

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <random>
 #include <stdexcept>
 
 using namespace ns3;
@@ -59,6 +60,34 @@ TEST(PrefillCurve, MeasuredIsNonDecreasing)
         {
             ASSERT_GE(p(l), last) << name << " at " << l;
             last = p(l);
+        }
+    }
+}
+
+TEST(PrefillCurve, RandomMeasuredCurvesAreNonDecreasing)
+{
+    std::mt19937_64 rng(3);
+    for (int n = 0; n < 200; ++n)
+    {
+        std::vector<PrefillCurve::Point> pts;
+        uint64_t x = 0;
+        double y = 0;
+        for (int i = 0; i < 2 + static_cast<int>(rng() % 8); ++i)
+        {
+            x += 1 + rng() % 3000;
+            y += (rng() % 4 == 0) ? 0.0 : std::ldexp(static_cast<double>(rng() % 1000), -10);
+            pts.emplace_back(x, y);
+        }
+        const auto p = PrefillCurve::Measured(pts);
+        double last = 0;
+        for (uint64_t l = 0; l <= x + 2000; ++l)
+        {
+            ASSERT_GE(p(l), last) << "curve " << n << " at " << l;
+            last = p(l);
+        }
+        for (const auto& pt : pts)
+        {
+            ASSERT_EQ(p(pt.first), pt.second) << "a knot is its own value";
         }
     }
 }
