@@ -31,14 +31,16 @@ CtHoPaperScenario::GetTypeId()
                           UintegerValue(4),
                           MakeUintegerAccessor(&CtHoPaperScenario::m_ueCount),
                           MakeUintegerChecker<uint32_t>(1, 100000))
-            .AddAttribute("MinContext",
-                          "Smallest context C_i drawn, tokens. Range [1, MaxContext].",
-                          UintegerValue(1024),
-                          MakeUintegerAccessor(&CtHoPaperScenario::m_minContext),
-                          MakeUintegerChecker<uint64_t>(1, std::numeric_limits<uint32_t>::max()))
+            .AddAttribute(
+                "MinContext",
+                "Smallest context C_i drawn, tokens; at most MaxContext (Draw checks it). "
+                "Range [1, 4294967295].",
+                UintegerValue(1024),
+                MakeUintegerAccessor(&CtHoPaperScenario::m_minContext),
+                MakeUintegerChecker<uint64_t>(1, std::numeric_limits<uint32_t>::max()))
             .AddAttribute("MaxContext",
                           "Largest context C_i drawn, tokens (the paper's C_max is not "
-                          "published; 3072 is its 176 MB example). Range [MinContext, 4294967295].",
+                          "published; 3072 is its 176 MB example). Range [1, 4294967295].",
                           UintegerValue(3072),
                           MakeUintegerAccessor(&CtHoPaperScenario::m_maxContext),
                           MakeUintegerChecker<uint64_t>(1, std::numeric_limits<uint32_t>::max()))
@@ -48,13 +50,14 @@ CtHoPaperScenario::GetTypeId()
                           MakeDoubleAccessor(&CtHoPaperScenario::m_bsDistance),
                           MakeDoubleChecker<double>(std::numeric_limits<double>::min(), 1e6))
             .AddAttribute("MinStartX",
-                          "Smallest start position, m. Range [0, MaxStartX].",
+                          "Smallest start position, m; at most MaxStartX (Draw checks it). "
+                          "Range [0, inf).",
                           DoubleValue(120.0),
                           MakeDoubleAccessor(&CtHoPaperScenario::m_minStartX),
                           MakeDoubleChecker<double>(0.0))
             .AddAttribute("MaxStartX",
-                          "Largest start position, m; below BsDistance / 2. Range "
-                          "[MinStartX, BsDistance / 2).",
+                          "Largest start position, m; at least MinStartX and below BsDistance / 2 "
+                          "(Draw checks both). Range [0, inf).",
                           DoubleValue(130.0),
                           MakeDoubleAccessor(&CtHoPaperScenario::m_maxStartX),
                           MakeDoubleChecker<double>(0.0))
@@ -72,7 +75,15 @@ CtHoPaperScenario::GetTypeId()
 }
 
 CtHoPaperScenario::CtHoPaperScenario()
-    : m_startRv(CreateObject<UniformRandomVariable>()),
+    : m_ueCount(1),
+      m_minContext(1),
+      m_maxContext(1),
+      m_bsDistance(1),
+      m_minStartX(0),
+      m_maxStartX(0),
+      m_speed(1),
+      m_moveStart(0),
+      m_startRv(CreateObject<UniformRandomVariable>()),
       m_contextRv(CreateObject<UniformRandomVariable>())
 {
     NS_LOG_FUNCTION(this);

@@ -47,6 +47,7 @@ class CtHoPaperScenario : public Object
      */
     static TypeId GetTypeId();
 
+    /// Creates a scenario with the paper's defaults.
     CtHoPaperScenario();
     ~CtHoPaperScenario() override;
 
@@ -73,16 +74,16 @@ class CtHoPaperScenario : public Object
     void DoDispose() override;
 
   private:
-    uint32_t m_ueCount;
-    uint64_t m_minContext;
-    uint64_t m_maxContext;
-    double m_bsDistance;
-    double m_minStartX;
-    double m_maxStartX;
-    double m_speed;
-    double m_moveStart;
-    Ptr<UniformRandomVariable> m_startRv;
-    Ptr<UniformRandomVariable> m_contextRv;
+    uint32_t m_ueCount;                     //!< UeCount
+    uint64_t m_minContext;                  //!< MinContext, tokens
+    uint64_t m_maxContext;                  //!< MaxContext, tokens
+    double m_bsDistance;                    //!< BsDistance, m
+    double m_minStartX;                     //!< MinStartX, m
+    double m_maxStartX;                     //!< MaxStartX, m
+    double m_speed;                         //!< Speed, m/s
+    double m_moveStart;                     //!< MoveStart, s
+    Ptr<UniformRandomVariable> m_startRv;   //!< start positions
+    Ptr<UniformRandomVariable> m_contextRv; //!< contexts
 };
 
 } // namespace ns3

@@ -105,6 +105,7 @@ class CtHoSolver
 {
   public:
     /**
+     * \brief Validate the problem and prepare it for solving: O(K log K).
      * \param input the problem; validated here (throws std::invalid_argument naming the field)
      * \param compute the compute model whose BatchPrefillTime gives p(batch)
      */
@@ -143,8 +144,10 @@ class CtHoSolver
     CtHoValue Cho() const;
 
     /**
-     * \param prefixTokens L
-     * \return the plan of L, with the EDF schedule attaining D_tx*(L)
+     * \param prefixTokens L; any value (block alignment restricts only Solve), above C_max
+     *        taken as C_max
+     * \return the plan of L, with the EDF schedule attaining D_tx*(L); when L = 0 there is no
+     *         prefill and prefillEnd = prefillStart
      */
     CtHoPlan MakePlan(uint64_t prefixTokens) const;
 
@@ -156,16 +159,16 @@ class CtHoSolver
     /// \return p of the batch that prefills a prefix of L tokens of every UE
     double BatchPrefill(uint64_t prefixTokens) const;
 
-    CtHoInput m_input;
-    LlmComputeModel m_compute;
+    CtHoInput m_input;                     //!< the problem, as given
+    LlmComputeModel m_compute;             //!< gives p(batch)
     std::vector<std::size_t> m_order;      //!< UE indices by handover time (stable)
     std::vector<double> m_tau;             //!< tau in handover order
     std::vector<uint64_t> m_context;       //!< C in handover order
     std::vector<uint64_t> m_sortedContext; //!< C ascending
     std::vector<uint64_t> m_contextPrefix; //!< m_contextPrefix[j] = sum of the j smallest C
-    uint64_t m_maxContext{0};
-    double m_prefillStart{0};
-    double m_linkFree{0}; //!< tau_1 + B_0 / R
+    uint64_t m_maxContext{0};              //!< C_max
+    double m_prefillStart{0};              //!< t_s
+    double m_linkFree{0};                  //!< tau_1 + B_0 / R
 };
 
 } // namespace ns3

@@ -115,6 +115,12 @@ GpuComputeModel::GetTypeId()
 }
 
 GpuComputeModel::GpuComputeModel()
+    : m_prefillPerToken(0),
+      m_prefillFixed(0),
+      m_batchMode(BatchPrefillMode::PADDED_MAX),
+      m_decodeBase(0),
+      m_decodePerSequence(0),
+      m_decodePerContextToken(0)
 {
     NS_LOG_FUNCTION(this);
 }

@@ -33,6 +33,7 @@ class GpuComputeModel : public Object
      */
     static TypeId GetTypeId();
 
+    /// Creates a model with the attributes' defaults (the qwen2.5-7b-ctho-paper preset).
     GpuComputeModel();
     ~GpuComputeModel() override;
 
@@ -68,16 +69,16 @@ class GpuComputeModel : public Object
     /// \return the batch mode's name
     std::string GetBatchMode() const;
 
-    double m_prefillPerToken;
-    double m_prefillFixed;
-    std::string m_profileText;
-    std::vector<PrefillCurve::Point> m_profile;
-    BatchPrefillMode m_batchMode;
-    double m_decodeBase;
-    double m_decodePerSequence;
-    double m_decodePerContextToken;
-    std::string m_prefillSource;
-    std::string m_decodeSource;
+    double m_prefillPerToken;                   //!< a, s/token
+    double m_prefillFixed;                      //!< b, s
+    std::string m_profileText;                  //!< PrefillProfile as set
+    std::vector<PrefillCurve::Point> m_profile; //!< its points; empty: linear
+    BatchPrefillMode m_batchMode;               //!< BatchMode
+    double m_decodeBase;                        //!< decode step base, s
+    double m_decodePerSequence;                 //!< per sequence, s
+    double m_decodePerContextToken;             //!< per context token, s
+    std::string m_prefillSource;                //!< label of the prefill figures
+    std::string m_decodeSource;                 //!< label of the decode figures
 };
 
 } // namespace ns3

@@ -85,6 +85,11 @@ KvCacheModel::GetTypeId()
 }
 
 KvCacheModel::KvCacheModel()
+    : m_layers(1),
+      m_kvHeads(1),
+      m_headDim(1),
+      m_bits(16),
+      m_blockTokens(KvCacheProfile::DEFAULT_BLOCK_TOKENS)
 {
     NS_LOG_FUNCTION(this);
 }

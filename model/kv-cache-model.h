@@ -32,6 +32,7 @@ class KvCacheModel : public Object
      */
     static TypeId GetTypeId();
 
+    /// Creates a model with the attributes' defaults (Qwen2.5-7B-Instruct, 16 bits).
     KvCacheModel();
     ~KvCacheModel() override;
 
@@ -63,12 +64,12 @@ class KvCacheModel : public Object
     /// \return bits per element
     uint32_t GetBitsPerElement() const;
 
-    std::string m_name;
-    uint32_t m_layers;
-    uint32_t m_kvHeads;
-    uint32_t m_headDim;
-    uint32_t m_bits;
-    uint32_t m_blockTokens;
+    std::string m_name;     //!< ModelName
+    uint32_t m_layers;      //!< Layers
+    uint32_t m_kvHeads;     //!< KvHeads
+    uint32_t m_headDim;     //!< HeadDim
+    uint32_t m_bits;        //!< BitsPerElement
+    uint32_t m_blockTokens; //!< BlockTokens
 };
 
 } // namespace ns3

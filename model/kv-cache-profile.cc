@@ -72,13 +72,18 @@ KvCacheProfile::KvCacheProfile(std::string name,
 }
 
 KvCacheProfile
-KvCacheProfile::FromPreset(const std::string& name, uint32_t bitsPerElement)
+KvCacheProfile::FromPreset(const std::string& name, uint32_t bitsPerElement, uint32_t blockTokens)
 {
     for (const auto& p : KV_PRESETS)
     {
         if (name == p.name)
         {
-            return KvCacheProfile(p.name, p.layers, p.kvHeads, p.headDim, bitsPerElement);
+            return KvCacheProfile(p.name,
+                                  p.layers,
+                                  p.kvHeads,
+                                  p.headDim,
+                                  bitsPerElement,
+                                  blockTokens);
         }
     }
     edgellm::ThrowInvalid("Preset",

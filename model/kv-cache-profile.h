@@ -67,9 +67,12 @@ class KvCacheProfile
      * \brief A profile for a named model.
      * \param name one of PresetNames()
      * \param bitsPerElement 16, 8, 4 or 2
+     * \param blockTokens tokens per cache block, [1, 65536]
      * \return the profile
      */
-    static KvCacheProfile FromPreset(const std::string& name, uint32_t bitsPerElement = 16);
+    static KvCacheProfile FromPreset(const std::string& name,
+                                     uint32_t bitsPerElement = 16,
+                                     uint32_t blockTokens = DEFAULT_BLOCK_TOKENS);
 
     /// \return the names FromPreset() accepts
     static std::vector<std::string> PresetNames();
@@ -114,12 +117,12 @@ class KvCacheProfile
     double GetTokensPerSecond(double bitsPerSecond) const;
 
   private:
-    std::string m_name;
-    uint32_t m_layers;
-    uint32_t m_kvHeads;
-    uint32_t m_headDim;
-    uint32_t m_bits;
-    uint32_t m_blockTokens;
+    std::string m_name;     //!< model label
+    uint32_t m_layers;      //!< N_layers
+    uint32_t m_kvHeads;     //!< N_kv_heads
+    uint32_t m_headDim;     //!< d_head
+    uint32_t m_bits;        //!< q, bits per element
+    uint32_t m_blockTokens; //!< tokens per block
 };
 
 } // namespace ns3

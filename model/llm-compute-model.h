@@ -77,9 +77,9 @@ class PrefillCurve
 
   private:
     PrefillCurve() = default;
-    double m_a{0};
-    double m_b{0};
-    std::vector<Point> m_points;
+    double m_a{0};               //!< a of the linear form, s/token
+    double m_b{0};               //!< b of the linear form, s
+    std::vector<Point> m_points; //!< measured points; empty: linear
 };
 
 /**
@@ -202,11 +202,11 @@ class LlmComputeModel
     const std::string& GetDecodeSource() const;
 
   private:
-    PrefillCurve m_prefill;
-    BatchPrefillMode m_mode;
-    DecodeStepModel m_decode;
-    std::string m_prefillSource;
-    std::string m_decodeSource;
+    PrefillCurve m_prefill;      //!< p(L)
+    BatchPrefillMode m_mode;     //!< batch costing
+    DecodeStepModel m_decode;    //!< decode step
+    std::string m_prefillSource; //!< where p(L) comes from
+    std::string m_decodeSource;  //!< where the decode figures come from
 };
 
 } // namespace ns3

@@ -70,6 +70,15 @@ TEST(KvCacheProfile, EveryPresetNameLoads)
     }
 }
 
+TEST(KvCacheProfile, PresetWithAnotherBlockSize)
+{
+    const auto p = KvCacheProfile::FromPreset("Qwen3-8B", 8, 32);
+    EXPECT_EQ(p.GetBlockTokens(), 32u);
+    EXPECT_EQ(p.GetBytesPerBlock(), 32u * 147456 / 2);
+    EXPECT_THAT(InvalidMessage([] { KvCacheProfile::FromPreset("Qwen3-8B", 16, 0); }),
+                HasSubstr("BlockTokens"));
+}
+
 TEST(KvCacheProfile, BlocksRoundUp)
 {
     const KvCacheProfile p("m", 2, 2, 8, 16, 16);
