@@ -86,6 +86,27 @@ enable_testing()
 
 add_subdirectory(examples)
 
+# The plot script runs with a Python that has matplotlib (Debian's python3-matplotlib); the
+# first python3 on PATH may be another interpreter, so Debian's is tried first.
+set(EDGE_LLM_PLOT_PYTHON "")
+foreach(candidate /usr/bin/python3 python3)
+  execute_process(COMMAND ${candidate} -c "import matplotlib" RESULT_VARIABLE rc
+                  OUTPUT_QUIET ERROR_QUIET)
+  if(rc EQUAL 0)
+    set(EDGE_LLM_PLOT_PYTHON ${candidate})
+    break()
+  endif()
+endforeach()
+if(EDGE_LLM_PLOT_PYTHON)
+  add_test(NAME example-plot-ctho-sweep
+           COMMAND sh -c "\"$<TARGET_FILE:edge-llm-ctho-analytic>\" --sweep=ues --csv=plot.csv \
+>/dev/null && \"${EDGE_LLM_PLOT_PYTHON}\" \"${PROJECT_SOURCE_DIR}/examples/plot-ctho-sweep.py\" \
+plot.csv --out plot.png && test -s plot.png"
+           WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
+else()
+  message(STATUS "edge-llm: no Python with matplotlib found; the plot script is not tested")
+endif()
+
 # ns-3 TestSuites, compiled into the runner itself: a separate test library could be dropped
 # by --as-needed linking, and the runner would then pass with zero tests.
 add_executable(edge-llm-test-runner test/edge-llm-test-runner.cc ${EDGE_LLM_TEST_SOURCES})

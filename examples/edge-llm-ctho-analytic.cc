@@ -4,16 +4,18 @@
 
 // Analytic tHO / cHO / ctHO comparison on the ctHO paper's scenario (Lee, Park, Zheng, Park,
 // arXiv 2603.28018): two base stations 300 m apart, K UEs moving at 20 m/s from U[120, 130] m
-// handing over at the 150 m crossing, contexts C_i ~ U[1024, C_max], Qwen2.5-7B-Instruct at
-// 16 bits, p(L) = 9.4267e-5 L + 2.4e-3 s, prefill cycle 10 ms.
+// and handing over at the 150 m crossing, contexts C_i ~ U[1024, C_max], Qwen2.5-7B-Instruct
+// at 16 bits, p(L) = 9.4267e-5 L + 2.4e-3 s, prefill cycle 10 ms.
 //
-// The inputs are drawn once, with ns-3's random streams, and every scheme and every backhaul
-// rate is evaluated on the same draw. With --rbhGbps the sweep is replaced by one rate, and the
-// per-UE plan of ctHO is printed.
+// The inputs are drawn with ns-3's random streams, the same for every scheme and every sweep
+// point: a point with K UEs has the first K UEs of the base draw, and a larger C_max stretches
+// the same draw. The sweeps are the paper's: the backhaul rate, K, C_max and the prefill rate
+// 1/a. With --sweep=none, one point is evaluated and ctHO's per-UE plan is printed.
 //
-//   ./edge-llm-ctho-analytic                         # the sweep
-//   ./edge-llm-ctho-analytic --rbhGbps=4.5 --ues=8   # one rate, 8 UEs, with the plan
-//   ./edge-llm-ctho-analytic --csv=ctho.csv          # also write the sweep as CSV
+//   ./edge-llm-ctho-analytic                              # sweep the backhaul rate
+//   ./edge-llm-ctho-analytic --sweep=ues --rbhGbps=4.5    # sweep K at 4.5 Gb/s
+//   ./edge-llm-ctho-analytic --sweep=none --ues=8         # one point, with the plan
+//   ./edge-llm-ctho-analytic --sweep=cMax --values=2048,8192,32768 --csv=cmax.csv
 //   ./edge-llm-ctho-analytic --ns3::KvCacheModel::BitsPerElement=4 --compute=llama-7b-llumnix
 
 #include "ns3/core-module.h"
@@ -22,6 +24,8 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
+#include <sstream>
 
 using namespace ns3;
 
@@ -29,6 +33,108 @@ NS_LOG_COMPONENT_DEFINE("EdgeLlmCtHoAnalytic");
 
 namespace
 {
+
+/// The scenario of one sweep point.
+struct Point
+{
+    uint32_t ues;            //!< K
+    uint64_t cMax;           //!< largest context drawn
+    double rbhGbps;          //!< backhaul rate, Gb/s
+    double prefillPerTokenS; //!< a, s/token (used when the curve is linear)
+};
+
+/// The column heading of each sweep.
+const std::map<std::string, std::string> HEADING{
+    {"rbh", "R_bh[Gb/s]"},
+    {"ues", "K"},
+    {"cMax", "C_max"},
+    {"prefillRate", "1/a[tok/s]"},
+    {"none", "point"},
+};
+
+/// The default points of each sweep.
+const std::map<std::string, std::string> DEFAULT_VALUES{
+    {"rbh", "1,2,3,4.5,6,8,10,15,20"},
+    {"ues", "1,2,4,6,8,10,12"},
+    {"cMax", "1024,2048,3072,4096,6144,8192"},
+    {"prefillRate", "2500,5000,10608,20000,40000"},
+    {"none", ""},
+};
+
+std::vector<double>
+ParseValues(const std::string& text)
+{
+    std::vector<double> values;
+    std::istringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        std::size_t used = 0;
+        double v = 0;
+        try
+        {
+            v = std::stod(item, &used);
+        }
+        catch (const std::logic_error&)
+        {
+            used = 0;
+        }
+        NS_ABORT_MSG_IF(used == 0 || used != item.size() || !(v > 0) || !std::isfinite(v),
+                        "--values: \"" << item << "\" is invalid; allowed: numbers > 0, "
+                                       << "separated by commas");
+        values.push_back(v);
+    }
+    return values;
+}
+
+/// Apply sweep value v to the base point.
+Point
+PointOf(const std::string& sweep, double v, Point p)
+{
+    NS_ABORT_MSG_IF((sweep == "ues" || sweep == "cMax") && v != std::floor(v),
+                    "--values: " << v << " is invalid for --sweep=" << sweep
+                                 << "; allowed: whole numbers");
+    if (sweep == "rbh")
+    {
+        p.rbhGbps = v;
+    }
+    else if (sweep == "ues")
+    {
+        p.ues = static_cast<uint32_t>(v);
+    }
+    else if (sweep == "cMax")
+    {
+        p.cMax = static_cast<uint64_t>(v);
+    }
+    else if (sweep == "prefillRate")
+    {
+        p.prefillPerTokenS = 1.0 / v;
+    }
+    return p;
+}
+
+std::vector<CtHoPaperUe>
+Draw(const Point& p, uint64_t cMin, double bsDistance)
+{
+    Ptr<CtHoPaperScenario> scenario = CreateObject<CtHoPaperScenario>();
+    scenario->SetAttribute("UeCount", UintegerValue(p.ues));
+    scenario->SetAttribute("MinContext", UintegerValue(cMin));
+    scenario->SetAttribute("MaxContext", UintegerValue(p.cMax));
+    scenario->SetAttribute("BsDistance", DoubleValue(bsDistance));
+    scenario->AssignStreams(0); // the same streams at every point
+    return scenario->Draw();
+}
+
+void
+PrintDraw(const std::vector<CtHoPaperUe>& draw)
+{
+    std::cout << "  ue   x0[m]   tau[ms]  C[tokens]\n";
+    for (std::size_t i = 0; i < draw.size(); ++i)
+    {
+        std::cout << "  " << std::setw(2) << i << std::setw(8) << draw[i].startX << std::setw(10)
+                  << draw[i].handoverTime * 1e3 << std::setw(11) << draw[i].contextTokens << "\n";
+    }
+}
 
 void
 PrintPlan(const CtHoPlan& plan, const std::vector<CtHoPaperUe>& ues)
@@ -51,22 +157,24 @@ PrintPlan(const CtHoPlan& plan, const std::vector<CtHoPaperUe>& ues)
 int
 main(int argc, char* argv[])
 {
-    uint32_t ues = 4;
+    Point base{4, 3072, 4.5, 0};
     uint64_t cMin = 1024;
-    uint64_t cMax = 3072;
-    double rbhGbps = 0;
     double prefillCycle = 0.01;
     double bsDistance = 300.0;
+    std::string sweep = "rbh";
+    std::string values;
     std::string kvModel;
     std::string compute;
     bool blockAligned = false;
     std::string csv;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("ues", "K, UEs handing over together", ues);
+    cmd.AddValue("sweep", "what to sweep: rbh, ues, cMax, prefillRate, or none", sweep);
+    cmd.AddValue("values", "sweep points, separated by commas (default: the paper's)", values);
+    cmd.AddValue("ues", "K, UEs handing over together", base.ues);
     cmd.AddValue("cMin", "smallest context C_i, tokens", cMin);
-    cmd.AddValue("cMax", "largest context C_i, tokens (3072 = the paper's 176 MB)", cMax);
-    cmd.AddValue("rbhGbps", "one backhaul rate in Gb/s; 0 sweeps 1 to 20 Gb/s", rbhGbps);
+    cmd.AddValue("cMax", "largest context C_i, tokens (3072 = the paper's 176 MB)", base.cMax);
+    cmd.AddValue("rbhGbps", "backhaul rate, Gb/s", base.rbhGbps);
     cmd.AddValue("prefillCycle", "prefill cycle T_c, s", prefillCycle);
     cmd.AddValue("bsDistance", "distance between the base stations, m", bsDistance);
     cmd.AddValue("kvModel",
@@ -77,12 +185,15 @@ main(int argc, char* argv[])
                  "compute preset (default: ns3::GpuComputeModel's attributes, "
                  "qwen2.5-7b-ctho-paper unless set)",
                  compute);
-    cmd.AddValue("blockAligned", "restrict L to 16-token blocks (plus C_max)", blockAligned);
-    cmd.AddValue("csv", "write the sweep to this CSV file", csv);
+    cmd.AddValue("blockAligned", "restrict L to whole KV blocks (plus C_max)", blockAligned);
+    cmd.AddValue("csv", "also write the results to this CSV file", csv);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(rbhGbps < 0 || !std::isfinite(rbhGbps),
-                    "--rbhGbps = " << rbhGbps << " is invalid; allowed: 0 (sweep) or > 0 Gb/s");
+    NS_ABORT_MSG_IF(DEFAULT_VALUES.count(sweep) == 0,
+                    "--sweep = " << sweep
+                                 << " is invalid; allowed: rbh, ues, cMax, prefillRate or none");
+    NS_ABORT_MSG_IF(!(base.rbhGbps > 0) || !std::isfinite(base.rbhGbps),
+                    "--rbhGbps = " << base.rbhGbps << " is invalid; allowed: a rate > 0 Gb/s");
 
     // The models come from their ns-3 objects, so that every attribute can be set from the
     // command line (e.g. --ns3::KvCacheModel::BitsPerElement=4); a preset replaces the shape
@@ -99,69 +210,75 @@ main(int argc, char* argv[])
     }
     const KvCacheProfile kv = kvModelObject->GetProfile();
     const LlmComputeModel gpu = gpuObject->GetModel();
+    base.prefillPerTokenS = gpu.GetPrefillCurve().GetA();
+    NS_ABORT_MSG_IF(sweep == "prefillRate" && !gpu.GetPrefillCurve().IsLinear(),
+                    "--sweep=prefillRate scales a of a linear prefill p(L) = a L + b; the "
+                    "chosen compute model has a measured profile");
 
-    Ptr<CtHoPaperScenario> scenario = CreateObject<CtHoPaperScenario>();
-    scenario->SetAttribute("UeCount", UintegerValue(ues));
-    scenario->SetAttribute("MinContext", UintegerValue(cMin));
-    scenario->SetAttribute("MaxContext", UintegerValue(cMax));
-    scenario->SetAttribute("BsDistance", DoubleValue(bsDistance));
-    scenario->AssignStreams(0);
-    const std::vector<CtHoPaperUe> draw = scenario->Draw();
+    const std::vector<double> points =
+        sweep == "none" ? std::vector<double>{0}
+                        : ParseValues(values.empty() ? DEFAULT_VALUES.at(sweep) : values);
 
     std::cout
         << "edge-llm-ctho-analytic: tHO / cHO / ctHO on the ctHO paper's scenario (analytic)\n"
         << "KV cache: " << kv.GetName() << ", " << kv.GetBitsPerElement() << "-bit, "
-        << kv.GetBytesForTokens(1) << " B/token; " << cMax << " tokens = " << std::setprecision(4)
-        << kv.GetBytesForTokens(cMax) / 1e6 << " MB\n"
+        << kv.GetBytesForTokens(1) << " B/token; " << base.cMax
+        << " tokens = " << std::setprecision(4) << kv.GetBytesForTokens(base.cMax) / 1e6 << " MB\n"
         << "compute: prefill from " << gpu.GetPrefillSource() << "\n"
-        << "K = " << ues << " UEs, base stations " << bsDistance << " m apart, prefill cycle "
-        << prefillCycle * 1e3 << " ms, RngRun " << RngSeedManager::GetRun() << "\n\n";
+        << "K = " << base.ues << " UEs, base stations " << bsDistance << " m apart, backhaul "
+        << base.rbhGbps << " Gb/s, prefill cycle " << prefillCycle * 1e3 << " ms, RngRun "
+        << RngSeedManager::GetRun() << "\n\n";
     std::cout << std::fixed << std::setprecision(3);
-    std::cout << "  ue   x0[m]   tau[ms]  C[tokens]\n";
-    for (std::size_t i = 0; i < draw.size(); ++i)
-    {
-        std::cout << "  " << std::setw(2) << i << std::setw(8) << draw[i].startX << std::setw(10)
-                  << draw[i].handoverTime * 1e3 << std::setw(11) << draw[i].contextTokens << "\n";
-    }
+    PrintDraw(Draw(base, cMin, bsDistance));
 
-    std::vector<double> rates{1, 2, 3, 4.5, 6, 8, 10, 15, 20};
-    if (rbhGbps > 0)
-    {
-        rates = {rbhGbps};
-    }
     std::ofstream out;
     if (!csv.empty())
     {
         out.open(csv);
         NS_ABORT_MSG_IF(!out, "--csv: cannot write " << csv);
-        out << "rbh_gbps,tokens_per_s,l_star,tho_s,cho_s,ctho_s\n";
+        out << "sweep,value,ues,c_max,rbh_gbps,prefill_s_per_token,l_star,tho_s,cho_s,ctho_s\n";
     }
-
-    std::cout << "\n  R_bh[Gb/s]  R[tok/s]     L*   tHO[ms]   cHO[ms]  ctHO[ms]  ctHO/best\n";
-    CtHoInput input;
-    input.ues = CtHoPaperScenario::ToSolverUes(draw);
-    input.prefillCycle = prefillCycle;
-    input.blockAligned = blockAligned;
-    input.blockTokens = kv.GetBlockTokens();
-    for (double gbps : rates)
+    std::cout << "\n  " << std::setw(11) << HEADING.at(sweep)
+              << "     L*   tHO[ms]   cHO[ms]  ctHO[ms]  ctHO/best\n";
+    for (double v : points)
     {
-        input.backhaulTokensPerSecond = kv.GetTokensPerSecond(gbps * 1e9);
-        const CtHoSolver solver(input, gpu);
+        const Point p = PointOf(sweep, v, base);
+        const std::vector<CtHoPaperUe> draw = Draw(p, cMin, bsDistance);
+        CtHoInput input;
+        input.ues = CtHoPaperScenario::ToSolverUes(draw);
+        input.backhaulTokensPerSecond = kv.GetTokensPerSecond(p.rbhGbps * 1e9);
+        input.prefillCycle = prefillCycle;
+        input.blockAligned = blockAligned;
+        input.blockTokens = kv.GetBlockTokens();
+        const LlmComputeModel pointGpu =
+            sweep == "prefillRate"
+                ? LlmComputeModel(
+                      PrefillCurve::Linear(p.prefillPerTokenS, gpu.GetPrefillCurve().GetB()),
+                      gpu.GetBatchMode(),
+                      gpu.GetDecodeModel(),
+                      gpu.GetPrefillSource() + ", a scaled",
+                      gpu.GetDecodeSource())
+                : gpu;
+        const CtHoSolver solver(input, pointGpu);
         const CtHoValue th = solver.Tho();
         const CtHoValue ch = solver.Cho();
         const CtHoValue ct = solver.Solve();
-        std::cout << std::setw(12) << gbps << std::setw(10) << std::setprecision(0)
-                  << input.backhaulTokensPerSecond << std::setw(7) << ct.prefixTokens
-                  << std::setprecision(3) << std::setw(10) << th.worstDelay * 1e3 << std::setw(10)
-                  << ch.worstDelay * 1e3 << std::setw(10) << ct.worstDelay * 1e3 << std::setw(11)
+        std::ostringstream label;
+        label << std::fixed << std::setprecision(sweep == "rbh" ? 1 : 0) << v;
+        std::cout << "  " << std::setw(11) << (sweep == "none" ? "base" : label.str())
+                  << std::setw(7) << ct.prefixTokens << std::setprecision(3) << std::setw(10)
+                  << th.worstDelay * 1e3 << std::setw(10) << ch.worstDelay * 1e3 << std::setw(10)
+                  << ct.worstDelay * 1e3 << std::setw(11)
                   << ct.worstDelay / std::min(th.worstDelay, ch.worstDelay) << "\n";
         if (out.is_open())
         {
-            out << std::setprecision(9) << gbps << "," << input.backhaulTokensPerSecond << ","
+            out << std::defaultfloat << std::setprecision(9) << sweep << "," << v << "," << p.ues
+                << "," << p.cMax << "," << p.rbhGbps << "," << p.prefillPerTokenS << ","
                 << ct.prefixTokens << "," << th.worstDelay << "," << ch.worstDelay << ","
-                << ct.worstDelay << "\n";
+                << ct.worstDelay << "\n"
+                << std::fixed << std::setprecision(3);
         }
-        if (rates.size() == 1)
+        if (sweep == "none")
         {
             PrintPlan(solver.MakePlan(ct.prefixTokens), draw);
         }

@@ -4,7 +4,8 @@
 # Examples that ns-3's test.py runs as tests: (name, run condition, valgrind condition).
 cpp_examples = [
     ("edge-llm-ctho-analytic", "True", "True"),
-    ("edge-llm-ctho-analytic --rbhGbps=4.5 --ues=8 --blockAligned=1", "True", "True"),
+    ("edge-llm-ctho-analytic --sweep=none --ues=8 --blockAligned=1", "True", "True"),
+    ("edge-llm-ctho-analytic --sweep=cMax --values=2048,32768", "True", "True"),
 ]
 
 python_examples = []
