@@ -5,6 +5,7 @@
 #include "input-checks.h"
 
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 #include <stdexcept>
 
@@ -22,10 +23,20 @@ ThrowInvalid(const std::string& field, const std::string& given, const std::stri
 std::string
 FormatValue(double value)
 {
-    std::ostringstream os;
-    os.precision(17);
-    os << value;
-    return os.str();
+    // The shortest text that reads back as the same double: 0.1, not 0.10000000000000001.
+    std::string text;
+    for (int digits = 6; digits <= 17; ++digits)
+    {
+        std::ostringstream os;
+        os.precision(digits);
+        os << value;
+        text = os.str();
+        if (!std::isfinite(value) || std::strtod(text.c_str(), nullptr) == value)
+        {
+            break;
+        }
+    }
+    return text;
 }
 
 double

@@ -46,7 +46,8 @@ double RequireNonNegative(const std::string& field, double value);
 double RequirePositive(const std::string& field, double value);
 
 /**
- * \brief Format a double for an error message with full precision.
+ * \brief Format a double for an error message: the shortest text that reads back as the
+ * same value.
  * \param value the value
  * \return its text
  */
