@@ -105,7 +105,8 @@ TEST(PrefillCurve, MeasuredRejectsBadProfiles)
     EXPECT_THAT(InvalidMessage([] {
                     PrefillCurve::Measured({{256, 0.2}, {512, 0.1}});
                 }),
-                HasSubstr("point 1 seconds"));
+                HasSubstr("point 1 seconds = 0.1 is invalid; allowed: at least the previous "
+                          "point's 0.2"));
     EXPECT_THAT(InvalidMessage([] {
                     PrefillCurve::Measured({{0, 0.0}, {512, 0.1}});
                 }),
