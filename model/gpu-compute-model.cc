@@ -4,6 +4,8 @@
 
 #include "gpu-compute-model.h"
 
+#include "fatal-on-invalid.h"
+
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/fatal-error.h"
@@ -27,17 +29,8 @@ namespace
 LlmComputeModel
 PresetOrFatal(const std::string& name)
 {
-    std::string error;
-    try
-    {
-        return LlmComputeModel::FromPreset(name);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        error = e.what();
-    }
-    // Stopped outside the handler, so that the exception is not reported a second time.
-    NS_FATAL_ERROR("ns3::GpuComputeModel: " << error);
+    return edgellm::CallOrFatal("ns3::GpuComputeModel",
+                                [&name] { return LlmComputeModel::FromPreset(name); });
 }
 
 /// Seconds >= 0 and finite: the checker refuses NaN and infinity as well.

@@ -4,6 +4,8 @@
 
 #include "kv-cache-model.h"
 
+#include "fatal-on-invalid.h"
+
 #include "ns3/config.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
@@ -26,17 +28,8 @@ namespace
 KvCacheProfile
 PresetOrFatal(const std::string& name)
 {
-    std::string error;
-    try
-    {
-        return KvCacheProfile::FromPreset(name);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        error = e.what();
-    }
-    // Stopped outside the handler, so that the exception is not reported a second time.
-    NS_FATAL_ERROR("ns3::KvCacheModel: " << error);
+    return edgellm::CallOrFatal("ns3::KvCacheModel",
+                                [&name] { return KvCacheProfile::FromPreset(name); });
 }
 
 } // namespace
