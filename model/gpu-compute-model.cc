@@ -128,7 +128,6 @@ GpuComputeModel::SetPrefillProfile(std::string text)
 {
     if (text.find_first_not_of(" ,") == std::string::npos)
     {
-        m_profileText.clear();
         m_profile.clear();
         return true;
     }
@@ -144,14 +143,13 @@ GpuComputeModel::SetPrefillProfile(std::string text)
         std::cerr << "ns3::GpuComputeModel: " << e.what() << std::endl;
         return false;
     }
-    m_profileText = std::move(text);
     return true;
 }
 
 std::string
 GpuComputeModel::GetPrefillProfile() const
 {
-    return m_profileText;
+    return PrefillCurve::FormatProfile(m_profile);
 }
 
 bool
@@ -184,7 +182,6 @@ GpuComputeModel::ApplyPreset(const std::string& name)
     m_prefillPerToken = c.GetA();
     m_prefillFixed = c.GetB();
     m_profile = c.GetPoints();
-    m_profileText = PrefillCurve::FormatProfile(m_profile);
     m_batchMode = m.GetBatchMode();
     m_decodeBase = m.GetDecodeModel().baseS;
     m_decodePerSequence = m.GetDecodeModel().perSequenceS;

@@ -59,7 +59,7 @@ class GpuComputeModel : public Object
      * \return whether it is a valid profile (an invalid one is refused and reported on stderr)
      */
     bool SetPrefillProfile(std::string text);
-    /// \return the profile text
+    /// \return the profile as text (normalised: "256:0.058 512:0.11"), empty when linear
     std::string GetPrefillProfile() const;
     /**
      * \param name "PaddedMax" or "TokenCount"
@@ -71,7 +71,6 @@ class GpuComputeModel : public Object
 
     double m_prefillPerToken;                   //!< a, s/token
     double m_prefillFixed;                      //!< b, s
-    std::string m_profileText;                  //!< PrefillProfile as set
     std::vector<PrefillCurve::Point> m_profile; //!< its points; empty: linear
     BatchPrefillMode m_batchMode;               //!< BatchMode
     double m_decodeBase;                        //!< decode step base, s
