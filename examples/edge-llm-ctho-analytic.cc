@@ -65,7 +65,8 @@ std::vector<double>
 ParseValues(const std::string& text)
 {
     std::vector<double> values;
-    std::istringstream in(text);
+    // A trailing comma would be dropped by getline; refuse it with the other empty items.
+    std::istringstream in(text + (text.empty() || text.back() == ',' ? "," : ""));
     std::string item;
     while (std::getline(in, item, ','))
     {
@@ -91,9 +92,22 @@ ParseValues(const std::string& text)
 Point
 PointOf(const std::string& sweep, double v, Point p)
 {
-    NS_ABORT_MSG_IF((sweep == "ues" || sweep == "cMax") && v != std::floor(v),
+    if (sweep == "none")
+    {
+        return p;
+    }
+    // Ranges are checked before a value is cast to an integer type.
+    const std::map<std::string, std::pair<double, const char*>> limits{
+        {"rbh", {1e6, "rates in (0, 1e6] Gb/s"}},
+        {"ues", {100000, "whole numbers in [1, 100000]"}},
+        {"cMax", {4294967295.0, "whole numbers in [1, 4294967295]"}},
+        {"prefillRate", {1e12, "rates in (0, 1e12] tokens/s"}},
+    };
+    const auto& limit = limits.at(sweep);
+    const bool whole = sweep == "ues" || sweep == "cMax";
+    NS_ABORT_MSG_IF(v > limit.first || (whole && (v != std::floor(v) || v < 1)),
                     "--values: " << v << " is invalid for --sweep=" << sweep
-                                 << "; allowed: whole numbers");
+                                 << "; allowed: " << limit.second);
     if (sweep == "rbh")
     {
         p.rbhGbps = v;
@@ -168,6 +182,21 @@ main(int argc, char* argv[])
     bool blockAligned = false;
     std::string csv;
 
+    // A preset sets the defaults before the command line is parsed, so that attributes given
+    // beside it (--ns3::GpuComputeModel::...) override the preset rather than the reverse.
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        if (arg.rfind("--kvModel=", 0) == 0)
+        {
+            KvCacheModel::SetDefaultPreset(arg.substr(10));
+        }
+        else if (arg.rfind("--compute=", 0) == 0)
+        {
+            GpuComputeModel::SetDefaultPreset(arg.substr(10));
+        }
+    }
+
     CommandLine cmd(__FILE__);
     cmd.AddValue("sweep", "what to sweep: rbh, ues, cMax, prefillRate, or none", sweep);
     cmd.AddValue("values", "sweep points, separated by commas (default: the paper's)", values);
@@ -178,12 +207,12 @@ main(int argc, char* argv[])
     cmd.AddValue("prefillCycle", "prefill cycle T_c, s", prefillCycle);
     cmd.AddValue("bsDistance", "distance between the base stations, m", bsDistance);
     cmd.AddValue("kvModel",
-                 "KV cache preset of the served model (default: ns3::KvCacheModel's attributes, "
-                 "Qwen2.5-7B-Instruct unless set)",
+                 "KV cache preset of the served model, the defaults of ns3::KvCacheModel "
+                 "(Qwen2.5-7B-Instruct unless given)",
                  kvModel);
     cmd.AddValue("compute",
-                 "compute preset (default: ns3::GpuComputeModel's attributes, "
-                 "qwen2.5-7b-ctho-paper unless set)",
+                 "compute preset, the defaults of ns3::GpuComputeModel (qwen2.5-7b-ctho-paper "
+                 "unless given)",
                  compute);
     cmd.AddValue("blockAligned", "restrict L to whole KV blocks (plus C_max)", blockAligned);
     cmd.AddValue("csv", "also write the results to this CSV file", csv);
@@ -192,24 +221,17 @@ main(int argc, char* argv[])
     NS_ABORT_MSG_IF(DEFAULT_VALUES.count(sweep) == 0,
                     "--sweep = " << sweep
                                  << " is invalid; allowed: rbh, ues, cMax, prefillRate or none");
-    NS_ABORT_MSG_IF(!(base.rbhGbps > 0) || !std::isfinite(base.rbhGbps),
-                    "--rbhGbps = " << base.rbhGbps << " is invalid; allowed: a rate > 0 Gb/s");
+    NS_ABORT_MSG_IF(!(base.rbhGbps > 0 && base.rbhGbps <= 1e6),
+                    "--rbhGbps = " << base.rbhGbps << " is invalid; allowed: (0, 1e6] Gb/s");
+    NS_ABORT_MSG_IF(!(prefillCycle >= 0 && prefillCycle <= 1e6),
+                    "--prefillCycle = " << prefillCycle << " is invalid; allowed: [0, 1e6] s");
+    NS_ABORT_MSG_IF(sweep == "none" && !values.empty(),
+                    "--values needs a sweep; --sweep=none evaluates one point");
 
     // The models come from their ns-3 objects, so that every attribute can be set from the
-    // command line (e.g. --ns3::KvCacheModel::BitsPerElement=4); a preset replaces the shape
-    // or the compute figures.
-    Ptr<KvCacheModel> kvModelObject = CreateObject<KvCacheModel>();
-    if (!kvModel.empty())
-    {
-        kvModelObject->ApplyPreset(kvModel);
-    }
-    Ptr<GpuComputeModel> gpuObject = CreateObject<GpuComputeModel>();
-    if (!compute.empty())
-    {
-        gpuObject->ApplyPreset(compute);
-    }
-    const KvCacheProfile kv = kvModelObject->GetProfile();
-    const LlmComputeModel gpu = gpuObject->GetModel();
+    // command line (e.g. --ns3::KvCacheModel::BitsPerElement=4).
+    const KvCacheProfile kv = CreateObject<KvCacheModel>()->GetProfile();
+    const LlmComputeModel gpu = CreateObject<GpuComputeModel>()->GetModel();
     base.prefillPerTokenS = gpu.GetPrefillCurve().GetA();
     NS_ABORT_MSG_IF(sweep == "prefillRate" && !gpu.GetPrefillCurve().IsLinear(),
                     "--sweep=prefillRate scales a of a linear prefill p(L) = a L + b; the "
@@ -219,6 +241,8 @@ main(int argc, char* argv[])
         sweep == "none" ? std::vector<double>{0}
                         : ParseValues(values.empty() ? DEFAULT_VALUES.at(sweep) : values);
 
+    // Drawn first: the scenario's attributes check --ues, --cMin, --cMax and --bsDistance.
+    const std::vector<CtHoPaperUe> baseDraw = Draw(base, cMin, bsDistance);
     std::cout
         << "edge-llm-ctho-analytic: tHO / cHO / ctHO on the ctHO paper's scenario (analytic)\n"
         << "KV cache: " << kv.GetName() << ", " << kv.GetBitsPerElement() << "-bit, "
@@ -229,7 +253,7 @@ main(int argc, char* argv[])
         << base.rbhGbps << " Gb/s, prefill cycle " << prefillCycle * 1e3 << " ms, RngRun "
         << RngSeedManager::GetRun() << "\n\n";
     std::cout << std::fixed << std::setprecision(3);
-    PrintDraw(Draw(base, cMin, bsDistance));
+    PrintDraw(baseDraw);
 
     std::ofstream out;
     if (!csv.empty())
@@ -246,7 +270,7 @@ main(int argc, char* argv[])
         const std::vector<CtHoPaperUe> draw = Draw(p, cMin, bsDistance);
         CtHoInput input;
         input.ues = CtHoPaperScenario::ToSolverUes(draw);
-        input.backhaulTokensPerSecond = kv.GetTokensPerSecond(p.rbhGbps * 1e9);
+        input.backhaulTokensPerSecond = kv.GetTokensPerSecond(p.rbhGbps * 1e9); // finite: checked
         input.prefillCycle = prefillCycle;
         input.blockAligned = blockAligned;
         input.blockTokens = kv.GetBlockTokens();
@@ -259,7 +283,8 @@ main(int argc, char* argv[])
                       gpu.GetPrefillSource() + ", a scaled",
                       gpu.GetDecodeSource())
                 : gpu;
-        const CtHoSolver solver(input, pointGpu);
+        const CtHoSolver solver = edgellm::CallOrFatal("edge-llm-ctho-analytic",
+                                                       [&] { return CtHoSolver(input, pointGpu); });
         const CtHoValue th = solver.Tho();
         const CtHoValue ch = solver.Cho();
         const CtHoValue ct = solver.Solve();
@@ -268,13 +293,24 @@ main(int argc, char* argv[])
         std::cout << "  " << std::setw(11) << (sweep == "none" ? "base" : label.str())
                   << std::setw(7) << ct.prefixTokens << std::setprecision(3) << std::setw(10)
                   << th.worstDelay * 1e3 << std::setw(10) << ch.worstDelay * 1e3 << std::setw(10)
-                  << ct.worstDelay * 1e3 << std::setw(11)
-                  << ct.worstDelay / std::min(th.worstDelay, ch.worstDelay) << "\n";
+                  << ct.worstDelay * 1e3 << std::setw(11);
+        const double best = std::min(th.worstDelay, ch.worstDelay);
+        if (best > 0)
+        {
+            std::cout << ct.worstDelay / best << "\n";
+        }
+        else
+        {
+            std::cout << "-"
+                      << "\n"; // no delay at all: nothing to compare
+        }
         if (out.is_open())
         {
             out << std::defaultfloat << std::setprecision(9) << sweep << "," << v << "," << p.ues
-                << "," << p.cMax << "," << p.rbhGbps << "," << p.prefillPerTokenS << ","
-                << ct.prefixTokens << "," << th.worstDelay << "," << ch.worstDelay << ","
+                << "," << p.cMax << "," << p.rbhGbps << ","
+                << (pointGpu.GetPrefillCurve().IsLinear() ? edgellm::FormatValue(p.prefillPerTokenS)
+                                                          : std::string())
+                << "," << ct.prefixTokens << "," << th.worstDelay << "," << ch.worstDelay << ","
                 << ct.worstDelay << "\n"
                 << std::fixed << std::setprecision(3);
         }
@@ -282,6 +318,11 @@ main(int argc, char* argv[])
         {
             PrintPlan(solver.MakePlan(ct.prefixTokens), draw);
         }
+    }
+    if (out.is_open())
+    {
+        out.close();
+        NS_ABORT_MSG_IF(out.fail(), "--csv: writing " << csv << " failed");
     }
     return 0;
 }

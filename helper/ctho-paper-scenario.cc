@@ -5,6 +5,7 @@
 #include "ctho-paper-scenario.h"
 
 #include "ns3/double.h"
+#include "ns3/explaining-checker.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
@@ -18,6 +19,33 @@ NS_LOG_COMPONENT_DEFINE("CtHoPaperScenario");
 
 NS_OBJECT_ENSURE_REGISTERED(CtHoPaperScenario);
 
+namespace
+{
+
+const char* const CONTEXT_RANGE = "a number of tokens in [1, 4294967295]";
+const char* const POSITION_RANGE = "a finite position >= 0 m";
+
+Ptr<const AttributeChecker>
+Explained(const std::string& name, Ptr<const AttributeChecker> base, const std::string& allowed)
+{
+    return edgellm::MakeExplainingChecker(base, "ns3::CtHoPaperScenario::" + name, allowed);
+}
+
+/// Contexts are drawn by UniformRandomVariable::GetInteger, which is 32-bit.
+Ptr<const AttributeChecker>
+ContextChecker()
+{
+    return MakeUintegerChecker<uint64_t>(1, std::numeric_limits<uint32_t>::max());
+}
+
+Ptr<const AttributeChecker>
+PositionChecker()
+{
+    return MakeDoubleChecker<double>(0.0, std::numeric_limits<double>::max());
+}
+
+} // namespace
+
 TypeId
 CtHoPaperScenario::GetTypeId()
 {
@@ -30,47 +58,57 @@ CtHoPaperScenario::GetTypeId()
                           "K, the UEs handing over together. Range [1, 100000].",
                           UintegerValue(4),
                           MakeUintegerAccessor(&CtHoPaperScenario::m_ueCount),
-                          MakeUintegerChecker<uint32_t>(1, 100000))
+                          Explained("UeCount",
+                                    MakeUintegerChecker<uint32_t>(1, 100000),
+                                    "an integer in [1, 100000]"))
             .AddAttribute(
                 "MinContext",
                 "Smallest context C_i drawn, tokens; at most MaxContext (Draw checks it). "
                 "Range [1, 4294967295].",
                 UintegerValue(1024),
                 MakeUintegerAccessor(&CtHoPaperScenario::m_minContext),
-                MakeUintegerChecker<uint64_t>(1, std::numeric_limits<uint32_t>::max()))
+                Explained("MinContext", ContextChecker(), CONTEXT_RANGE))
             .AddAttribute("MaxContext",
                           "Largest context C_i drawn, tokens (the paper's C_max is not "
                           "published; 3072 is its 176 MB example). Range [1, 4294967295].",
                           UintegerValue(3072),
                           MakeUintegerAccessor(&CtHoPaperScenario::m_maxContext),
-                          MakeUintegerChecker<uint64_t>(1, std::numeric_limits<uint32_t>::max()))
-            .AddAttribute("BsDistance",
-                          "Distance between the two base stations, m. Range (0, 1e6].",
-                          DoubleValue(300.0),
-                          MakeDoubleAccessor(&CtHoPaperScenario::m_bsDistance),
-                          MakeDoubleChecker<double>(std::numeric_limits<double>::min(), 1e6))
+                          Explained("MaxContext", ContextChecker(), CONTEXT_RANGE))
+            .AddAttribute(
+                "BsDistance",
+                "Distance between the two base stations, m. Range (0, 1e6].",
+                DoubleValue(300.0),
+                MakeDoubleAccessor(&CtHoPaperScenario::m_bsDistance),
+                Explained("BsDistance",
+                          MakeDoubleChecker<double>(std::numeric_limits<double>::min(), 1e6),
+                          "a distance in (0, 1e6] m"))
             .AddAttribute("MinStartX",
                           "Smallest start position, m; at most MaxStartX (Draw checks it). "
                           "Range [0, inf).",
                           DoubleValue(120.0),
                           MakeDoubleAccessor(&CtHoPaperScenario::m_minStartX),
-                          MakeDoubleChecker<double>(0.0))
+                          Explained("MinStartX", PositionChecker(), POSITION_RANGE))
             .AddAttribute("MaxStartX",
                           "Largest start position, m; at least MinStartX and below BsDistance / 2 "
                           "(Draw checks both). Range [0, inf).",
                           DoubleValue(130.0),
                           MakeDoubleAccessor(&CtHoPaperScenario::m_maxStartX),
-                          MakeDoubleChecker<double>(0.0))
-            .AddAttribute("Speed",
-                          "Speed of every UE, m/s. Range (0, 1000].",
-                          DoubleValue(20.0),
-                          MakeDoubleAccessor(&CtHoPaperScenario::m_speed),
-                          MakeDoubleChecker<double>(std::numeric_limits<double>::min(), 1000.0))
+                          Explained("MaxStartX", PositionChecker(), POSITION_RANGE))
+            .AddAttribute(
+                "Speed",
+                "Speed of every UE, m/s. Range (0, 1000].",
+                DoubleValue(20.0),
+                MakeDoubleAccessor(&CtHoPaperScenario::m_speed),
+                Explained("Speed",
+                          MakeDoubleChecker<double>(std::numeric_limits<double>::min(), 1000.0),
+                          "a speed in (0, 1000] m/s"))
             .AddAttribute("MoveStart",
                           "When the UEs start moving, s. Range [0, 1e6].",
                           DoubleValue(0.0),
                           MakeDoubleAccessor(&CtHoPaperScenario::m_moveStart),
-                          MakeDoubleChecker<double>(0.0, 1e6));
+                          Explained("MoveStart",
+                                    MakeDoubleChecker<double>(0.0, 1e6),
+                                    "a time in [0, 1e6] s"));
     return tid;
 }
 

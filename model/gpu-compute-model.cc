@@ -4,6 +4,7 @@
 
 #include "gpu-compute-model.h"
 
+#include "explaining-checker.h"
 #include "fatal-on-invalid.h"
 
 #include "ns3/config.h"
@@ -12,7 +13,6 @@
 #include "ns3/log.h"
 #include "ns3/string.h"
 
-#include <iostream>
 #include <limits>
 #include <stdexcept>
 
@@ -33,11 +33,42 @@ PresetOrFatal(const std::string& name)
                                 [&name] { return LlmComputeModel::FromPreset(name); });
 }
 
-/// Seconds >= 0 and finite: the checker refuses NaN and infinity as well.
+/// Seconds >= 0 and finite (the double checker refuses NaN and infinity too), explained.
 Ptr<const AttributeChecker>
-MakeSecondsChecker()
+SecondsChecker(const std::string& name)
 {
-    return MakeDoubleChecker<double>(0.0, std::numeric_limits<double>::max());
+    return edgellm::MakeExplainingChecker(
+        MakeDoubleChecker<double>(0.0, std::numeric_limits<double>::max()),
+        "ns3::GpuComputeModel::" + name,
+        "a finite number of seconds >= 0");
+}
+
+/// The reason a measured profile's text is refused, or "" when it is valid.
+std::string
+ProfileProblem(const AttributeValue& value)
+{
+    const std::string text = static_cast<const StringValue&>(value).Get();
+    if (text.find_first_not_of(" ,") == std::string::npos)
+    {
+        return "";
+    }
+    try
+    {
+        PrefillCurve::Measured(PrefillCurve::ParseProfile(text));
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+/// The reason a batch mode's name is refused, or "" when it is known.
+std::string
+BatchModeProblem(const AttributeValue& value)
+{
+    const std::string name = static_cast<const StringValue&>(value).Get();
+    return name == "PaddedMax" || name == "TokenCount" ? "" : "no such batch mode";
 }
 
 } // namespace
@@ -56,44 +87,53 @@ GpuComputeModel::GetTypeId()
                           "a of the linear prefill time p(L) = a L + b, s/token. Range [0, inf).",
                           DoubleValue(d.GetPrefillCurve().GetA()),
                           MakeDoubleAccessor(&GpuComputeModel::m_prefillPerToken),
-                          MakeSecondsChecker())
+                          SecondsChecker("PrefillSecondsPerToken"))
             .AddAttribute("PrefillFixedSeconds",
                           "b of the linear prefill time p(L) = a L + b, s. Range [0, inf).",
                           DoubleValue(d.GetPrefillCurve().GetB()),
                           MakeDoubleAccessor(&GpuComputeModel::m_prefillFixed),
-                          MakeSecondsChecker())
+                          SecondsChecker("PrefillFixedSeconds"))
             .AddAttribute("PrefillProfile",
-                          "Measured prefill profile, \"tokens:seconds\" pairs separated by "
-                          "spaces or commas (e.g. \"256:0.058 512:0.110\"); tokens strictly "
-                          "increasing, seconds non-decreasing. When set, it replaces the "
-                          "linear form. Empty: use the linear form.",
+                          "Measured prefill profile: \"tokens:seconds\" items separated by commas, "
+                          "e.g. \"256:0.058,512:0.110\"; tokens strictly increasing, seconds "
+                          "not decreasing. When set it replaces the linear form; empty: use the "
+                          "linear form. Separate items with commas only: ns-3 stops the run on a "
+                          "refused value that holds spaces.",
                           StringValue(""),
                           MakeStringAccessor(&GpuComputeModel::SetPrefillProfile,
                                              &GpuComputeModel::GetPrefillProfile),
-                          MakeStringChecker())
+                          edgellm::MakeExplainingChecker(
+                              MakeStringChecker(),
+                              "ns3::GpuComputeModel::PrefillProfile",
+                              "empty, or two or more tokens:seconds items with tokens "
+                              "increasing and seconds not decreasing",
+                              ProfileProblem))
             .AddAttribute(
                 "BatchMode",
                 "Cost of a batch prefill: PaddedMax = p(longest sequence), as in the "
                 "ctHO paper; TokenCount = p(sum of the sequence lengths).",
                 StringValue(BatchPrefillModeName(d.GetBatchMode())),
                 MakeStringAccessor(&GpuComputeModel::SetBatchMode, &GpuComputeModel::GetBatchMode),
-                MakeStringChecker())
+                edgellm::MakeExplainingChecker(MakeStringChecker(),
+                                               "ns3::GpuComputeModel::BatchMode",
+                                               "PaddedMax or TokenCount",
+                                               BatchModeProblem))
             .AddAttribute("DecodeBaseSeconds",
                           "Fixed time of one decode step, s. Range [0, inf).",
                           DoubleValue(d.GetDecodeModel().baseS),
                           MakeDoubleAccessor(&GpuComputeModel::m_decodeBase),
-                          MakeSecondsChecker())
+                          SecondsChecker("DecodeBaseSeconds"))
             .AddAttribute("DecodeSecondsPerSequence",
                           "Decode step time per sequence in the batch, s. Range [0, inf).",
                           DoubleValue(d.GetDecodeModel().perSequenceS),
                           MakeDoubleAccessor(&GpuComputeModel::m_decodePerSequence),
-                          MakeSecondsChecker())
+                          SecondsChecker("DecodeSecondsPerSequence"))
             .AddAttribute("DecodeSecondsPerContextToken",
                           "Decode step time per context token of the batch (attention reads), "
                           "s. Range [0, inf).",
                           DoubleValue(d.GetDecodeModel().perContextTokenS),
                           MakeDoubleAccessor(&GpuComputeModel::m_decodePerContextToken),
-                          MakeSecondsChecker())
+                          SecondsChecker("DecodeSecondsPerContextToken"))
             .AddAttribute("PrefillSource",
                           "Where the prefill figures come from (a label; ApplyPreset sets it).",
                           StringValue(d.GetPrefillSource()),
@@ -123,27 +163,14 @@ GpuComputeModel::~GpuComputeModel()
     NS_LOG_FUNCTION(this);
 }
 
-bool
+void
 GpuComputeModel::SetPrefillProfile(std::string text)
 {
-    if (text.find_first_not_of(" ,") == std::string::npos)
-    {
-        m_profile.clear();
-        return true;
-    }
-    try
-    {
-        auto points = PrefillCurve::ParseProfile(text);
-        PrefillCurve::Measured(points); // validates
-        m_profile = std::move(points);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        // ns-3 names only the attribute when a setter refuses; say what is wrong.
-        std::cerr << "ns3::GpuComputeModel: " << e.what() << std::endl;
-        return false;
-    }
-    return true;
+    // The checker has refused every text that would not parse.
+    m_profile = text.find_first_not_of(" ,") == std::string::npos
+                    ? std::vector<PrefillCurve::Point>{}
+                    : edgellm::CallOrFatal("ns3::GpuComputeModel::PrefillProfile",
+                                           [&text] { return PrefillCurve::ParseProfile(text); });
 }
 
 std::string
@@ -152,19 +179,11 @@ GpuComputeModel::GetPrefillProfile() const
     return PrefillCurve::FormatProfile(m_profile);
 }
 
-bool
+void
 GpuComputeModel::SetBatchMode(std::string name)
 {
-    try
-    {
-        m_batchMode = BatchPrefillModeFromName(name);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        std::cerr << "ns3::GpuComputeModel: " << e.what() << std::endl;
-        return false;
-    }
-    return true;
+    m_batchMode = edgellm::CallOrFatal("ns3::GpuComputeModel::BatchMode",
+                                       [&name] { return BatchPrefillModeFromName(name); });
 }
 
 std::string

@@ -55,17 +55,16 @@ class GpuComputeModel : public Object
 
   private:
     /**
-     * \param text "tokens:seconds" pairs separated by spaces or commas, or empty for none
-     * \return whether it is a valid profile (an invalid one is refused and reported on stderr)
+     * \param text "tokens:seconds" pairs separated by commas (or spaces), or empty for none;
+     *        the attribute's checker has refused invalid text
      */
-    bool SetPrefillProfile(std::string text);
-    /// \return the profile as text (normalised: "256:0.058 512:0.11"), empty when linear
+    void SetPrefillProfile(std::string text);
+    /// \return the profile as text (normalised: "256:0.058,512:0.11"), empty when linear
     std::string GetPrefillProfile() const;
     /**
-     * \param name "PaddedMax" or "TokenCount"
-     * \return whether it is known (another name is refused and reported on stderr)
+     * \param name "PaddedMax" or "TokenCount"; the attribute's checker has refused others
      */
-    bool SetBatchMode(std::string name);
+    void SetBatchMode(std::string name);
     /// \return the batch mode's name
     std::string GetBatchMode() const;
 

@@ -4,6 +4,7 @@
 
 #include "kv-cache-model.h"
 
+#include "explaining-checker.h"
 #include "fatal-on-invalid.h"
 
 #include "ns3/config.h"
@@ -12,7 +13,6 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
-#include <iostream>
 #include <stdexcept>
 
 namespace ns3
@@ -34,6 +34,21 @@ PresetOrFatal(const std::string& name)
 
 } // namespace
 
+namespace
+{
+
+/// An integer attribute of KvCacheModel in [lo, hi], explained when refused.
+Ptr<const AttributeChecker>
+ShapeChecker(const std::string& name, uint32_t lo, uint32_t hi)
+{
+    return edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(lo, hi),
+                                          "ns3::KvCacheModel::" + name,
+                                          "an integer in [" + std::to_string(lo) + ", " +
+                                              std::to_string(hi) + "]");
+}
+
+} // namespace
+
 TypeId
 KvCacheModel::GetTypeId()
 {
@@ -51,29 +66,37 @@ KvCacheModel::GetTypeId()
                           "Transformer layers. Range [1, 4096].",
                           UintegerValue(28),
                           MakeUintegerAccessor(&KvCacheModel::m_layers),
-                          MakeUintegerChecker<uint32_t>(1, KvCacheProfile::MAX_LAYERS))
+                          ShapeChecker("Layers", 1, KvCacheProfile::MAX_LAYERS))
             .AddAttribute("KvHeads",
                           "KV heads per layer, after grouped-query sharing. Range [1, 4096].",
                           UintegerValue(4),
                           MakeUintegerAccessor(&KvCacheModel::m_kvHeads),
-                          MakeUintegerChecker<uint32_t>(1, KvCacheProfile::MAX_KV_HEADS))
+                          ShapeChecker("KvHeads", 1, KvCacheProfile::MAX_KV_HEADS))
             .AddAttribute("HeadDim",
                           "Dimension of one attention head. Range [1, 65536].",
                           UintegerValue(128),
                           MakeUintegerAccessor(&KvCacheModel::m_headDim),
-                          MakeUintegerChecker<uint32_t>(1, KvCacheProfile::MAX_HEAD_DIM))
+                          ShapeChecker("HeadDim", 1, KvCacheProfile::MAX_HEAD_DIM))
             .AddAttribute("BitsPerElement",
                           "Bits per cached element: 16 (bf16/fp16), 8, 4 or 2 (quantised).",
                           UintegerValue(16),
-                          MakeUintegerAccessor(&KvCacheModel::SetBitsPerElement,
-                                               &KvCacheModel::GetBitsPerElement),
-                          MakeUintegerChecker<uint32_t>(2, 16))
+                          MakeUintegerAccessor(&KvCacheModel::m_bits),
+                          edgellm::MakeExplainingChecker(
+                              MakeUintegerChecker<uint32_t>(),
+                              "ns3::KvCacheModel::BitsPerElement",
+                              "16, 8, 4 or 2",
+                              [](const AttributeValue& v) {
+                                  const auto& bits = static_cast<const UintegerValue&>(v);
+                                  return KvCacheProfile::IsAllowedBits(bits.Get())
+                                             ? ""
+                                             : "no such cache width";
+                              }))
             .AddAttribute("BlockTokens",
                           "Tokens per KV cache block (vLLM pages the cache in blocks of 16). "
                           "Range [1, 65536].",
                           UintegerValue(KvCacheProfile::DEFAULT_BLOCK_TOKENS),
                           MakeUintegerAccessor(&KvCacheModel::m_blockTokens),
-                          MakeUintegerChecker<uint32_t>(1, KvCacheProfile::MAX_BLOCK_TOKENS));
+                          ShapeChecker("BlockTokens", 1, KvCacheProfile::MAX_BLOCK_TOKENS));
     return tid;
 }
 
@@ -90,26 +113,6 @@ KvCacheModel::KvCacheModel()
 KvCacheModel::~KvCacheModel()
 {
     NS_LOG_FUNCTION(this);
-}
-
-bool
-KvCacheModel::SetBitsPerElement(uint32_t bits)
-{
-    if (!KvCacheProfile::IsAllowedBits(bits))
-    {
-        // ns-3 names only the attribute when a setter refuses; say what is allowed.
-        std::cerr << "ns3::KvCacheModel: BitsPerElement = " << bits
-                  << " is invalid; allowed: 16, 8, 4 or 2" << std::endl;
-        return false;
-    }
-    m_bits = bits;
-    return true;
-}
-
-uint32_t
-KvCacheModel::GetBitsPerElement() const
-{
-    return m_bits;
 }
 
 void

@@ -20,8 +20,9 @@ namespace ns3
  *
  * The attributes are the model's shape, with Qwen2.5-7B-Instruct at 16 bits as the default. A
  * named model is chosen with ApplyPreset() on one object, or SetDefaultPreset() for every
- * object made afterwards. Values outside an attribute's range are refused: SetAttribute stops
- * the run naming the attribute, SetAttributeFailSafe returns false.
+ * object made afterwards. A value outside an attribute's range is refused where it is given
+ * (command line, Config::SetDefault, SetAttribute), with the attribute, the value and the
+ * allowed range printed; SetAttributeFailSafe returns false instead of stopping the run.
  */
 class KvCacheModel : public Object
 {
@@ -56,14 +57,6 @@ class KvCacheModel : public Object
     static void SetDefaultPreset(const std::string& name);
 
   private:
-    /**
-     * \param bits 16, 8, 4 or 2
-     * \return whether it is allowed (other values are refused and reported on stderr)
-     */
-    bool SetBitsPerElement(uint32_t bits);
-    /// \return bits per element
-    uint32_t GetBitsPerElement() const;
-
     std::string m_name;     //!< ModelName
     uint32_t m_layers;      //!< Layers
     uint32_t m_kvHeads;     //!< KvHeads

@@ -110,13 +110,13 @@ PrefillCurve::ParseProfile(const std::string& text)
 std::string
 PrefillCurve::FormatProfile(const std::vector<Point>& points)
 {
-    std::ostringstream out;
-    out.precision(17);
-    for (std::size_t i = 0; i < points.size(); ++i)
+    std::string out;
+    for (const auto& p : points)
     {
-        out << (i > 0 ? " " : "") << points[i].first << ":" << points[i].second;
+        out += (out.empty() ? "" : ",") + std::to_string(p.first) + ":" +
+               edgellm::FormatValue(p.second);
     }
-    return out.str();
+    return out;
 }
 
 double

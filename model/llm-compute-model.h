@@ -48,15 +48,15 @@ class PrefillCurve
 
     /**
      * \brief Read a measured profile from text.
-     * \param text "tokens:seconds" pairs separated by spaces or commas, e.g. "256:0.058
-     *        512:0.110"
+     * \param text "tokens:seconds" pairs separated by commas (or spaces), e.g.
+     *        "256:0.058,512:0.110"
      * \return the points; the text must hold at least one (Measured() checks the rest)
      */
     static std::vector<Point> ParseProfile(const std::string& text);
 
     /**
      * \param points (tokens, seconds) points
-     * \return them as ParseProfile reads them, e.g. "256:0.058 512:0.11"
+     * \return them as ParseProfile reads them, e.g. "256:0.058,512:0.11"
      */
     static std::string FormatProfile(const std::vector<Point>& points);
 

@@ -1,0 +1,46 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_EXPLAINING_CHECKER_H
+#define EDGE_LLM_EXPLAINING_CHECKER_H
+
+#include "ns3/attribute.h"
+
+#include <functional>
+#include <string>
+
+namespace ns3
+{
+namespace edgellm
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief Wrap an attribute checker so that a refused value is explained.
+ *
+ * ns-3 reports a refused attribute value by the attribute's name only ("could not be set",
+ * "Invalid command-line argument"), and a value given through Config::SetDefault that a setter
+ * refuses later is ignored without a word. The wrapped checker refuses a value when the base
+ * checker does, or when \p reject gives a reason; it then prints which attribute, the value,
+ * the allowed range and the reason on stderr. Being the checker, it acts when the value is given: on the command
+ * line, in Config::SetDefault, or in SetAttribute.
+ *
+ * \param base the checker of the value's type and range, e.g. MakeUintegerChecker<uint32_t>(1,
+ *        4096)
+ * \param attribute the full name shown, e.g. "ns3::KvCacheModel::KvHeads"
+ * \param allowed the allowed values in words, e.g. "an integer in [1, 4096]"
+ * \param reject an extra test of a value of the base's type: the reason to refuse it, or an
+ *        empty string to accept it; empty for no extra test
+ * \return the checker
+ */
+Ptr<const AttributeChecker> MakeExplainingChecker(
+    Ptr<const AttributeChecker> base,
+    std::string attribute,
+    std::string allowed,
+    std::function<std::string(const AttributeValue&)> reject = nullptr);
+
+} // namespace edgellm
+} // namespace ns3
+
+#endif /* EDGE_LLM_EXPLAINING_CHECKER_H */
