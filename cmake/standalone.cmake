@@ -78,8 +78,12 @@ file(GENERATE OUTPUT ${EDGE_LLM_INCLUDE_DIR}/ns3/edge-llm-module.h
 add_library(ns3-edge-llm SHARED ${EDGE_LLM_SOURCES})
 target_include_directories(ns3-edge-llm PUBLIC ${EDGE_LLM_INCLUDE_DIR})
 target_link_libraries(ns3-edge-llm PUBLIC ${EDGE_LLM_NS3_TARGETS})
-# Debian builds ns-3 with logging on, and a class's layout depends on it.
-target_compile_definitions(ns3-edge-llm PUBLIC NS3_LOG_ENABLE)
+# Some ns-3 classes change their layout with NS3_LOG_ENABLE, so it must match how the installed
+# ns-3 was built: Debian's has logging on; an optimized build of ns-3 has it off.
+option(EDGE_LLM_NS3_LOG "The installed ns-3 was built with logging (NS3_LOG_ENABLE)" ON)
+if(EDGE_LLM_NS3_LOG)
+  target_compile_definitions(ns3-edge-llm PUBLIC NS3_LOG_ENABLE)
+endif()
 target_compile_options(ns3-edge-llm PRIVATE -Wall -Wextra)
 
 enable_testing()
