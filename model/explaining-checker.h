@@ -23,8 +23,8 @@ namespace edgellm
  * "Invalid command-line argument"), and a value given through Config::SetDefault that a setter
  * refuses later is ignored without a word. The wrapped checker refuses a value when the base
  * checker does, or when \p reject gives a reason; it then prints which attribute, the value,
- * the allowed range and the reason on stderr. Being the checker, it acts when the value is given: on the command
- * line, in Config::SetDefault, or in SetAttribute.
+ * the allowed range and the reason on stderr. Being the checker, it acts when the value is given:
+ * on the command line, in Config::SetDefault, or in SetAttribute.
  *
  * \param base the checker of the value's type and range, e.g. MakeUintegerChecker<uint32_t>(1,
  *        4096)
