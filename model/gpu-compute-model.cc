@@ -33,6 +33,34 @@ PresetOrFatal(const std::string& name)
                                 [&name] { return LlmComputeModel::FromPreset(name); });
 }
 
+/// The attribute values that describe a compute model; one list serves the TypeId's initial
+/// values, ApplyPreset and SetDefaultPreset.
+std::vector<std::pair<std::string, Ptr<AttributeValue>>>
+AttributesOf(const LlmComputeModel& m)
+{
+    const PrefillCurve& c = m.GetPrefillCurve();
+    const DecodeStepModel& d = m.GetDecodeModel();
+    return {
+        {"PrefillSecondsPerToken", Create<DoubleValue>(c.GetA())},
+        {"PrefillFixedSeconds", Create<DoubleValue>(c.GetB())},
+        {"PrefillProfile", Create<StringValue>(PrefillCurve::FormatProfile(c.GetPoints()))},
+        {"BatchMode", Create<StringValue>(BatchPrefillModeName(m.GetBatchMode()))},
+        {"DecodeBaseSeconds", Create<DoubleValue>(d.baseS)},
+        {"DecodeSecondsPerSequence", Create<DoubleValue>(d.perSequenceS)},
+        {"DecodeSecondsPerContextToken", Create<DoubleValue>(d.perContextTokenS)},
+        {"PrefillSource", Create<StringValue>(m.GetPrefillSource())},
+        {"DecodeSource", Create<StringValue>(m.GetDecodeSource())},
+    };
+}
+
+/// A measured profile's points from the attribute's text; blank text means none.
+std::vector<PrefillCurve::Point>
+ReadProfile(const std::string& text)
+{
+    return text.find_first_not_of(" ,") == std::string::npos ? std::vector<PrefillCurve::Point>{}
+                                                             : PrefillCurve::ParseProfile(text);
+}
+
 /// Seconds >= 0 and finite (the double checker refuses NaN and infinity too), explained.
 Ptr<const AttributeChecker>
 SecondsChecker(const std::string& name)
@@ -47,14 +75,13 @@ SecondsChecker(const std::string& name)
 std::string
 ProfileProblem(const AttributeValue& value)
 {
-    const std::string text = static_cast<const StringValue&>(value).Get();
-    if (text.find_first_not_of(" ,") == std::string::npos)
-    {
-        return "";
-    }
     try
     {
-        PrefillCurve::Measured(PrefillCurve::ParseProfile(text));
+        const auto points = ReadProfile(static_cast<const StringValue&>(value).Get());
+        if (!points.empty())
+        {
+            PrefillCurve::Measured(points);
+        }
     }
     catch (const std::invalid_argument& e)
     {
@@ -67,8 +94,15 @@ ProfileProblem(const AttributeValue& value)
 std::string
 BatchModeProblem(const AttributeValue& value)
 {
-    const std::string name = static_cast<const StringValue&>(value).Get();
-    return name == "PaddedMax" || name == "TokenCount" ? "" : "no such batch mode";
+    try
+    {
+        BatchPrefillModeFromName(static_cast<const StringValue&>(value).Get());
+    }
+    catch (const std::invalid_argument&)
+    {
+        return "no such batch mode";
+    }
+    return "";
 }
 
 } // namespace
@@ -76,8 +110,18 @@ BatchModeProblem(const AttributeValue& value)
 TypeId
 GpuComputeModel::GetTypeId()
 {
-    static const LlmComputeModel d =
-        LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName());
+    static const auto defaults =
+        AttributesOf(LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName()));
+    auto initial = [](const std::string& name) -> const AttributeValue& {
+        for (const auto& [attribute, value] : defaults)
+        {
+            if (attribute == name)
+            {
+                return *value;
+            }
+        }
+        NS_FATAL_ERROR("ns3::GpuComputeModel: no default for " << name);
+    };
     static TypeId tid =
         TypeId("ns3::GpuComputeModel")
             .SetParent<Object>()
@@ -85,12 +129,12 @@ GpuComputeModel::GetTypeId()
             .AddConstructor<GpuComputeModel>()
             .AddAttribute("PrefillSecondsPerToken",
                           "a of the linear prefill time p(L) = a L + b, s/token. Range [0, inf).",
-                          DoubleValue(d.GetPrefillCurve().GetA()),
+                          initial("PrefillSecondsPerToken"),
                           MakeDoubleAccessor(&GpuComputeModel::m_prefillPerToken),
                           SecondsChecker("PrefillSecondsPerToken"))
             .AddAttribute("PrefillFixedSeconds",
                           "b of the linear prefill time p(L) = a L + b, s. Range [0, inf).",
-                          DoubleValue(d.GetPrefillCurve().GetB()),
+                          initial("PrefillFixedSeconds"),
                           MakeDoubleAccessor(&GpuComputeModel::m_prefillFixed),
                           SecondsChecker("PrefillFixedSeconds"))
             .AddAttribute("PrefillProfile",
@@ -99,7 +143,7 @@ GpuComputeModel::GetTypeId()
                           "not decreasing. When set it replaces the linear form; empty: use the "
                           "linear form. Separate items with commas only: ns-3 stops the run on a "
                           "refused value that holds spaces.",
-                          StringValue(""),
+                          initial("PrefillProfile"),
                           MakeStringAccessor(&GpuComputeModel::SetPrefillProfile,
                                              &GpuComputeModel::GetPrefillProfile),
                           edgellm::MakeExplainingChecker(
@@ -112,7 +156,7 @@ GpuComputeModel::GetTypeId()
                 "BatchMode",
                 "Cost of a batch prefill: PaddedMax = p(longest sequence), as in the "
                 "ctHO paper; TokenCount = p(sum of the sequence lengths).",
-                StringValue(BatchPrefillModeName(d.GetBatchMode())),
+                initial("BatchMode"),
                 MakeStringAccessor(&GpuComputeModel::SetBatchMode, &GpuComputeModel::GetBatchMode),
                 edgellm::MakeExplainingChecker(MakeStringChecker(),
                                                "ns3::GpuComputeModel::BatchMode",
@@ -120,28 +164,28 @@ GpuComputeModel::GetTypeId()
                                                BatchModeProblem))
             .AddAttribute("DecodeBaseSeconds",
                           "Fixed time of one decode step, s. Range [0, inf).",
-                          DoubleValue(d.GetDecodeModel().baseS),
+                          initial("DecodeBaseSeconds"),
                           MakeDoubleAccessor(&GpuComputeModel::m_decodeBase),
                           SecondsChecker("DecodeBaseSeconds"))
             .AddAttribute("DecodeSecondsPerSequence",
                           "Decode step time per sequence in the batch, s. Range [0, inf).",
-                          DoubleValue(d.GetDecodeModel().perSequenceS),
+                          initial("DecodeSecondsPerSequence"),
                           MakeDoubleAccessor(&GpuComputeModel::m_decodePerSequence),
                           SecondsChecker("DecodeSecondsPerSequence"))
             .AddAttribute("DecodeSecondsPerContextToken",
                           "Decode step time per context token of the batch (attention reads), "
                           "s. Range [0, inf).",
-                          DoubleValue(d.GetDecodeModel().perContextTokenS),
+                          initial("DecodeSecondsPerContextToken"),
                           MakeDoubleAccessor(&GpuComputeModel::m_decodePerContextToken),
                           SecondsChecker("DecodeSecondsPerContextToken"))
             .AddAttribute("PrefillSource",
                           "Where the prefill figures come from (a label; ApplyPreset sets it).",
-                          StringValue(d.GetPrefillSource()),
+                          initial("PrefillSource"),
                           MakeStringAccessor(&GpuComputeModel::m_prefillSource),
                           MakeStringChecker())
             .AddAttribute("DecodeSource",
                           "Where the decode figures come from (a label; ApplyPreset sets it).",
-                          StringValue(d.GetDecodeSource()),
+                          initial("DecodeSource"),
                           MakeStringAccessor(&GpuComputeModel::m_decodeSource),
                           MakeStringChecker());
     return tid;
@@ -167,10 +211,8 @@ void
 GpuComputeModel::SetPrefillProfile(std::string text)
 {
     // The checker has refused every text that would not parse.
-    m_profile = text.find_first_not_of(" ,") == std::string::npos
-                    ? std::vector<PrefillCurve::Point>{}
-                    : edgellm::CallOrFatal("ns3::GpuComputeModel::PrefillProfile",
-                                           [&text] { return PrefillCurve::ParseProfile(text); });
+    m_profile = edgellm::CallOrFatal("ns3::GpuComputeModel::PrefillProfile",
+                                     [&text] { return ReadProfile(text); });
 }
 
 std::string
@@ -196,37 +238,19 @@ void
 GpuComputeModel::ApplyPreset(const std::string& name)
 {
     NS_LOG_FUNCTION(this << name);
-    const LlmComputeModel m = PresetOrFatal(name);
-    const PrefillCurve& c = m.GetPrefillCurve();
-    m_prefillPerToken = c.GetA();
-    m_prefillFixed = c.GetB();
-    m_profile = c.GetPoints();
-    m_batchMode = m.GetBatchMode();
-    m_decodeBase = m.GetDecodeModel().baseS;
-    m_decodePerSequence = m.GetDecodeModel().perSequenceS;
-    m_decodePerContextToken = m.GetDecodeModel().perContextTokenS;
-    m_prefillSource = m.GetPrefillSource();
-    m_decodeSource = m.GetDecodeSource();
+    for (const auto& [attribute, value] : AttributesOf(PresetOrFatal(name)))
+    {
+        SetAttribute(attribute, *value);
+    }
 }
 
 void
 GpuComputeModel::SetDefaultPreset(const std::string& name)
 {
-    const LlmComputeModel m = PresetOrFatal(name);
-    const PrefillCurve& c = m.GetPrefillCurve();
-    const std::string p = "ns3::GpuComputeModel::";
-    Config::SetDefault(p + "PrefillSecondsPerToken", DoubleValue(c.GetA()));
-    Config::SetDefault(p + "PrefillFixedSeconds", DoubleValue(c.GetB()));
-    Config::SetDefault(p + "PrefillProfile",
-                       StringValue(PrefillCurve::FormatProfile(c.GetPoints())));
-    Config::SetDefault(p + "BatchMode", StringValue(BatchPrefillModeName(m.GetBatchMode())));
-    Config::SetDefault(p + "DecodeBaseSeconds", DoubleValue(m.GetDecodeModel().baseS));
-    Config::SetDefault(p + "DecodeSecondsPerSequence",
-                       DoubleValue(m.GetDecodeModel().perSequenceS));
-    Config::SetDefault(p + "DecodeSecondsPerContextToken",
-                       DoubleValue(m.GetDecodeModel().perContextTokenS));
-    Config::SetDefault(p + "PrefillSource", StringValue(m.GetPrefillSource()));
-    Config::SetDefault(p + "DecodeSource", StringValue(m.GetDecodeSource()));
+    for (const auto& [attribute, value] : AttributesOf(PresetOrFatal(name)))
+    {
+        Config::SetDefault("ns3::GpuComputeModel::" + attribute, *value);
+    }
 }
 
 LlmComputeModel

@@ -37,6 +37,19 @@ PresetOrFatal(const std::string& name)
 namespace
 {
 
+/// The attribute values of a model's shape; one list serves the TypeId's initial values,
+/// ApplyPreset and SetDefaultPreset.
+std::vector<std::pair<std::string, Ptr<AttributeValue>>>
+ShapeAttributesOf(const KvCacheProfile& p)
+{
+    return {
+        {"ModelName", Create<StringValue>(p.GetName())},
+        {"Layers", Create<UintegerValue>(p.GetLayers())},
+        {"KvHeads", Create<UintegerValue>(p.GetKvHeads())},
+        {"HeadDim", Create<UintegerValue>(p.GetHeadDim())},
+    };
+}
+
 /// An integer attribute of KvCacheModel in [lo, hi], explained when refused.
 Ptr<const AttributeChecker>
 ShapeChecker(const std::string& name, uint32_t lo, uint32_t hi)
@@ -52,6 +65,19 @@ ShapeChecker(const std::string& name, uint32_t lo, uint32_t hi)
 TypeId
 KvCacheModel::GetTypeId()
 {
+    // The default shape is Qwen2.5-7B-Instruct's.
+    static const auto defaults =
+        ShapeAttributesOf(KvCacheProfile::FromPreset("Qwen2.5-7B-Instruct"));
+    auto initial = [](const std::string& name) -> const AttributeValue& {
+        for (const auto& [attribute, value] : defaults)
+        {
+            if (attribute == name)
+            {
+                return *value;
+            }
+        }
+        NS_FATAL_ERROR("ns3::KvCacheModel: no default for " << name);
+    };
     static TypeId tid =
         TypeId("ns3::KvCacheModel")
             .SetParent<Object>()
@@ -59,22 +85,22 @@ KvCacheModel::GetTypeId()
             .AddConstructor<KvCacheModel>()
             .AddAttribute("ModelName",
                           "Label of the model; ApplyPreset sets it to the preset's name.",
-                          StringValue("Qwen2.5-7B-Instruct"),
+                          initial("ModelName"),
                           MakeStringAccessor(&KvCacheModel::m_name),
                           MakeStringChecker())
             .AddAttribute("Layers",
                           "Transformer layers. Range [1, 4096].",
-                          UintegerValue(28),
+                          initial("Layers"),
                           MakeUintegerAccessor(&KvCacheModel::m_layers),
                           ShapeChecker("Layers", 1, KvCacheProfile::MAX_LAYERS))
             .AddAttribute("KvHeads",
                           "KV heads per layer, after grouped-query sharing. Range [1, 4096].",
-                          UintegerValue(4),
+                          initial("KvHeads"),
                           MakeUintegerAccessor(&KvCacheModel::m_kvHeads),
                           ShapeChecker("KvHeads", 1, KvCacheProfile::MAX_KV_HEADS))
             .AddAttribute("HeadDim",
                           "Dimension of one attention head. Range [1, 65536].",
-                          UintegerValue(128),
+                          initial("HeadDim"),
                           MakeUintegerAccessor(&KvCacheModel::m_headDim),
                           ShapeChecker("HeadDim", 1, KvCacheProfile::MAX_HEAD_DIM))
             .AddAttribute("BitsPerElement",
@@ -119,21 +145,19 @@ void
 KvCacheModel::ApplyPreset(const std::string& name)
 {
     NS_LOG_FUNCTION(this << name);
-    const KvCacheProfile p = PresetOrFatal(name);
-    m_name = p.GetName();
-    m_layers = p.GetLayers();
-    m_kvHeads = p.GetKvHeads();
-    m_headDim = p.GetHeadDim();
+    for (const auto& [attribute, value] : ShapeAttributesOf(PresetOrFatal(name)))
+    {
+        SetAttribute(attribute, *value);
+    }
 }
 
 void
 KvCacheModel::SetDefaultPreset(const std::string& name)
 {
-    const KvCacheProfile p = PresetOrFatal(name);
-    Config::SetDefault("ns3::KvCacheModel::ModelName", StringValue(p.GetName()));
-    Config::SetDefault("ns3::KvCacheModel::Layers", UintegerValue(p.GetLayers()));
-    Config::SetDefault("ns3::KvCacheModel::KvHeads", UintegerValue(p.GetKvHeads()));
-    Config::SetDefault("ns3::KvCacheModel::HeadDim", UintegerValue(p.GetHeadDim()));
+    for (const auto& [attribute, value] : ShapeAttributesOf(PresetOrFatal(name)))
+    {
+        Config::SetDefault("ns3::KvCacheModel::" + attribute, *value);
+    }
 }
 
 KvCacheProfile
