@@ -325,9 +325,10 @@ LlmComputeModel::BatchPrefillTime(const PrefillBatch& batch) const
 {
     const bool empty = batch.sequences == 0;
     // total > sequences * max, without forming the product
-    const bool overPadded = !empty && (batch.totalTokens / batch.maxTokens > batch.sequences ||
-                                       (batch.totalTokens / batch.maxTokens == batch.sequences &&
-                                        batch.totalTokens % batch.maxTokens != 0));
+    const bool overPadded =
+        batch.maxTokens != 0 && (batch.totalTokens / batch.maxTokens > batch.sequences ||
+                                 (batch.totalTokens / batch.maxTokens == batch.sequences &&
+                                  batch.totalTokens % batch.maxTokens != 0));
     if (empty != (batch.maxTokens == 0) || batch.totalTokens < batch.maxTokens ||
         batch.totalTokens < batch.sequences || overPadded)
     {

@@ -167,6 +167,15 @@ TEST(LlmComputeModel, BatchModeNames)
                 HasSubstr("BatchMode = \"padded\" is invalid; allowed: PaddedMax or TokenCount"));
 }
 
+TEST(LlmComputeModel, SequencesWithNoTokensAreAnError)
+{
+    const auto m = LlmComputeModel::FromPreset("qwen2.5-7b-ctho-paper");
+    EXPECT_THAT(InvalidMessage([&] {
+                    m.BatchPrefillTime(PrefillBatch{2, 0, 0});
+                }),
+                HasSubstr("PrefillBatch"));
+}
+
 TEST(LlmComputeModel, BatchAtThePaddedBound)
 {
     const auto m = LlmComputeModel::FromPreset("qwen2.5-7b-ctho-paper");
