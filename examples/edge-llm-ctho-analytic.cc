@@ -43,22 +43,28 @@ struct Point
     double prefillPerTokenS; //!< a, s/token (used when the curve is linear)
 };
 
-/// The column heading of each sweep.
-const std::map<std::string, std::string> HEADING{
-    {"rbh", "R_bh[Gb/s]"},
-    {"ues", "K"},
-    {"cMax", "C_max"},
-    {"prefillRate", "1/a[tok/s]"},
-    {"none", "point"},
+/// What the example knows of each sweep.
+struct Sweep
+{
+    const char* heading;       //!< column heading
+    const char* defaultValues; //!< the paper's points
+    double largest;            //!< largest value allowed
+    bool whole;                //!< values must be whole numbers
+    const char* allowed;       //!< the allowed values, in words
 };
 
-/// The default points of each sweep.
-const std::map<std::string, std::string> DEFAULT_VALUES{
-    {"rbh", "1,2,3,4.5,6,8,10,15,20"},
-    {"ues", "1,2,4,6,8,10,12"},
-    {"cMax", "1024,2048,3072,4096,6144,8192"},
-    {"prefillRate", "2500,5000,10608,20000,40000"},
-    {"none", ""},
+const std::map<std::string, Sweep> SWEEPS{
+    {"rbh", {"R_bh[Gb/s]", "1,2,3,4.5,6,8,10,15,20", 1e6, false, "rates in (0, 1e6] Gb/s"}},
+    {"ues", {"K", "1,2,4,6,8,10,12", 100000, true, "whole numbers in [1, 100000]"}},
+    {"cMax",
+     {"C_max",
+      "1024,2048,3072,4096,6144,8192",
+      4294967295.0,
+      true,
+      "whole numbers in [1, 4294967295]"}},
+    {"prefillRate",
+     {"1/a[tok/s]", "2500,5000,10608,20000,40000", 1e12, false, "rates in (0, 1e12] tokens/s"}},
+    {"none", {"point", "", 0, false, ""}},
 };
 
 std::vector<double>
@@ -97,17 +103,10 @@ PointOf(const std::string& sweep, double v, Point p)
         return p;
     }
     // Ranges are checked before a value is cast to an integer type.
-    const std::map<std::string, std::pair<double, const char*>> limits{
-        {"rbh", {1e6, "rates in (0, 1e6] Gb/s"}},
-        {"ues", {100000, "whole numbers in [1, 100000]"}},
-        {"cMax", {4294967295.0, "whole numbers in [1, 4294967295]"}},
-        {"prefillRate", {1e12, "rates in (0, 1e12] tokens/s"}},
-    };
-    const auto& limit = limits.at(sweep);
-    const bool whole = sweep == "ues" || sweep == "cMax";
-    NS_ABORT_MSG_IF(v > limit.first || (whole && (v != std::floor(v) || v < 1)),
+    const Sweep& limit = SWEEPS.at(sweep);
+    NS_ABORT_MSG_IF(v > limit.largest || (limit.whole && (v != std::floor(v) || v < 1)),
                     "--values: " << v << " is invalid for --sweep=" << sweep
-                                 << "; allowed: " << limit.second);
+                                 << "; allowed: " << limit.allowed);
     if (sweep == "rbh")
     {
         p.rbhGbps = v;
@@ -218,7 +217,7 @@ main(int argc, char* argv[])
     cmd.AddValue("csv", "also write the results to this CSV file", csv);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(DEFAULT_VALUES.count(sweep) == 0,
+    NS_ABORT_MSG_IF(SWEEPS.count(sweep) == 0,
                     "--sweep = " << sweep
                                  << " is invalid; allowed: rbh, ues, cMax, prefillRate or none");
     NS_ABORT_MSG_IF(!(base.rbhGbps > 0 && base.rbhGbps <= 1e6),
@@ -239,7 +238,7 @@ main(int argc, char* argv[])
 
     const std::vector<double> points =
         sweep == "none" ? std::vector<double>{0}
-                        : ParseValues(values.empty() ? DEFAULT_VALUES.at(sweep) : values);
+                        : ParseValues(values.empty() ? SWEEPS.at(sweep).defaultValues : values);
 
     // Drawn first: the scenario's attributes check --ues, --cMin, --cMax and --bsDistance.
     const std::vector<CtHoPaperUe> baseDraw = Draw(base, cMin, bsDistance);
@@ -262,7 +261,7 @@ main(int argc, char* argv[])
         NS_ABORT_MSG_IF(!out, "--csv: cannot write " << csv);
         out << "sweep,value,ues,c_max,rbh_gbps,prefill_s_per_token,l_star,tho_s,cho_s,ctho_s\n";
     }
-    std::cout << "\n  " << std::setw(11) << HEADING.at(sweep)
+    std::cout << "\n  " << std::setw(11) << SWEEPS.at(sweep).heading
               << "     L*   tHO[ms]   cHO[ms]  ctHO[ms]  ctHO/best\n";
     for (double v : points)
     {
