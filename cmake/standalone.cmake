@@ -47,7 +47,8 @@ endforeach()
 
 # Up to ns-3.42 the imported targets are ns3::libcore, ns3::liblte, ...; from 3.43 on they
 # are ns3::core, ns3::lte, ...
-set(EDGE_LLM_NS3_MODULES core network internet mobility applications point-to-point lte)
+set(EDGE_LLM_NS3_MODULES core network internet traffic-control mobility applications
+                          point-to-point lte)
 set(EDGE_LLM_NS3_TARGETS "")
 foreach(module ${EDGE_LLM_NS3_MODULES})
   if(TARGET ns3::lib${module})

@@ -1,0 +1,149 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_KV_TRANSFER_HEADER_H
+#define EDGE_LLM_KV_TRANSFER_HEADER_H
+
+#include "ns3/header.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief The header of every message of the KV-cache transfer protocol.
+ *
+ * Fixed width, 36 bytes, network byte order:
+ *
+ * | offset | width | field         | rule                                             |
+ * |--------|-------|---------------|--------------------------------------------------|
+ * | 0      | 2     | magic         | 0x4B56 ("KV")                                    |
+ * | 2      | 1     | version       | 1                                                |
+ * | 3      | 1     | type          | BEGIN 1, TOKENS 2, DATA 3, END 4, CANCEL 5       |
+ * | 4      | 1     | unit          | TOKEN 0, ENTRY 1 (importance-ordered entries)     |
+ * | 5      | 3     | reserved      | 0                                                |
+ * | 8      | 8     | imsi          | >= 1                                             |
+ * | 16     | 4     | epoch         | any                                              |
+ * | 20     | 4     | first         | first + count <= 2^32                            |
+ * | 24     | 4     | count         | >= 1 for BEGIN, TOKENS, DATA; 0 for END, CANCEL  |
+ * | 28     | 8     | payloadBytes  | see below                                        |
+ *
+ * The payload follows the header in the byte stream and is virtual: its size is exact on
+ * the wire, its content is zeros that nobody allocates. BEGIN announces a range and the bytes
+ * that will cover it (payloadBytes >= 1, nothing follows); TOKENS forwards the IDs of
+ * tokens [first, first + count) at 4 bytes each (payloadBytes = 4 count, unit TOKEN); DATA
+ * carries the KV bytes of a range (payloadBytes >= 1); END and CANCEL carry nothing.
+ */
+class KvTransferHeader : public Header
+{
+  public:
+    /// What a message is.
+    enum MessageType : uint8_t
+    {
+        BEGIN = 1,  //!< announces a range of one session's transfer
+        TOKENS = 2, //!< forwarded token IDs
+        DATA = 3,   //!< KV bytes of a range
+        END = 4,    //!< the sender has sent all of this epoch's data
+        CANCEL = 5, //!< the sender abandons this epoch's transfer
+    };
+
+    /// What first and count count.
+    enum RangeUnit : uint8_t
+    {
+        TOKEN = 0, //!< token positions in the context
+        ENTRY = 1, //!< entries in importance order
+    };
+
+    static constexpr uint16_t MAGIC = 0x4B56;         //!< first two bytes of every header
+    static constexpr uint8_t VERSION = 1;             //!< the version this code speaks
+    static constexpr uint32_t SERIALIZED_SIZE = 36;   //!< bytes on the wire
+    static constexpr uint32_t BYTES_PER_TOKEN_ID = 4; //!< virtual size of a forwarded ID
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    TypeId GetInstanceTypeId() const override;
+
+    /// An END message of session 1, epoch 0: valid, so a default header can be printed.
+    KvTransferHeader();
+
+    /**
+     * \brief Make a header and check it; a header that breaks a rule stops the run.
+     * \param type message type
+     * \param imsi session
+     * \param epoch transfer epoch
+     * \param unit range unit
+     * \param first first token or entry
+     * \param count tokens or entries
+     * \param payloadBytes bytes that follow (or, for BEGIN, that the range will take)
+     * \return the header
+     */
+    static KvTransferHeader Make(MessageType type,
+                                 uint64_t imsi,
+                                 uint32_t epoch,
+                                 RangeUnit unit,
+                                 uint32_t first,
+                                 uint32_t count,
+                                 uint64_t payloadBytes);
+
+    /**
+     * \brief Read a header from raw bytes, checking every field.
+     * \param data the bytes
+     * \param size how many there are; fewer than SERIALIZED_SIZE fail
+     * \param[out] out the header read, when it is valid
+     * \param[out] why the first rule broken, when it is not
+     * \return true if the bytes hold a valid header
+     */
+    static bool Parse(const uint8_t* data, uint32_t size, KvTransferHeader& out, std::string& why);
+
+    /// \return the first rule this header breaks, or an empty string
+    std::string Check() const;
+
+    /// \return the message type
+    MessageType GetMessageType() const;
+    /// \return the session
+    uint64_t GetImsi() const;
+    /// \return the epoch
+    uint32_t GetEpoch() const;
+    /// \return the range unit
+    RangeUnit GetUnit() const;
+    /// \return the first token or entry
+    uint32_t GetFirst() const;
+    /// \return the number of tokens or entries
+    uint32_t GetCount() const;
+    /// \return the payload bytes
+    uint64_t GetPayloadBytes() const;
+    /// \return the payload bytes that follow this header in the stream (0 for BEGIN)
+    uint64_t GetFollowingBytes() const;
+
+    /// \return a short name of a message type, e.g. "DATA"
+    static const char* TypeName(uint8_t type);
+
+    void Print(std::ostream& os) const override;
+    uint32_t GetSerializedSize() const override;
+    void Serialize(Buffer::Iterator start) const override;
+    /**
+     * Reads a header; returns 0 and leaves this header unchanged if fewer than
+     * SERIALIZED_SIZE bytes remain or a field breaks a rule. Use Parse() to learn why.
+     */
+    uint32_t Deserialize(Buffer::Iterator start) override;
+
+  private:
+    uint8_t m_type{END};        //!< MessageType, kept raw so a bad value can be reported
+    uint8_t m_unit{TOKEN};      //!< RangeUnit, kept raw
+    uint64_t m_imsi{1};         //!< session
+    uint32_t m_epoch{0};        //!< epoch
+    uint32_t m_first{0};        //!< first token or entry
+    uint32_t m_count{0};        //!< tokens or entries
+    uint64_t m_payloadBytes{0}; //!< bytes
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_KV_TRANSFER_HEADER_H */

@@ -1,0 +1,188 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_KV_TRANSFER_POLICY_H
+#define EDGE_LLM_KV_TRANSFER_POLICY_H
+
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+
+#include <cstdint>
+#include <map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief What a transfer policy may know of one queued session transfer.
+ */
+struct KvTransferJobInfo
+{
+    uint64_t imsi{0};           //!< session
+    uint32_t epoch{0};          //!< transfer epoch
+    uint64_t arrival{0};        //!< order of Enqueue calls, from 0
+    Time enqueued;              //!< when it was enqueued
+    Time deadline{Time::Max()}; //!< EDF deadline; Time::Max() for none
+    uint32_t priority{0};       //!< strict priority; lower goes first
+    uint64_t bytesPerUnit{0};   //!< bytes of one token or entry
+    uint64_t remainingBytes{0}; //!< KV bytes not yet put in a message
+    uint64_t sentBytes{0};      //!< KV bytes already put in messages
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Decides which session's KV bytes go next on a backhaul connection.
+ *
+ * The sender asks at every message boundary. Small control messages (BEGIN, TOKENS,
+ * CANCEL) always go first and never reach the policy. A policy may also ration bytes over
+ * time (GetAllowance, GetNextRefill), as a per-slot budget does; the sender then sends
+ * nothing for a session whose allowance is below one unit, and wakes up at the next refill.
+ */
+class KvTransferPolicy : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    ~KvTransferPolicy() override;
+
+    /**
+     * \brief Choose the job whose next message goes now.
+     * \param candidates jobs with bytes left and an allowance of at least one unit; never
+     *        empty
+     * \param now the current time
+     * \return an index into candidates
+     */
+    virtual std::size_t Select(const std::vector<const KvTransferJobInfo*>& candidates,
+                               Time now) const = 0;
+
+    /**
+     * \param job a queued job
+     * \param now the current time
+     * \return how many bytes the job may still send now; unlimited by default
+     */
+    virtual uint64_t GetAllowance(const KvTransferJobInfo& job, Time now) const;
+
+    /**
+     * \param now the current time
+     * \return when allowances next grow; Time::Max() (the default) if never
+     */
+    virtual Time GetNextRefill(Time now) const;
+
+    /**
+     * \brief Told of every DATA message, so a rationing policy can charge it.
+     * \param job the job, before the message is counted in it
+     * \param bytes the message's KV bytes
+     * \param now the current time
+     */
+    virtual void NotifySent(const KvTransferJobInfo& job, uint64_t bytes, Time now);
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief First come, first served: the job enqueued first sends all its bytes first.
+ */
+class FifoKvTransferPolicy : public KvTransferPolicy
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    std::size_t Select(const std::vector<const KvTransferJobInfo*>& candidates,
+                       Time now) const override;
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Earliest deadline first; equal deadlines in arrival order. ctHO's schedule.
+ */
+class EdfKvTransferPolicy : public KvTransferPolicy
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    std::size_t Select(const std::vector<const KvTransferJobInfo*>& candidates,
+                       Time now) const override;
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Strict priority (lower value first); equal priorities in arrival order.
+ */
+class StrictPriorityKvTransferPolicy : public KvTransferPolicy
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    std::size_t Select(const std::vector<const KvTransferJobInfo*>& candidates,
+                       Time now) const override;
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Per-slot byte budgets, one per session, for deadline-bounded partial transfers.
+ *
+ * Time is cut into slots of SlotDuration from t = 0. In each slot a session may send at most
+ * its budget (SetBudget; DefaultBudgetBytes otherwise); what it does not use is lost. Among
+ * sessions with budget left, arrival order decides. A message never exceeds the budget left,
+ * so the bytes sent in a slot never exceed it either.
+ */
+class SlotBudgetKvTransferPolicy : public KvTransferPolicy
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    SlotBudgetKvTransferPolicy();
+
+    /**
+     * \brief Set one session's budget per slot, from the current slot on.
+     * \param imsi the session
+     * \param bytesPerSlot its budget in bytes
+     */
+    void SetBudget(uint64_t imsi, uint64_t bytesPerSlot);
+
+    /**
+     * \param now a time
+     * \return the index of the slot that holds it
+     */
+    uint64_t GetSlotIndex(Time now) const;
+
+    std::size_t Select(const std::vector<const KvTransferJobInfo*>& candidates,
+                       Time now) const override;
+    uint64_t GetAllowance(const KvTransferJobInfo& job, Time now) const override;
+    Time GetNextRefill(Time now) const override;
+    void NotifySent(const KvTransferJobInfo& job, uint64_t bytes, Time now) override;
+
+  private:
+    /// A session's budget and what it used in the slot it last sent in.
+    struct Usage
+    {
+        uint64_t budget{0}; //!< bytes per slot
+        uint64_t slot{0};   //!< slot of `used`
+        uint64_t used{0};   //!< bytes used in `slot`
+    };
+
+    Time m_slot;                       //!< SlotDuration
+    uint64_t m_defaultBudget;          //!< DefaultBudgetBytes
+    std::map<uint64_t, Usage> m_usage; //!< per session
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_KV_TRANSFER_POLICY_H */

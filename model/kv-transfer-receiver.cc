@@ -1,0 +1,416 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "kv-transfer-receiver.h"
+
+#include "kv-transfer-socket.h"
+
+#include "ns3/explaining-checker.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("KvTransferReceiver");
+NS_OBJECT_ENSURE_REGISTERED(KvTransferReceiver);
+
+TypeId
+KvTransferReceiver::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::KvTransferReceiver")
+            .SetParent<Object>()
+            .SetGroupName("EdgeLlm")
+            .AddConstructor<KvTransferReceiver>()
+            .AddAttribute("SocketBufferBytes",
+                          "TCP receive and send buffer of every connection, in bytes; 0 sizes "
+                          "it from the node's fastest link as 2 x rate x RTT (at least "
+                          "128 KiB). Maximum 2^31 - 1.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&KvTransferReceiver::m_socketBuffer),
+                          edgellm::MakeExplainingChecker(
+                              MakeUintegerChecker<uint32_t>(0, std::numeric_limits<int32_t>::max()),
+                              "ns3::KvTransferReceiver::SocketBufferBytes",
+                              "0 (from the links) or an integer in [1, 2147483647]"))
+            .AddTraceSource("MessageReceived",
+                            "A message's header was read.",
+                            MakeTraceSourceAccessor(&KvTransferReceiver::m_messageReceived),
+                            "ns3::KvTransferReceiver::MessageTracedCallback")
+            .AddTraceSource("MessageDropped",
+                            "A message was dropped; its bytes are still consumed.",
+                            MakeTraceSourceAccessor(&KvTransferReceiver::m_messageDropped),
+                            "ns3::KvTransferReceiver::DropTracedCallback")
+            .AddTraceSource("SessionComplete",
+                            "A session's received ranges cover every announced one.",
+                            MakeTraceSourceAccessor(&KvTransferReceiver::m_sessionComplete),
+                            "ns3::KvTransferReceiver::CompleteTracedCallback");
+    return tid;
+}
+
+KvTransferReceiver::KvTransferReceiver() = default;
+KvTransferReceiver::~KvTransferReceiver() = default;
+
+void
+KvTransferReceiver::DoDispose()
+{
+    Stop();
+    m_listener = nullptr;
+    m_node = nullptr;
+    m_complete = MakeNullCallback<void, uint64_t, uint32_t>();
+    m_tokens = MakeNullCallback<void, uint64_t, uint32_t, uint32_t, uint32_t>();
+    Object::DoDispose();
+}
+
+void
+KvTransferReceiver::Setup(Ptr<Node> node, uint16_t port)
+{
+    NS_ABORT_MSG_IF(!node, "KvTransferReceiver::Setup: node is null");
+    NS_ABORT_MSG_IF(m_listener, "KvTransferReceiver::Setup: call it before Start()");
+    m_node = node;
+    m_port = port;
+}
+
+void
+KvTransferReceiver::Start()
+{
+    NS_ABORT_MSG_IF(!m_node, "KvTransferReceiver::Start: call Setup() first");
+    if (m_listener)
+    {
+        return;
+    }
+    uint32_t mtu = 576;
+    uint32_t buffer = m_socketBuffer;
+    for (uint32_t i = 0; i < m_node->GetNDevices(); ++i)
+    {
+        Ptr<NetDevice> dev = m_node->GetDevice(i);
+        mtu = std::max<uint32_t>(mtu, dev->GetMtu());
+        if (m_socketBuffer == 0)
+        {
+            buffer = std::max(buffer, edgellm::SocketBufferForLink(dev, dev->GetMtu()));
+        }
+    }
+    m_listener = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
+    // Accepted connections are forks of the listener and inherit these settings.
+    edgellm::ConfigureTcpSocket(m_listener, mtu - edgellm::TCP_IP_OVERHEAD_BYTES, buffer);
+    NS_ABORT_MSG_IF(m_listener->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) != 0,
+                    "KvTransferReceiver: cannot listen on port " << m_port << " of node "
+                                                                 << m_node->GetId());
+    m_listener->Listen();
+    m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                  MakeCallback(&KvTransferReceiver::Accept, this));
+}
+
+void
+KvTransferReceiver::Stop()
+{
+    for (auto& [socket, stream] : m_streams)
+    {
+        socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+        socket->Close();
+    }
+    m_streams.clear();
+    if (m_listener)
+    {
+        m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
+                                      MakeNullCallback<void, Ptr<Socket>, const Address&>());
+        m_listener->Close();
+    }
+}
+
+void
+KvTransferReceiver::Accept(Ptr<Socket> socket, const Address& from)
+{
+    NS_LOG_INFO("connection from " << InetSocketAddress::ConvertFrom(from).GetIpv4());
+    m_streams[socket] = Stream{};
+    socket->SetRecvCallback(MakeCallback(&KvTransferReceiver::Read, this));
+    socket->SetCloseCallbacks(MakeCallback(&KvTransferReceiver::Closed, this),
+                              MakeCallback(&KvTransferReceiver::Closed, this));
+}
+
+void
+KvTransferReceiver::Closed(Ptr<Socket> socket)
+{
+    m_streams.erase(socket);
+}
+
+void
+KvTransferReceiver::Read(Ptr<Socket> socket)
+{
+    auto found = m_streams.find(socket);
+    if (found == m_streams.end())
+    {
+        return;
+    }
+    Stream& stream = found->second;
+    while (Ptr<Packet> p = socket->Recv())
+    {
+        const uint32_t size = p->GetSize();
+        if (size == 0)
+        {
+            break;
+        }
+        m_streamBytes += size;
+        uint32_t offset = 0;
+        while (offset < size)
+        {
+            if (stream.payloadLeft > 0)
+            {
+                const uint64_t k = std::min<uint64_t>(stream.payloadLeft, size - offset);
+                offset += static_cast<uint32_t>(k);
+                stream.payloadLeft -= k;
+                if (stream.sink)
+                {
+                    *stream.sink += k;
+                }
+                if (stream.accepted && stream.current.GetMessageType() == KvTransferHeader::DATA)
+                {
+                    Session& s = m_sessions[stream.current.GetImsi()];
+                    if (s.epoch == stream.current.GetEpoch())
+                    {
+                        s.epochBytes += k;
+                    }
+                }
+                if (stream.payloadLeft == 0)
+                {
+                    OnMessageEnd(stream);
+                }
+                continue;
+            }
+            const uint32_t k =
+                std::min<uint32_t>(KvTransferHeader::SERIALIZED_SIZE - stream.headerFill,
+                                   size - offset);
+            p->CreateFragment(offset, k)->CopyData(stream.header.data() + stream.headerFill, k);
+            stream.headerFill += k;
+            offset += k;
+            if (stream.headerFill < KvTransferHeader::SERIALIZED_SIZE)
+            {
+                continue;
+            }
+            stream.headerFill = 0;
+            std::string why;
+            NS_ABORT_MSG_IF(!KvTransferHeader::Parse(stream.header.data(),
+                                                     KvTransferHeader::SERIALIZED_SIZE,
+                                                     stream.current,
+                                                     why),
+                            "KvTransferReceiver on node "
+                                << m_node->GetId() << ": the stream lost its framing: " << why);
+            OnHeader(stream);
+            stream.payloadLeft = stream.current.GetFollowingBytes();
+            if (stream.payloadLeft == 0)
+            {
+                OnMessageEnd(stream);
+            }
+        }
+    }
+}
+
+uint64_t*
+KvTransferReceiver::Drop(const KvTransferHeader& header, DropReason reason)
+{
+    ++m_drops[reason];
+    m_messageDropped(header, reason);
+    NS_LOG_INFO("drop (" << ReasonName(reason) << ") " << header);
+    if (header.GetMessageType() != KvTransferHeader::DATA)
+    {
+        return nullptr;
+    }
+    KvTransferReceiverCounters& c = m_counters[header.GetImsi()];
+    return reason == STALE_EPOCH ? &c.droppedStale : &c.droppedInvalid;
+}
+
+KvTransferReceiver::Session&
+KvTransferReceiver::ResetEpoch(uint64_t imsi, uint32_t epoch)
+{
+    Session& s = m_sessions[imsi];
+    s.epoch = epoch;
+    s.cancelled = false;
+    s.complete = false;
+    s.announced.Clear();
+    s.received.Clear();
+    s.epochBytes = 0;
+    return s;
+}
+
+void
+KvTransferReceiver::OnHeader(Stream& stream)
+{
+    const KvTransferHeader& h = stream.current;
+    m_messageReceived(h);
+    stream.accepted = false;
+    stream.sink = nullptr;
+    const uint64_t imsi = h.GetImsi();
+    const uint64_t first = h.GetFirst();
+    const uint64_t end = first + h.GetCount();
+    auto it = m_sessions.find(imsi);
+
+    if (h.GetMessageType() == KvTransferHeader::BEGIN)
+    {
+        if (it != m_sessions.end() && (h.GetEpoch() < it->second.epoch ||
+                                       (h.GetEpoch() == it->second.epoch && it->second.cancelled)))
+        {
+            Drop(h, STALE_EPOCH);
+            return;
+        }
+        Session& s = (it == m_sessions.end() || h.GetEpoch() > it->second.epoch)
+                         ? ResetEpoch(imsi, h.GetEpoch())
+                         : it->second;
+        if (s.announced.Overlaps(first, end))
+        {
+            Drop(h, OUT_OF_RANGE);
+            return;
+        }
+        s.announced.Add(first, end);
+        s.complete = false;
+        m_counters[imsi].announced += h.GetPayloadBytes();
+        stream.accepted = true;
+        return;
+    }
+
+    if (it == m_sessions.end() || h.GetEpoch() > it->second.epoch)
+    {
+        stream.sink = Drop(h, UNKNOWN_SESSION);
+        return;
+    }
+    Session& s = it->second;
+    if (h.GetEpoch() < s.epoch || s.cancelled)
+    {
+        stream.sink = Drop(h, STALE_EPOCH);
+        return;
+    }
+    switch (h.GetMessageType())
+    {
+    case KvTransferHeader::TOKENS:
+        m_counters[imsi].tokensForwarded += h.GetCount();
+        stream.accepted = true;
+        if (!m_tokens.IsNull())
+        {
+            m_tokens(imsi, h.GetEpoch(), h.GetFirst(), h.GetCount());
+        }
+        return;
+    case KvTransferHeader::DATA:
+        if (!s.announced.Contains(first, end) || s.received.Overlaps(first, end))
+        {
+            stream.sink = Drop(h, OUT_OF_RANGE);
+            return;
+        }
+        stream.accepted = true;
+        stream.sink = &m_counters[imsi].received;
+        return;
+    case KvTransferHeader::CANCEL:
+        s.cancelled = true;
+        stream.accepted = true;
+        return;
+    default: // END: the data before it in the stream has been read
+        stream.accepted = true;
+        return;
+    }
+}
+
+void
+KvTransferReceiver::OnMessageEnd(Stream& stream)
+{
+    const KvTransferHeader& h = stream.current;
+    if (!stream.accepted || h.GetMessageType() != KvTransferHeader::DATA)
+    {
+        return;
+    }
+    Session& s = m_sessions[h.GetImsi()];
+    // The epoch may have moved on while the payload was arriving.
+    if (s.epoch != h.GetEpoch() || s.cancelled)
+    {
+        return;
+    }
+    s.received.Add(h.GetFirst(), uint64_t(h.GetFirst()) + h.GetCount());
+    if (!s.complete && s.received.Count() == s.announced.Count())
+    {
+        s.complete = true;
+        m_sessionComplete(h.GetImsi(), s.epoch, s.epochBytes);
+        if (!m_complete.IsNull())
+        {
+            m_complete(h.GetImsi(), s.epoch);
+        }
+    }
+}
+
+void
+KvTransferReceiver::ExpectEpoch(uint64_t imsi, uint32_t epoch)
+{
+    auto it = m_sessions.find(imsi);
+    NS_ABORT_MSG_IF(it != m_sessions.end() && epoch < it->second.epoch,
+                    "KvTransferReceiver::ExpectEpoch: imsi " << imsi << " epoch " << epoch
+                                                             << " is older than the current "
+                                                             << it->second.epoch);
+    if (it == m_sessions.end() || epoch > it->second.epoch)
+    {
+        ResetEpoch(imsi, epoch);
+    }
+}
+
+void
+KvTransferReceiver::SetCompleteCallback(Callback<void, uint64_t, uint32_t> cb)
+{
+    m_complete = cb;
+}
+
+void
+KvTransferReceiver::SetTokensCallback(Callback<void, uint64_t, uint32_t, uint32_t, uint32_t> cb)
+{
+    m_tokens = cb;
+}
+
+KvTransferReceiverCounters
+KvTransferReceiver::GetCounters(uint64_t imsi) const
+{
+    auto it = m_counters.find(imsi);
+    return it == m_counters.end() ? KvTransferReceiverCounters{} : it->second;
+}
+
+edgellm::RangeSet
+KvTransferReceiver::GetReceivedRanges(uint64_t imsi) const
+{
+    auto it = m_sessions.find(imsi);
+    return it == m_sessions.end() ? edgellm::RangeSet{} : it->second.received;
+}
+
+bool
+KvTransferReceiver::IsComplete(uint64_t imsi) const
+{
+    auto it = m_sessions.find(imsi);
+    return it != m_sessions.end() && it->second.complete;
+}
+
+uint64_t
+KvTransferReceiver::GetStreamBytesReceived() const
+{
+    return m_streamBytes;
+}
+
+uint64_t
+KvTransferReceiver::GetDroppedMessages(DropReason reason) const
+{
+    return m_drops.at(reason);
+}
+
+const char*
+KvTransferReceiver::ReasonName(DropReason reason)
+{
+    switch (reason)
+    {
+    case UNKNOWN_SESSION:
+        return "unknown-session";
+    case STALE_EPOCH:
+        return "stale-epoch";
+    default:
+        return "out-of-range";
+    }
+}
+
+} // namespace ns3

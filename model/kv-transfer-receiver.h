@@ -1,0 +1,206 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_KV_TRANSFER_RECEIVER_H
+#define EDGE_LLM_KV_TRANSFER_RECEIVER_H
+
+#include "kv-transfer-header.h"
+#include "range-set.h"
+
+#include "ns3/callback.h"
+#include "ns3/node.h"
+#include "ns3/object.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <map>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief Byte counts of one session at a receiver, over all its epochs.
+ */
+struct KvTransferReceiverCounters
+{
+    uint64_t announced{0};       //!< KV bytes announced by accepted BEGINs
+    uint64_t received{0};        //!< KV bytes of accepted DATA
+    uint64_t droppedStale{0};    //!< KV bytes of DATA from an older or cancelled epoch
+    uint64_t droppedInvalid{0};  //!< KV bytes of DATA outside the announced ranges
+    uint64_t tokensForwarded{0}; //!< token IDs received in TOKENS messages
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Receives KV caches from any number of peers, one TCP connection each.
+ *
+ * TCP is a byte stream, so headers and payloads that straddle Recv() calls are reassembled;
+ * only header bytes are copied, payloads are counted and let go. For each session it keeps
+ * the current epoch and the ranges announced and received, as range sets. A message for an
+ * unknown session, from an older or cancelled epoch, or with a range outside the announced
+ * ones (or received twice) is dropped and counted; its bytes are still consumed. When the
+ * received ranges of an epoch cover every announced one, the session is complete.
+ *
+ * A malformed header means the stream has lost its framing; nothing after it can be trusted,
+ * so the run stops with the reason.
+ */
+class KvTransferReceiver : public Object
+{
+  public:
+    /// Why a message was dropped.
+    enum DropReason
+    {
+        UNKNOWN_SESSION, //!< nothing announced for the session
+        STALE_EPOCH,     //!< an older epoch, or a cancelled one
+        OUT_OF_RANGE,    //!< a range outside the announced ones, or received already
+    };
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    KvTransferReceiver();
+    ~KvTransferReceiver() override;
+
+    /**
+     * \brief Say where to listen. Call once, before Start().
+     * \param node the host node
+     * \param port the TCP port, on every address of the node
+     */
+    void Setup(Ptr<Node> node, uint16_t port);
+
+    /// Start listening.
+    void Start();
+    /// Close every connection.
+    void Stop();
+
+    /**
+     * \brief Declare the epoch the host expects for a session; anything older is stale.
+     *
+     * A handover that replaces an in-flight migration raises the epoch here at the same
+     * instant as the sender's Cancel(), so bytes already in flight are dropped as stale.
+     *
+     * \param imsi the session
+     * \param epoch the epoch now expected
+     */
+    void ExpectEpoch(uint64_t imsi, uint32_t epoch);
+
+    /**
+     * \brief Called when a session's received ranges cover every announced one.
+     * \param cb callback(imsi, epoch)
+     */
+    void SetCompleteCallback(Callback<void, uint64_t, uint32_t> cb);
+
+    /**
+     * \brief Called for every accepted TOKENS message.
+     * \param cb callback(imsi, epoch, first, count)
+     */
+    void SetTokensCallback(Callback<void, uint64_t, uint32_t, uint32_t, uint32_t> cb);
+
+    /**
+     * \param imsi a session
+     * \return its counters (zero if unknown)
+     */
+    KvTransferReceiverCounters GetCounters(uint64_t imsi) const;
+
+    /**
+     * \param imsi a session
+     * \return the ranges of its current epoch received so far (empty if unknown)
+     */
+    edgellm::RangeSet GetReceivedRanges(uint64_t imsi) const;
+
+    /// \return true if the session's current epoch is complete
+    bool IsComplete(uint64_t imsi) const;
+
+    /// \return every stream byte read, headers and payloads, from all peers
+    uint64_t GetStreamBytesReceived() const;
+
+    /// \return messages dropped for a reason
+    uint64_t GetDroppedMessages(DropReason reason) const;
+
+    /// \return a short name of a reason, e.g. "stale-epoch"
+    static const char* ReasonName(DropReason reason);
+
+    /**
+     * TracedCallback signature for a message whose header has been read.
+     * \param [in] header the header
+     */
+    typedef void (*MessageTracedCallback)(const KvTransferHeader& header);
+
+    /**
+     * TracedCallback signature for a dropped message.
+     * \param [in] header the header
+     * \param [in] reason a DropReason
+     */
+    typedef void (*DropTracedCallback)(const KvTransferHeader& header, int reason);
+
+    /**
+     * TracedCallback signature for a complete session.
+     * \param [in] imsi the session
+     * \param [in] epoch the epoch
+     * \param [in] bytes KV bytes received in it
+     */
+    typedef void (*CompleteTracedCallback)(uint64_t imsi, uint32_t epoch, uint64_t bytes);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Reassembly state of one connection.
+    struct Stream
+    {
+        std::array<uint8_t, KvTransferHeader::SERIALIZED_SIZE> header{}; //!< header bytes
+        uint32_t headerFill{0};                                          //!< header bytes held
+        uint64_t payloadLeft{0};  //!< payload bytes of the current message still to come
+        KvTransferHeader current; //!< the current message
+        bool accepted{false};     //!< whether the message was accepted
+        uint64_t* sink{nullptr};  //!< the counter its payload bytes go to, if any
+    };
+
+    /// One session's state.
+    struct Session
+    {
+        uint32_t epoch{0};           //!< current epoch
+        bool cancelled{false};       //!< the current epoch was cancelled
+        bool complete{false};        //!< the current epoch is complete
+        edgellm::RangeSet announced; //!< announced ranges of the current epoch
+        edgellm::RangeSet received;  //!< received ranges of the current epoch
+        uint64_t epochBytes{0};      //!< KV bytes received in the current epoch
+    };
+
+    void Accept(Ptr<Socket> socket, const Address& from);
+    void Read(Ptr<Socket> socket);
+    void Closed(Ptr<Socket> socket);
+    /// Decide what to do with a message whose header was just read.
+    void OnHeader(Stream& stream);
+    /// The current message's payload is complete.
+    void OnMessageEnd(Stream& stream);
+    /// Count a dropped message; returns the counter its payload bytes go to.
+    uint64_t* Drop(const KvTransferHeader& header, DropReason reason);
+    Session& ResetEpoch(uint64_t imsi, uint32_t epoch);
+
+    Ptr<Node> m_node;                        //!< host
+    uint16_t m_port{0};                      //!< listening port
+    uint32_t m_socketBuffer;                 //!< SocketBufferBytes
+    Ptr<Socket> m_listener;                  //!< listening socket
+    std::map<Ptr<Socket>, Stream> m_streams; //!< one per connection
+    std::map<uint64_t, Session> m_sessions;  //!< by IMSI, once announced or expected
+    std::map<uint64_t, KvTransferReceiverCounters> m_counters; //!< by IMSI, over all epochs
+    uint64_t m_streamBytes{0};                                 //!< stream bytes read
+    std::array<uint64_t, 3> m_drops{};                         //!< messages dropped, by reason
+    Callback<void, uint64_t, uint32_t> m_complete;             //!< completion
+    Callback<void, uint64_t, uint32_t, uint32_t, uint32_t> m_tokens; //!< TOKENS
+
+    TracedCallback<const KvTransferHeader&> m_messageReceived;      //!< MessageReceived
+    TracedCallback<const KvTransferHeader&, int> m_messageDropped;  //!< MessageDropped
+    TracedCallback<uint64_t, uint32_t, uint64_t> m_sessionComplete; //!< SessionComplete
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_KV_TRANSFER_RECEIVER_H */

@@ -1,0 +1,512 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "kv-transfer-sender.h"
+
+#include "kv-transfer-socket.h"
+
+#include "ns3/explaining-checker.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/ipv4.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("KvTransferSender");
+NS_OBJECT_ENSURE_REGISTERED(KvTransferSender);
+
+TypeId
+KvTransferSender::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::KvTransferSender")
+            .SetParent<Object>()
+            .SetGroupName("EdgeLlm")
+            .AddConstructor<KvTransferSender>()
+            .AddAttribute("Policy",
+                          "Decides which session's bytes go next (a KvTransferPolicy); none "
+                          "means first come, first served (FifoKvTransferPolicy).",
+                          PointerValue(),
+                          MakePointerAccessor(&KvTransferSender::m_policy),
+                          MakePointerChecker<KvTransferPolicy>())
+            .AddAttribute(
+                "MaxMessageBytes",
+                "Largest KV payload of one DATA message, in bytes [1, 2^32 - 1]. The "
+                "policy decides at message boundaries, so this is how long a message "
+                "may hold the link against a more urgent session. A message holds "
+                "at least one token or entry even when that is larger.",
+                UintegerValue(1048576),
+                MakeUintegerAccessor(&KvTransferSender::m_maxMessageBytes),
+                edgellm::MakeExplainingChecker(
+                    MakeUintegerChecker<uint64_t>(1, std::numeric_limits<uint32_t>::max()),
+                    "ns3::KvTransferSender::MaxMessageBytes",
+                    "an integer in [1, 4294967295]"))
+            .AddAttribute("SocketBufferBytes",
+                          "TCP send and receive buffer, in bytes; 0 sizes it from the link as "
+                          "2 x rate x RTT (at least 128 KiB). Maximum 2^31 - 1.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&KvTransferSender::m_socketBuffer),
+                          edgellm::MakeExplainingChecker(
+                              MakeUintegerChecker<uint32_t>(0, std::numeric_limits<int32_t>::max()),
+                              "ns3::KvTransferSender::SocketBufferBytes",
+                              "0 (from the link) or an integer in [1, 2147483647]"))
+            .AddTraceSource("MessageSent",
+                            "A message's header was handed to TCP.",
+                            MakeTraceSourceAccessor(&KvTransferSender::m_messageSent),
+                            "ns3::KvTransferSender::MessageTracedCallback")
+            .AddTraceSource("TransferAcked",
+                            "The peer's TCP acknowledged every byte of a transfer.",
+                            MakeTraceSourceAccessor(&KvTransferSender::m_transferAcked),
+                            "ns3::KvTransferSender::TransferTracedCallback")
+            .AddTraceSource("TransferCancelled",
+                            "A transfer was cancelled; bytes are those withdrawn.",
+                            MakeTraceSourceAccessor(&KvTransferSender::m_transferCancelled),
+                            "ns3::KvTransferSender::TransferTracedCallback");
+    return tid;
+}
+
+KvTransferSender::KvTransferSender() = default;
+KvTransferSender::~KvTransferSender() = default;
+
+void
+KvTransferSender::DoDispose()
+{
+    m_refill.Cancel();
+    if (m_socket)
+    {
+        m_socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
+                                     MakeNullCallback<void, Ptr<Socket>>());
+        m_socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
+    }
+    m_socket = nullptr;
+    m_node = nullptr;
+    m_policy = nullptr;
+    m_completion = MakeNullCallback<void, uint64_t, uint32_t>();
+    Object::DoDispose();
+}
+
+void
+KvTransferSender::Setup(Ptr<Node> node, Ipv4Address local, Ipv4Address peer, uint16_t port)
+{
+    NS_ABORT_MSG_IF(!node, "KvTransferSender::Setup: node is null");
+    NS_ABORT_MSG_IF(m_socket, "KvTransferSender::Setup: call it before Start()");
+    m_node = node;
+    if (!m_policy)
+    {
+        m_policy = CreateObject<FifoKvTransferPolicy>();
+    }
+    m_local = local;
+    m_peer = peer;
+    m_port = port;
+}
+
+void
+KvTransferSender::Start()
+{
+    NS_ABORT_MSG_IF(!m_node, "KvTransferSender::Start: call Setup() first");
+    if (m_socket)
+    {
+        return;
+    }
+    Ptr<Ipv4> ipv4 = m_node->GetObject<Ipv4>();
+    NS_ABORT_MSG_IF(!ipv4, "KvTransferSender: node " << m_node->GetId() << " has no IPv4");
+    const int32_t iface = ipv4->GetInterfaceForAddress(m_local);
+    NS_ABORT_MSG_IF(iface < 0,
+                    "KvTransferSender: " << m_local << " is not an address of node "
+                                         << m_node->GetId());
+    const uint32_t mtu = ipv4->GetMtu(iface);
+    NS_ABORT_MSG_IF(mtu <= edgellm::TCP_IP_OVERHEAD_BYTES,
+                    "KvTransferSender: MTU " << mtu << " leaves no room for TCP payload");
+    m_segmentSize = mtu - edgellm::TCP_IP_OVERHEAD_BYTES;
+    const uint32_t buffer = m_socketBuffer != 0
+                                ? m_socketBuffer
+                                : edgellm::SocketBufferForLink(ipv4->GetNetDevice(iface), mtu);
+
+    m_socket = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
+    edgellm::ConfigureTcpSocket(m_socket, m_segmentSize, buffer);
+    NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(m_local, 0)) != 0,
+                    "KvTransferSender: cannot bind " << m_local);
+    m_socket->TraceConnectWithoutContext("HighestRxAck",
+                                         MakeCallback(&KvTransferSender::AckAdvanced, this));
+    m_socket->SetConnectCallback(MakeCallback(&KvTransferSender::ConnectionSucceeded, this),
+                                 MakeCallback(&KvTransferSender::ConnectionFailed, this));
+    m_socket->SetSendCallback(MakeCallback(&KvTransferSender::SendSpace, this));
+    m_socket->Connect(InetSocketAddress(m_peer, m_port));
+    NS_LOG_INFO(m_local << " -> " << m_peer << ":" << m_port << " segment " << m_segmentSize
+                        << " buffer " << buffer);
+}
+
+void
+KvTransferSender::Stop()
+{
+    m_refill.Cancel();
+    if (m_socket)
+    {
+        m_socket->Close();
+    }
+    m_connected = false;
+}
+
+void
+KvTransferSender::ConnectionSucceeded(Ptr<Socket> /* socket */)
+{
+    m_connected = true;
+    Pump();
+}
+
+void
+KvTransferSender::ConnectionFailed(Ptr<Socket> /* socket */)
+{
+    NS_FATAL_ERROR("KvTransferSender: connection " << m_local << " -> " << m_peer << ":" << m_port
+                                                   << " failed; is a receiver listening there?");
+}
+
+void
+KvTransferSender::SendSpace(Ptr<Socket> /* socket */, uint32_t /* available */)
+{
+    Pump();
+}
+
+void
+KvTransferSender::AckAdvanced(SequenceNumber32 oldValue, SequenceNumber32 newValue)
+{
+    // The SYN's acknowledgement arrives before the connection counts as established, and
+    // holds no stream byte.
+    if (!m_connected || newValue <= oldValue)
+    {
+        return;
+    }
+    m_streamAcked += static_cast<uint32_t>(newValue - oldValue);
+    while (!m_awaitingAck.empty() && m_awaitingAck.front().streamEnd <= m_streamAcked)
+    {
+        const Job done = m_awaitingAck.front();
+        m_awaitingAck.pop_front();
+        m_counters[done.info.imsi].acked += done.info.sentBytes;
+        m_transferAcked(done.info.imsi, done.info.epoch, done.info.sentBytes);
+        if (!m_completion.IsNull())
+        {
+            m_completion(done.info.imsi, done.info.epoch);
+        }
+    }
+}
+
+std::list<KvTransferSender::Job>::iterator
+KvTransferSender::FindJob(uint64_t imsi, uint32_t epoch)
+{
+    return std::find_if(m_jobs.begin(), m_jobs.end(), [imsi, epoch](const Job& j) {
+        return j.info.imsi == imsi && j.info.epoch == epoch;
+    });
+}
+
+void
+KvTransferSender::Enqueue(const KvTransferRequest& request)
+{
+    const uint64_t imsi = request.imsi;
+    NS_ABORT_MSG_IF(imsi == 0, "KvTransferRequest::imsi = 0; an IMSI is >= 1");
+    NS_ABORT_MSG_IF(request.ranges.empty(),
+                    "KvTransferRequest::ranges is empty for imsi " << imsi
+                                                                   << "; give at least one range");
+    NS_ABORT_MSG_IF(request.bytesPerUnit == 0,
+                    "KvTransferRequest::bytesPerUnit = 0 for imsi " << imsi << "; it is >= 1");
+    NS_ABORT_MSG_IF(FindJob(imsi, request.epoch) != m_jobs.end(),
+                    "KvTransferSender::Enqueue: imsi " << imsi << " epoch " << request.epoch
+                                                       << " is already queued");
+    NS_ABORT_MSG_IF(request.forwardedCount > 0 &&
+                        uint64_t(request.forwardedFirst) + request.forwardedCount >
+                            (uint64_t(1) << 32),
+                    "KvTransferRequest::forwardedFirst + forwardedCount exceeds 2^32");
+
+    auto sorted = request.ranges;
+    std::sort(sorted.begin(), sorted.end());
+    uint64_t units = 0;
+    uint64_t previousEnd = 0;
+    for (std::size_t i = 0; i < sorted.size(); ++i)
+    {
+        const auto [first, count] = sorted[i];
+        const uint64_t end = uint64_t(first) + count;
+        NS_ABORT_MSG_IF(count == 0, "KvTransferRequest::ranges: an empty range at " << first);
+        NS_ABORT_MSG_IF(end > (uint64_t(1) << 32),
+                        "KvTransferRequest::ranges: [" << first << ", " << end
+                                                       << ") ends past 2^32");
+        NS_ABORT_MSG_IF(i > 0 && first < previousEnd,
+                        "KvTransferRequest::ranges overlap at " << first);
+        previousEnd = end;
+        units += count;
+    }
+    NS_ABORT_MSG_IF(units > std::numeric_limits<uint64_t>::max() / request.bytesPerUnit,
+                    "KvTransferRequest: " << units << " units of " << request.bytesPerUnit
+                                          << " bytes overflow 64 bits");
+
+    Job job;
+    job.unit = request.unit;
+    job.info.imsi = imsi;
+    job.info.epoch = request.epoch;
+    job.info.arrival = m_arrivals++;
+    job.info.enqueued = Simulator::Now();
+    job.info.deadline = request.deadline;
+    job.info.priority = request.priority;
+    job.info.bytesPerUnit = request.bytesPerUnit;
+    job.info.remainingBytes = units * request.bytesPerUnit;
+    // The order given is the order sent: importance order for entries.
+    job.ranges.assign(request.ranges.begin(), request.ranges.end());
+    m_counters[imsi].announced += job.info.remainingBytes;
+
+    for (const auto& [first, count] : request.ranges)
+    {
+        m_control.push_back(KvTransferHeader::Make(KvTransferHeader::BEGIN,
+                                                   imsi,
+                                                   request.epoch,
+                                                   request.unit,
+                                                   first,
+                                                   count,
+                                                   uint64_t(count) * request.bytesPerUnit));
+    }
+    if (request.forwardedCount > 0)
+    {
+        m_control.push_back(KvTransferHeader::Make(KvTransferHeader::TOKENS,
+                                                   imsi,
+                                                   request.epoch,
+                                                   KvTransferHeader::TOKEN,
+                                                   request.forwardedFirst,
+                                                   request.forwardedCount,
+                                                   uint64_t(request.forwardedCount) *
+                                                       KvTransferHeader::BYTES_PER_TOKEN_ID));
+    }
+    m_jobs.push_back(std::move(job));
+    Pump();
+}
+
+uint64_t
+KvTransferSender::Cancel(uint64_t imsi, uint32_t epoch)
+{
+    auto it = FindJob(imsi, epoch);
+    if (it == m_jobs.end())
+    {
+        return 0;
+    }
+    const uint64_t withdrawn = it->info.remainingBytes;
+    m_counters[imsi].cancelled += withdrawn;
+    m_jobs.erase(it);
+    // An END not yet written would tell the peer the transfer is whole; it is not sent.
+    m_ends.erase(std::remove_if(m_ends.begin(),
+                                m_ends.end(),
+                                [imsi, epoch](const KvTransferHeader& h) {
+                                    return h.GetImsi() == imsi && h.GetEpoch() == epoch;
+                                }),
+                 m_ends.end());
+    m_control.push_back(KvTransferHeader::Make(KvTransferHeader::CANCEL,
+                                               imsi,
+                                               epoch,
+                                               KvTransferHeader::TOKEN,
+                                               0,
+                                               0,
+                                               0));
+    m_transferCancelled(imsi, epoch, withdrawn);
+    NS_LOG_INFO("cancel imsi " << imsi << " epoch " << epoch << ": " << withdrawn << " bytes");
+    Pump();
+    return withdrawn;
+}
+
+bool
+KvTransferSender::NextMessage()
+{
+    if (!m_control.empty())
+    {
+        Begin(m_control.front());
+        m_control.pop_front();
+        return true;
+    }
+    if (!m_ends.empty())
+    {
+        Begin(m_ends.front());
+        m_ends.pop_front();
+        return true;
+    }
+
+    const Time now = Simulator::Now();
+    std::vector<const KvTransferJobInfo*> candidates;
+    std::vector<Job*> jobs;
+    std::vector<uint64_t> allowances;
+    bool rationed = false;
+    for (Job& j : m_jobs)
+    {
+        if (j.info.remainingBytes == 0)
+        {
+            continue;
+        }
+        const uint64_t allowance = m_policy->GetAllowance(j.info, now);
+        if (allowance < j.info.bytesPerUnit)
+        {
+            rationed = true;
+            continue;
+        }
+        candidates.push_back(&j.info);
+        jobs.push_back(&j);
+        allowances.push_back(allowance);
+    }
+    if (candidates.empty())
+    {
+        if (rationed && !m_refill.IsRunning())
+        {
+            const Time refill = m_policy->GetNextRefill(now);
+            if (refill != Time::Max())
+            {
+                NS_ABORT_MSG_IF(refill <= now,
+                                "KvTransferPolicy::GetNextRefill returned " << refill.As(Time::S)
+                                                                            << ", not after now");
+                m_refill = Simulator::Schedule(refill - now, &KvTransferSender::Pump, this);
+            }
+        }
+        return false;
+    }
+
+    const std::size_t pick = m_policy->Select(candidates, now);
+    NS_ABORT_MSG_IF(pick >= candidates.size(),
+                    "KvTransferPolicy::Select returned " << pick << " of " << candidates.size()
+                                                         << " candidates");
+    Job& job = *jobs[pick];
+    const uint64_t bpu = job.info.bytesPerUnit;
+    auto& [first, count] = job.ranges.front();
+    const uint64_t units = std::min<uint64_t>(
+        {count, std::max<uint64_t>(1, m_maxMessageBytes / bpu), allowances[pick] / bpu});
+    const uint64_t bytes = units * bpu;
+    const KvTransferHeader data = KvTransferHeader::Make(KvTransferHeader::DATA,
+                                                         job.info.imsi,
+                                                         job.info.epoch,
+                                                         job.unit,
+                                                         first,
+                                                         static_cast<uint32_t>(units),
+                                                         bytes);
+    m_policy->NotifySent(job.info, bytes, now);
+    job.info.remainingBytes -= bytes;
+    job.info.sentBytes += bytes;
+    first += static_cast<uint32_t>(units);
+    count -= static_cast<uint32_t>(units);
+    if (count == 0)
+    {
+        job.ranges.pop_front();
+    }
+    if (job.ranges.empty())
+    {
+        m_ends.push_back(KvTransferHeader::Make(KvTransferHeader::END,
+                                                job.info.imsi,
+                                                job.info.epoch,
+                                                KvTransferHeader::TOKEN,
+                                                0,
+                                                0,
+                                                0));
+    }
+    Begin(data);
+    return true;
+}
+
+void
+KvTransferSender::Begin(const KvTransferHeader& header)
+{
+    m_writing.header = header;
+    m_writing.headerWritten = false;
+    m_writing.payloadLeft = header.GetFollowingBytes();
+    m_writing.active = true;
+}
+
+void
+KvTransferSender::Pump()
+{
+    if (!m_connected || m_pumping)
+    {
+        return;
+    }
+    m_pumping = true;
+    while (m_writing.active || NextMessage())
+    {
+        const uint32_t available = m_socket->GetTxAvailable();
+        const uint32_t headerBytes =
+            m_writing.headerWritten ? 0 : KvTransferHeader::SERIALIZED_SIZE;
+        // A header is never split, so the receiver reads it whole at its place in the stream.
+        if (available < std::max<uint32_t>(headerBytes, 1))
+        {
+            break;
+        }
+        const uint64_t chunk = std::min<uint64_t>(m_writing.payloadLeft, available - headerBytes);
+        Ptr<Packet> p = Create<Packet>(static_cast<uint32_t>(chunk));
+        if (headerBytes > 0)
+        {
+            p->AddHeader(m_writing.header);
+        }
+        const int accepted = m_socket->Send(p);
+        NS_ABORT_MSG_IF(accepted != static_cast<int>(p->GetSize()),
+                        "KvTransferSender: TCP took " << accepted << " of " << p->GetSize()
+                                                      << " bytes it said it had room for");
+        m_streamSent += p->GetSize();
+        const KvTransferHeader& h = m_writing.header;
+        if (headerBytes > 0)
+        {
+            m_writing.headerWritten = true;
+            m_messageSent(h);
+        }
+        if (h.GetMessageType() == KvTransferHeader::DATA)
+        {
+            m_counters[h.GetImsi()].sent += chunk;
+        }
+        m_writing.payloadLeft -= chunk;
+        if (m_writing.payloadLeft > 0)
+        {
+            continue;
+        }
+        m_writing.active = false;
+        if (h.GetMessageType() == KvTransferHeader::END)
+        {
+            auto it = FindJob(h.GetImsi(), h.GetEpoch());
+            if (it != m_jobs.end())
+            {
+                it->streamEnd = m_streamSent;
+                m_awaitingAck.push_back(*it);
+                m_jobs.erase(it);
+            }
+        }
+    }
+    m_pumping = false;
+}
+
+void
+KvTransferSender::SetCompletionCallback(Callback<void, uint64_t, uint32_t> cb)
+{
+    m_completion = cb;
+}
+
+KvTransferSenderCounters
+KvTransferSender::GetCounters(uint64_t imsi) const
+{
+    auto it = m_counters.find(imsi);
+    return it == m_counters.end() ? KvTransferSenderCounters{} : it->second;
+}
+
+uint64_t
+KvTransferSender::GetStreamBytesSent() const
+{
+    return m_streamSent;
+}
+
+bool
+KvTransferSender::IsConnected() const
+{
+    return m_connected;
+}
+
+Ptr<KvTransferPolicy>
+KvTransferSender::GetPolicy() const
+{
+    return m_policy;
+}
+
+} // namespace ns3

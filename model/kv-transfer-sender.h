@@ -1,0 +1,214 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_KV_TRANSFER_SENDER_H
+#define EDGE_LLM_KV_TRANSFER_SENDER_H
+
+#include "kv-transfer-header.h"
+#include "kv-transfer-policy.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
+#include "ns3/node.h"
+#include "ns3/object.h"
+#include "ns3/sequence-number.h"
+#include "ns3/socket.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <list>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief One session's KV transfer, as its owner hands it to a sender.
+ */
+struct KvTransferRequest
+{
+    uint64_t imsi{0};  //!< session (>= 1)
+    uint32_t epoch{0}; //!< epoch; a later handover of the same session uses a higher one
+    KvTransferHeader::RangeUnit unit{KvTransferHeader::TOKEN}; //!< what ranges count
+    std::vector<std::pair<uint32_t, uint32_t>> ranges;         //!< (first, count), disjoint
+    uint64_t bytesPerUnit{0};   //!< exact KV bytes of one token or entry (>= 1)
+    uint32_t forwardedFirst{0}; //!< first forwarded token ID
+    uint32_t forwardedCount{0}; //!< forwarded token IDs; 0 for none
+    Time deadline{Time::Max()}; //!< for EDF policies
+    uint32_t priority{0};       //!< for strict-priority policies; lower first
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Byte counts of one session at a sender, over all its epochs.
+ */
+struct KvTransferSenderCounters
+{
+    uint64_t announced{0}; //!< KV bytes enqueued
+    uint64_t sent{0};      //!< KV bytes handed to TCP
+    uint64_t cancelled{0}; //!< KV bytes withdrawn before they reached TCP
+    uint64_t acked{0};     //!< KV bytes of transfers the peer's TCP has acknowledged in full
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Sends KV caches to one peer over one TCP connection, scheduled by the application.
+ *
+ * The connection opens at Start(), when its host starts, so no SYN round trip falls inside
+ * a handover. Payloads are virtual: sizes are exact on the wire, nothing is allocated per
+ * byte. A session's ranges leave as DATA messages of at most MaxMessageBytes; at each message
+ * boundary a KvTransferPolicy picks the session that goes next, and control messages (BEGIN,
+ * TOKENS, CANCEL) go ahead of all data. A message is written in chunks that fit the socket's
+ * free space, and a message once started is finished, because TCP is a byte stream.
+ *
+ * Counters: announced = sent + cancelled for every session once the message being written
+ * when Cancel() was called has been written.
+ */
+class KvTransferSender : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    KvTransferSender();
+    ~KvTransferSender() override;
+
+    /**
+     * \brief Say where to send from and to. Call once, before Start().
+     * \param node the host node
+     * \param local an address of the node on the link to the peer
+     * \param peer the peer's address
+     * \param port the peer receiver's port
+     */
+    void Setup(Ptr<Node> node, Ipv4Address local, Ipv4Address peer, uint16_t port);
+
+    /// Open the connection.
+    void Start();
+    /// Close the connection; what is queued stays unsent.
+    void Stop();
+
+    /**
+     * \brief Queue one session's transfer: its BEGIN and TOKENS go ahead of queued data.
+     *
+     * Stops the run if a field is out of range: imsi 0, no ranges, an empty or overflowing
+     * range, overlapping ranges, bytesPerUnit 0, or a (session, epoch) already queued.
+     *
+     * \param request the transfer
+     */
+    void Enqueue(const KvTransferRequest& request);
+
+    /**
+     * \brief Withdraw a session's transfer of one epoch and tell the peer (CANCEL).
+     * \param imsi the session
+     * \param epoch the epoch to cancel
+     * \return the KV bytes withdrawn; 0 if nothing of it is queued
+     */
+    uint64_t Cancel(uint64_t imsi, uint32_t epoch);
+
+    /**
+     * \brief Called when the peer's TCP has acknowledged every byte of a transfer.
+     * \param cb callback(imsi, epoch)
+     */
+    void SetCompletionCallback(Callback<void, uint64_t, uint32_t> cb);
+
+    /**
+     * \param imsi a session
+     * \return its counters (zero if unknown)
+     */
+    KvTransferSenderCounters GetCounters(uint64_t imsi) const;
+
+    /// \return every stream byte handed to TCP: headers and payloads
+    uint64_t GetStreamBytesSent() const;
+
+    /// \return true once the connection is established
+    bool IsConnected() const;
+
+    /// \return the policy in use
+    Ptr<KvTransferPolicy> GetPolicy() const;
+
+    /**
+     * TracedCallback signature for a message handed to TCP (its first byte).
+     * \param [in] header the message's header
+     */
+    typedef void (*MessageTracedCallback)(const KvTransferHeader& header);
+
+    /**
+     * TracedCallback signature for per-transfer events.
+     * \param [in] imsi the session
+     * \param [in] epoch the epoch
+     * \param [in] bytes KV bytes concerned
+     */
+    typedef void (*TransferTracedCallback)(uint64_t imsi, uint32_t epoch, uint64_t bytes);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// One queued transfer.
+    struct Job
+    {
+        KvTransferJobInfo info;                           //!< what the policy sees
+        KvTransferHeader::RangeUnit unit;                 //!< unit of the ranges
+        std::deque<std::pair<uint32_t, uint32_t>> ranges; //!< what is left to put in DATA
+        uint64_t streamEnd{0}; //!< stream offset just past its END, once END is queued
+    };
+
+    /// The message being written to the socket.
+    struct Writing
+    {
+        KvTransferHeader header;   //!< its header
+        bool headerWritten{false}; //!< whether the header is in TCP
+        uint64_t payloadLeft{0};   //!< payload bytes not yet in TCP
+        bool active{false};        //!< whether there is one
+    };
+
+    void ConnectionSucceeded(Ptr<Socket> socket);
+    void ConnectionFailed(Ptr<Socket> socket);
+    void SendSpace(Ptr<Socket> socket, uint32_t available);
+    void AckAdvanced(SequenceNumber32 oldValue, SequenceNumber32 newValue);
+    /// Write as much as the socket takes; restarts itself when work arrives.
+    void Pump();
+    /// Choose the next message; false if there is none now.
+    bool NextMessage();
+    void Begin(const KvTransferHeader& header);
+    std::list<Job>::iterator FindJob(uint64_t imsi, uint32_t epoch);
+
+    Ptr<Node> m_node;               //!< host
+    Ipv4Address m_local;            //!< local address
+    Ipv4Address m_peer;             //!< peer address
+    uint16_t m_port{0};             //!< peer port
+    Ptr<Socket> m_socket;           //!< the connection
+    bool m_connected{false};        //!< established
+    bool m_pumping{false};          //!< re-entrancy guard
+    Ptr<KvTransferPolicy> m_policy; //!< Policy
+    uint64_t m_maxMessageBytes;     //!< MaxMessageBytes
+    uint32_t m_socketBuffer;        //!< SocketBufferBytes (0: from the link)
+    uint32_t m_segmentSize{0};      //!< the segment size chosen at Start
+
+    std::deque<KvTransferHeader> m_control; //!< control messages, ahead of data
+    std::deque<KvTransferHeader> m_ends;    //!< END messages right after their last DATA
+    std::list<Job> m_jobs;                  //!< transfers with data left or END pending
+    Writing m_writing;                      //!< message in progress
+    uint64_t m_arrivals{0};                 //!< jobs enqueued so far
+    uint64_t m_streamSent{0};               //!< stream bytes handed to TCP
+    uint64_t m_streamAcked{0};              //!< stream bytes the peer acknowledged
+    std::deque<Job> m_awaitingAck;          //!< fully written, by stream end
+    std::map<uint64_t, KvTransferSenderCounters> m_counters; //!< per session
+    EventId m_refill;                                //!< wake-up at the policy's next refill
+    Callback<void, uint64_t, uint32_t> m_completion; //!< completion callback
+
+    TracedCallback<const KvTransferHeader&> m_messageSent;            //!< MessageSent
+    TracedCallback<uint64_t, uint32_t, uint64_t> m_transferAcked;     //!< TransferAcked
+    TracedCallback<uint64_t, uint32_t, uint64_t> m_transferCancelled; //!< TransferCancelled
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_KV_TRANSFER_SENDER_H */

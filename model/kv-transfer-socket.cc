@@ -1,0 +1,48 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "kv-transfer-socket.h"
+
+#include "ns3/channel.h"
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ns3
+{
+namespace edgellm
+{
+
+uint32_t
+SocketBufferForLink(Ptr<NetDevice> device, uint32_t mtu)
+{
+    const uint64_t floor = std::max<uint64_t>(MIN_SOCKET_BUFFER_BYTES, 4ULL * mtu);
+    DataRateValue rate;
+    TimeValue delay;
+    if (!device || !device->GetChannel() || !device->GetAttributeFailSafe("DataRate", rate) ||
+        !device->GetChannel()->GetAttributeFailSafe("Delay", delay))
+    {
+        return static_cast<uint32_t>(floor);
+    }
+    const double bps = static_cast<double>(rate.Get().GetBitRate());
+    const double rttS = 2.0 * delay.Get().GetSeconds() + 2.0 * mtu * 8.0 / bps;
+    const double bytes = std::ceil(2.0 * bps / 8.0 * rttS);
+    const double capped = std::min(bytes, static_cast<double>(std::numeric_limits<int32_t>::max()));
+    return static_cast<uint32_t>(std::max<double>(capped, floor));
+}
+
+void
+ConfigureTcpSocket(Ptr<Socket> socket, uint32_t segmentSize, uint32_t bufferBytes)
+{
+    socket->SetAttribute("SegmentSize", UintegerValue(segmentSize));
+    socket->SetAttribute("SndBufSize", UintegerValue(bufferBytes));
+    socket->SetAttribute("RcvBufSize", UintegerValue(bufferBytes));
+}
+
+} // namespace edgellm
+} // namespace ns3

@@ -1,0 +1,47 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_KV_TRANSFER_SOCKET_H
+#define EDGE_LLM_KV_TRANSFER_SOCKET_H
+
+#include "ns3/net-device.h"
+#include "ns3/socket.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+namespace edgellm
+{
+
+/// TCP/IP header bytes of a full segment: IPv4 20, TCP 20, timestamp option 12.
+constexpr uint32_t TCP_IP_OVERHEAD_BYTES = 52;
+
+/// The smallest socket buffer the module uses, whatever the link (ns-3's default size).
+constexpr uint32_t MIN_SOCKET_BUFFER_BYTES = 131072;
+
+/**
+ * \brief A socket buffer that keeps a link busy: 2 x rate x RTT, or more.
+ *
+ * RTT is two propagation delays plus two full-size frames' serialisation. A device that is
+ * not point-to-point (no DataRate attribute, or a channel without Delay) gets the minimum.
+ *
+ * \param device the device the connection uses
+ * \param mtu its IP MTU
+ * \return bytes, at least MIN_SOCKET_BUFFER_BYTES and 4 segments
+ */
+uint32_t SocketBufferForLink(Ptr<NetDevice> device, uint32_t mtu);
+
+/**
+ * \brief Set a TCP socket's segment size and buffers before it connects or listens.
+ * \param socket a TcpSocket
+ * \param segmentSize bytes of TCP payload per segment (MTU - 52)
+ * \param bufferBytes send and receive buffer sizes
+ */
+void ConfigureTcpSocket(Ptr<Socket> socket, uint32_t segmentSize, uint32_t bufferBytes);
+
+} // namespace edgellm
+} // namespace ns3
+
+#endif /* EDGE_LLM_KV_TRANSFER_SOCKET_H */
