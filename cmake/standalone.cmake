@@ -118,6 +118,8 @@ add_executable(edge-llm-test-runner test/edge-llm-test-runner.cc ${EDGE_LLM_TEST
 target_link_libraries(edge-llm-test-runner PRIVATE ns3-edge-llm)
 target_compile_definitions(edge-llm-test-runner PRIVATE NS_TEST_SOURCEDIR="test")
 add_test(NAME edge-llm-suite COMMAND edge-llm-test-runner --suite=edge-llm --verbose)
+add_test(NAME edge-llm-kv-transfer-suite
+         COMMAND edge-llm-test-runner --suite=edge-llm-kv-transfer --verbose)
 add_test(NAME edge-llm-suite-registered COMMAND edge-llm-test-runner --list)
 set_tests_properties(edge-llm-suite-registered PROPERTIES PASS_REGULAR_EXPRESSION
                                                           "(^|\n)edge-llm(\r?\n|$)")

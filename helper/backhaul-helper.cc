@@ -5,7 +5,6 @@
 #include "backhaul-helper.h"
 
 #include "ns3/explaining-checker.h"
-#include "ns3/ipv4-address-generator.h"
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
@@ -114,8 +113,8 @@ BackhaulHelper::GetTypeId()
                                              : std::string("not a QueueDisc");
                               }))
             .AddAttribute("BaseNetwork",
-                          "Where the search for a free /30 starts; each link takes the next "
-                          "/30 whose addresses no other helper has allocated.",
+                          "Network of the first link; link n (from 0) takes the n-th /30 after "
+                          "it. Two helpers in one simulation need blocks that do not overlap.",
                           Ipv4AddressValue(Ipv4Address("172.16.0.0")),
                           MakeIpv4AddressAccessor(&BackhaulHelper::m_base),
                           MakeIpv4AddressChecker());
@@ -144,18 +143,13 @@ BackhaulHelper::Install(Ptr<Node> a, Ptr<Node> b)
     p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", QueueSizeValue(m_queueSize));
     NetDeviceContainer devices = p2p.Install(a, b);
 
-    // Skip /30s already numbered elsewhere (another helper, X2, S1), so several helpers and
-    // several simulations in one process never collide.
-    uint32_t net = m_base.CombineMask(kLinkMask).Get();
-    while (Ipv4AddressGenerator::IsAddressAllocated(Ipv4Address(net + 1)) ||
-           Ipv4AddressGenerator::IsAddressAllocated(Ipv4Address(net + 2)))
-    {
-        NS_ABORT_MSG_IF(net >= 0xFFFFFFF8u,
-                        "BackhaulHelper: no free /30 left above ns3::BackhaulHelper::BaseNetwork "
-                            << m_base);
-        net += 4;
-    }
-    Ipv4AddressHelper addresses(Ipv4Address(net), kLinkMask);
+    const uint64_t net = uint64_t(m_base.CombineMask(kLinkMask).Get()) + 4 * m_links.size();
+    NS_ABORT_MSG_IF(net > 0xFFFFFFFCu,
+                    "BackhaulHelper: link " << m_links.size() + 1
+                                            << " has no /30 left above "
+                                               "ns3::BackhaulHelper::BaseNetwork = "
+                                            << m_base);
+    Ipv4AddressHelper addresses(Ipv4Address(static_cast<uint32_t>(net)), kLinkMask);
     Ipv4InterfaceContainer interfaces = addresses.Assign(devices);
 
     TrafficControlHelper tc;

@@ -166,17 +166,25 @@ KvTransferReceiver::Read(Ptr<Socket> socket)
                 const uint64_t k = std::min<uint64_t>(stream.payloadLeft, size - offset);
                 offset += static_cast<uint32_t>(k);
                 stream.payloadLeft -= k;
-                if (stream.sink)
-                {
-                    *stream.sink += k;
-                }
                 if (stream.accepted && stream.current.GetMessageType() == KvTransferHeader::DATA)
                 {
-                    Session& s = m_sessions[stream.current.GetImsi()];
-                    if (s.epoch == stream.current.GetEpoch())
+                    // The epoch may move on while a message's payload is arriving; what
+                    // arrives after that is as stale as a message of the old epoch.
+                    const uint64_t imsi = stream.current.GetImsi();
+                    Session& s = m_sessions[imsi];
+                    if (s.epoch == stream.current.GetEpoch() && !s.cancelled)
                     {
+                        m_counters[imsi].received += k;
                         s.epochBytes += k;
                     }
+                    else
+                    {
+                        m_counters[imsi].droppedStale += k;
+                    }
+                }
+                else if (stream.sink)
+                {
+                    *stream.sink += k;
                 }
                 if (stream.payloadLeft == 0)
                 {
@@ -302,7 +310,6 @@ KvTransferReceiver::OnHeader(Stream& stream)
             return;
         }
         stream.accepted = true;
-        stream.sink = &m_counters[imsi].received;
         return;
     case KvTransferHeader::CANCEL:
         s.cancelled = true;
@@ -323,7 +330,6 @@ KvTransferReceiver::OnMessageEnd(Stream& stream)
         return;
     }
     Session& s = m_sessions[h.GetImsi()];
-    // The epoch may have moved on while the payload was arriving.
     if (s.epoch != h.GetEpoch() || s.cancelled)
     {
         return;

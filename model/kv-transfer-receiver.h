@@ -29,7 +29,8 @@ struct KvTransferReceiverCounters
 {
     uint64_t announced{0};       //!< KV bytes announced by accepted BEGINs
     uint64_t received{0};        //!< KV bytes of accepted DATA
-    uint64_t droppedStale{0};    //!< KV bytes of DATA from an older or cancelled epoch
+    uint64_t droppedStale{0};    //!< KV bytes of DATA from an older or cancelled epoch,
+                                 //!< including the rest of a message the epoch overtook
     uint64_t droppedInvalid{0};  //!< KV bytes of DATA outside the announced ranges
     uint64_t tokensForwarded{0}; //!< token IDs received in TOKENS messages
 };
@@ -159,7 +160,7 @@ class KvTransferReceiver : public Object
         uint64_t payloadLeft{0};  //!< payload bytes of the current message still to come
         KvTransferHeader current; //!< the current message
         bool accepted{false};     //!< whether the message was accepted
-        uint64_t* sink{nullptr};  //!< the counter its payload bytes go to, if any
+        uint64_t* sink{nullptr};  //!< where a dropped message's payload bytes are counted
     };
 
     /// One session's state.

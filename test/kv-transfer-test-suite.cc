@@ -1,0 +1,555 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/backhaul-helper.h"
+#include "ns3/config.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-header.h"
+#include "ns3/kv-transfer-application.h"
+#include "ns3/kv-transfer-header.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
+#include "ns3/ppp-header.h"
+#include "ns3/simulator.h"
+#include "ns3/tcp-header.h"
+#include "ns3/tcp-socket-factory.h"
+#include "ns3/test.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Bytes of one token of Qwen2.5-7B-Instruct at 16 bits.
+constexpr uint64_t kTokenBytes = 57344;
+
+/// Two nodes joined by one backhaul link, each hosting a KvTransferApplication.
+struct TransferBench
+{
+    NodeContainer nodes;
+    Ptr<BackhaulHelper> backhaul;
+    BackhaulLink link;
+    Ptr<KvTransferApplication> appA;
+    Ptr<KvTransferApplication> appB;
+    Ptr<KvTransferSender> sender;     //!< A -> B
+    Ptr<KvTransferReceiver> receiver; //!< at B
+};
+
+/**
+ * Build the bench. The sender's buffer is sized from the link unless bufferBytes is given,
+ * in which case both ends use it.
+ */
+TransferBench
+MakeBench(DataRate rate, Time delay, uint32_t bufferBytes = 0)
+{
+    TransferBench b;
+    b.nodes.Create(2);
+    InternetStackHelper internet;
+    internet.Install(b.nodes);
+    b.backhaul = CreateObject<BackhaulHelper>();
+    b.backhaul->SetAttribute("DataRate", DataRateValue(rate));
+    b.backhaul->SetAttribute("Delay", TimeValue(delay));
+    b.link = b.backhaul->Install(b.nodes.Get(0), b.nodes.Get(1));
+    b.appA = CreateObject<KvTransferApplication>();
+    b.appB = CreateObject<KvTransferApplication>();
+    b.nodes.Get(0)->AddApplication(b.appA);
+    b.nodes.Get(1)->AddApplication(b.appB);
+    b.sender = b.appA->AddPeer(b.link.addressA, b.link.addressB);
+    b.receiver = b.appB->GetReceiver();
+    if (bufferBytes > 0)
+    {
+        b.sender->SetAttribute("SocketBufferBytes", UintegerValue(bufferBytes));
+        b.receiver->SetAttribute("SocketBufferBytes", UintegerValue(bufferBytes));
+    }
+    b.appA->SetStartTime(Seconds(0));
+    b.appB->SetStartTime(Seconds(0));
+    return b;
+}
+
+KvTransferRequest
+TokenRequest(uint64_t imsi, uint32_t epoch, uint32_t first, uint32_t tokens)
+{
+    KvTransferRequest r;
+    r.imsi = imsi;
+    r.epoch = epoch;
+    r.ranges = {{first, tokens}};
+    r.bytesPerUnit = kTokenBytes;
+    return r;
+}
+
+/// Completion times at the receiver, by session.
+struct Completions
+{
+    std::vector<std::pair<uint64_t, Time>> done;
+
+    void Record(uint64_t imsi, uint32_t /* epoch */)
+    {
+        done.emplace_back(imsi, Simulator::Now());
+    }
+
+    Time Of(uint64_t imsi) const
+    {
+        for (const auto& [i, t] : done)
+        {
+            if (i == imsi)
+            {
+                return t;
+            }
+        }
+        return Time::Max();
+    }
+};
+
+/**
+ * Time from a transfer's enqueue at t = 0.1 s to its completion at the receiver.
+ */
+Time
+MeasureTransfer(DataRate rate, Time delay, uint64_t tokens, uint32_t bufferBytes = 0)
+{
+    TransferBench b = MakeBench(rate, delay, bufferBytes);
+    Completions c;
+    b.receiver->SetCompleteCallback(MakeCallback(&Completions::Record, &c));
+    Simulator::Schedule(Seconds(0.1),
+                        &KvTransferSender::Enqueue,
+                        b.sender,
+                        TokenRequest(1, 0, 0, tokens));
+    Simulator::Stop(Seconds(30));
+    Simulator::Run();
+    Simulator::Destroy();
+    return c.Of(1) - Seconds(0.1);
+}
+
+} // namespace
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief One transfer arrives complete, no faster than the link allows, and is acknowledged.
+ */
+class KvTransferCompleteTestCase : public TestCase
+{
+  public:
+    KvTransferCompleteTestCase()
+        : TestCase("One transfer of N bytes arrives complete and no faster than the link")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const DataRate rate("10Gbps");
+        TransferBench b = MakeBench(rate, MicroSeconds(50));
+        Completions atReceiver;
+        Completions atSender;
+        b.receiver->SetCompleteCallback(MakeCallback(&Completions::Record, &atReceiver));
+        b.sender->SetCompletionCallback(MakeCallback(&Completions::Record, &atSender));
+        const uint32_t tokens = 1000;
+        Simulator::Schedule(Seconds(0.1),
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(7, 0, 100, tokens));
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+
+        const uint64_t bytes = tokens * kTokenBytes;
+        const KvTransferSenderCounters s = b.sender->GetCounters(7);
+        const KvTransferReceiverCounters r = b.receiver->GetCounters(7);
+        NS_TEST_ASSERT_MSG_EQ(s.announced, bytes, "announced bytes");
+        NS_TEST_ASSERT_MSG_EQ(s.sent, bytes, "every byte handed to TCP");
+        NS_TEST_ASSERT_MSG_EQ(s.acked, bytes, "every byte acknowledged");
+        NS_TEST_ASSERT_MSG_EQ(r.announced, bytes, "the receiver saw the announcement");
+        NS_TEST_ASSERT_MSG_EQ(r.received, bytes, "every byte received");
+        NS_TEST_ASSERT_MSG_EQ(atReceiver.done.size(), 1u, "complete exactly once");
+        NS_TEST_ASSERT_MSG_EQ(atSender.done.size(), 1u, "acknowledged exactly once");
+        const edgellm::RangeSet got = b.receiver->GetReceivedRanges(7);
+        NS_TEST_ASSERT_MSG_EQ(got.RangeCount(), 1u, "one range");
+        NS_TEST_ASSERT_MSG_EQ(got.Ranges().begin()->first, 100u, "range starts where announced");
+        NS_TEST_ASSERT_MSG_EQ(got.Ranges().begin()->second, 100u + tokens, "and ends there");
+
+        const Time elapsed = atReceiver.Of(7) - Seconds(0.1);
+        const double bound = bytes * 8.0 / rate.GetBitRate() + 50e-6;
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(elapsed.GetSeconds(), bound, "faster than the link");
+        NS_TEST_ASSERT_MSG_LT(elapsed.GetSeconds(), 1.1 * bound, "goodput below 0.9 of the link");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(atSender.Of(7), atReceiver.Of(7), "acked after received");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Two sessions complete in deadline order under EDF, in arrival order under FIFO.
+ */
+class KvTransferOrderTestCase : public TestCase
+{
+  public:
+    KvTransferOrderTestCase(bool edf)
+        : TestCase(edf ? "Under EDF two sessions complete in deadline order"
+                       : "Under FIFO two sessions complete in arrival order"),
+          m_edf(edf)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TransferBench b = MakeBench(DataRate("10Gbps"), MicroSeconds(50));
+        if (m_edf)
+        {
+            b.sender->SetAttribute("Policy", PointerValue(CreateObject<EdfKvTransferPolicy>()));
+        }
+        Completions c;
+        b.receiver->SetCompleteCallback(MakeCallback(&Completions::Record, &c));
+        KvTransferRequest late = TokenRequest(1, 0, 0, 400);
+        late.deadline = Seconds(0.5);
+        KvTransferRequest urgent = TokenRequest(2, 0, 0, 400);
+        urgent.deadline = Seconds(0.2);
+        Simulator::Schedule(Seconds(0.1), &KvTransferSender::Enqueue, b.sender, late);
+        Simulator::Schedule(Seconds(0.1), &KvTransferSender::Enqueue, b.sender, urgent);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(c.done.size(), 2u, "both complete");
+        if (m_edf)
+        {
+            NS_TEST_ASSERT_MSG_LT(c.Of(2), c.Of(1), "the earlier deadline completes first");
+        }
+        else
+        {
+            NS_TEST_ASSERT_MSG_LT(c.Of(1), c.Of(2), "the earlier arrival completes first");
+        }
+        Simulator::Destroy();
+    }
+
+    bool m_edf; //!< EDF, or FIFO
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Cancelling an epoch mid-transfer: bytes announced = sent + cancelled, and once
+ * drained, sent = received + dropped as stale; the next epoch then completes.
+ */
+class KvTransferCancelTestCase : public TestCase
+{
+  public:
+    KvTransferCancelTestCase()
+        : TestCase("Cancel by epoch mid-transfer: the byte counters add up")
+    {
+    }
+
+  private:
+    void Cancel(TransferBench* b)
+    {
+        m_cancelled = b->sender->Cancel(1, 0);
+        b->receiver->ExpectEpoch(1, 1);
+        b->sender->Enqueue(TokenRequest(1, 1, 0, 200));
+    }
+
+    void DoRun() override
+    {
+        TransferBench b = MakeBench(DataRate("10Gbps"), MicroSeconds(50));
+        Completions c;
+        b.receiver->SetCompleteCallback(MakeCallback(&Completions::Record, &c));
+        Simulator::Schedule(Seconds(0.1),
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(1, 0, 0, 2000));
+        // 2000 tokens take 92 ms at 10 Gb/s; cancel near the middle.
+        Simulator::Schedule(Seconds(0.15), &KvTransferCancelTestCase::Cancel, this, &b);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+
+        const KvTransferSenderCounters s = b.sender->GetCounters(1);
+        const KvTransferReceiverCounters r = b.receiver->GetCounters(1);
+        const uint64_t announced = (2000 + 200) * kTokenBytes;
+        NS_TEST_ASSERT_MSG_EQ(s.announced, announced, "both epochs announced");
+        NS_TEST_ASSERT_MSG_GT(m_cancelled, 0u, "the cancel withdrew bytes");
+        NS_TEST_ASSERT_MSG_EQ(s.cancelled, m_cancelled, "counted as cancelled");
+        NS_TEST_ASSERT_MSG_EQ(s.announced, s.sent + s.cancelled, "announced = sent + cancelled");
+        NS_TEST_ASSERT_MSG_EQ(s.sent, r.received + r.droppedStale, "sent = received + stale");
+        NS_TEST_ASSERT_MSG_GT(r.droppedStale, 0u, "bytes in flight at the cancel were stale");
+        NS_TEST_ASSERT_MSG_EQ(r.droppedInvalid, 0u, "nothing else was dropped");
+        NS_TEST_ASSERT_MSG_EQ(c.done.size(), 1u, "only the new epoch completes");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetReceivedRanges(1).Count(), 200u, "epoch 1's range");
+        NS_TEST_ASSERT_MSG_GT(b.receiver->GetDroppedMessages(KvTransferReceiver::STALE_EPOCH),
+                              0u,
+                              "stale messages counted");
+        Simulator::Destroy();
+    }
+
+    uint64_t m_cancelled{0}; //!< what Cancel() returned
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief The application's byte counts agree with the point-to-point devices' own traces.
+ */
+class KvTransferAgainstLinkTestCase : public TestCase
+{
+  public:
+    KvTransferAgainstLinkTestCase()
+        : TestCase("Bytes counted by the application match the link's MacTx and MacRx traces")
+    {
+    }
+
+  private:
+    /// TCP payload of a frame seen at a point-to-point device.
+    static void Account(uint64_t* payloadBytes, uint64_t* highestEnd, Ptr<const Packet> frame)
+    {
+        Ptr<Packet> p = frame->Copy();
+        PppHeader ppp;
+        Ipv4Header ip;
+        TcpHeader tcp;
+        p->RemoveHeader(ppp);
+        p->RemoveHeader(ip);
+        p->RemoveHeader(tcp);
+        *payloadBytes += p->GetSize();
+        if (p->GetSize() > 0)
+        {
+            *highestEnd =
+                std::max<uint64_t>(*highestEnd, tcp.GetSequenceNumber().GetValue() + p->GetSize());
+        }
+    }
+
+    void DoRun() override
+    {
+        TransferBench b = MakeBench(DataRate("10Gbps"), MicroSeconds(50));
+        uint64_t txPayload = 0;
+        uint64_t txEnd = 0;
+        uint64_t rxPayload = 0;
+        uint64_t rxEnd = 0;
+        b.link.devices.Get(0)->TraceConnectWithoutContext(
+            "MacTx",
+            MakeBoundCallback(&KvTransferAgainstLinkTestCase::Account, &txPayload, &txEnd));
+        b.link.devices.Get(1)->TraceConnectWithoutContext(
+            "MacRx",
+            MakeBoundCallback(&KvTransferAgainstLinkTestCase::Account, &rxPayload, &rxEnd));
+        KvTransferRequest r = TokenRequest(3, 0, 0, 300);
+        r.forwardedFirst = 0;
+        r.forwardedCount = 4096;
+        Simulator::Schedule(Seconds(0.1), &KvTransferSender::Enqueue, b.sender, r);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+
+        const uint64_t stream = b.sender->GetStreamBytesSent();
+        // BEGIN, TOKENS (4 bytes per ID), DATA messages of at most 1 MiB, END.
+        const uint64_t kv = 300 * kTokenBytes;
+        const uint64_t dataMessages = (300 + 17) / 18; // 18 tokens fit in 1 MiB
+        const uint64_t expected = KvTransferHeader::SERIALIZED_SIZE * (3 + dataMessages) +
+                                  4096 * KvTransferHeader::BYTES_PER_TOKEN_ID + kv;
+        NS_TEST_ASSERT_MSG_EQ(stream, expected, "stream = headers + token IDs + KV bytes");
+        // The data's sequence numbers start at 1, after the SYN.
+        NS_TEST_ASSERT_MSG_EQ(txEnd - 1, stream, "the sender's device carried the whole stream");
+        NS_TEST_ASSERT_MSG_EQ(rxEnd - 1, stream, "the receiver's device got the whole stream");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetStreamBytesReceived(), stream, "and the app read it");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(txPayload, stream, "retransmissions only add");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(3).tokensForwarded, 4096u, "token IDs");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief The delay comes from the packets: half the rate takes about twice as long, and with
+ * small socket buffers over a long link the window limits it as TCP predicts.
+ */
+class KvTransferDelayTestCase : public TestCase
+{
+  public:
+    KvTransferDelayTestCase()
+        : TestCase("Transfer time follows the link rate, and the window over a long link")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t tokens = 400; // 22.9 MB
+        const Time full = MeasureTransfer(DataRate("2Gbps"), MicroSeconds(50), tokens);
+        const Time half = MeasureTransfer(DataRate("1Gbps"), MicroSeconds(50), tokens);
+        const double ratio = half.GetSeconds() / full.GetSeconds();
+        NS_TEST_ASSERT_MSG_GT(ratio, 1.9, "half the rate should take about twice as long");
+        NS_TEST_ASSERT_MSG_LT(ratio, 2.1, "half the rate should take about twice as long");
+
+        // A 64 KiB window over a 10 ms round trip carries 64 KiB per RTT, far below 1 Gb/s.
+        const uint32_t window = 65536;
+        const Time delay = MilliSeconds(5);
+        const uint64_t smallTokens = 40; // 2.3 MB
+        const Time windowed = MeasureTransfer(DataRate("1Gbps"), delay, smallTokens, window);
+        const double rtt = 2 * delay.GetSeconds();
+        const double predicted = smallTokens * kTokenBytes / (window / rtt);
+        NS_TEST_ASSERT_MSG_GT(windowed.GetSeconds(), 0.9 * predicted, "window-limited time");
+        NS_TEST_ASSERT_MSG_LT(windowed.GetSeconds(), 1.25 * predicted, "window-limited time");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief A per-slot budget caps the bytes a session sends in each slot.
+ */
+class KvTransferSlotBudgetTestCase : public TestCase
+{
+  public:
+    KvTransferSlotBudgetTestCase()
+        : TestCase("Per-slot byte budgets cap what each slot sends")
+    {
+    }
+
+  private:
+    void Sent(const KvTransferHeader& h)
+    {
+        if (h.GetMessageType() == KvTransferHeader::DATA)
+        {
+            const uint64_t slot = m_policy->GetSlotIndex(Simulator::Now());
+            m_perSlot.resize(std::max<std::size_t>(m_perSlot.size(), slot + 1), 0);
+            m_perSlot[slot] += h.GetPayloadBytes();
+        }
+    }
+
+    void DoRun() override
+    {
+        TransferBench b = MakeBench(DataRate("10Gbps"), MicroSeconds(50));
+        m_policy = CreateObject<SlotBudgetKvTransferPolicy>();
+        m_policy->SetAttribute("SlotDuration", TimeValue(MilliSeconds(10)));
+        const uint64_t budget = 50 * kTokenBytes;
+        m_policy->SetBudget(4, budget);
+        b.sender->SetAttribute("Policy", PointerValue(m_policy));
+        b.sender->TraceConnectWithoutContext(
+            "MessageSent",
+            MakeCallback(&KvTransferSlotBudgetTestCase::Sent, this));
+        Completions c;
+        b.receiver->SetCompleteCallback(MakeCallback(&Completions::Record, &c));
+        Simulator::Schedule(Seconds(0.1),
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(4, 0, 0, 500));
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+
+        uint64_t total = 0;
+        std::size_t used = 0;
+        for (uint64_t bytes : m_perSlot)
+        {
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(bytes, budget, "a slot sent more than its budget");
+            total += bytes;
+            used += bytes > 0 ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(total, 500 * kTokenBytes, "everything was sent");
+        NS_TEST_ASSERT_MSG_EQ(used, 10u, "500 tokens at 50 per slot take 10 slots");
+        NS_TEST_ASSERT_MSG_EQ(c.done.size(), 1u, "and arrive");
+        // Without the budget the link would carry them in 23 ms.
+        NS_TEST_ASSERT_MSG_GT(c.Of(4), Seconds(0.19), "the budget, not the link, set the pace");
+        Simulator::Destroy();
+    }
+
+    Ptr<SlotBudgetKvTransferPolicy> m_policy; //!< the policy under test
+    std::vector<uint64_t> m_perSlot;          //!< KV bytes sent per slot
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Bad messages are dropped and counted, their bytes consumed, and the stream keeps its
+ * framing even when headers straddle reads.
+ */
+class KvTransferDropTestCase : public TestCase
+{
+  public:
+    KvTransferDropTestCase()
+        : TestCase("Unknown, stale and out-of-range messages are dropped; framing survives")
+    {
+    }
+
+  private:
+    /// Append a message (header and virtual payload) to the raw stream.
+    void Append(const KvTransferHeader& h)
+    {
+        Ptr<Packet> p = Create<Packet>(static_cast<uint32_t>(h.GetFollowingBytes()));
+        p->AddHeader(h);
+        m_stream->AddAtEnd(p);
+    }
+
+    /// Send the raw stream in 7-byte pieces, 1 ms apart, so headers straddle reads.
+    void SendPiece(Ptr<Socket> socket, uint32_t offset)
+    {
+        const uint32_t k = std::min<uint32_t>(7, m_stream->GetSize() - offset);
+        socket->Send(m_stream->CreateFragment(offset, k));
+        if (offset + k < m_stream->GetSize())
+        {
+            Simulator::Schedule(MilliSeconds(1),
+                                &KvTransferDropTestCase::SendPiece,
+                                this,
+                                socket,
+                                offset + k);
+        }
+    }
+
+    void DoRun() override
+    {
+        TransferBench b = MakeBench(DataRate("1Gbps"), MicroSeconds(50));
+        using H = KvTransferHeader;
+        m_stream = Create<Packet>();
+        Append(H::Make(H::DATA, 9, 0, H::TOKEN, 0, 2, 20)); // unknown session
+        Append(H::Make(H::BEGIN, 5, 2, H::TOKEN, 0, 10, 100));
+        Append(H::Make(H::DATA, 5, 2, H::TOKEN, 5, 10, 100)); // beyond the announced range
+        Append(H::Make(H::DATA, 5, 1, H::TOKEN, 0, 2, 20));   // older epoch
+        Append(H::Make(H::DATA, 5, 2, H::TOKEN, 0, 4, 40));
+        Append(H::Make(H::DATA, 5, 2, H::TOKEN, 2, 2, 20)); // received already
+        Append(H::Make(H::DATA, 5, 2, H::TOKEN, 4, 6, 60));
+        Append(H::Make(H::END, 5, 2, H::TOKEN, 0, 0, 0));
+
+        Completions c;
+        b.receiver->SetCompleteCallback(MakeCallback(&Completions::Record, &c));
+        Ptr<Socket> raw = Socket::CreateSocket(b.nodes.Get(0), TcpSocketFactory::GetTypeId());
+        raw->Bind(InetSocketAddress(b.link.addressA, 0));
+        Simulator::Schedule(Seconds(0.1), [raw, &b]() {
+            raw->Connect(InetSocketAddress(b.link.addressB, 7100));
+        });
+        Simulator::Schedule(Seconds(0.2), &KvTransferDropTestCase::SendPiece, this, raw, 0);
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+
+        using R = KvTransferReceiver;
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetStreamBytesReceived(),
+                              m_stream->GetSize(),
+                              "all read");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetDroppedMessages(R::UNKNOWN_SESSION), 1u, "unknown");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetDroppedMessages(R::STALE_EPOCH), 1u, "stale");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetDroppedMessages(R::OUT_OF_RANGE), 2u, "out of range");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(9).droppedInvalid, 20u, "unknown bytes");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(5).droppedStale, 20u, "stale bytes");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(5).droppedInvalid, 120u, "invalid bytes");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(5).received, 100u, "valid bytes");
+        NS_TEST_ASSERT_MSG_EQ(c.done.size(), 1u, "the valid messages complete the session");
+        Simulator::Destroy();
+    }
+
+    Ptr<Packet> m_stream; //!< the raw byte stream
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief The KV-transfer protocol over a point-to-point backhaul link.
+ */
+class KvTransferTestSuite : public TestSuite
+{
+  public:
+    KvTransferTestSuite()
+        : TestSuite("edge-llm-kv-transfer")
+    {
+        AddTestCase(new KvTransferCompleteTestCase());
+        AddTestCase(new KvTransferOrderTestCase(true));
+        AddTestCase(new KvTransferOrderTestCase(false));
+        AddTestCase(new KvTransferCancelTestCase());
+        AddTestCase(new KvTransferAgainstLinkTestCase());
+        AddTestCase(new KvTransferDelayTestCase());
+        AddTestCase(new KvTransferSlotBudgetTestCase());
+        AddTestCase(new KvTransferDropTestCase());
+    }
+};
+
+/// The suite's one instance.
+static KvTransferTestSuite g_kvTransferTestSuite;
