@@ -1,0 +1,88 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/range-set.h"
+
+#include <gtest/gtest.h>
+#include <random>
+#include <set>
+
+using ns3::edgellm::RangeSet;
+
+TEST(RangeSet, AdjacentAndOverlappingRangesMerge)
+{
+    RangeSet s;
+    s.Add(10, 20);
+    s.Add(30, 40);
+    EXPECT_EQ(s.RangeCount(), 2u);
+    s.Add(20, 30);
+    EXPECT_EQ(s.RangeCount(), 1u);
+    EXPECT_EQ(s.Count(), 30u);
+    s.Add(5, 12);
+    s.Add(38, 50);
+    EXPECT_EQ(s.RangeCount(), 1u);
+    EXPECT_EQ(s.Ranges().begin()->first, 5u);
+    EXPECT_EQ(s.Ranges().begin()->second, 50u);
+    EXPECT_EQ(s.Count(), 45u);
+    s.Add(7, 7);
+    EXPECT_EQ(s.Count(), 45u) << "an empty range adds nothing";
+}
+
+TEST(RangeSet, OverlapsAndContainsAtTheEdges)
+{
+    RangeSet s;
+    s.Add(10, 20);
+    EXPECT_FALSE(s.Overlaps(0, 10));
+    EXPECT_TRUE(s.Overlaps(0, 11));
+    EXPECT_TRUE(s.Overlaps(19, 30));
+    EXPECT_FALSE(s.Overlaps(20, 30));
+    EXPECT_TRUE(s.Contains(10, 20));
+    EXPECT_FALSE(s.Contains(9, 20));
+    EXPECT_FALSE(s.Contains(10, 21));
+    EXPECT_TRUE(s.Contains(15, 15));
+    EXPECT_FALSE(s.Overlaps(15, 15));
+}
+
+TEST(RangeSet, AgreesWithAPlainSetOnRandomRanges)
+{
+    std::mt19937 rng(3);
+    std::uniform_int_distribution<int> start(0, 300);
+    std::uniform_int_distribution<int> length(0, 20);
+    for (int trial = 0; trial < 200; ++trial)
+    {
+        RangeSet s;
+        std::set<uint64_t> reference;
+        for (int i = 0; i < 30; ++i)
+        {
+            const uint64_t a = start(rng);
+            const uint64_t b = a + length(rng);
+            const uint64_t qa = start(rng);
+            const uint64_t qb = qa + length(rng);
+            bool overlaps = false;
+            bool contains = true;
+            for (uint64_t x = qa; x < qb; ++x)
+            {
+                overlaps = overlaps || reference.count(x) > 0;
+                contains = contains && reference.count(x) > 0;
+            }
+            ASSERT_EQ(s.Overlaps(qa, qb), overlaps) << qa << " " << qb;
+            ASSERT_EQ(s.Contains(qa, qb), contains) << qa << " " << qb;
+            s.Add(a, b);
+            for (uint64_t x = a; x < b; ++x)
+            {
+                reference.insert(x);
+            }
+            ASSERT_EQ(s.Count(), reference.size());
+        }
+        uint64_t previousEnd = 0;
+        bool firstRange = true;
+        for (const auto& [first, end] : s.Ranges())
+        {
+            EXPECT_LT(first, end);
+            EXPECT_TRUE(firstRange || first > previousEnd) << "ranges are disjoint, not adjacent";
+            previousEnd = end;
+            firstRange = false;
+        }
+    }
+}
