@@ -10,12 +10,16 @@
 #include "ns3/kv-transfer-application.h"
 #include "ns3/kv-transfer-header.h"
 #include "ns3/packet.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
 #include "ns3/ppp-header.h"
+#include "ns3/queue-disc.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/tcp-header.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/test.h"
+#include "ns3/traffic-control-layer.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -532,6 +536,83 @@ class KvTransferDropTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief BackhaulHelper links neighbours only, each on its own /30, with the MTU asked for,
+ * and no queue disc unless one is named.
+ */
+class BackhaulHelperTestCase : public TestCase
+{
+  public:
+    BackhaulHelperTestCase()
+        : TestCase("BackhaulHelper: neighbour links on their own /30, MTU, queue disc")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NodeContainer line;
+        line.Create(4);
+        InternetStackHelper internet;
+        internet.Install(line);
+        Ptr<BackhaulHelper> helper = CreateObject<BackhaulHelper>();
+        const std::vector<BackhaulLink> links = helper->InstallLine(line);
+        NS_TEST_ASSERT_MSG_EQ(links.size(), 3u, "n - 1 links for n nodes, not a mesh");
+        NS_TEST_ASSERT_MSG_EQ(helper->Find(line.Get(0), line.Get(2)), nullptr, "no 0-2 link");
+        NS_TEST_ASSERT_MSG_NE(helper->Find(line.Get(2), line.Get(1)), nullptr, "either order");
+        for (std::size_t i = 0; i < links.size(); ++i)
+        {
+            const BackhaulLink& l = links[i];
+            NS_TEST_ASSERT_MSG_EQ(l.addressA.CombineMask(Ipv4Mask("/30")),
+                                  l.addressB.CombineMask(Ipv4Mask("/30")),
+                                  "both ends on one /30");
+            for (std::size_t j = 0; j < i; ++j)
+            {
+                NS_TEST_ASSERT_MSG_NE(l.addressA.CombineMask(Ipv4Mask("/30")),
+                                      links[j].addressA.CombineMask(Ipv4Mask("/30")),
+                                      "each link has its own /30");
+            }
+            for (uint32_t d = 0; d < 2; ++d)
+            {
+                Ptr<NetDevice> dev = l.devices.Get(d);
+                NS_TEST_ASSERT_MSG_EQ(dev->GetMtu(), 9000u, "jumbo frames by default");
+                Ptr<TrafficControlLayer> tc = dev->GetNode()->GetObject<TrafficControlLayer>();
+                NS_TEST_ASSERT_MSG_EQ(tc->GetRootQueueDiscOnDevice(dev),
+                                      nullptr,
+                                      "the queue disc Assign installs is removed");
+            }
+        }
+
+        NodeContainer pair;
+        pair.Create(2);
+        internet.Install(pair);
+        Ptr<BackhaulHelper> withQdisc = CreateObject<BackhaulHelper>();
+        withQdisc->SetAttribute("QueueDisc", StringValue("ns3::PfifoFastQueueDisc"));
+        withQdisc->SetAttribute("Mtu", UintegerValue(1500));
+        withQdisc->SetAttribute("BaseNetwork", Ipv4AddressValue("172.17.0.0"));
+        const BackhaulLink l = withQdisc->Install(pair.Get(0), pair.Get(1));
+        Ptr<TrafficControlLayer> tc = pair.Get(0)->GetObject<TrafficControlLayer>();
+        NS_TEST_ASSERT_MSG_NE(tc->GetRootQueueDiscOnDevice(l.devices.Get(0)),
+                              nullptr,
+                              "a named queue disc is installed");
+        NS_TEST_ASSERT_MSG_EQ(l.devices.Get(0)->GetMtu(), 1500u, "the MTU asked for");
+
+        NS_TEST_ASSERT_MSG_EQ(
+            withQdisc->SetAttributeFailSafe("QueueDisc", StringValue("ns3::Node")),
+            false,
+            "a type that is not a queue disc is refused");
+        NS_TEST_ASSERT_MSG_EQ(withQdisc->SetAttributeFailSafe("Mtu", UintegerValue(100)),
+                              false,
+                              "an MTU below 576 is refused");
+        NS_TEST_ASSERT_MSG_EQ(
+            withQdisc->SetAttributeFailSafe("DataRate", DataRateValue(DataRate(0))),
+            false,
+            "a rate of 0 is refused");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The KV-transfer protocol over a point-to-point backhaul link.
  */
 class KvTransferTestSuite : public TestSuite
@@ -540,6 +621,7 @@ class KvTransferTestSuite : public TestSuite
     KvTransferTestSuite()
         : TestSuite("edge-llm-kv-transfer")
     {
+        AddTestCase(new BackhaulHelperTestCase());
         AddTestCase(new KvTransferCompleteTestCase());
         AddTestCase(new KvTransferOrderTestCase(true));
         AddTestCase(new KvTransferOrderTestCase(false));
