@@ -146,10 +146,17 @@ if(EDGE_LLM_BENCHMARKS)
   target_link_libraries(edge-llm-bench-ctho-solver PRIVATE ns3-edge-llm benchmark::benchmark)
   set_target_properties(edge-llm-bench-ctho-solver PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                              ${PROJECT_BINARY_DIR}/benchmarks)
-  # Keeps the benchmark building and running; asserts nothing about time.
+  # Keeps the benchmarks building and running; asserts nothing about time.
   add_test(NAME edge-llm-bench-smoke
            COMMAND edge-llm-bench-ctho-solver --smoke)
 endif()
+
+# A simulation comparison rather than a micro-benchmark, so a plain program.
+add_executable(edge-llm-bench-kv-transfer benchmarks/kv-transfer-benchmark.cc)
+target_link_libraries(edge-llm-bench-kv-transfer PRIVATE ns3-edge-llm)
+set_target_properties(edge-llm-bench-kv-transfer PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                                           ${PROJECT_BINARY_DIR}/benchmarks)
+add_test(NAME edge-llm-bench-kv-transfer-smoke COMMAND edge-llm-bench-kv-transfer --smoke)
 
 # The build against ns-3.43's target names, with a fixture that offers only those names.
 add_test(NAME edge-llm-cmake-new-target-names
