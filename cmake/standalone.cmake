@@ -130,6 +130,8 @@ if(EDGE_LLM_GTEST)
     test/gtest/ctho-solver-random-test.cc
     test/gtest/kv-cache-model-death-test.cc
     test/gtest/edge-llm-header-test.cc
+    test/gtest/token-reorder-buffer-test.cc
+    test/gtest/token-timing-stats-test.cc
   )
   target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main)
   add_test(NAME edge-llm-gtest COMMAND edge-llm-gtest)
