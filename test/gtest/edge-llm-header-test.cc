@@ -6,12 +6,15 @@
 
 #include "ns3/edge-llm-downlink-header.h"
 #include "ns3/edge-llm-uplink-header.h"
+#include "ns3/packet-metadata.h"
 #include "ns3/packet.h"
 
 #include <cstdint>
+#include <cstdlib>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <random>
+#include <sstream>
 #include <vector>
 
 using edgellmtest::InvalidMessage;
@@ -523,6 +526,54 @@ TEST(EdgeLlmUplinkHeader, GarbageIsRefusedOrCanonical)
             b[23] = 0;
         }
     });
+}
+
+TEST(EdgeLlmHeaders, PrintAndTypeIds)
+{
+    EXPECT_EQ(TypeId::LookupByName("ns3::EdgeLlmDownlinkHeader"),
+              EdgeLlmDownlinkHeader::GetTypeId());
+    EXPECT_EQ(TypeId::LookupByName("ns3::EdgeLlmUplinkHeader"), EdgeLlmUplinkHeader::GetTypeId());
+    EdgeLlmDownlinkHeader t = TokenHeader(40, 2);
+    t.SetResent(true);
+    t.SetHandoverMark(true);
+    std::ostringstream os;
+    t.Print(os);
+    EXPECT_EQ(os.str(),
+              "TOKENS imsi=72623859790382856 cell=7 server=10.1.2.3:5000 first=40 count=2 "
+              "resent handover-mark");
+    os.str("");
+    NackHeader().Print(os);
+    EXPECT_EQ(os.str(),
+              "NACK imsi=42 seq=9 nextExpected=10 [10,13) [20,21) [4000000000,4294967296)");
+}
+
+TEST(EdgeLlmHeaderDeathTest, TryRemoveDoesNotStopARunThatChecksPacketMetadata)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    // In a child process: metadata checking, once on, stays on for every later packet.
+    EXPECT_EXIT(
+        {
+            PacketMetadata::Enable();
+            PacketMetadata::EnableChecking();
+            // Raw bytes carry no header metadata; RemoveHeader would stop the run here.
+            Ptr<Packet> raw = FromBytes(ToBytes(TokenHeader(1, 2)));
+            EdgeLlmDownlinkHeader h;
+            bool ok = EdgeLlmDownlinkHeader::TryRemove(raw, h) && raw->GetSize() == 0;
+            Ptr<Packet> added = Create<Packet>(5);
+            added->AddHeader(NackHeader());
+            EdgeLlmUplinkHeader u;
+            ok = ok && EdgeLlmUplinkHeader::TryRemove(added, u) && added->GetSize() == 5;
+            std::exit(ok ? 0 : 1);
+        },
+        ::testing::ExitedWithCode(0),
+        "");
+}
+
+TEST(EdgeLlmHeaderDeathTest, SerializingAnInvalidHeaderStopsTheRun)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(ToBytes(EdgeLlmDownlinkHeader()), "EdgeLlmDownlinkHeader::Serialize: imsi = 0");
+    EXPECT_DEATH(ToBytes(EdgeLlmUplinkHeader()), "EdgeLlmUplinkHeader::Serialize: imsi = 0");
 }
 
 } // namespace
