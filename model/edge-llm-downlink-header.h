@@ -37,6 +37,8 @@ namespace ns3
  *
  * TOKENS goes on with (28 + 8 n bytes in all):
  *
+ * | offset | width | field |
+ * |---|---|---|
  * | 20 | 1 | flags: bit 0 resent, bit 1 handover mark; other bits 0 |
  * | 21 | 1 | reserved, 0 |
  * | 22 | 2 | token count n, [1, MAX_TOKENS] |
@@ -45,6 +47,8 @@ namespace ns3
  *
  * SESSION_REJECTED goes on with (28 bytes in all):
  *
+ * | offset | width | field |
+ * |---|---|---|
  * | 20 | 1 | reason (RejectReason) |
  * | 21 | 3 | reserved, 0 |
  * | 24 | 4 | request sequence number of the OPEN_SESSION refused |

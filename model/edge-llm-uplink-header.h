@@ -36,20 +36,28 @@ namespace ns3
  *
  * OPEN_SESSION goes on with (32 bytes in all):
  *
+ * | offset | width | field |
+ * |---|---|---|
  * | 16 | 4 | prompt tokens, >= 1 |
  * | 20 | 4 | tokens to generate, >= 1 |
  * | 24 | 8 | session start time, int64 ns, >= 0 |
  *
  * NACK goes on with (24 + 8 n bytes in all):
  *
+ * | offset | width | field |
+ * |---|---|---|
  * | 16 | 4 | next expected index: every token below it was delivered |
  * | 20 | 2 | number of missing ranges n, [1, MAX_RANGES] |
  * | 22 | 2 | reserved, 0 |
- * | 24 | 8 n | ranges: first index u32, count u32 >= 1; ascending, disjoint, not adjacent, at or
- *             above the next expected index, last index <= 2^32 - 1 |
+ * | 24 | 8 n | ranges, each a first index (4) and a count (4, >= 1) |
+ *
+ * The ranges ascend, neither overlap nor touch, start at or above the next expected index,
+ * and end at index 2^32 - 1 at most.
  *
  * ACK goes on with (20 bytes in all):
  *
+ * | offset | width | field |
+ * |---|---|---|
  * | 16 | 4 | next expected index |
  *
  * The sequence number grows by one with every message the client sends in a session, retries
