@@ -135,6 +135,9 @@ if(EDGE_LLM_GTEST)
     test/gtest/kv-transfer-header-test.cc
     test/gtest/kv-transfer-policy-test.cc
     test/gtest/range-set-test.cc
+    test/gtest/edge-llm-header-test.cc
+    test/gtest/token-reorder-buffer-test.cc
+    test/gtest/token-timing-stats-test.cc
   )
   target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main)
   add_test(NAME edge-llm-gtest COMMAND edge-llm-gtest)

@@ -1,0 +1,109 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef TOKEN_TIMING_STATS_H
+#define TOKEN_TIMING_STATS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief The service interruption of one handover.
+ */
+struct SitSample
+{
+    uint32_t markedIndex{0}; //!< the token the server marked as its last before the handover
+    double sitS{0};          //!< delivery of the next token minus delivery of the marked one, s
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Token timing of one session, as the UE's application saw it.
+ *
+ * TTFT is the first token's delivery minus the session start. The ITL samples are the gaps
+ * between the deliveries of consecutive tokens (tokens delivered together give a gap of 0),
+ * so a session of n tokens has n - 1 of them; their percentiles are nearest-rank, and exact.
+ * SIT is the gap after each token the server marked as its last before a handover.
+ */
+struct TokenTimingSummary
+{
+    uint32_t tokens{0};           //!< tokens delivered
+    double ttftS{0};              //!< time to first token, s
+    uint32_t itlCount{0};         //!< ITL samples: tokens - 1
+    double itlMeanS{0};           //!< mean ITL, s; NaN without ITL samples
+    double itlP50S{0};            //!< median ITL, s; NaN without ITL samples
+    double itlP90S{0};            //!< 90th percentile ITL, s; NaN without ITL samples
+    double itlP99S{0};            //!< 99th percentile ITL, s; NaN without ITL samples
+    std::vector<SitSample> sit;   //!< one per marked token followed by a delivered token
+    uint32_t marksWithoutNext{0}; //!< marks on the last delivered token: no SIT yet
+};
+
+namespace edgellm
+{
+
+/**
+ * \brief The 1-based nearest rank of percentile p among n samples: ceil(p / 100 * n).
+ *
+ * p / 100 * n within a relative 1e-9 of an integer counts as that integer, so that a decimal
+ * p such as 99.9, which a double cannot hold exactly, gives the textbook rank.
+ *
+ * \param n number of samples, >= 1
+ * \param p the percentile, in (0, 100]
+ * \return the rank, in [1, n]
+ */
+std::size_t NearestRank(std::size_t n, double p);
+
+/**
+ * \brief Nearest-rank percentile: the sample of rank ceil(p / 100 * n) in ascending order.
+ *
+ * Always one of the samples, never an interpolation. O(n) on the copy it takes.
+ *
+ * \param samples the samples, not empty, no NaN
+ * \param p the percentile, in (0, 100]
+ * \return the percentile
+ */
+double NearestRankPercentile(std::vector<double> samples, double p);
+
+/**
+ * \brief Nearest-rank percentile of integer samples (for example times in ns), exact.
+ * \param samples the samples, not empty
+ * \param p the percentile, in (0, 100]
+ * \return the percentile
+ */
+int64_t NearestRankPercentile(std::vector<int64_t> samples, double p);
+
+/**
+ * \brief The ITL samples of a session: deliveryNs[i] - deliveryNs[i - 1] for i >= 1.
+ *
+ * Kept separate from SummarizeTokenTiming so that samples of many sessions can be pooled
+ * before taking percentiles.
+ *
+ * \param deliveryNs delivery time of each token, in index order, non-decreasing
+ * \return the n - 1 gaps, in ns
+ */
+std::vector<int64_t> ItlSamplesNs(const std::vector<int64_t>& deliveryNs);
+
+/**
+ * \brief TTFT, ITL mean and percentiles, and SIT of one session.
+ *
+ * \param startNs when the session started (the request was made), ns
+ * \param deliveryNs delivery time of each token in index order, ns; not empty, the first
+ *        >= startNs, non-decreasing
+ * \param handoverMarks indices of the tokens marked as the last before a handover, each below
+ *        deliveryNs.size(); in any order, repeats counted once
+ * \return the summary
+ */
+TokenTimingSummary SummarizeTokenTiming(int64_t startNs,
+                                        const std::vector<int64_t>& deliveryNs,
+                                        const std::vector<uint32_t>& handoverMarks = {});
+
+} // namespace edgellm
+} // namespace ns3
+
+#endif /* TOKEN_TIMING_STATS_H */
