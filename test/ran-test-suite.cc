@@ -11,6 +11,7 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
+#include "ns3/lte-enb-mac.h"
 #include "ns3/lte-enb-net-device.h"
 #include "ns3/lte-enb-rrc.h"
 #include "ns3/lte-helper.h"
@@ -24,6 +25,7 @@
 #include "ns3/socket.h"
 #include "ns3/test.h"
 #include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
 
 #include <sstream>
 #include <string>
@@ -479,6 +481,94 @@ class LteBreakoutGuardsTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief A real handover failure: the target has no dedicated RACH preamble left, fires
+ * HandoverFailureNoPreamble (imsi, rnti, cellId) and refuses; the UE stays at the source,
+ * where local breakout keeps working.
+ */
+class LteHandoverNoPreambleTestCase : public TestCase
+{
+  public:
+    LteHandoverNoPreambleTestCase()
+        : TestCase("LTE handover refused by the target (no preamble): HandoverFailed, UE stays")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LteScenario s(2, 1, true);
+        // Every preamble for contention-based access: none is left to reserve for a handover.
+        DynamicCast<LteEnbNetDevice>(s.enbDevs.Get(1))
+            ->GetMac()
+            ->SetAttribute("NumberOfRaPreambles", UintegerValue(64));
+        m_imsi = s.Imsi(0);
+        m_ueAddress = s.ueAddresses.GetAddress(0);
+        Ptr<LteLocalBreakout> source = s.Breakout(0);
+        Ptr<LteLocalBreakout> target = s.Breakout(1);
+        Ptr<LteRanObserver> observer = CreateObject<LteRanObserver>();
+        observer->Install(s.enbDevs);
+        observer->TraceConnectWithoutContext(
+            "HandoverStarted",
+            MakeCallback(&LteHandoverNoPreambleTestCase::HandoverStarted, this));
+        observer->TraceConnectWithoutContext(
+            "HandoverFailed",
+            MakeCallback(&LteHandoverNoPreambleTestCase::HandoverFailed, this));
+        Ptr<Socket> sink =
+            m_rx.Listen(s.ueNodes.Get(0), InetSocketAddress(Ipv4Address::GetAny(), kUePort));
+
+        s.lte->HandoverRequest(MilliSeconds(500),
+                               s.ueDevs.Get(0),
+                               s.enbDevs.Get(0),
+                               s.enbDevs.Get(1));
+        bool sourceSent = false;
+        bool targetRefused = false;
+        uint16_t serving = 0;
+        Simulator::Schedule(MilliSeconds(700), [&]() {
+            sourceSent = source->Send(Create<Packet>(kPayload),
+                                      m_imsi,
+                                      m_ueAddress,
+                                      Ipv4Address("15.0.0.1"),
+                                      kServerPort,
+                                      kUePort);
+            targetRefused = !target->CanSend(m_imsi);
+            serving = observer->GetServingCellId(m_imsi);
+        });
+        Simulator::Stop(MilliSeconds(800));
+        Simulator::Run();
+
+        std::ostringstream expected;
+        expected << "failed " << m_imsi << " " << s.CellId(1) << " NO_PREAMBLE; ";
+        NS_TEST_EXPECT_MSG_EQ(m_events, expected.str(), "one failure, at the target, no start");
+        NS_TEST_EXPECT_MSG_EQ(serving, s.CellId(0), "the source still serves");
+        NS_TEST_EXPECT_MSG_EQ(sourceSent, true, "the source still takes packets");
+        NS_TEST_EXPECT_MSG_EQ(targetRefused, true, "the target dropped the context");
+        NS_TEST_EXPECT_MSG_EQ(m_rx.packets, 1u, "the packet reaches the UE");
+
+        sink->Close();
+        Simulator::Destroy();
+    }
+
+    /// Observer sink. \param imsi IMSI \param source source cell \param target target cell
+    void HandoverStarted(uint64_t imsi, uint16_t source, uint16_t target)
+    {
+        m_events += "started; ";
+    }
+
+    /// Observer sink. \param imsi IMSI \param cellId cell \param reason why
+    void HandoverFailed(uint64_t imsi, uint16_t cellId, RanObserver::HandoverFailureReason reason)
+    {
+        m_events += "failed " + std::to_string(imsi) + " " + std::to_string(cellId) + " " +
+                    RanObserver::ToString(reason) + "; ";
+    }
+
+    uint64_t m_imsi{0};      //!< The UE
+    Ipv4Address m_ueAddress; //!< Its address
+    std::string m_events;    //!< Events seen
+    Received m_rx;           //!< The UE's socket
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The LTE failure traces pass (imsi, rnti, cellId), the other traces (imsi, cellId,
  * rnti): each maps to the right event, cell and reason, and a failure at the serving cell
  * forgets it.
@@ -579,6 +669,7 @@ class EdgeLlmRanTestSuite : public TestSuite
         AddTestCase(new LteBreakoutGuardsTestCase, TestCase::QUICK);
         AddTestCase(new LteHandoverBreakoutTestCase(true), TestCase::QUICK);
         AddTestCase(new LteHandoverBreakoutTestCase(false), TestCase::QUICK);
+        AddTestCase(new LteHandoverNoPreambleTestCase, TestCase::QUICK);
     }
 };
 
