@@ -481,6 +481,174 @@ class LteBreakoutGuardsTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief Two UEs, one of which hands over 1→2 and back 2→1 while both receive a stream that
+ * follows the observer (switched at HandoverStarted): each packet reaches its own UE, and the
+ * return to cell 1 finds the UE's new context there, not the released one.
+ */
+class LteTwoUePingPongTestCase : public TestCase
+{
+  public:
+    LteTwoUePingPongTestCase()
+        : TestCase("LTE two UEs, one handing over and back: streams follow, each to its UE")
+    {
+    }
+
+  private:
+    /// Per UE: its stream and what it received.
+    struct Ue
+    {
+        uint64_t imsi{0};      //!< IMSI
+        Ipv4Address address;   //!< IPv4 address
+        uint32_t payload{0};   //!< payload size of its packets
+        uint16_t cell{0};      //!< cell its stream goes to
+        uint32_t accepted{0};  //!< sends accepted
+        uint32_t refused{0};   //!< sends refused
+        uint32_t received{0};  //!< packets received
+        uint32_t wrongSize{0}; //!< packets of another UE's size
+        std::string events;    //!< observer events
+        Ptr<Socket> socket;    //!< its socket
+    };
+
+    void DoRun() override
+    {
+        LteScenario s(2, 2, true);
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            m_ues[i].imsi = s.Imsi(i);
+            m_ues[i].address = s.ueAddresses.GetAddress(i);
+            m_ues[i].payload = 100 + 100 * i;
+            m_ues[i].socket = Socket::CreateSocket(s.ueNodes.Get(i), UdpSocketFactory::GetTypeId());
+            m_ues[i].socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), kUePort));
+            m_ues[i].socket->SetRecvCallback(
+                MakeBoundCallback(&LteTwoUePingPongTestCase::Receive, &m_ues[i]));
+            m_cellIds[i] = s.CellId(i);
+            m_breakout[i] = s.Breakout(i);
+        }
+        m_observer = CreateObject<LteRanObserver>();
+        m_observer->Install(s.enbDevs);
+        m_observer->TraceConnectWithoutContext(
+            "UeReady",
+            MakeCallback(&LteTwoUePingPongTestCase::UeReady, this));
+        m_observer->TraceConnectWithoutContext(
+            "HandoverStarted",
+            MakeCallback(&LteTwoUePingPongTestCase::HandoverStarted, this));
+        m_observer->TraceConnectWithoutContext(
+            "HandoverDone",
+            MakeCallback(&LteTwoUePingPongTestCase::HandoverDone, this));
+
+        for (int t = 300; t < 1800; t += 10)
+        {
+            Simulator::Schedule(MilliSeconds(t), &LteTwoUePingPongTestCase::SendAll, this);
+        }
+        s.lte->HandoverRequest(MilliSeconds(600),
+                               s.ueDevs.Get(0),
+                               s.enbDevs.Get(0),
+                               s.enbDevs.Get(1));
+        s.lte->HandoverRequest(MilliSeconds(1200),
+                               s.ueDevs.Get(0),
+                               s.enbDevs.Get(1),
+                               s.enbDevs.Get(0));
+        Simulator::Stop(MilliSeconds(1850));
+        Simulator::Run();
+
+        std::ostringstream a;
+        a << "ready " << m_cellIds[0] << "; started " << m_cellIds[0] << "->" << m_cellIds[1]
+          << "; done " << m_cellIds[1] << "; ready " << m_cellIds[1] << "; started " << m_cellIds[1]
+          << "->" << m_cellIds[0] << "; done " << m_cellIds[0] << "; ready " << m_cellIds[0]
+          << "; ";
+        NS_TEST_EXPECT_MSG_EQ(m_ues[0].events, a.str(), "UE A: out and back");
+        std::ostringstream b;
+        b << "ready " << m_cellIds[0] << "; ";
+        NS_TEST_EXPECT_MSG_EQ(m_ues[1].events, b.str(), "UE B: stays");
+        for (uint32_t i = 0; i < 2; ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ(m_ues[i].refused, 0u, "a stream that follows is never refused");
+            NS_TEST_EXPECT_MSG_EQ(m_ues[i].accepted, 150u, "one packet per 10 ms for 1.5 s");
+            NS_TEST_EXPECT_MSG_EQ(m_ues[i].wrongSize, 0u, "no packet of the other UE");
+        }
+        NS_TEST_EXPECT_MSG_EQ(m_ues[1].received, 150u, "the UE that stays gets every packet");
+        // ns-3 loses what sits in the source's queues when the UE leaves, and here, with both
+        // cells loaded and the UE at the edge, a few transport blocks right after the handover
+        // (4 packets of 150 with ns-3.37); the bound leaves room for the radio, not for the
+        // breakout.
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(m_ues[0].received,
+                                    140u,
+                                    "the UE that hands over twice loses only a few packets");
+        NS_TEST_EXPECT_MSG_EQ(m_breakout[0]->CanSend(m_ues[0].imsi), true, "A is back in cell 1");
+        NS_TEST_EXPECT_MSG_EQ(m_breakout[1]->CanSend(m_ues[0].imsi), false, "and gone from 2");
+        NS_TEST_EXPECT_MSG_EQ(m_breakout[1]->CanSend(m_ues[1].imsi), false, "B was never in 2");
+
+        for (auto& ue : m_ues)
+        {
+            ue.socket->Close();
+            ue.socket = nullptr;
+        }
+        m_observer = nullptr;
+        m_breakout[0] = m_breakout[1] = nullptr;
+        Simulator::Destroy();
+    }
+
+    /// Sends one packet to each UE, into the cell its stream goes to.
+    void SendAll()
+    {
+        for (auto& ue : m_ues)
+        {
+            uint32_t enb = ue.cell == m_cellIds[1] ? 1 : 0;
+            bool ok = m_breakout[enb]->Send(Create<Packet>(ue.payload),
+                                            ue.imsi,
+                                            ue.address,
+                                            Ipv4Address("15.0.0.1"),
+                                            kServerPort,
+                                            kUePort);
+            ++(ok ? ue.accepted : ue.refused);
+        }
+    }
+
+    /// \param ue the receiving UE \param socket its socket
+    static void Receive(Ue* ue, Ptr<Socket> socket)
+    {
+        while (Ptr<Packet> p = socket->Recv())
+        {
+            ++ue->received;
+            ue->wrongSize += p->GetSize() == ue->payload ? 0 : 1;
+        }
+    }
+
+    /// \param imsi IMSI \return that UE
+    Ue& Find(uint64_t imsi)
+    {
+        return m_ues[0].imsi == imsi ? m_ues[0] : m_ues[1];
+    }
+
+    /// Observer sink. \param imsi IMSI \param cellId cell
+    void UeReady(uint64_t imsi, uint16_t cellId)
+    {
+        Find(imsi).cell = cellId;
+        Find(imsi).events += "ready " + std::to_string(cellId) + "; ";
+    }
+
+    /// Observer sink. \param imsi IMSI \param source source \param target target
+    void HandoverStarted(uint64_t imsi, uint16_t source, uint16_t target)
+    {
+        Find(imsi).cell = target;
+        Find(imsi).events +=
+            "started " + std::to_string(source) + "->" + std::to_string(target) + "; ";
+    }
+
+    /// Observer sink. \param imsi IMSI \param target target
+    void HandoverDone(uint64_t imsi, uint16_t target)
+    {
+        Find(imsi).events += "done " + std::to_string(target) + "; ";
+    }
+
+    Ue m_ues[2];                         //!< The UEs
+    uint16_t m_cellIds[2]{0, 0};         //!< Cells of the eNBs
+    Ptr<LteLocalBreakout> m_breakout[2]; //!< One per eNB
+    Ptr<LteRanObserver> m_observer;      //!< The observer
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief A real handover failure: the target has no dedicated RACH preamble left, fires
  * HandoverFailureNoPreamble (imsi, rnti, cellId) and refuses; the UE stays at the source,
  * where local breakout keeps working.
@@ -670,6 +838,7 @@ class EdgeLlmRanTestSuite : public TestSuite
         AddTestCase(new LteHandoverBreakoutTestCase(true), TestCase::QUICK);
         AddTestCase(new LteHandoverBreakoutTestCase(false), TestCase::QUICK);
         AddTestCase(new LteHandoverNoPreambleTestCase, TestCase::QUICK);
+        AddTestCase(new LteTwoUePingPongTestCase, TestCase::QUICK);
     }
 };
 
