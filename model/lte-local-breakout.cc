@@ -155,6 +155,12 @@ LteLocalBreakout::GetRefusedPackets() const
     return m_refused;
 }
 
+uint64_t
+LteLocalBreakout::GetUeMapScans() const
+{
+    return m_scans;
+}
+
 bool
 LteLocalBreakout::IsSendAllowed(UeManager::State state)
 {
@@ -195,7 +201,7 @@ void
 LteLocalBreakout::Rescan()
 {
     NS_LOG_FUNCTION(this);
-    ++m_rescans;
+    ++m_scans;
     m_contexts.clear();
     ObjectMapValue ues;
     m_rrc->GetAttribute("UeMap", ues);

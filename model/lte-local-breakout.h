@@ -89,6 +89,8 @@ class LteLocalBreakout : public RanDownlink
     uint64_t GetSentPackets() const;
     /// \return the number of sends refused
     uint64_t GetRefusedPackets() const;
+    /// \return how many times the RRC's UeMap was scanned (the slow path of a lookup)
+    uint64_t GetUeMapScans() const;
 
     /**
      * \param state a UeManager state
@@ -149,7 +151,7 @@ class LteLocalBreakout : public RanDownlink
     uint16_t m_identification{0};                          //!< Next IPv4 identification
     uint64_t m_sent{0};                                    //!< Packets handed to the eNB
     uint64_t m_refused{0};                                 //!< Sends refused
-    uint64_t m_rescans{0};                                 //!< Scans of the UeMap (for the log)
+    uint64_t m_scans{0};                                   //!< Scans of the UeMap
     TracedCallback<uint64_t, RefuseReason> m_refusedTrace; //!< SendRefused
     TracedCallback<uint64_t, uint16_t, Ptr<const Packet>> m_txTrace; //!< Tx
 };

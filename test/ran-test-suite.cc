@@ -231,6 +231,8 @@ class LteHandoverBreakoutTestCase : public TestCase
                                 1);
         }
         s.lte->HandoverRequest(Seconds(1), s.ueDevs.Get(0), s.enbDevs.Get(0), s.enbDevs.Get(1));
+        Simulator::Schedule(MilliSeconds(999),
+                            [this]() { m_scansBeforeHandover = m_breakout[0]->GetUeMapScans(); });
         Simulator::Schedule(MilliSeconds(1500), &LteHandoverBreakoutTestCase::SendVia, this, 0);
         Simulator::Schedule(MilliSeconds(1500),
                             &LteHandoverBreakoutTestCase::CheckServing,
@@ -246,6 +248,9 @@ class LteHandoverBreakoutTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(m_events.str(), expected.str(), "observer events of one handover");
 
         NS_TEST_EXPECT_MSG_EQ(m_accepted[0], 20u, "the serving source takes every packet");
+        NS_TEST_EXPECT_MSG_EQ(m_scansBeforeHandover,
+                              1u,
+                              "in the steady state only the first lookup scans the UeMap");
         NS_TEST_EXPECT_MSG_EQ(m_accepted[1],
                               21u,
                               "the target takes every packet, the first at HandoverStarted");
@@ -343,6 +348,7 @@ class LteHandoverBreakoutTestCase : public TestCase
     uint32_t m_accepted[2]{0, 0};            //!< Sends accepted (periodic ones)
     bool m_targetAtStart{false};             //!< CanSend at the target at HO start
     bool m_refusedAfterRelease{false};       //!< The source refused at 1.5 s
+    uint64_t m_scansBeforeHandover{0};       //!< UeMap scans of the source's 20 sends
     std::vector<Time> m_sendTimes;           //!< When each accepted packet was sent
     bool m_servingAtEnd{false};              //!< GetServingCellId was the target
     Received m_rx;                           //!< The UE's socket
