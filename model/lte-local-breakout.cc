@@ -193,6 +193,8 @@ LteLocalBreakout::ToString(RefuseReason reason)
         return "STATE_NOT_ALLOWED";
     case TOO_LARGE:
         return "TOO_LARGE";
+    case NO_BEARER:
+        return "NO_BEARER";
     }
     return "UNKNOWN";
 }
@@ -288,6 +290,17 @@ LteLocalBreakout::Send(Ptr<Packet> udpPayload,
     if (!IsSendAllowed(ue->GetState()))
     {
         return Refuse(imsi, STATE_NOT_ALLOWED);
+    }
+    if (m_bearerId != 1)
+    {
+        // A missing bearer is dropped silently by a connected UE's context, but aborts the
+        // run in HANDOVER_LEAVING. The default bearer exists in every allowed state.
+        ObjectMapValue drbs;
+        ue->GetAttribute("DataRadioBearerMap", drbs);
+        if (!drbs.Get(m_bearerId))
+        {
+            return Refuse(imsi, NO_BEARER);
+        }
     }
 
     Ptr<Packet> p = udpPayload->Copy();

@@ -54,6 +54,9 @@ class LteLocalBreakout : public RanDownlink
         STATE_NOT_ALLOWED,
         /// The datagram does not fit in one IPv4 packet.
         TOO_LARGE,
+        /// The UE has no radio bearer of the BearerId attribute (only checked for bearers
+        /// other than the default one, which every connected UE has).
+        NO_BEARER,
     };
 
     /**

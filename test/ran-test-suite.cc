@@ -408,10 +408,11 @@ class LteBreakoutGuardsTestCase : public TestCase
                               true,
                               "ATTACH_REQUEST: refused instead of aborting the run");
         NS_TEST_EXPECT_MSG_EQ(m_unknownRefused, true, "unknown IMSI: refused");
+        NS_TEST_EXPECT_MSG_EQ(m_noBearerRefused, true, "a bearer the UE lacks: refused");
         NS_TEST_EXPECT_MSG_EQ(m_reasons,
-                              "NO_CONTEXT STATE_NOT_ALLOWED NO_CONTEXT NO_CONTEXT ",
+                              "NO_CONTEXT STATE_NOT_ALLOWED NO_CONTEXT NO_CONTEXT NO_BEARER ",
                               "refusal reasons traced in order");
-        NS_TEST_EXPECT_MSG_EQ(m_breakout->GetRefusedPackets(), 4u, "refusals counted");
+        NS_TEST_EXPECT_MSG_EQ(m_breakout->GetRefusedPackets(), 5u, "refusals counted");
         NS_TEST_EXPECT_MSG_EQ(m_serverRx, 1u, "the UE's datagram reaches the eNB's server");
         NS_TEST_EXPECT_MSG_EQ(m_promptFrom, m_ueAddress, "from the UE's address");
         NS_TEST_EXPECT_MSG_EQ(m_ueRx.packets, 1u, "the server's answer reaches the UE");
@@ -449,6 +450,10 @@ class LteBreakoutGuardsTestCase : public TestCase
             m_promptFrom = InetSocketAddress::ConvertFrom(from).GetIpv4();
             m_unknownRefused =
                 !m_breakout->CanSend(m_imsi + 1000) && !Send(m_imsi + 1000) && !Send(0);
+            // The UE has the default bearer only.
+            m_breakout->SetAttribute("BearerId", UintegerValue(5));
+            m_noBearerRefused = !Send(m_imsi);
+            m_breakout->SetAttribute("BearerId", UintegerValue(1));
             Send(m_imsi);
         }
     }
@@ -479,6 +484,7 @@ class LteBreakoutGuardsTestCase : public TestCase
     bool m_attachingSeen{false};       //!< ConnectionEstablished fired
     bool m_attachingRefused{false};    //!< Refused in ATTACH_REQUEST
     bool m_unknownRefused{false};      //!< Refused for an unknown IMSI
+    bool m_noBearerRefused{false};     //!< Refused for a missing bearer
     std::string m_reasons;             //!< Refusal reasons traced
     uint32_t m_serverRx{0};            //!< Datagrams at the server
     Ipv4Address m_promptFrom;          //!< Their source
