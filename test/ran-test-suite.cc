@@ -247,7 +247,9 @@ class LteHandoverBreakoutTestCase : public TestCase
                  << "; ready " << m_imsi << " " << s.CellId(1) << "; ";
         NS_TEST_EXPECT_MSG_EQ(m_events.str(), expected.str(), "observer events of one handover");
 
-        NS_TEST_EXPECT_MSG_EQ(m_accepted[0], 20u, "the serving source takes every packet");
+        NS_TEST_EXPECT_MSG_EQ(m_accepted[0],
+                              21u,
+                              "the source takes every packet, the last at HandoverStarted");
         NS_TEST_EXPECT_MSG_EQ(m_scansBeforeHandover,
                               1u,
                               "in the steady state only the first lookup scans the UeMap");
@@ -262,7 +264,10 @@ class LteHandoverBreakoutTestCase : public TestCase
                               true,
                               "the source refuses once the UE's context is released");
         NS_TEST_EXPECT_MSG_EQ(m_breakout[0]->GetRefusedPackets(), 1u, "one refusal counted");
-        NS_TEST_EXPECT_MSG_EQ(m_rx.packets, 41u, "every packet sent reaches the UE's socket");
+        NS_TEST_EXPECT_MSG_EQ(m_rx.packets,
+                              42u,
+                              "every packet sent reaches the UE's socket, also the one the source "
+                              "forwarded over X2");
         bool delaysOk = m_rx.arrivals.size() == m_sendTimes.size();
         for (std::size_t i = 0; delaysOk && i < m_sendTimes.size(); ++i)
         {
@@ -323,6 +328,8 @@ class LteHandoverBreakoutTestCase : public TestCase
         // The stream switches here: the target buffers until the UE arrives.
         m_targetAtStart = m_breakout[1]->CanSend(imsi);
         SendVia(1);
+        // The source is HANDOVER_LEAVING now: it forwards over X2 to the target's buffer.
+        SendVia(0);
     }
 
     /// Observer sink. \param imsi IMSI \param target target cell
