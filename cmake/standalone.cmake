@@ -117,12 +117,15 @@ endif()
 add_executable(edge-llm-test-runner test/edge-llm-test-runner.cc ${EDGE_LLM_TEST_SOURCES})
 target_link_libraries(edge-llm-test-runner PRIVATE ns3-edge-llm)
 target_compile_definitions(edge-llm-test-runner PRIVATE NS_TEST_SOURCEDIR="test")
-add_test(NAME edge-llm-suite COMMAND edge-llm-test-runner --suite=edge-llm --verbose)
-add_test(NAME edge-llm-kv-transfer-suite
-         COMMAND edge-llm-test-runner --suite=edge-llm-kv-transfer --verbose)
-add_test(NAME edge-llm-suite-registered COMMAND edge-llm-test-runner --list)
-set_tests_properties(edge-llm-suite-registered PROPERTIES PASS_REGULAR_EXPRESSION
-                                                          "(^|\n)edge-llm(\r?\n|$)")
+# Every TestSuite of the module: each runs as its own CTest, and a second CTest checks that
+# the runner lists it, since --suite= with a missing name would prove nothing.
+set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-ran)
+foreach(suite ${EDGE_LLM_TEST_SUITES})
+  add_test(NAME ${suite}-suite COMMAND edge-llm-test-runner --suite=${suite} --verbose)
+  add_test(NAME ${suite}-suite-registered COMMAND edge-llm-test-runner --list)
+  set_tests_properties(${suite}-suite-registered PROPERTIES PASS_REGULAR_EXPRESSION
+                                                            "(^|\n)${suite}(\r?\n|$)")
+endforeach()
 
 if(EDGE_LLM_GTEST)
   find_package(GTest REQUIRED)

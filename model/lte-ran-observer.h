@@ -1,0 +1,120 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef LTE_RAN_OBSERVER_H
+#define LTE_RAN_OBSERVER_H
+
+#include "ran-observer.h"
+
+#include <set>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief RanObserver of ns-3's LTE stack: listens to the LteEnbRrc of each eNB given.
+ *
+ * Maps the eNB RRC's trace sources to the RanObserver events:
+ *
+ * - `ConnectionReconfiguration (imsi, cellId, rnti)` to UeReady. Not `ConnectionEstablished`:
+ *   that fires while the UE is still attaching (ATTACH_REQUEST), when a downlink packet
+ *   aborts the run.
+ * - `HandoverStart (imsi, cellId, rnti, targetCellId)` (at the source, once the target has
+ *   acknowledged) to HandoverStarted.
+ * - `HandoverEndOk (imsi, cellId, rnti)` (at the target, after the path switch) to
+ *   HandoverDone, followed by UeReady in the target.
+ * - `NotifyConnectionRelease (imsi, cellId, rnti)`: forgets the serving cell if it is that
+ *   cell.
+ * - `HandoverFailureNoPreamble`, `HandoverFailureMaxRach`, `HandoverFailureLeaving`,
+ *   `HandoverFailureJoining`, which pass `(imsi, rnti, cellId)` (another order), to
+ *   HandoverFailed.
+ *
+ * It connects to the RRC objects of the given devices without a context, not through
+ * `/NodeList/...` paths, so that several simulations in one process (tests) do not hear each
+ * other's eNBs.
+ */
+class LteRanObserver : public RanObserver
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    LteRanObserver() = default;
+    ~LteRanObserver() override = default;
+
+    /**
+     * \brief Connect to the RRC of each eNB device; devices already observed are skipped.
+     * \param enbDevs LteEnbNetDevices (e.g. from LteHelper::InstallEnbDevice); another kind
+     *        of device stops the run
+     */
+    void Install(const NetDeviceContainer& enbDevs) override;
+
+    /**
+     * \name Sinks of the LteEnbRrc trace sources, public so that the mapping can be tested
+     * without provoking each event in a simulation.
+     * @{
+     */
+    /**
+     * \param imsi IMSI
+     * \param cellId the eNB's cell
+     * \param rnti the UE's RNTI in that cell
+     */
+    void ConnectionReconfigurationSink(uint64_t imsi, uint16_t cellId, uint16_t rnti);
+    /**
+     * \param imsi IMSI
+     * \param cellId the source cell
+     * \param rnti the UE's RNTI in the source cell
+     * \param targetCellId the target cell
+     */
+    void HandoverStartSink(uint64_t imsi, uint16_t cellId, uint16_t rnti, uint16_t targetCellId);
+    /**
+     * \param imsi IMSI
+     * \param cellId the target cell
+     * \param rnti the UE's RNTI in the target cell
+     */
+    void HandoverEndOkSink(uint64_t imsi, uint16_t cellId, uint16_t rnti);
+    /**
+     * \param imsi IMSI
+     * \param cellId the cell releasing the UE
+     * \param rnti the UE's RNTI in that cell
+     */
+    void ConnectionReleaseSink(uint64_t imsi, uint16_t cellId, uint16_t rnti);
+    /**
+     * \param imsi IMSI
+     * \param rnti the UE's RNTI in the reporting cell
+     * \param cellId the reporting cell
+     */
+    void HandoverFailureNoPreambleSink(uint64_t imsi, uint16_t rnti, uint16_t cellId);
+    /**
+     * \param imsi IMSI
+     * \param rnti the UE's RNTI in the reporting cell
+     * \param cellId the reporting cell
+     */
+    void HandoverFailureMaxRachSink(uint64_t imsi, uint16_t rnti, uint16_t cellId);
+    /**
+     * \param imsi IMSI
+     * \param rnti the UE's RNTI in the reporting cell
+     * \param cellId the reporting cell
+     */
+    void HandoverFailureLeavingSink(uint64_t imsi, uint16_t rnti, uint16_t cellId);
+    /**
+     * \param imsi IMSI
+     * \param rnti the UE's RNTI in the reporting cell
+     * \param cellId the reporting cell
+     */
+    void HandoverFailureJoiningSink(uint64_t imsi, uint16_t rnti, uint16_t cellId);
+    /** @} */
+
+  private:
+    /// RRC objects already connected, so that a second Install of a device is harmless.
+    std::set<const Object*> m_observed;
+};
+
+} // namespace ns3
+
+#endif // LTE_RAN_OBSERVER_H

@@ -1,0 +1,125 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ran-observer.h"
+
+#include "ns3/log.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RanObserver");
+
+NS_OBJECT_ENSURE_REGISTERED(RanObserver);
+
+TypeId
+RanObserver::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RanObserver")
+            .SetParent<Object>()
+            .SetGroupName("EdgeLlm")
+            .AddTraceSource("UeReady",
+                            "The UE can receive data in this cell: its connection is set up, "
+                            "or its handover into the cell is complete.",
+                            MakeTraceSourceAccessor(&RanObserver::m_ueReadyTrace),
+                            "ns3::RanObserver::UeReadyTracedCallback")
+            .AddTraceSource("HandoverStarted",
+                            "The source cell has the target's acknowledgement and commands the "
+                            "UE to hand over; the target already holds the UE's context.",
+                            MakeTraceSourceAccessor(&RanObserver::m_handoverStartedTrace),
+                            "ns3::RanObserver::HandoverStartedTracedCallback")
+            .AddTraceSource("HandoverDone",
+                            "The UE's handover into the target cell is complete.",
+                            MakeTraceSourceAccessor(&RanObserver::m_handoverDoneTrace),
+                            "ns3::RanObserver::HandoverDoneTracedCallback")
+            .AddTraceSource("HandoverFailed",
+                            "A handover failed, with the reporting cell and the reason.",
+                            MakeTraceSourceAccessor(&RanObserver::m_handoverFailedTrace),
+                            "ns3::RanObserver::HandoverFailedTracedCallback");
+    return tid;
+}
+
+uint16_t
+RanObserver::GetServingCellId(uint64_t imsi) const
+{
+    auto it = m_servingCell.find(imsi);
+    return it == m_servingCell.end() ? 0 : it->second;
+}
+
+std::string
+RanObserver::ToString(HandoverFailureReason reason)
+{
+    switch (reason)
+    {
+    case NO_PREAMBLE:
+        return "NO_PREAMBLE";
+    case MAX_RACH:
+        return "MAX_RACH";
+    case LEAVING_TIMEOUT:
+        return "LEAVING_TIMEOUT";
+    case JOINING_TIMEOUT:
+        return "JOINING_TIMEOUT";
+    }
+    return "UNKNOWN";
+}
+
+void
+RanObserver::NotifyUeReady(uint64_t imsi, uint16_t cellId)
+{
+    NS_LOG_FUNCTION(this << imsi << cellId);
+    auto [it, inserted] = m_servingCell.emplace(imsi, cellId);
+    if (!inserted && it->second == cellId)
+    {
+        // A reconfiguration of a UE already served here (LTE sends one after each handover
+        // and for each new bearer) is no news.
+        return;
+    }
+    it->second = cellId;
+    m_ueReadyTrace(imsi, cellId);
+}
+
+void
+RanObserver::NotifyHandoverStarted(uint64_t imsi, uint16_t sourceCellId, uint16_t targetCellId)
+{
+    NS_LOG_FUNCTION(this << imsi << sourceCellId << targetCellId);
+    m_handoverStartedTrace(imsi, sourceCellId, targetCellId);
+}
+
+void
+RanObserver::NotifyHandoverDone(uint64_t imsi, uint16_t targetCellId)
+{
+    NS_LOG_FUNCTION(this << imsi << targetCellId);
+    m_servingCell[imsi] = targetCellId;
+    m_handoverDoneTrace(imsi, targetCellId);
+    // Subscribers that only follow where a UE can receive need no handover logic.
+    m_ueReadyTrace(imsi, targetCellId);
+}
+
+void
+RanObserver::NotifyUeReleased(uint64_t imsi, uint16_t cellId)
+{
+    NS_LOG_FUNCTION(this << imsi << cellId);
+    auto it = m_servingCell.find(imsi);
+    if (it != m_servingCell.end() && it->second == cellId)
+    {
+        m_servingCell.erase(it);
+    }
+}
+
+void
+RanObserver::NotifyHandoverFailed(uint64_t imsi, uint16_t cellId, HandoverFailureReason reason)
+{
+    NS_LOG_FUNCTION(this << imsi << cellId << ToString(reason));
+    auto it = m_servingCell.find(imsi);
+    if (it != m_servingCell.end() && it->second == cellId)
+    {
+        // The reporting cell has dropped the UE's context; where the UE reconnects is
+        // told by a later UeReady.
+        m_servingCell.erase(it);
+    }
+    m_handoverFailedTrace(imsi, cellId, reason);
+}
+
+} // namespace ns3
