@@ -120,6 +120,10 @@ add_test(NAME edge-llm-suite COMMAND edge-llm-test-runner --suite=edge-llm --ver
 add_test(NAME edge-llm-suite-registered COMMAND edge-llm-test-runner --list)
 set_tests_properties(edge-llm-suite-registered PROPERTIES PASS_REGULAR_EXPRESSION
                                                           "(^|\n)edge-llm(\r?\n|$)")
+add_test(NAME edge-llm-engine-suite COMMAND edge-llm-test-runner --suite=edge-llm-engine --verbose)
+add_test(NAME edge-llm-engine-suite-registered COMMAND edge-llm-test-runner --list)
+set_tests_properties(edge-llm-engine-suite-registered PROPERTIES PASS_REGULAR_EXPRESSION
+                                                                 "(^|\n)edge-llm-engine(\r?\n|$)")
 
 if(EDGE_LLM_GTEST)
   find_package(GTest REQUIRED)

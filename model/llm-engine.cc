@@ -499,11 +499,8 @@ LlmEngine::RemoveSession(uint64_t imsi)
     }
     Unqueue(imsi, it->second);
     Erase(imsi);
-    if (!m_busy)
-    {
-        AdmitWaiting();
-        Schedule();
-    }
+    AdmitWaiting();
+    Schedule();
     return true;
 }
 
@@ -707,8 +704,8 @@ LlmEngine::EndDecode()
             continue; // stopped or removed while the step ran: its token is not emitted
         }
         Session& s = it->second;
-        m_emitted.push_back({imsi, s.nextTokenIndex});
-        m_tokenTrace(imsi, s.nextTokenIndex);
+        const uint64_t index = s.nextTokenIndex;
+        m_emitted.push_back({imsi, index});
         ++s.nextTokenIndex;
         ++s.generatedTokens;
         ++s.contextTokens;
@@ -722,6 +719,8 @@ LlmEngine::EndDecode()
             s.phase = Phase::DECODE_READY;
             m_decodeQueue.push_back(imsi);
         }
+        // Last: a trace sink may remove the session.
+        m_tokenTrace(imsi, index);
     }
     for (uint64_t imsi : m_finished)
     {
