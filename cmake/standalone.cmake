@@ -133,6 +133,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/ctho-solver-test.cc
     test/gtest/ctho-solver-random-test.cc
     test/gtest/kv-cache-model-death-test.cc
+    test/gtest/llm-engine-death-test.cc
   )
   target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main)
   add_test(NAME edge-llm-gtest COMMAND edge-llm-gtest)
