@@ -56,6 +56,10 @@ namespace ns3
  *
  * The engine schedules no event while it has nothing to do. It keeps a fixed amount of state
  * per session, none per token.
+ *
+ * Callbacks and trace sinks may call back into the engine (e.g. remove a session, or add one
+ * when another finishes); the next iteration is chosen after the current one is wound up.
+ * Attributes are meant to be set before the first session arrives.
  */
 class LlmEngine : public Object
 {
@@ -84,7 +88,9 @@ class LlmEngine : public Object
 
     /**
      * \brief Tokens of one decode step, one entry per session, in batch order. The vector is
-     * the engine's and is reused: copy what must outlive the call.
+     * the engine's and is reused: copy what must outlive the call. Sessions whose last token
+     * is in it are already gone (HasSession is false, their memory free); the
+     * session-finished callback follows for each of them.
      */
     using TokensCallback = Callback<void, const std::vector<EmittedToken>&>;
     /// A session event: the session's IMSI.
@@ -242,7 +248,10 @@ class LlmEngine : public Object
      * \param model the model
      */
     void SetComputeModel(Ptr<GpuComputeModel> model);
-    /// \return the compute model (created with its defaults if none was given)
+    /**
+     * \return the compute model; when none was given, null until the first iteration creates
+     * one with its defaults
+     */
     Ptr<GpuComputeModel> GetComputeModel() const;
 
     /// \param cb called after each decode step with its tokens

@@ -651,6 +651,71 @@ class LlmEngineStopRemoveTestCase : public EngineTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief Callbacks may call back into the engine: a client that asks again when served, and
+ * a server that drops a session from within the tokens callback.
+ */
+class LlmEngineReentrantTestCase : public EngineTestCase
+{
+  public:
+    LlmEngineReentrantTestCase()
+        : EngineTestCase("LlmEngine: callbacks may add and remove sessions")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<LlmEngine> e = MakeEngine(Coefficients{});
+        e->SetAttribute("KvCapacityTokens", UintegerValue(300));
+        std::map<uint64_t, Time> finished;
+        std::map<uint64_t, uint64_t> tokens;
+        std::map<uint64_t, Time> prefillStart;
+        e->TraceConnectWithoutContext("PrefillStarted",
+                                      Callback<void, uint64_t, uint64_t, bool>(
+                                          [&prefillStart](uint64_t imsi, uint64_t, bool) {
+                                              prefillStart[imsi] = Simulator::Now();
+                                          }));
+        // Sessions 1 and 2 fill the memory; 3 waits. When 1 finishes, its client asks again
+        // (11), which waits behind 3.
+        e->SetSessionFinishedCallback(LlmEngine::SessionCallback([e, &finished](uint64_t imsi) {
+            finished[imsi] = Simulator::Now();
+            if (imsi < 10)
+            {
+                e->AddSession(imsi + 10, 50, 50);
+            }
+        }));
+        // The server drops session 2 after its third token.
+        e->SetTokensCallback(LlmEngine::TokensCallback(
+            [e, &tokens](const std::vector<LlmEngine::EmittedToken>& step) {
+                for (const auto& t : step)
+                {
+                    ++tokens[t.imsi];
+                    if (t.imsi == 2 && t.tokenIndex == 2)
+                    {
+                        e->RemoveSession(2);
+                    }
+                }
+            }));
+        e->AddSession(1, 100, 50);
+        e->AddSession(2, 100, 50);
+        e->AddSession(3, 100, 50);
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(tokens[2], 3u, "a session removed in the callback emits no more");
+        NS_TEST_ASSERT_MSG_EQ(finished.count(2), 0u, "and does not finish");
+        NS_TEST_ASSERT_MSG_EQ(tokens[1], 50u, "session 1 runs to the end");
+        NS_TEST_ASSERT_MSG_EQ(tokens[3], 50u, "session 3 runs once 2 is removed");
+        NS_TEST_ASSERT_MSG_EQ(tokens[11], 50u, "a session added in a callback runs");
+        NS_TEST_ASSERT_MSG_EQ(tokens[13], 50u, "so does the next one");
+        NS_TEST_ASSERT_MSG_EQ(prefillStart[11],
+                              finished[1],
+                              "added at the end of a step, it is prefilled at once");
+        NS_TEST_ASSERT_MSG_EQ(e->GetKvTokensInUse(), 0u, "all memory is freed");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The engine's attributes refuse values outside their ranges.
  */
 class LlmEngineAttributeTestCase : public EngineTestCase
@@ -699,6 +764,7 @@ class LlmEngineTestSuite : public TestSuite
         AddTestCase(new LlmEngineUrgentTestCase);
         AddTestCase(new LlmEngineAdmissionTestCase);
         AddTestCase(new LlmEngineStopRemoveTestCase);
+        AddTestCase(new LlmEngineReentrantTestCase);
         AddTestCase(new LlmEngineAttributeTestCase);
     }
 };
