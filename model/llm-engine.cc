@@ -301,7 +301,7 @@ LlmEngine::Admit(uint64_t imsi, const Session& session, const std::string& sizes
     if (session.reservedTokens > m_kvCapacityTokens)
     {
         std::ostringstream reason;
-        reason << "needs " << sizes
+        reason << "needs " << sizes << " = " << session.reservedTokens
                << " KV tokens, more than KvCapacityTokens = " << m_kvCapacityTokens;
         NS_LOG_INFO("imsi " << imsi << " rejected: " << reason.str());
         m_rejectedTrace(imsi, reason.str());
@@ -328,10 +328,12 @@ void
 LlmEngine::OnAdmitted(uint64_t imsi, Session& s)
 {
     NS_LOG_FUNCTION(this << imsi << s.reservedTokens);
-    m_kvTokensInUse = m_kvTokensInUse + s.reservedTokens;
+    const uint64_t reserved = s.reservedTokens;
     s.phase = Phase::HELD;
-    m_admittedTrace(imsi, s.reservedTokens);
     Dispatch(imsi, s);
+    // Traces last, as their sinks may remove the session.
+    m_kvTokensInUse = m_kvTokensInUse + reserved;
+    m_admittedTrace(imsi, reserved);
 }
 
 void
@@ -399,11 +401,13 @@ void
 LlmEngine::Erase(uint64_t imsi)
 {
     auto it = m_sessions.find(imsi);
-    if (it->second.phase != Phase::WAITING_ADMISSION)
-    {
-        m_kvTokensInUse = m_kvTokensInUse - it->second.reservedTokens;
-    }
+    const uint64_t freed =
+        it->second.phase == Phase::WAITING_ADMISSION ? 0 : it->second.reservedTokens;
     m_sessions.erase(it);
+    if (freed > 0)
+    {
+        m_kvTokensInUse = m_kvTokensInUse - freed; // a traced value: its sinks run now
+    }
 }
 
 void
@@ -649,9 +653,9 @@ LlmEngine::StartPrefill()
                                                   << " tokens, " << duration.As(Time::MS));
     m_busy = true;
     m_iterationStartedTrace(IterationKind::PREFILL, n, tokens, duration);
-    for (uint64_t imsi : m_batch)
+    for (std::size_t i = 0; i < m_batch.size(); ++i)
     {
-        m_prefillStartedTrace(imsi, m_sessions.at(imsi).prefillTokens, m_batchUrgent);
+        m_prefillStartedTrace(m_batch[i], m_prefillLengths[i], m_batchUrgent);
     }
     m_iterationEnd = Simulator::Schedule(duration, &LlmEngine::EndPrefill, this);
 }

@@ -553,9 +553,11 @@ class LlmEngineAdmissionTestCase : public EngineTestCase
         NS_TEST_ASSERT_MSG_EQ((r.rejected[9].find("KvCapacityTokens = 1000") != std::string::npos),
                               true,
                               "the reason names the attribute: " << r.rejected[9]);
-        NS_TEST_ASSERT_MSG_EQ((r.rejected[9].find("900 prompt + 101") != std::string::npos),
-                              true,
-                              "and the session's sizes: " << r.rejected[9]);
+        NS_TEST_ASSERT_MSG_EQ(
+            (r.rejected[9].find("900 prompt + 101 to generate = 1001 KV tokens") !=
+             std::string::npos),
+            true,
+            "and the session's sizes: " << r.rejected[9]);
         NS_TEST_ASSERT_MSG_EQ(r.rejectedTrace[9], r.rejected[9], "the trace gives the same reason");
 
         // 600 + 400 fill the memory exactly.
