@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -718,6 +719,155 @@ class LlmEngineReentrantTestCase : public EngineTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief Random requests, handovers in and out, stops and removals: memory stays within
+ * capacity and every session's tokens come once each, in order, with no gap.
+ */
+class LlmEngineRandomTestCase : public EngineTestCase
+{
+  public:
+    /// \param cycle the PrefillCycle of the run
+    explicit LlmEngineRandomTestCase(Time cycle)
+        : EngineTestCase("LlmEngine: random load keeps its invariants, PrefillCycle " +
+                         std::to_string(cycle.GetMilliSeconds()) + " ms"),
+          m_cycle(cycle)
+    {
+    }
+
+  private:
+    /// What the test knows of a session.
+    struct Expected
+    {
+        uint64_t firstIndex{0}; //!< index of its first token
+        uint64_t end{0};        //!< one past its last token
+        uint64_t next{0};       //!< next index expected
+        bool gap{false};        //!< a token out of order came
+        bool finished{false};   //!< the finished callback came
+        bool removed{false};    //!< the test removed it
+        bool stopped{false};    //!< stopped, its resumption pending
+    };
+
+    void DoRun() override
+    {
+        const uint64_t capacity = 5000;
+        Ptr<LlmEngine> e = MakeEngine(Coefficients{});
+        e->SetAttribute("KvCapacityTokens", UintegerValue(capacity));
+        e->SetAttribute("MaxBatchSequences", UintegerValue(8));
+        e->SetAttribute("PrefillCycle", TimeValue(m_cycle));
+        std::map<uint64_t, Expected> sessions;
+        uint64_t maxKv = 0;
+        uint64_t rejected = 0;
+        e->TraceConnectWithoutContext(
+            "KvTokensInUse",
+            Callback<void, uint64_t, uint64_t>(
+                [&maxKv](uint64_t, uint64_t now) { maxKv = std::max(maxKv, now); }));
+        e->SetTokensCallback(LlmEngine::TokensCallback(
+            [&sessions](const std::vector<LlmEngine::EmittedToken>& step) {
+                for (const auto& t : step)
+                {
+                    Expected& x = sessions[t.imsi];
+                    x.gap = x.gap || t.tokenIndex != x.next;
+                    x.next = t.tokenIndex + 1;
+                }
+            }));
+        e->SetSessionFinishedCallback(LlmEngine::SessionCallback(
+            [&sessions](uint64_t imsi) { sessions[imsi].finished = true; }));
+        e->SetSessionRejectedCallback(
+            LlmEngine::RejectedCallback([&rejected](uint64_t, const std::string&) { ++rejected; }));
+
+        std::mt19937_64 rng(m_cycle.GetTimeStep() + 12345);
+        auto uniform = [&rng](uint64_t lo, uint64_t hi) {
+            return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
+        };
+        uint64_t nextImsi = 1;
+        for (int op = 0; op < 400; ++op)
+        {
+            const Time at = MicroSeconds(uniform(0, 5000000));
+            const uint64_t kind = uniform(0, 9);
+            const uint64_t pick = uniform(1, 200);
+            const uint64_t imsi = nextImsi++;
+            const uint64_t a = uniform(1, 1500);
+            const uint64_t b = uniform(1, 300);
+            const bool urgent = uniform(0, 1) == 1;
+            Simulator::Schedule(at, [=, &sessions]() {
+                if (kind < 5)
+                {
+                    if (e->AddSession(imsi, a * 4, b) != LlmEngine::Admission::REJECTED)
+                    {
+                        sessions[imsi] = Expected{0, b, 0, false, false, false, false};
+                    }
+                }
+                else if (kind < 7)
+                {
+                    // A handover in: recover by prefill, then decode from index 1000.
+                    if (e->AddResumedSession(imsi, a, b) != LlmEngine::Admission::REJECTED)
+                    {
+                        sessions[imsi] = Expected{1000, 1000 + b, 1000, false, false, false, false};
+                        e->SubmitPrefill(imsi, uniform_like(a, pick), urgent);
+                        e->ResumeDecoding(imsi, 1000, b);
+                    }
+                }
+                else if (kind < 9)
+                {
+                    // A handover out and back: stop, then resume where it stopped.
+                    if (e->HasSession(pick) && !e->IsWaitingForAdmission(pick) &&
+                        !sessions[pick].stopped)
+                    {
+                        const uint64_t next = e->StopDecoding(pick);
+                        sessions[pick].stopped = true;
+                        Simulator::Schedule(MilliSeconds(30), [e, pick, next, &sessions]() {
+                            sessions[pick].stopped = false;
+                            if (e->HasSession(pick) && next < sessions[pick].end)
+                            {
+                                e->ResumeDecoding(pick, next, sessions[pick].end - next);
+                            }
+                        });
+                    }
+                }
+                else if (e->RemoveSession(pick))
+                {
+                    sessions[pick].removed = true;
+                }
+            });
+        }
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(maxKv, capacity, "memory never exceeds the capacity");
+        NS_TEST_ASSERT_MSG_GT(maxKv, capacity * 8 / 10, "the load filled the memory");
+        NS_TEST_ASSERT_MSG_GT(rejected, 0u, "some sessions were too large");
+        uint64_t finished = 0;
+        for (const auto& [imsi, x] : sessions)
+        {
+            NS_TEST_ASSERT_MSG_EQ(x.gap, false, "imsi " << imsi << ": tokens in order, no gap");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(x.next, x.end, "imsi " << imsi << ": none beyond its end");
+            if (x.finished)
+            {
+                ++finished;
+                NS_TEST_ASSERT_MSG_EQ(x.next, x.end, "imsi " << imsi << ": finished means all");
+                NS_TEST_ASSERT_MSG_EQ(x.removed, false, "a removed session does not finish");
+            }
+            else if (!x.removed)
+            {
+                // Only a session left stopped (its resumption found it finished or removed)
+                // may remain.
+                NS_TEST_ASSERT_MSG_EQ(e->HasSession(imsi), true, "imsi " << imsi << " is held");
+                e->RemoveSession(imsi);
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(finished, 100u, "most sessions ran to the end");
+        NS_TEST_ASSERT_MSG_EQ(e->GetKvTokensInUse(), 0u, "all memory comes back");
+    }
+
+    /// \return a prefill length in [1, context], from a draw in [1, 200]
+    static uint64_t uniform_like(uint64_t context, uint64_t pick)
+    {
+        return std::max<uint64_t>(1, context * pick / 200);
+    }
+
+    Time m_cycle; //!< PrefillCycle
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The engine's attributes refuse values outside their ranges.
  */
 class LlmEngineAttributeTestCase : public EngineTestCase
@@ -767,6 +917,8 @@ class LlmEngineTestSuite : public TestSuite
         AddTestCase(new LlmEngineAdmissionTestCase);
         AddTestCase(new LlmEngineStopRemoveTestCase);
         AddTestCase(new LlmEngineReentrantTestCase);
+        AddTestCase(new LlmEngineRandomTestCase(Seconds(0)));
+        AddTestCase(new LlmEngineRandomTestCase(MilliSeconds(10)));
         AddTestCase(new LlmEngineAttributeTestCase);
     }
 };
