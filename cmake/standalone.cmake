@@ -119,7 +119,7 @@ target_link_libraries(edge-llm-test-runner PRIVATE ns3-edge-llm)
 target_compile_definitions(edge-llm-test-runner PRIVATE NS_TEST_SOURCEDIR="test")
 # Every TestSuite of the module: each runs as its own CTest, and a second CTest checks that
 # the runner lists it, since --suite= with a missing name would prove nothing.
-set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-ran)
+set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-ran edge-llm-engine)
 foreach(suite ${EDGE_LLM_TEST_SUITES})
   add_test(NAME ${suite}-suite COMMAND edge-llm-test-runner --suite=${suite} --verbose)
   add_test(NAME ${suite}-suite-registered COMMAND edge-llm-test-runner --list)
@@ -141,6 +141,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/edge-llm-header-test.cc
     test/gtest/token-reorder-buffer-test.cc
     test/gtest/token-timing-stats-test.cc
+    test/gtest/llm-engine-death-test.cc
   )
   target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main)
   add_test(NAME edge-llm-gtest COMMAND edge-llm-gtest)

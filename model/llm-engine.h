@@ -1,0 +1,377 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef LLM_ENGINE_H
+#define LLM_ENGINE_H
+
+#include "gpu-compute-model.h"
+#include "llm-compute-model.h"
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+#include "ns3/traced-value.h"
+
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief The GPU of an edge LLM server: continuous batching of prefill and decode iterations
+ * on the event scheduler, with a KV memory of fixed capacity.
+ *
+ * Sessions are keyed by the UE's IMSI, which, unlike the RNTI, survives a handover. Every
+ * iteration is either a prefill of one or more queued prefill jobs, costed by
+ * LlmComputeModel::BatchPrefillTime, or one decode step, costed by
+ * LlmComputeModel::DecodeStepTime, which gives one token to every session in the step.
+ *
+ * Scheduling, at each iteration boundary (the GPU being free):
+ * - prefill before decode: a waiting prefill job starts before the next decode step, as in
+ *   vLLM's default scheduler, so that a new session's first token is not held back by long
+ *   generations;
+ * - an urgent prefill (handover recovery) goes before normal ones; a prefill iteration holds
+ *   urgent jobs only or normal jobs only, so that a long normal prompt never lengthens a
+ *   padded batch of urgent ones;
+ * - with PrefillCycle > 0 a prefill starts only at a time k * PrefillCycle (k integer, from
+ *   simulation time zero), as in the ctHO paper. Until that boundary the GPU keeps running
+ *   decode steps that end by the boundary; a step that would end after it is not started, so a
+ *   prefill starts at the first boundary at or after the GPU is free and is never starved.
+ *
+ * Admission: a session reserves KV memory for its whole life at admission (prompt plus every
+ * token it will generate, or context plus remaining tokens when resumed), so a running session
+ * can never run out of memory and nothing is ever evicted. A session larger than the whole
+ * capacity is rejected (SessionRejected trace and callback); one that fits, but not now, waits
+ * in FIFO order until memory is freed. The memory in use never exceeds KvCapacityTokens.
+ *
+ * The engine schedules no event while it has nothing to do. It keeps a fixed amount of state
+ * per session, none per token.
+ *
+ * Callbacks and trace sinks may call back into the engine (e.g. remove a session, or add one
+ * when another finishes); the next iteration is chosen after the current one is wound up.
+ * Attributes are meant to be set before the first session arrives.
+ */
+class LlmEngine : public Object
+{
+  public:
+    /// What an iteration does.
+    enum class IterationKind
+    {
+        PREFILL, //!< prefill of one or more jobs
+        DECODE,  //!< one decode step
+    };
+
+    /// Outcome of a request for admission.
+    enum class Admission
+    {
+        ADMITTED, //!< memory reserved now
+        WAITING,  //!< fits the capacity but not now: waits in FIFO order
+        REJECTED, //!< larger than the whole capacity: never admitted, already forgotten
+    };
+
+    /// One token emitted by a decode step.
+    struct EmittedToken
+    {
+        uint64_t imsi;       //!< the session
+        uint64_t tokenIndex; //!< its index in the session's generation, from 0
+    };
+
+    /**
+     * \brief Tokens of one decode step, one entry per session, in batch order. The vector is
+     * the engine's and is reused: copy what must outlive the call. Sessions whose last token
+     * is in it are already gone (HasSession is false, their memory free); the
+     * session-finished callback follows for each of them.
+     */
+    using TokensCallback = Callback<void, const std::vector<EmittedToken>&>;
+    /// A session event: the session's IMSI.
+    using SessionCallback = Callback<void, uint64_t>;
+    /// A rejection: the session's IMSI and the reason (names KvCapacityTokens and the sizes).
+    using RejectedCallback = Callback<void, uint64_t, const std::string&>;
+
+    /**
+     * TracedCallback signature of IterationStarted.
+     * \param kind prefill or decode
+     * \param sequences sequences in the iteration
+     * \param tokens tokens the model costs: prefill tokens of the batch, or context tokens
+     *        read by the decode step
+     * \param duration the iteration's duration
+     */
+    typedef void (*IterationTracedCallback)(IterationKind kind,
+                                            uint32_t sequences,
+                                            uint64_t tokens,
+                                            Time duration);
+    /**
+     * TracedCallback signature of TokenGenerated.
+     * \param imsi the session
+     * \param tokenIndex the token's index in the session's generation
+     */
+    typedef void (*TokenTracedCallback)(uint64_t imsi, uint64_t tokenIndex);
+    /**
+     * TracedCallback signature of PrefillStarted and PrefillCompleted.
+     * \param imsi the session
+     * \param tokens tokens prefilled
+     * \param urgent whether the job was urgent
+     */
+    typedef void (*PrefillTracedCallback)(uint64_t imsi, uint64_t tokens, bool urgent);
+    /**
+     * TracedCallback signature of SessionAdmitted.
+     * \param imsi the session
+     * \param reservedTokens KV tokens reserved for it
+     */
+    typedef void (*AdmittedTracedCallback)(uint64_t imsi, uint64_t reservedTokens);
+    /**
+     * TracedCallback signature of SessionRejected.
+     * \param imsi the session
+     * \param reason why, naming KvCapacityTokens and the sizes
+     */
+    typedef void (*RejectedTracedCallback)(uint64_t imsi, const std::string& reason);
+    /**
+     * TracedCallback signature of SessionFinished.
+     * \param imsi the session
+     */
+    typedef void (*SessionTracedCallback)(uint64_t imsi);
+
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    LlmEngine();
+    ~LlmEngine() override;
+
+    /**
+     * \brief A new request: admit it, prefill its prompt, then generate tokens 0 ..
+     * tokensToGenerate - 1.
+     *
+     * A rejection fires SessionRejected and the rejected callback before this returns.
+     * \param imsi the UE; no session of it may exist
+     * \param promptTokens prompt length, >= 1
+     * \param tokensToGenerate tokens to generate, >= 1
+     * \return the admission outcome
+     */
+    Admission AddSession(uint64_t imsi, uint64_t promptTokens, uint64_t tokensToGenerate);
+
+    /**
+     * \brief A session arriving by handover: admit it with room for its context and the tokens
+     * it has left to generate, and do nothing else until told (SubmitPrefill, ResumeDecoding).
+     *
+     * SubmitPrefill and ResumeDecoding may be called while it waits for admission; their work
+     * starts once it is admitted.
+     * \param imsi the UE; no session of it may exist
+     * \param contextTokens KV tokens the session holds once recovered (prompt and tokens
+     *        generated so far), >= 1
+     * \param remainingTokens tokens left to generate, >= 1
+     * \return the admission outcome
+     */
+    Admission AddResumedSession(uint64_t imsi, uint64_t contextTokens, uint64_t remainingTokens);
+
+    /**
+     * \brief Queue a prefill of part of a session's context (handover recovery by re-prefill).
+     *
+     * The prefill-done callback fires when it ends. The session does not decode unless
+     * ResumeDecoding is (or was) called; if it was, decoding starts after this prefill.
+     * \param imsi a session with no prefill queued or running
+     * \param tokens tokens to prefill, >= 1 and <= the session's reserved tokens
+     * \param urgent put it before normal prefills and decode steps
+     */
+    void SubmitPrefill(uint64_t imsi, uint64_t tokens, bool urgent);
+
+    /**
+     * \brief Start (or restart) a session's decoding at a given token index.
+     *
+     * Its next decode step emits nextTokenIndex; the session finishes after emitting
+     * nextTokenIndex + remaining - 1. With a prefill queued or running, decoding starts after
+     * it.
+     * \param imsi a session that is not decoding
+     * \param nextTokenIndex index of the next token to emit
+     * \param remaining tokens left, >= 1; its context plus remaining must fit its reservation
+     */
+    void ResumeDecoding(uint64_t imsi, uint64_t nextTokenIndex, uint64_t remaining);
+
+    /**
+     * \brief Stop a session's decoding, keeping its memory (e.g. the source at a handover,
+     * while its KV cache is sent). A token of a decode step in flight is not emitted.
+     * \param imsi a session
+     * \return the index of the next token it would have emitted
+     */
+    uint64_t StopDecoding(uint64_t imsi);
+
+    /**
+     * \brief Forget a session and free its memory, whatever it is doing; work of it in flight
+     * emits nothing. No finished callback fires. Unknown IMSIs are ignored.
+     * \param imsi the UE
+     * \return whether a session was removed
+     */
+    bool RemoveSession(uint64_t imsi);
+
+    /**
+     * \param imsi the UE
+     * \return whether the engine holds a session of it (admitted or waiting for admission)
+     */
+    bool HasSession(uint64_t imsi) const;
+    /**
+     * \param imsi a session
+     * \return tokens this engine has generated for it
+     */
+    uint64_t GetGeneratedTokens(uint64_t imsi) const;
+    /**
+     * \param imsi a session
+     * \return index of its next token
+     */
+    uint64_t GetNextTokenIndex(uint64_t imsi) const;
+    /**
+     * \param imsi a session
+     * \return whether it waits for admission
+     */
+    bool IsWaitingForAdmission(uint64_t imsi) const;
+    /// \return sessions held, admitted or waiting
+    std::size_t GetSessionCount() const;
+    /// \return KV tokens reserved by admitted sessions
+    uint64_t GetKvTokensInUse() const;
+    /// \return the KV capacity in tokens
+    uint64_t GetKvCapacityTokens() const;
+
+    /**
+     * \brief Use this compute model; its LlmComputeModel is read once, at the first iteration
+     * after this call.
+     * \param model the model
+     */
+    void SetComputeModel(Ptr<GpuComputeModel> model);
+    /**
+     * \return the compute model; when none was given, null until the first iteration creates
+     * one with its defaults
+     */
+    Ptr<GpuComputeModel> GetComputeModel() const;
+
+    /// \param cb called after each decode step with its tokens
+    void SetTokensCallback(TokensCallback cb);
+    /// \param cb called when a prefill job of a session ends
+    void SetPrefillDoneCallback(SessionCallback cb);
+    /// \param cb called when a session has emitted its last token, after its memory is freed
+    void SetSessionFinishedCallback(SessionCallback cb);
+    /// \param cb called when a session is rejected
+    void SetSessionRejectedCallback(RejectedCallback cb);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Where a session is.
+    enum class Phase
+    {
+        WAITING_ADMISSION, //!< in the admission queue, no memory
+        HELD,              //!< admitted, no work
+        PREFILL_QUEUED,    //!< in a prefill queue
+        PREFILLING,        //!< in the running prefill iteration
+        DECODE_READY,      //!< in the decode queue
+        DECODING,          //!< in the running decode step
+    };
+
+    /// Per-session state; fixed size, whatever the number of tokens.
+    struct Session
+    {
+        Phase phase{Phase::WAITING_ADMISSION}; //!< where it is
+        uint64_t reservedTokens{0};            //!< KV tokens it reserves once admitted
+        uint64_t contextTokens{0};             //!< KV tokens it holds now (cost of decoding)
+        uint64_t prefillTokens{0};             //!< tokens of its pending prefill; 0: none
+        bool prefillUrgent{false};             //!< whether that prefill is urgent
+        bool decodeWanted{false};              //!< decode once no prefill is pending
+        bool prefillSetsContext{false};        //!< a new request: its prefill is its context
+        uint64_t nextTokenIndex{0};            //!< next token to emit
+        uint64_t endTokenIndex{0};             //!< one past its last token
+        uint64_t generatedTokens{0};           //!< tokens emitted here
+    };
+
+    /// \return the session of imsi, or stop the run naming the call
+    Session& GetOrFatal(uint64_t imsi, const char* call);
+    /// \return the session of imsi, or stop the run naming the call
+    const Session& GetOrFatal(uint64_t imsi, const char* call) const;
+    /**
+     * \brief Common part of AddSession and AddResumedSession.
+     * \param imsi the UE
+     * \param session its state, with its reservation
+     * \param sizes its reservation in words, for a rejection's reason
+     * \return the admission outcome
+     */
+    Admission Admit(uint64_t imsi, const Session& session, const std::string& sizes);
+    /// Admit waiting sessions in FIFO order while they fit.
+    void AdmitWaiting();
+    /// A session was admitted now: reserve its memory and queue its work.
+    void OnAdmitted(uint64_t imsi, Session& s);
+    /// Put a session where its pending work says: a prefill queue, the decode queue, or held.
+    void Dispatch(uint64_t imsi, Session& s);
+    /// Take a session out of any queue it is in.
+    void Unqueue(uint64_t imsi, Session& s);
+    /// Free a session's memory and erase it.
+    void Erase(uint64_t imsi);
+    /// Start an iteration if the GPU is free and there is work.
+    void Schedule();
+    /// \return the first prefill boundary at or after now
+    Time NextPrefillBoundary() const;
+    /// Fill m_batch with the next decode step's sessions. \return its duration
+    Time PlanDecodeStep(uint64_t& contextTokens);
+    /// Start the prefill iteration of the urgent or else the normal queue.
+    void StartPrefill();
+    /// Start the decode step that PlanDecodeStep planned.
+    void StartDecode(Time duration, uint64_t contextTokens);
+    /// End of a prefill iteration.
+    void EndPrefill();
+    /// End of a decode step.
+    void EndDecode();
+    /// \return the cached compute model
+    const LlmComputeModel& Model();
+
+    Ptr<GpuComputeModel> m_computeModel;              //!< ComputeModel
+    std::optional<LlmComputeModel> m_model;           //!< its model, read at the first iteration
+    uint64_t m_kvCapacityTokens;                      //!< KvCapacityTokens
+    uint32_t m_maxBatchSequences;                     //!< MaxBatchSequences
+    Time m_prefillCycle;                              //!< PrefillCycle
+    TracedValue<uint64_t> m_kvTokensInUse;            //!< KV tokens reserved
+    std::unordered_map<uint64_t, Session> m_sessions; //!< every session, by IMSI
+    std::deque<uint64_t> m_admissionQueue;            //!< sessions waiting for memory, FIFO
+    std::deque<uint64_t> m_urgentPrefills;            //!< urgent prefill jobs, FIFO
+    std::deque<uint64_t> m_prefills;                  //!< normal prefill jobs, FIFO
+    std::deque<uint64_t> m_decodeQueue;               //!< sessions ready to decode, round robin
+    std::vector<uint64_t> m_batch;                    //!< sessions of the running iteration
+    std::vector<uint64_t> m_prefillLengths;           //!< lengths of the prefill being planned
+    std::vector<EmittedToken> m_emitted;              //!< tokens of the last decode step
+    std::vector<uint64_t> m_finished;                 //!< sessions finished by the last step
+    bool m_busy;                                      //!< an iteration is running
+    bool m_batchUrgent;                               //!< the running prefill is urgent
+    EventId m_iterationEnd;                           //!< end of the running iteration
+    EventId m_wake;                                   //!< a prefill boundary the GPU waits for
+
+    TokensCallback m_tokensCallback;       //!< tokens of a decode step
+    SessionCallback m_prefillDoneCallback; //!< a prefill job ended
+    SessionCallback m_finishedCallback;    //!< a session finished
+    RejectedCallback m_rejectedCallback;   //!< a session was rejected
+
+    TracedCallback<IterationKind, uint32_t, uint64_t, Time> m_iterationStartedTrace; //!< trace
+    TracedCallback<uint64_t, uint64_t> m_tokenTrace;                  //!< TokenGenerated
+    TracedCallback<uint64_t, uint64_t, bool> m_prefillStartedTrace;   //!< PrefillStarted
+    TracedCallback<uint64_t, uint64_t, bool> m_prefillCompletedTrace; //!< PrefillCompleted
+    TracedCallback<uint64_t, uint64_t> m_admittedTrace;               //!< SessionAdmitted
+    TracedCallback<uint64_t, const std::string&> m_rejectedTrace;     //!< SessionRejected
+    TracedCallback<uint64_t> m_finishedTrace;                         //!< SessionFinished
+};
+
+/**
+ * \param kind an iteration kind
+ * \return "Prefill" or "Decode"
+ */
+std::string IterationKindName(LlmEngine::IterationKind kind);
+
+} // namespace ns3
+
+#endif /* LLM_ENGINE_H */
