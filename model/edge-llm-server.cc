@@ -1,0 +1,455 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "edge-llm-server.h"
+
+#include "edge-llm-downlink-header.h"
+#include "edge-llm-relay-header.h"
+#include "edge-llm-uplink-header.h"
+
+#include "ns3/explaining-checker.h"
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
+#include "ns3/simulator.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EdgeLlmServer");
+NS_OBJECT_ENSURE_REGISTERED(EdgeLlmServer);
+
+namespace
+{
+Ptr<const AttributeChecker>
+PortChecker(const std::string& name)
+{
+    return edgellm::MakeExplainingChecker(MakeUintegerChecker<uint16_t>(1, 65535),
+                                          "ns3::EdgeLlmServer::" + name,
+                                          "an integer in [1, 65535] other than 2152, 2123 and 4444",
+                                          [](const AttributeValue& v) {
+                                              const auto port =
+                                                  static_cast<const UintegerValue&>(v).Get();
+                                              return port == 2152 || port == 2123 || port == 4444
+                                                         ? "the EPC uses that port on eNB nodes"
+                                                         : "";
+                                          });
+}
+} // namespace
+
+TypeId
+EdgeLlmServer::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::EdgeLlmServer")
+            .SetParent<Application>()
+            .SetGroupName("EdgeLlm")
+            .AddConstructor<EdgeLlmServer>()
+            .AddAttribute("Port",
+                          "UDP port of the uplink (prompts, NACKs, ACKs) on the uplink address.",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&EdgeLlmServer::m_port),
+                          PortChecker("Port"))
+            .AddAttribute("RelayPort",
+                          "UDP port on which neighbour servers relay token packets (Detour).",
+                          UintegerValue(9001),
+                          MakeUintegerAccessor(&EdgeLlmServer::m_relayPort),
+                          PortChecker("RelayPort"))
+            .AddAttribute("Engine",
+                          "The GPU engine (an LlmEngine); one with its defaults if none.",
+                          PointerValue(),
+                          MakePointerAccessor(&EdgeLlmServer::m_engine),
+                          MakePointerChecker<LlmEngine>())
+            .AddTraceSource("TokensSent",
+                            "A token packet left the server, injected or relayed.",
+                            MakeTraceSourceAccessor(&EdgeLlmServer::m_tokensSent),
+                            "ns3::EdgeLlmServer::TokensSentTracedCallback")
+            .AddTraceSource("SessionRejected",
+                            "A session was refused; the reason names the limit.",
+                            MakeTraceSourceAccessor(&EdgeLlmServer::m_sessionRejected),
+                            "ns3::EdgeLlmServer::RejectedTracedCallback")
+            .AddTraceSource("SessionOpened",
+                            "A session was accepted (admitted, or waiting for memory).",
+                            MakeTraceSourceAccessor(&EdgeLlmServer::m_sessionOpened),
+                            "ns3::EdgeLlmServer::SessionTracedCallback");
+    return tid;
+}
+
+EdgeLlmServer::EdgeLlmServer()
+    : m_oneTime(1)
+{
+}
+
+EdgeLlmServer::~EdgeLlmServer() = default;
+
+void
+EdgeLlmServer::DoDispose()
+{
+    if (m_engine)
+    {
+        m_engine->Dispose();
+    }
+    m_engine = nullptr;
+    m_downlink = nullptr;
+    m_uplinkSocket = nullptr;
+    m_relaySocket = nullptr;
+    m_sessions.clear();
+    Application::DoDispose();
+}
+
+void
+EdgeLlmServer::SetRanDownlink(Ptr<RanDownlink> downlink)
+{
+    m_downlink = downlink;
+}
+
+void
+EdgeLlmServer::SetUplinkAddress(Ipv4Address address)
+{
+    m_uplinkAddress = address;
+}
+
+Ipv4Address
+EdgeLlmServer::GetUplinkAddress() const
+{
+    return m_uplinkAddress;
+}
+
+void
+EdgeLlmServer::AddRelayPeer(uint16_t cellId, Ipv4Address address)
+{
+    m_relayPeers[cellId] = address;
+}
+
+uint16_t
+EdgeLlmServer::GetCellId() const
+{
+    NS_ABORT_MSG_IF(!m_downlink, "EdgeLlmServer: no RanDownlink set (SetRanDownlink)");
+    return m_downlink->GetCellId();
+}
+
+Ptr<LlmEngine>
+EdgeLlmServer::GetEngine() const
+{
+    return m_engine;
+}
+
+void
+EdgeLlmServer::StartApplication()
+{
+    NS_ABORT_MSG_IF(!m_downlink,
+                    "EdgeLlmServer on node " << GetNode()->GetId()
+                                             << ": no RanDownlink; call SetRanDownlink");
+    NS_ABORT_MSG_IF(m_uplinkAddress == Ipv4Address(),
+                    "EdgeLlmServer on node " << GetNode()->GetId()
+                                             << ": no uplink address; call SetUplinkAddress");
+    if (!m_engine)
+    {
+        m_engine = CreateObject<LlmEngine>();
+    }
+    m_engine->SetTokensCallback(MakeCallback(&EdgeLlmServer::TokensEmitted, this));
+    m_engine->SetSessionRejectedCallback(MakeCallback(&EdgeLlmServer::EngineRejected, this));
+
+    m_uplinkSocket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+    NS_ABORT_MSG_IF(m_uplinkSocket->Bind(InetSocketAddress(m_uplinkAddress, m_port)) != 0,
+                    "EdgeLlmServer: cannot bind " << m_uplinkAddress << ":" << m_port);
+    m_uplinkSocket->SetRecvCallback(MakeCallback(&EdgeLlmServer::ReceiveUplink, this));
+
+    m_relaySocket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+    NS_ABORT_MSG_IF(m_relaySocket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_relayPort)) != 0,
+                    "EdgeLlmServer: cannot bind relay port " << m_relayPort);
+    m_relaySocket->SetRecvCallback(MakeCallback(&EdgeLlmServer::ReceiveRelay, this));
+}
+
+void
+EdgeLlmServer::StopApplication()
+{
+    for (Ptr<Socket> s : {m_uplinkSocket, m_relaySocket})
+    {
+        if (s)
+        {
+            s->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+            s->Close();
+        }
+    }
+}
+
+void
+EdgeLlmServer::ReceiveUplink(Ptr<Socket> socket)
+{
+    Address from;
+    while (Ptr<Packet> p = socket->RecvFrom(from))
+    {
+        EdgeLlmUplinkHeader h;
+        if (!EdgeLlmUplinkHeader::TryRemove(p, h))
+        {
+            NS_LOG_WARN("cell " << GetCellId() << ": malformed uplink message dropped");
+            continue;
+        }
+        const InetSocketAddress src = InetSocketAddress::ConvertFrom(from);
+        const uint64_t imsi = h.GetImsi();
+        if (h.GetType() == EdgeLlmUplinkHeader::OPEN_SESSION)
+        {
+            OpenSession(h, src.GetIpv4(), src.GetPort());
+            continue;
+        }
+        auto it = m_sessions.find(imsi);
+        if (it == m_sessions.end())
+        {
+            NS_LOG_INFO("cell " << GetCellId() << ": feedback for imsi " << imsi
+                                << ", not owned here");
+            continue;
+        }
+        Session& s = it->second;
+        // The UE's address does not change at a handover, but its port could after a
+        // restart of the client; the latest message is right.
+        s.ueAddress = src.GetIpv4();
+        s.uePort = src.GetPort();
+        Forget(s, h.GetNextExpected());
+        if (h.GetType() == EdgeLlmUplinkHeader::NACK)
+        {
+            for (const TokenRange& r : h.GetMissingRanges())
+            {
+                Resend(imsi, s, r.first, static_cast<uint32_t>(r.End()), false);
+            }
+        }
+    }
+}
+
+void
+EdgeLlmServer::OpenSession(const EdgeLlmUplinkHeader& h, Ipv4Address ue, uint16_t port)
+{
+    const uint64_t imsi = h.GetImsi();
+    if (m_sessions.count(imsi) > 0)
+    {
+        return; // a retry of a request already taken
+    }
+    auto rejected = m_rejected.find(imsi);
+    if (rejected == m_rejected.end())
+    {
+        Session s;
+        s.ueAddress = ue;
+        s.uePort = port;
+        s.tokensToGenerate = h.GetTokensToGenerate();
+        m_sessions[imsi] = s;
+        if (m_engine->AddSession(imsi, h.GetPromptTokens(), h.GetTokensToGenerate()) !=
+            LlmEngine::Admission::REJECTED)
+        {
+            m_sessionOpened(imsi);
+            return;
+        }
+        m_sessions.erase(imsi);
+        rejected = m_rejected.emplace(imsi, EdgeLlmDownlinkHeader::SESSION_TOO_LARGE).first;
+    }
+    EdgeLlmDownlinkHeader reply;
+    Stamp(reply, imsi);
+    reply.SetRejection(static_cast<EdgeLlmDownlinkHeader::RejectReason>(rejected->second),
+                       h.GetRequestSeq());
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(reply);
+    Deliver(imsi, p, ue, port);
+}
+
+void
+EdgeLlmServer::EngineRejected(uint64_t imsi, const std::string& reason)
+{
+    NS_LOG_INFO("cell " << GetCellId() << ": imsi " << imsi << " rejected: " << reason);
+    m_sessionRejected(imsi, reason);
+}
+
+void
+EdgeLlmServer::Forget(Session& s, uint32_t nextExpected)
+{
+    // The last token stays, so a handover can always mark it.
+    const uint32_t upTo = std::min(nextExpected, s.generated > 0 ? s.generated - 1 : 0);
+    while (s.acked < upTo)
+    {
+        s.history.pop_front();
+        ++s.acked;
+    }
+}
+
+void
+EdgeLlmServer::Resend(uint64_t imsi, Session& s, uint32_t first, uint32_t end, bool mark)
+{
+    first = std::max(first, s.acked);
+    end = std::min(end, s.generated);
+    std::vector<Time> times;
+    while (first < end)
+    {
+        const uint32_t n = std::min<uint32_t>(end - first, EdgeLlmDownlinkHeader::MAX_TOKENS);
+        times.clear();
+        for (uint32_t i = first; i < first + n; ++i)
+        {
+            times.push_back(NanoSeconds(s.history[i - s.acked]));
+        }
+        m_resentTokens += n;
+        SendTokens(imsi, s, first, times, true, mark && first + n == end);
+        first += n;
+    }
+}
+
+void
+EdgeLlmServer::TokensEmitted(const std::vector<LlmEngine::EmittedToken>& tokens)
+{
+    const Time now = Simulator::Now();
+    for (const LlmEngine::EmittedToken& t : tokens)
+    {
+        auto it = m_sessions.find(t.imsi);
+        if (it == m_sessions.end())
+        {
+            continue;
+        }
+        Session& s = it->second;
+        s.generated = static_cast<uint32_t>(t.tokenIndex) + 1;
+        s.history.push_back(now.GetNanoSeconds());
+        m_oneTime[0] = now;
+        SendTokens(t.imsi, s, static_cast<uint32_t>(t.tokenIndex), m_oneTime, false, false);
+    }
+}
+
+void
+EdgeLlmServer::Stamp(EdgeLlmDownlinkHeader& h, uint64_t imsi) const
+{
+    h.SetImsi(imsi);
+    h.SetCellId(GetCellId());
+    h.SetServer(m_uplinkAddress, m_port);
+}
+
+void
+EdgeLlmServer::SendTokens(uint64_t imsi,
+                          const Session& s,
+                          uint32_t first,
+                          const std::vector<Time>& generated,
+                          bool resent,
+                          bool mark)
+{
+    EdgeLlmDownlinkHeader h;
+    Stamp(h, imsi);
+    h.SetTokens(first, generated);
+    h.SetResent(resent);
+    h.SetHandoverMark(mark);
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(h);
+    const bool relayed = m_relayNext.count(imsi) > 0;
+    if (Deliver(imsi, p, s.ueAddress, s.uePort))
+    {
+        m_tokensSent(imsi, first, static_cast<uint16_t>(generated.size()), resent, relayed);
+    }
+}
+
+bool
+EdgeLlmServer::Deliver(uint64_t imsi, Ptr<Packet> p, Ipv4Address ue, uint16_t port)
+{
+    auto next = m_relayNext.find(imsi);
+    if (next != m_relayNext.end())
+    {
+        p->AddHeader(EdgeLlmRelayHeader(imsi, ue, port));
+        m_relaySocket->SendTo(p, 0, InetSocketAddress(m_relayPeers.at(next->second), m_relayPort));
+        ++m_relayed;
+        return true;
+    }
+    if (m_downlink->Send(p, imsi, ue, m_uplinkAddress, m_port, port))
+    {
+        ++m_injected;
+        return true;
+    }
+    ++m_refused;
+    return false;
+}
+
+void
+EdgeLlmServer::ReceiveRelay(Ptr<Socket> socket)
+{
+    while (Ptr<Packet> p = socket->Recv())
+    {
+        EdgeLlmRelayHeader relay;
+        if (!EdgeLlmRelayHeader::TryRemove(p, relay))
+        {
+            NS_LOG_WARN("cell " << GetCellId() << ": malformed relay packet dropped");
+            continue;
+        }
+        const uint64_t imsi = relay.GetImsi();
+        if (m_relayNext.count(imsi) == 0)
+        {
+            // The packet leaves here: it carries this cell's id, as if sent from here.
+            EdgeLlmDownlinkHeader h;
+            if (!EdgeLlmDownlinkHeader::TryRemove(p, h))
+            {
+                NS_LOG_WARN("cell " << GetCellId() << ": relayed message malformed");
+                continue;
+            }
+            h.SetCellId(GetCellId());
+            p->AddHeader(h);
+        }
+        Deliver(imsi, p, relay.GetUeAddress(), relay.GetUePort());
+    }
+}
+
+void
+EdgeLlmServer::StartRelay(uint64_t imsi, uint16_t nextCellId)
+{
+    NS_ABORT_MSG_IF(m_relayPeers.count(nextCellId) == 0,
+                    "EdgeLlmServer::StartRelay: cell " << GetCellId() << " has no backhaul link to "
+                                                       << "cell " << nextCellId
+                                                       << "; Detour relays between neighbours");
+    NS_LOG_INFO("cell " << GetCellId() << ": imsi " << imsi << " relayed to cell " << nextCellId);
+    m_relayNext[imsi] = nextCellId;
+}
+
+void
+EdgeLlmServer::StopRelay(uint64_t imsi)
+{
+    m_relayNext.erase(imsi);
+}
+
+void
+EdgeLlmServer::MarkHandover(uint64_t imsi)
+{
+    auto it = m_sessions.find(imsi);
+    if (it == m_sessions.end() || it->second.generated == 0 ||
+        it->second.generated == it->second.tokensToGenerate)
+    {
+        return;
+    }
+    Session& s = it->second;
+    Resend(imsi, s, s.generated - 1, s.generated, true);
+}
+
+bool
+EdgeLlmServer::OwnsSession(uint64_t imsi) const
+{
+    return m_sessions.count(imsi) > 0;
+}
+
+uint64_t
+EdgeLlmServer::GetInjectedPackets() const
+{
+    return m_injected;
+}
+
+uint64_t
+EdgeLlmServer::GetRefusedPackets() const
+{
+    return m_refused;
+}
+
+uint64_t
+EdgeLlmServer::GetRelayedPackets() const
+{
+    return m_relayed;
+}
+
+uint64_t
+EdgeLlmServer::GetResentTokens() const
+{
+    return m_resentTokens;
+}
+
+} // namespace ns3
