@@ -120,6 +120,8 @@ target_compile_definitions(edge-llm-test-runner PRIVATE NS_TEST_SOURCEDIR="test"
 add_test(NAME edge-llm-suite COMMAND edge-llm-test-runner --suite=edge-llm --verbose)
 add_test(NAME edge-llm-kv-transfer-suite
          COMMAND edge-llm-test-runner --suite=edge-llm-kv-transfer --verbose)
+add_test(NAME edge-llm-client-suite
+         COMMAND edge-llm-test-runner --suite=edge-llm-client --verbose)
 add_test(NAME edge-llm-suite-registered COMMAND edge-llm-test-runner --list)
 set_tests_properties(edge-llm-suite-registered PROPERTIES PASS_REGULAR_EXPRESSION
                                                           "(^|\n)edge-llm(\r?\n|$)")
