@@ -1,0 +1,633 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "edge-llm-client.h"
+
+#include "edge-llm-downlink-header.h"
+#include "edge-llm-uplink-header.h"
+#include "explaining-checker.h"
+
+#include "ns3/inet-socket-address.h"
+#include "ns3/log.h"
+#include "ns3/packet.h"
+#include "ns3/simulator.h"
+#include "ns3/socket.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/udp-socket-factory.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EdgeLlmClient");
+NS_OBJECT_ENSURE_REGISTERED(EdgeLlmClient);
+
+namespace
+{
+
+/// The full name of one of the client's attributes.
+std::string
+Full(const std::string& name)
+{
+    return "ns3::EdgeLlmClient::" + name;
+}
+
+/// Checker of a uint32 count of at least 1.
+Ptr<const AttributeChecker>
+CountChecker(const std::string& name)
+{
+    return edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(1),
+                                          Full(name),
+                                          "an integer in [1, 4294967295]");
+}
+
+/// Checker of a UDP port.
+Ptr<const AttributeChecker>
+PortChecker(const std::string& name)
+{
+    return edgellm::MakeExplainingChecker(MakeUintegerChecker<uint16_t>(1),
+                                          Full(name),
+                                          "an integer in [1, 65535]");
+}
+
+/// Checker of a time that must be > 0 (or >= 0 when zero is allowed).
+Ptr<const AttributeChecker>
+IntervalChecker(const std::string& name, bool zeroAllowed, const std::string& why)
+{
+    return edgellm::MakeExplainingChecker(
+        MakeTimeChecker(),
+        Full(name),
+        zeroAllowed ? "a time >= 0" : "a time > 0",
+        [zeroAllowed, why](const AttributeValue& v) -> std::string {
+            const Time t = static_cast<const TimeValue&>(v).Get();
+            if (t.IsStrictlyNegative() || (!zeroAllowed && t.IsZero()))
+            {
+                return why;
+            }
+            return "";
+        });
+}
+
+/// True while a client's attributes take their initial values.
+bool g_constructing = false;
+
+} // namespace
+
+TypeId
+EdgeLlmClient::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::EdgeLlmClient")
+            .SetParent<Application>()
+            .SetGroupName("EdgeLlm")
+            .AddConstructor<EdgeLlmClient>()
+            .AddAttribute("Imsi",
+                          "The UE's IMSI, the session's id, >= 1. Must be set (the helper "
+                          "takes it from the UE's LTE device); 0 means not set.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&EdgeLlmClient::m_imsi),
+                          edgellm::MakeExplainingChecker(
+                              MakeUintegerChecker<uint64_t>(),
+                              Full("Imsi"),
+                              "an integer in [1, 18446744073709551615]",
+                              [](const AttributeValue& v) -> std::string {
+                                  // The initial 0 marks the IMSI as not set, and is taken
+                                  // silently while an object is built; StartApplication names
+                                  // the attribute if it was never given.
+                                  const bool zero = static_cast<const UintegerValue&>(v).Get() == 0;
+                                  return zero && !g_constructing ? "0 is no IMSI" : "";
+                              }))
+            .AddAttribute("ServerAddress",
+                          "IPv4 address of the server that receives OPEN_SESSION (the serving "
+                          "cell's). Must be set; not 0.0.0.0 nor 255.255.255.255.",
+                          Ipv4AddressValue(Ipv4Address()),
+                          MakeIpv4AddressAccessor(&EdgeLlmClient::m_serverAddress),
+                          edgellm::MakeExplainingChecker(
+                              MakeIpv4AddressChecker(),
+                              Full("ServerAddress"),
+                              "a unicast IPv4 address, not 0.0.0.0 nor 255.255.255.255",
+                              [](const AttributeValue& v) -> std::string {
+                                  const Ipv4Address a =
+                                      static_cast<const Ipv4AddressValue&>(v).Get();
+                                  if (a.IsInitialized() && (a.IsAny() || a.IsBroadcast()))
+                                  {
+                                      return "not a server's address";
+                                  }
+                                  return "";
+                              }))
+            .AddAttribute("ServerPort",
+                          "UDP port of the server that receives OPEN_SESSION, [1, 65535].",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&EdgeLlmClient::m_serverPort),
+                          PortChecker("ServerPort"))
+            .AddAttribute("Port",
+                          "Local UDP port of the client's one socket, [1, 65535]; it sends "
+                          "every uplink message and receives every downlink one.",
+                          UintegerValue(9100),
+                          MakeUintegerAccessor(&EdgeLlmClient::m_port),
+                          PortChecker("Port"))
+            .AddAttribute("PromptTokens",
+                          "Tokens in the session's prompt, >= 1.",
+                          UintegerValue(1024),
+                          MakeUintegerAccessor(&EdgeLlmClient::m_promptTokens),
+                          CountChecker("PromptTokens"))
+            .AddAttribute("TokensToGenerate",
+                          "Tokens the server is to generate, >= 1. The client reserves 8 bytes "
+                          "per token for their delivery times.",
+                          UintegerValue(256),
+                          MakeUintegerAccessor(&EdgeLlmClient::m_tokensToGenerate),
+                          CountChecker("TokensToGenerate"))
+            .AddAttribute("OpenRetryInterval",
+                          "Time between OPEN_SESSION retries until the first TOKENS or a "
+                          "rejection, > 0.",
+                          TimeValue(MilliSeconds(100)),
+                          MakeTimeAccessor(&EdgeLlmClient::m_openRetryInterval),
+                          IntervalChecker("OpenRetryInterval", false, "the retries would not end"))
+            .AddAttribute("NackDelay",
+                          "Wait after a gap appears before NACKing it, >= 0: reordering also "
+                          "opens gaps, which close by themselves.",
+                          TimeValue(MilliSeconds(10)),
+                          MakeTimeAccessor(&EdgeLlmClient::m_nackDelay),
+                          IntervalChecker("NackDelay", true, "negative"))
+            .AddAttribute("NackInterval",
+                          "Time between repeated NACKs while gaps remain, > 0; longer than "
+                          "a round trip to avoid asking twice for what is on its way.",
+                          TimeValue(MilliSeconds(30)),
+                          MakeTimeAccessor(&EdgeLlmClient::m_nackInterval),
+                          IntervalChecker("NackInterval", false, "the NACKs would not end"))
+            .AddAttribute("IdleTimeout",
+                          "Silence after which an incomplete session NACKs its unreceived "
+                          "tail, > 0; repeated at this interval.",
+                          TimeValue(MilliSeconds(100)),
+                          MakeTimeAccessor(&EdgeLlmClient::m_idleTimeout),
+                          IntervalChecker("IdleTimeout", false, "the NACKs would not end"))
+            .AddAttribute("AckEveryTokens",
+                          "Send an ACK every this many tokens delivered (and at completion), "
+                          ">= 1.",
+                          UintegerValue(32),
+                          MakeUintegerAccessor(&EdgeLlmClient::m_ackEveryTokens),
+                          CountChecker("AckEveryTokens"))
+            .AddTraceSource("TokenDelivered",
+                            "A token was delivered to the application, in order, once.",
+                            MakeTraceSourceAccessor(&EdgeLlmClient::m_tokenDelivered),
+                            "ns3::EdgeLlmClient::TokenDeliveredTracedCallback")
+            .AddTraceSource("SessionRejected",
+                            "The server refused the session.",
+                            MakeTraceSourceAccessor(&EdgeLlmClient::m_sessionRejected),
+                            "ns3::EdgeLlmClient::RejectedTracedCallback")
+            .AddTraceSource("Ttft",
+                            "Time to first token: delivery of token 0 minus the session start.",
+                            MakeTraceSourceAccessor(&EdgeLlmClient::m_ttft),
+                            "ns3::Time::TracedCallback")
+            .AddTraceSource("InterTokenLatency",
+                            "Delivery of a token minus delivery of the one before it.",
+                            MakeTraceSourceAccessor(&EdgeLlmClient::m_interTokenLatency),
+                            "ns3::Time::TracedCallback")
+            .AddTraceSource("ServiceInterruption",
+                            "A handover's SIT: delivery of the token after a marked one minus "
+                            "delivery of the marked one.",
+                            MakeTraceSourceAccessor(&EdgeLlmClient::m_serviceInterruption),
+                            "ns3::EdgeLlmClient::ServiceInterruptionTracedCallback")
+            .AddTraceSource("SessionComplete",
+                            "Every token of the session was delivered.",
+                            MakeTraceSourceAccessor(&EdgeLlmClient::m_complete),
+                            "ns3::EdgeLlmClient::CompleteTracedCallback");
+    return tid;
+}
+
+EdgeLlmClient::EdgeLlmClient()
+{
+    NS_LOG_FUNCTION(this);
+    g_constructing = true;
+}
+
+void
+EdgeLlmClient::NotifyConstructionCompleted()
+{
+    g_constructing = false;
+    Application::NotifyConstructionCompleted();
+}
+
+EdgeLlmClient::~EdgeLlmClient() = default;
+
+void
+EdgeLlmClient::DoDispose()
+{
+    NS_LOG_FUNCTION(this);
+    CancelTimers();
+    m_socket = nullptr;
+    m_log = nullptr;
+    Application::DoDispose();
+}
+
+void
+EdgeLlmClient::SetTokenLog(Ptr<TokenLog> log)
+{
+    m_log = log;
+}
+
+void
+EdgeLlmClient::StartApplication()
+{
+    NS_LOG_FUNCTION(this);
+    if (m_imsi == 0)
+    {
+        NS_FATAL_ERROR(Full("Imsi") << " is not set; allowed: an integer >= 1");
+    }
+    if (!m_serverAddress.IsInitialized())
+    {
+        NS_FATAL_ERROR(Full("ServerAddress") << " is not set; allowed: a unicast IPv4 address");
+    }
+    if (m_started)
+    {
+        // A session has one start; a restarted application only listens again.
+        NS_LOG_WARN("EdgeLlmClient " << m_imsi << ": started again; the session goes on");
+    }
+    m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
+    if (m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) == -1)
+    {
+        NS_FATAL_ERROR(Full("Port") << " = " << m_port << ": cannot bind the client's socket");
+    }
+    m_socket->SetRecvCallback(MakeCallback(&EdgeLlmClient::HandleRead, this));
+    if (m_started)
+    {
+        return;
+    }
+    m_started = true;
+    m_startNs = Simulator::Now().GetNanoSeconds();
+    m_rob = std::make_unique<TokenReorderBuffer>(m_tokensToGenerate);
+    m_deliveryNs.reserve(m_tokensToGenerate);
+    m_ownerAddress = m_serverAddress;
+    m_ownerPort = m_serverPort;
+    SendOpen();
+}
+
+void
+EdgeLlmClient::StopApplication()
+{
+    NS_LOG_FUNCTION(this);
+    CancelTimers();
+    if (m_socket)
+    {
+        m_socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+        m_socket->Close();
+        m_socket = nullptr;
+    }
+}
+
+void
+EdgeLlmClient::CancelTimers()
+{
+    m_openEvent.Cancel();
+    m_gapNackEvent.Cancel();
+    m_idleEvent.Cancel();
+}
+
+void
+EdgeLlmClient::SendUplink(EdgeLlmUplinkHeader& header, Ipv4Address to, uint16_t port)
+{
+    header.SetImsi(m_imsi);
+    header.SetRequestSeq(m_nextSeq++);
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(header);
+    m_socket->SendTo(p, 0, InetSocketAddress(to, port));
+}
+
+void
+EdgeLlmClient::SendOpen()
+{
+    EdgeLlmUplinkHeader h;
+    h.SetOpenSession(m_promptTokens, m_tokensToGenerate, NanoSeconds(m_startNs));
+    if (m_opensSent == 0)
+    {
+        m_firstOpenSeq = m_nextSeq;
+    }
+    m_lastOpenSeq = m_nextSeq;
+    NS_LOG_INFO("EdgeLlmClient " << m_imsi << ": OPEN_SESSION seq " << m_nextSeq << " to "
+                                 << m_serverAddress << ":" << m_serverPort);
+    SendUplink(h, m_serverAddress, m_serverPort);
+    ++m_opensSent;
+    m_openEvent = Simulator::Schedule(m_openRetryInterval, &EdgeLlmClient::SendOpen, this);
+}
+
+void
+EdgeLlmClient::HandleRead(Ptr<Socket> socket)
+{
+    Ptr<Packet> packet;
+    Address from;
+    while ((packet = socket->RecvFrom(from)))
+    {
+        EdgeLlmDownlinkHeader header;
+        if (!EdgeLlmDownlinkHeader::TryRemove(packet, header))
+        {
+            NS_LOG_WARN("EdgeLlmClient " << m_imsi << ": dropped a packet: " << header.GetError());
+            ++m_invalidPackets;
+            continue;
+        }
+        if (header.GetImsi() != m_imsi)
+        {
+            NS_LOG_WARN("EdgeLlmClient " << m_imsi << ": dropped a packet of session "
+                                         << header.GetImsi());
+            ++m_invalidPackets;
+            continue;
+        }
+        if (header.GetType() == EdgeLlmDownlinkHeader::TOKENS)
+        {
+            HandleTokens(header);
+        }
+        else
+        {
+            HandleRejection(header);
+        }
+    }
+}
+
+void
+EdgeLlmClient::HandleTokens(const EdgeLlmDownlinkHeader& header)
+{
+    if (m_rejected)
+    {
+        ++m_invalidPackets;
+        return;
+    }
+    if (header.GetLastIndex() >= m_tokensToGenerate)
+    {
+        NS_LOG_WARN("EdgeLlmClient " << m_imsi << ": dropped tokens up to " << header.GetLastIndex()
+                                     << " of a session of " << m_tokensToGenerate);
+        ++m_invalidPackets;
+        return;
+    }
+    if (!m_streaming)
+    {
+        m_streaming = true;
+        m_openEvent.Cancel();
+    }
+    m_ownerAddress = header.GetServerAddress();
+    m_ownerPort = header.GetServerPort();
+
+    if (m_rob->IsComplete())
+    {
+        // The server still resends, so it has not heard the final ACK.
+        m_rob->Receive(header.GetFirstIndex(), header.GetGenerationTimesNs(), header.IsResent());
+        if (Simulator::Now() - m_lastAckTime >= m_nackInterval)
+        {
+            SendAck();
+        }
+        return;
+    }
+
+    const std::vector<DeliveredToken> delivered =
+        m_rob->Receive(header.GetFirstIndex(), header.GetGenerationTimesNs(), header.IsResent());
+    for (const DeliveredToken& token : delivered)
+    {
+        Deliver(token, header.GetCellId());
+    }
+    if (header.IsHandoverMark())
+    {
+        RecordMark(header.GetLastIndex());
+    }
+
+    if (m_rob->IsComplete())
+    {
+        CancelTimers();
+        SendAck();
+        m_complete(m_imsi);
+        return;
+    }
+    if (m_deliveredSinceAck >= m_ackEveryTokens)
+    {
+        SendAck();
+    }
+    if (!m_gapNackEvent.IsRunning() && !m_rob->MissingRanges(1).empty())
+    {
+        m_gapNackEvent = Simulator::Schedule(m_nackDelay, &EdgeLlmClient::GapNackTimeout, this);
+    }
+    m_idleEvent.Cancel();
+    m_idleEvent = Simulator::Schedule(m_idleTimeout, &EdgeLlmClient::IdleTimeout, this);
+}
+
+void
+EdgeLlmClient::Deliver(const DeliveredToken& token, uint16_t cellId)
+{
+    const int64_t nowNs = Simulator::Now().GetNanoSeconds();
+    m_deliveryNs.push_back(nowNs);
+    ++m_deliveredSinceAck;
+    const Time now = NanoSeconds(nowNs);
+    const Time generated = NanoSeconds(token.generatedNs);
+    m_tokenDelivered(m_imsi, token.index, generated, now, cellId, token.resent);
+    if (m_log)
+    {
+        m_log->Write(m_imsi, token.index, generated, now, cellId, token.resent);
+    }
+    if (token.index == 0)
+    {
+        m_ttft(NanoSeconds(nowNs - m_startNs));
+        return;
+    }
+    const Time gap = NanoSeconds(nowNs - m_deliveryNs[token.index - 1]);
+    m_interTokenLatency(gap);
+    if (m_marks.count(token.index - 1) > 0)
+    {
+        m_serviceInterruption(token.index - 1, gap);
+    }
+}
+
+void
+EdgeLlmClient::RecordMark(uint32_t index)
+{
+    if (!m_marks.insert(index).second)
+    {
+        return;
+    }
+    // A mark that comes late, on a resent copy, finds the next token delivered already.
+    const uint64_t next = static_cast<uint64_t>(index) + 1;
+    if (next < m_deliveryNs.size())
+    {
+        m_serviceInterruption(index, NanoSeconds(m_deliveryNs[next] - m_deliveryNs[index]));
+    }
+}
+
+void
+EdgeLlmClient::HandleRejection(const EdgeLlmDownlinkHeader& header)
+{
+    const uint32_t seq = header.GetRequestSeq();
+    // Only an answer to one of this session's OPEN_SESSIONs, and only before streaming began:
+    // once tokens flow, a server serves the session and a stray refusal is not its verdict.
+    const bool echoesOpen =
+        m_opensSent > 0 && seq - m_firstOpenSeq <= m_lastOpenSeq - m_firstOpenSeq;
+    if (m_rejected || m_streaming || !echoesOpen)
+    {
+        NS_LOG_WARN("EdgeLlmClient " << m_imsi << ": ignored a SESSION_REJECTED of seq " << seq);
+        ++m_invalidPackets;
+        return;
+    }
+    NS_LOG_INFO("EdgeLlmClient " << m_imsi << ": rejected, reason "
+                                 << static_cast<int>(header.GetRejectReason()));
+    m_rejected = true;
+    CancelTimers();
+    m_sessionRejected(m_imsi, static_cast<uint8_t>(header.GetRejectReason()));
+}
+
+void
+EdgeLlmClient::GapNackTimeout()
+{
+    const std::vector<TokenRange> missing = m_rob->MissingRanges(EdgeLlmUplinkHeader::MAX_RANGES);
+    if (missing.empty())
+    {
+        return;
+    }
+    SendNack(missing);
+    m_gapNackEvent = Simulator::Schedule(m_nackInterval, &EdgeLlmClient::GapNackTimeout, this);
+}
+
+void
+EdgeLlmClient::IdleTimeout()
+{
+    std::vector<TokenRange> ranges = m_rob->MissingRanges(EdgeLlmUplinkHeader::MAX_RANGES - 1);
+    const TokenRange tail = m_rob->UnreceivedTail();
+    if (tail.count > 0)
+    {
+        // The tail starts past the highest token received, so it never touches a gap.
+        ranges.push_back(tail);
+    }
+    if (!ranges.empty())
+    {
+        SendNack(ranges);
+    }
+    m_idleEvent = Simulator::Schedule(m_idleTimeout, &EdgeLlmClient::IdleTimeout, this);
+}
+
+void
+EdgeLlmClient::SendNack(const std::vector<TokenRange>& ranges)
+{
+    EdgeLlmUplinkHeader h;
+    h.SetNack(m_rob->GetNextExpected(), ranges);
+    NS_LOG_INFO("EdgeLlmClient " << m_imsi << ": NACK of " << ranges.size() << " ranges from "
+                                 << ranges.front().first << " to " << m_ownerAddress);
+    SendUplink(h, m_ownerAddress, m_ownerPort);
+    ++m_nacksSent;
+}
+
+void
+EdgeLlmClient::SendAck()
+{
+    EdgeLlmUplinkHeader h;
+    h.SetAck(m_rob->GetNextExpected());
+    SendUplink(h, m_ownerAddress, m_ownerPort);
+    ++m_acksSent;
+    m_deliveredSinceAck = 0;
+    m_lastAckTime = Simulator::Now();
+}
+
+TokenTimingSummary
+EdgeLlmClient::GetSummary() const
+{
+    if (m_deliveryNs.empty())
+    {
+        TokenTimingSummary s;
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        s.ttftS = s.itlMeanS = s.itlP50S = s.itlP90S = s.itlP99S = nan;
+        return s;
+    }
+    std::vector<uint32_t> marks;
+    for (uint32_t m : m_marks)
+    {
+        if (m < m_deliveryNs.size())
+        {
+            marks.push_back(m);
+        }
+    }
+    return edgellm::SummarizeTokenTiming(m_startNs, m_deliveryNs, marks);
+}
+
+uint64_t
+EdgeLlmClient::GetImsi() const
+{
+    return m_imsi;
+}
+
+uint64_t
+EdgeLlmClient::GetDeliveredTokens() const
+{
+    return m_deliveryNs.size();
+}
+
+uint64_t
+EdgeLlmClient::GetDuplicates() const
+{
+    return m_rob ? m_rob->GetDuplicateCount() : 0;
+}
+
+uint64_t
+EdgeLlmClient::GetDeliveredByResend() const
+{
+    return m_rob ? m_rob->GetDeliveredByResendCount() : 0;
+}
+
+uint64_t
+EdgeLlmClient::GetNacksSent() const
+{
+    return m_nacksSent;
+}
+
+uint64_t
+EdgeLlmClient::GetAcksSent() const
+{
+    return m_acksSent;
+}
+
+uint64_t
+EdgeLlmClient::GetOpensSent() const
+{
+    return m_opensSent;
+}
+
+uint64_t
+EdgeLlmClient::GetInvalidPackets() const
+{
+    return m_invalidPackets;
+}
+
+bool
+EdgeLlmClient::IsComplete() const
+{
+    return m_rob && m_rob->IsComplete();
+}
+
+bool
+EdgeLlmClient::IsRejected() const
+{
+    return m_rejected;
+}
+
+Time
+EdgeLlmClient::GetStartTime() const
+{
+    return NanoSeconds(m_startNs);
+}
+
+const std::vector<int64_t>&
+EdgeLlmClient::GetDeliveryTimesNs() const
+{
+    return m_deliveryNs;
+}
+
+std::vector<uint32_t>
+EdgeLlmClient::GetHandoverMarks() const
+{
+    return std::vector<uint32_t>(m_marks.begin(), m_marks.end());
+}
+
+Ipv4Address
+EdgeLlmClient::GetOwnerAddress() const
+{
+    return m_started ? m_ownerAddress : m_serverAddress;
+}
+
+} // namespace ns3
