@@ -1,0 +1,344 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "edge-llm-line-scenario.h"
+
+#include "ns3/boolean.h"
+#include "ns3/constant-velocity-mobility-model.h"
+#include "ns3/double.h"
+#include "ns3/explaining-checker.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/log.h"
+#include "ns3/lte-enb-net-device.h"
+#include "ns3/lte-enb-rrc.h"
+#include "ns3/lte-ue-net-device.h"
+#include "ns3/lte-ue-phy.h"
+#include "ns3/mobility-helper.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("EdgeLlmLineScenario");
+NS_OBJECT_ENSURE_REGISTERED(EdgeLlmLineScenario);
+
+namespace
+{
+Ptr<const AttributeChecker>
+Positive(const std::string& name)
+{
+    return edgellm::MakeExplainingChecker(MakeDoubleChecker<double>(),
+                                          "ns3::EdgeLlmLineScenario::" + name,
+                                          "a finite number > 0",
+                                          [](const AttributeValue& v) {
+                                              const double x =
+                                                  static_cast<const DoubleValue&>(v).Get();
+                                              return std::isfinite(x) && x > 0 ? "" : "not > 0";
+                                          });
+}
+
+Ptr<const AttributeChecker>
+NonNegative(const std::string& name)
+{
+    return edgellm::MakeExplainingChecker(MakeDoubleChecker<double>(),
+                                          "ns3::EdgeLlmLineScenario::" + name,
+                                          "a finite number >= 0",
+                                          [](const AttributeValue& v) {
+                                              const double x =
+                                                  static_cast<const DoubleValue&>(v).Get();
+                                              return std::isfinite(x) && x >= 0 ? "" : "not >= 0";
+                                          });
+}
+
+Ptr<const AttributeChecker>
+NonNegativeTime(const std::string& name)
+{
+    return edgellm::MakeExplainingChecker(
+        MakeTimeChecker(),
+        "ns3::EdgeLlmLineScenario::" + name,
+        "a time >= 0",
+        [](const AttributeValue& v) {
+            return static_cast<const TimeValue&>(v).Get().IsNegative() ? "negative" : "";
+        });
+}
+} // namespace
+
+TypeId
+EdgeLlmLineScenario::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::EdgeLlmLineScenario")
+            .SetParent<Object>()
+            .SetGroupName("EdgeLlm")
+            .AddConstructor<EdgeLlmLineScenario>()
+            .AddAttribute("EnbCount",
+                          "eNBs along the line [1, 64].",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&EdgeLlmLineScenario::m_enbCount),
+                          edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(1, 64),
+                                                         "ns3::EdgeLlmLineScenario::EnbCount",
+                                                         "an integer in [1, 64]"))
+            .AddAttribute("EnbSpacing",
+                          "Distance between neighbouring eNBs, in m (> 0).",
+                          DoubleValue(500),
+                          MakeDoubleAccessor(&EdgeLlmLineScenario::m_enbSpacing),
+                          Positive("EnbSpacing"))
+            .AddAttribute("UeCount",
+                          "UEs, one session each [1, 200].",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&EdgeLlmLineScenario::m_ueCount),
+                          edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(1, 200),
+                                                         "ns3::EdgeLlmLineScenario::UeCount",
+                                                         "an integer in [1, 200]"))
+            .AddAttribute("UeStartX",
+                          "Where the first UE starts along the line, in m (>= 0).",
+                          DoubleValue(100),
+                          MakeDoubleAccessor(&EdgeLlmLineScenario::m_ueStartX),
+                          NonNegative("UeStartX"))
+            .AddAttribute("UeStartSpacing",
+                          "Gap between consecutive UEs' starts, in m (>= 0).",
+                          DoubleValue(10),
+                          MakeDoubleAccessor(&EdgeLlmLineScenario::m_ueStartSpacing),
+                          NonNegative("UeStartSpacing"))
+            .AddAttribute("UeY",
+                          "The UEs' distance from the line of eNBs, in m (>= 0).",
+                          DoubleValue(20),
+                          MakeDoubleAccessor(&EdgeLlmLineScenario::m_ueY),
+                          NonNegative("UeY"))
+            .AddAttribute("UeSpeed",
+                          "The UEs' speed along the line, in m/s (>= 0).",
+                          DoubleValue(20),
+                          MakeDoubleAccessor(&EdgeLlmLineScenario::m_ueSpeed),
+                          NonNegative("UeSpeed"))
+            .AddAttribute("Trigger",
+                          "How handovers happen: a3 (A3-RSRP from measurements) or none.",
+                          StringValue("a3"),
+                          MakeStringAccessor(&EdgeLlmLineScenario::m_trigger),
+                          edgellm::MakeExplainingChecker(
+                              MakeStringChecker(),
+                              "ns3::EdgeLlmLineScenario::Trigger",
+                              "a3 or none",
+                              [](const AttributeValue& v) {
+                                  const std::string t = static_cast<const StringValue&>(v).Get();
+                                  return t == "a3" || t == "none" ? "" : "unknown trigger";
+                              }))
+            .AddAttribute("SessionStart",
+                          "When the first UE opens its session (>= 0).",
+                          TimeValue(MilliSeconds(200)),
+                          MakeTimeAccessor(&EdgeLlmLineScenario::m_sessionStart),
+                          NonNegativeTime("SessionStart"))
+            .AddAttribute("SessionStagger",
+                          "Gap between consecutive UEs' session starts (>= 0).",
+                          TimeValue(MilliSeconds(5)),
+                          MakeTimeAccessor(&EdgeLlmLineScenario::m_sessionStagger),
+                          NonNegativeTime("SessionStagger"))
+            .AddAttribute("SrsPeriodicity",
+                          "SRS periodicity of every eNB: 0 picks one from UeCount (ns-3 aborts "
+                          "with more than about 32 UEs in a cell at its default 40), else one "
+                          "of 2, 5, 10, 20, 40, 80, 160, 320.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&EdgeLlmLineScenario::m_srsPeriodicity),
+                          edgellm::MakeExplainingChecker(
+                              MakeUintegerChecker<uint16_t>(),
+                              "ns3::EdgeLlmLineScenario::SrsPeriodicity",
+                              "0, 2, 5, 10, 20, 40, 80, 160 or 320",
+                              [](const AttributeValue& v) {
+                                  const auto p = static_cast<const UintegerValue&>(v).Get();
+                                  for (uint64_t ok : {0, 2, 5, 10, 20, 40, 80, 160, 320})
+                                  {
+                                      if (p == ok)
+                                      {
+                                          return "";
+                                      }
+                                  }
+                                  return "not a periodicity LTE defines";
+                              }));
+    return tid;
+}
+
+EdgeLlmLineScenario::EdgeLlmLineScenario()
+    : m_lte(CreateObject<LteHelper>()),
+      m_epc(CreateObject<PointToPointEpcHelper>()),
+      m_edge(CreateObject<EdgeLlmHelper>()),
+      m_backhaul(CreateObject<BackhaulHelper>())
+{
+}
+
+EdgeLlmLineScenario::~EdgeLlmLineScenario() = default;
+
+void
+EdgeLlmLineScenario::DoDispose()
+{
+    m_lte = nullptr;
+    m_epc = nullptr;
+    m_edge = nullptr;
+    m_backhaul = nullptr;
+    m_observer = nullptr;
+    Object::DoDispose();
+}
+
+void
+EdgeLlmLineScenario::Build()
+{
+    NS_ABORT_MSG_IF(m_built, "EdgeLlmLineScenario::Build: called twice");
+    m_built = true;
+
+    m_lte->SetEpcHelper(m_epc);
+    m_lte->SetHandoverAlgorithmType(m_trigger == "a3" ? "ns3::A3RsrpHandoverAlgorithm"
+                                                      : "ns3::NoOpHandoverAlgorithm");
+    m_enbNodes.Create(m_enbCount);
+    m_ueNodes.Create(m_ueCount);
+
+    MobilityHelper enbMobility;
+    Ptr<ListPositionAllocator> enbPositions = CreateObject<ListPositionAllocator>();
+    for (uint32_t i = 0; i < m_enbCount; ++i)
+    {
+        enbPositions->Add(Vector(i * m_enbSpacing, 0, 0));
+    }
+    enbMobility.SetPositionAllocator(enbPositions);
+    enbMobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    enbMobility.Install(m_enbNodes);
+
+    MobilityHelper ueMobility;
+    ueMobility.SetMobilityModel("ns3::ConstantVelocityMobilityModel");
+    ueMobility.Install(m_ueNodes);
+    std::vector<uint32_t> nearest;
+    for (uint32_t j = 0; j < m_ueCount; ++j)
+    {
+        const double x = m_ueStartX + j * m_ueStartSpacing;
+        Ptr<ConstantVelocityMobilityModel> m =
+            m_ueNodes.Get(j)->GetObject<ConstantVelocityMobilityModel>();
+        m->SetPosition(Vector(x, m_ueY, 0));
+        m->SetVelocity(Vector(m_ueSpeed, 0, 0));
+        const double index = std::round(x / m_enbSpacing);
+        nearest.push_back(static_cast<uint32_t>(std::min<double>(index, m_enbCount - 1)));
+    }
+
+    m_enbDevices = m_lte->InstallEnbDevice(m_enbNodes);
+    m_ueDevices = m_lte->InstallUeDevice(m_ueNodes);
+    uint16_t srs = m_srsPeriodicity;
+    if (srs == 0)
+    {
+        // Every UE may end up in one cell.
+        srs = m_ueCount <= 30 ? 40 : m_ueCount <= 60 ? 80 : m_ueCount <= 120 ? 160 : 320;
+    }
+    for (uint32_t i = 0; i < m_enbDevices.GetN(); ++i)
+    {
+        DynamicCast<LteEnbNetDevice>(m_enbDevices.Get(i))
+            ->GetRrc()
+            ->SetAttribute("SrsPeriodicity", UintegerValue(srs));
+    }
+    for (uint32_t i = 1; i < m_enbCount; ++i)
+    {
+        m_lte->AddX2Interface(m_enbNodes.Get(i - 1), m_enbNodes.Get(i));
+    }
+
+    InternetStackHelper internet;
+    internet.Install(m_ueNodes);
+    m_epc->AssignUeIpv4Address(m_ueDevices);
+    Ipv4StaticRoutingHelper routing;
+    std::vector<uint16_t> firstCells;
+    for (uint32_t j = 0; j < m_ueCount; ++j)
+    {
+        routing.GetStaticRouting(m_ueNodes.Get(j)->GetObject<Ipv4>())
+            ->SetDefaultRoute(m_epc->GetUeDefaultGatewayAddress(), 1);
+        Ptr<NetDevice> enb = m_enbDevices.Get(nearest[j]);
+        m_lte->Attach(m_ueDevices.Get(j), enb);
+        firstCells.push_back(DynamicCast<LteEnbNetDevice>(enb)->GetCellId());
+        if (m_trigger == "none")
+        {
+            DynamicCast<LteUeNetDevice>(m_ueDevices.Get(j))
+                ->GetPhy()
+                ->SetAttribute("EnableRlfDetection", BooleanValue(false));
+        }
+    }
+
+    m_servers = m_edge->InstallServers(m_epc, m_enbNodes, m_enbDevices);
+    m_links = m_edge->InstallBackhaulLine(m_backhaul, m_enbNodes);
+    m_clients = m_edge->InstallClients(m_ueDevices, firstCells);
+    for (uint32_t j = 0; j < m_ueCount; ++j)
+    {
+        m_clients.Get(j)->SetStartTime(m_sessionStart + m_sessionStagger * static_cast<int64_t>(j));
+    }
+    m_observer = m_edge->InstallObserver(m_enbDevices);
+}
+
+Ptr<LteHelper>
+EdgeLlmLineScenario::GetLteHelper() const
+{
+    return m_lte;
+}
+
+Ptr<PointToPointEpcHelper>
+EdgeLlmLineScenario::GetEpcHelper() const
+{
+    return m_epc;
+}
+
+Ptr<EdgeLlmHelper>
+EdgeLlmLineScenario::GetEdgeLlmHelper() const
+{
+    return m_edge;
+}
+
+Ptr<BackhaulHelper>
+EdgeLlmLineScenario::GetBackhaulHelper() const
+{
+    return m_backhaul;
+}
+
+const NodeContainer&
+EdgeLlmLineScenario::GetEnbNodes() const
+{
+    return m_enbNodes;
+}
+
+const NodeContainer&
+EdgeLlmLineScenario::GetUeNodes() const
+{
+    return m_ueNodes;
+}
+
+const NetDeviceContainer&
+EdgeLlmLineScenario::GetEnbDevices() const
+{
+    return m_enbDevices;
+}
+
+const NetDeviceContainer&
+EdgeLlmLineScenario::GetUeDevices() const
+{
+    return m_ueDevices;
+}
+
+const ApplicationContainer&
+EdgeLlmLineScenario::GetServers() const
+{
+    return m_servers;
+}
+
+const ApplicationContainer&
+EdgeLlmLineScenario::GetClients() const
+{
+    return m_clients;
+}
+
+const std::vector<BackhaulLink>&
+EdgeLlmLineScenario::GetBackhaulLinks() const
+{
+    return m_links;
+}
+
+Ptr<RanObserver>
+EdgeLlmLineScenario::GetObserver() const
+{
+    return m_observer;
+}
+
+} // namespace ns3
