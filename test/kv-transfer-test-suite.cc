@@ -543,7 +543,7 @@ class BackhaulHelperTestCase : public TestCase
 {
   public:
     BackhaulHelperTestCase()
-        : TestCase("BackhaulHelper: neighbour links on their own /30, MTU, queue disc")
+        : TestCase("BackhaulHelper: neighbour links, one subnet each, MTU, queue disc")
     {
     }
 
