@@ -122,6 +122,15 @@ add_test(NAME edge-llm-kv-transfer-suite
          COMMAND edge-llm-test-runner --suite=edge-llm-kv-transfer --verbose)
 add_test(NAME edge-llm-client-suite
          COMMAND edge-llm-test-runner --suite=edge-llm-client --verbose)
+# A client started without a required attribute stops the run and names it. The run aborts,
+# which ctest counts as a failure whatever the output, so a shell checks the message.
+add_executable(edge-llm-client-fatal test/edge-llm-client-fatal.cc)
+target_link_libraries(edge-llm-client-fatal PRIVATE ns3-edge-llm)
+foreach(missing Imsi ServerAddress)
+  add_test(NAME edge-llm-client-fatal-${missing}
+           COMMAND sh -c "\"$<TARGET_FILE:edge-llm-client-fatal>\" ${missing} 2>&1 | \
+grep -F 'ns3::EdgeLlmClient::${missing} is not set'")
+endforeach()
 add_test(NAME edge-llm-suite-registered COMMAND edge-llm-test-runner --list)
 set_tests_properties(edge-llm-suite-registered PROPERTIES PASS_REGULAR_EXPRESSION
                                                           "(^|\n)edge-llm(\r?\n|$)")

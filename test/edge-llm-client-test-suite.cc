@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <set>
@@ -68,6 +69,7 @@ class FakeTokenServer : public Application
     std::set<uint32_t> lateMarkCopy;      //!< resent alone, marked, after the next token
     uint32_t ignoreOpens{0};              //!< first OPEN_SESSIONs ignored
     uint32_t ignoreNacks{0};              //!< first NACKs recorded but not served
+    bool loseFinalAck{false};             //!< the first final ACK is lost: resend the last token
     bool reject{false};                   //!< refuse every OPEN_SESSION
     uint32_t rejectSeqOffset{0};          //!< added to the echoed sequence number
 
@@ -165,6 +167,18 @@ class FakeTokenServer : public Application
             }
             break;
         case EdgeLlmUplinkHeader::ACK:
+            if (loseFinalAck && h.GetNextExpected() == tokens)
+            {
+                // As a server does that never heard the end: it resends, later.
+                loseFinalAck = false;
+                Simulator::Schedule(MilliSeconds(50),
+                                    &FakeTokenServer::SendToken,
+                                    this,
+                                    tokens - 1,
+                                    true,
+                                    false);
+                break;
+            }
             ++acksAt[local];
             lastAck = h.GetNextExpected();
             break;
@@ -548,6 +562,34 @@ class EdgeLlmClientNackTimingTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief A TOKENS packet after completion means the final ACK was lost: the client repeats it.
+ */
+class EdgeLlmClientFinalAckTestCase : public TestCase
+{
+  public:
+    EdgeLlmClientFinalAckTestCase()
+        : TestCase("A resend after completion is answered with the final ACK again")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 10;
+        Bench b(n);
+        b.server->loseFinalAck = true;
+        b.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(b.InOrderOnce(n), true, "in order, once");
+        NS_TEST_ASSERT_MSG_EQ(b.client->GetAcksSent(), 2u, "the final ACK, and its repeat");
+        NS_TEST_ASSERT_MSG_EQ(b.server->lastAck, n, "the repeat reached the server");
+        NS_TEST_ASSERT_MSG_EQ(b.client->GetDuplicates(), 1u, "the resend was a duplicate");
+        NS_TEST_ASSERT_MSG_EQ(b.traces.completions, 1u, "completion is reported once");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief A lost OPEN_SESSION is retried with the next sequence number, until tokens come.
  */
 class EdgeLlmClientOpenRetryTestCase : public TestCase
@@ -781,6 +823,21 @@ class EdgeLlmClientTokenLogTestCase : public TestCase
             refused = true;
         }
         NS_TEST_ASSERT_MSG_EQ(refused, true, "a scheme with a comma is refused");
+        {
+            const std::string path = CreateTempDirFilename("tokens.csv");
+            {
+                Ptr<TokenLog> file = Create<TokenLog>(path);
+                file->SetScheme("tHO");
+                file->Write(3, 1, MilliSeconds(5), MilliSeconds(9), 2, true);
+            }
+            std::ifstream in(path);
+            std::string header;
+            std::string row;
+            std::getline(in, header);
+            std::getline(in, row);
+            NS_TEST_ASSERT_MSG_EQ(header, TokenLog::HEADER, "the file's header");
+            NS_TEST_ASSERT_MSG_EQ(row, "tHO,3,1,0.005000000,0.009000000,2,1", "the file's row");
+        }
 
         const uint32_t n = 20;
         std::ostringstream os;
@@ -898,6 +955,7 @@ class EdgeLlmClientTestSuite : public TestSuite
         AddTestCase(new EdgeLlmClientRecoveryTestCase());
         AddTestCase(new EdgeLlmClientNackTimingTestCase());
         AddTestCase(new EdgeLlmClientOwnerTestCase());
+        AddTestCase(new EdgeLlmClientFinalAckTestCase());
         AddTestCase(new EdgeLlmClientOpenRetryTestCase());
         AddTestCase(new EdgeLlmClientTimingTestCase());
         AddTestCase(new EdgeLlmClientSitTestCase());
