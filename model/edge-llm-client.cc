@@ -244,21 +244,12 @@ EdgeLlmClient::StartApplication()
     {
         NS_FATAL_ERROR(Full("ServerAddress") << " is not set; allowed: a unicast IPv4 address");
     }
-    if (m_started)
-    {
-        // A session has one start; a restarted application only listens again.
-        NS_LOG_WARN("EdgeLlmClient " << m_imsi << ": started again; the session goes on");
-    }
     m_socket = Socket::CreateSocket(GetNode(), UdpSocketFactory::GetTypeId());
     if (m_socket->Bind(InetSocketAddress(Ipv4Address::GetAny(), m_port)) == -1)
     {
         NS_FATAL_ERROR(Full("Port") << " = " << m_port << ": cannot bind the client's socket");
     }
     m_socket->SetRecvCallback(MakeCallback(&EdgeLlmClient::HandleRead, this));
-    if (m_started)
-    {
-        return;
-    }
     m_started = true;
     m_startNs = Simulator::Now().GetNanoSeconds();
     m_rob = std::make_unique<TokenReorderBuffer>(m_tokensToGenerate);
