@@ -70,6 +70,8 @@ RunScheme(const std::string& scheme,
     edge->SetClientAttribute("PromptTokens", UintegerValue(prompt));
     edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
     scenario->Build();
+    // The same radio draws for every scheme.
+    scenario->AssignStreams(1);
 
     std::map<uint64_t, uint32_t> handovers;
     scenario->GetObserver()->TraceConnectWithoutContext(

@@ -269,6 +269,15 @@ EdgeLlmLineScenario::Build()
     m_observer = m_edge->InstallObserver(m_enbDevices);
 }
 
+int64_t
+EdgeLlmLineScenario::AssignStreams(int64_t stream)
+{
+    NS_ABORT_MSG_IF(!m_built, "EdgeLlmLineScenario::AssignStreams: call Build() first");
+    int64_t used = m_lte->AssignStreams(m_enbDevices, stream);
+    used += m_lte->AssignStreams(m_ueDevices, stream + used);
+    return used;
+}
+
 Ptr<LteHelper>
 EdgeLlmLineScenario::GetLteHelper() const
 {

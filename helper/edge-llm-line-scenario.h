@@ -48,6 +48,18 @@ class EdgeLlmLineScenario : public Object
     /// Make the network and install everything. Call once.
     void Build();
 
+    /**
+     * \brief Fix the random streams of the LTE devices, after Build().
+     *
+     * ns-3 hands out stream numbers in creation order, so without this two runs of the same
+     * scenario in one process (two schemes, or two test cases) draw different fading and
+     * errors. Call it with the same number in each run to compare them on equal terms.
+     *
+     * \param stream the first stream number to use
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
     /// \return the LTE helper (set its attributes before Build)
     Ptr<LteHelper> GetLteHelper() const;
     /// \return the EPC helper

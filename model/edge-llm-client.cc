@@ -190,8 +190,8 @@ EdgeLlmClient::GetTypeId()
                             MakeTraceSourceAccessor(&EdgeLlmClient::m_interTokenLatency),
                             "ns3::Time::TracedCallback")
             .AddTraceSource("ServiceInterruption",
-                            "A handover's SIT: delivery of the token after a marked one minus "
-                            "delivery of the marked one.",
+                            "A handover's SIT: the first in-order delivery at or after the "
+                            "handover mark's arrival minus the last one before it.",
                             MakeTraceSourceAccessor(&EdgeLlmClient::m_serviceInterruption),
                             "ns3::EdgeLlmClient::ServiceInterruptionTracedCallback")
             .AddTraceSource("SessionComplete",
@@ -373,15 +373,18 @@ EdgeLlmClient::HandleTokens(const EdgeLlmDownlinkHeader& header)
         return;
     }
 
+    // The mark is read before the packet's own tokens: a handover's silence ends with the
+    // first delivery at or after the mark's arrival, even when the marked copy itself fills
+    // a gap that the handover left.
+    if (header.IsHandoverMark())
+    {
+        RecordMark(header.GetLastIndex());
+    }
     const std::vector<DeliveredToken> delivered =
         m_rob->Receive(header.GetFirstIndex(), header.GetGenerationTimesNs(), header.IsResent());
     for (const DeliveredToken& token : delivered)
     {
         Deliver(token, header.GetCellId());
-    }
-    if (header.IsHandoverMark())
-    {
-        RecordMark(header.GetLastIndex());
     }
 
     if (m_rob->IsComplete())
@@ -419,14 +422,18 @@ EdgeLlmClient::Deliver(const DeliveredToken& token, uint16_t cellId)
     if (token.index == 0)
     {
         m_ttft(NanoSeconds(nowNs - m_startNs));
+        m_pendingMarks.clear(); // a mark before the first token marks no interruption
         return;
     }
     const Time gap = NanoSeconds(nowNs - m_deliveryNs[token.index - 1]);
     m_interTokenLatency(gap);
-    if (m_marks.count(token.index - 1) > 0)
+    for (const PendingMark& mark : m_pendingMarks)
     {
-        m_serviceInterruption(token.index - 1, gap);
+        const SitSample sample{mark.index, (nowNs - mark.lastBeforeNs) * 1e-9};
+        m_sit.push_back(sample);
+        m_serviceInterruption(mark.index, NanoSeconds(nowNs - mark.lastBeforeNs));
     }
+    m_pendingMarks.clear();
 }
 
 void
@@ -436,12 +443,9 @@ EdgeLlmClient::RecordMark(uint32_t index)
     {
         return;
     }
-    // A mark that comes late, on a resent copy, finds the next token delivered already.
-    const uint64_t next = static_cast<uint64_t>(index) + 1;
-    if (next < m_deliveryNs.size())
-    {
-        m_serviceInterruption(index, NanoSeconds(m_deliveryNs[next] - m_deliveryNs[index]));
-    }
+    // The server sends the mark on the new path when the handover starts, so it arrives when
+    // the path works again; what was delivered before it came over the old one.
+    m_pendingMarks.push_back({index, m_deliveryNs.empty() ? m_startNs : m_deliveryNs.back()});
 }
 
 void
@@ -526,15 +530,10 @@ EdgeLlmClient::GetSummary() const
         s.ttftS = s.itlMeanS = s.itlP50S = s.itlP90S = s.itlP99S = nan;
         return s;
     }
-    std::vector<uint32_t> marks;
-    for (uint32_t m : m_marks)
-    {
-        if (m < m_deliveryNs.size())
-        {
-            marks.push_back(m);
-        }
-    }
-    return edgellm::SummarizeTokenTiming(m_startNs, m_deliveryNs, marks);
+    TokenTimingSummary s = edgellm::SummarizeTokenTiming(m_startNs, m_deliveryNs);
+    s.sit = m_sit;
+    s.marksWithoutNext = static_cast<uint32_t>(m_pendingMarks.size());
+    return s;
 }
 
 uint64_t

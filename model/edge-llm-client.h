@@ -137,7 +137,8 @@ class EdgeLlmClient : public Application
     /**
      * TracedCallback signature of a service interruption.
      * \param markedIndex the token the server marked as its last before a handover
-     * \param sit delivery of the next token minus delivery of the marked one
+     * \param sit the first in-order delivery at or after the mark's arrival minus the last one
+     *        before it
      */
     typedef void (*ServiceInterruptionTracedCallback)(uint32_t markedIndex, Time sit);
 
@@ -166,7 +167,7 @@ class EdgeLlmClient : public Application
     /// \param token the token
     /// \param cellId the cell of the packet that released it
     void Deliver(const DeliveredToken& token, uint16_t cellId);
-    /// Record a handover mark; fires the SIT if the next token was delivered already.
+    /// Record a handover mark; its SIT ends with the next delivery.
     /// \param index the marked token
     void RecordMark(uint32_t index);
 
@@ -206,24 +207,34 @@ class EdgeLlmClient : public Application
     std::unique_ptr<TokenReorderBuffer> m_rob; //!< created at start
     std::vector<int64_t> m_deliveryNs;         //!< delivery time of each token, in order
     std::set<uint32_t> m_marks;                //!< handover marks
-    int64_t m_startNs{0};                      //!< session start
-    uint32_t m_nextSeq{0};                     //!< next request sequence number
-    uint32_t m_firstOpenSeq{0};                //!< sequence number of the first OPEN_SESSION
-    uint32_t m_lastOpenSeq{0};                 //!< and of the latest one
-    bool m_started{false};                     //!< StartApplication ran
-    bool m_streaming{false};                   //!< a TOKENS packet has arrived
-    bool m_rejected{false};                    //!< refused by the server
-    Ipv4Address m_ownerAddress;                //!< where NACKs and ACKs go
-    uint16_t m_ownerPort{0};                   //!< and the port
-    uint32_t m_deliveredSinceAck{0};           //!< tokens delivered since the last ACK
-    Time m_lastAckTime;                        //!< when the last ACK left
-    uint64_t m_nacksSent{0};                   //!< NACKs sent
-    uint64_t m_acksSent{0};                    //!< ACKs sent
-    uint64_t m_opensSent{0};                   //!< OPEN_SESSIONs sent
-    uint64_t m_invalidPackets{0};              //!< downlink packets dropped
-    EventId m_openEvent;                       //!< OPEN_SESSION retry
-    EventId m_gapNackEvent;                    //!< gap NACK
-    EventId m_idleEvent;                       //!< idle NACK
+
+    /// A handover mark whose interruption has not ended yet.
+    struct PendingMark
+    {
+        uint32_t index;       //!< the marked token
+        int64_t lastBeforeNs; //!< the last delivery before the mark arrived (or the start)
+    };
+
+    std::vector<PendingMark> m_pendingMarks; //!< marks waiting for the next delivery
+    std::vector<SitSample> m_sit;            //!< one per handover whose interruption ended
+    int64_t m_startNs{0};                    //!< session start
+    uint32_t m_nextSeq{0};                   //!< next request sequence number
+    uint32_t m_firstOpenSeq{0};              //!< sequence number of the first OPEN_SESSION
+    uint32_t m_lastOpenSeq{0};               //!< and of the latest one
+    bool m_started{false};                   //!< StartApplication ran
+    bool m_streaming{false};                 //!< a TOKENS packet has arrived
+    bool m_rejected{false};                  //!< refused by the server
+    Ipv4Address m_ownerAddress;              //!< where NACKs and ACKs go
+    uint16_t m_ownerPort{0};                 //!< and the port
+    uint32_t m_deliveredSinceAck{0};         //!< tokens delivered since the last ACK
+    Time m_lastAckTime;                      //!< when the last ACK left
+    uint64_t m_nacksSent{0};                 //!< NACKs sent
+    uint64_t m_acksSent{0};                  //!< ACKs sent
+    uint64_t m_opensSent{0};                 //!< OPEN_SESSIONs sent
+    uint64_t m_invalidPackets{0};            //!< downlink packets dropped
+    EventId m_openEvent;                     //!< OPEN_SESSION retry
+    EventId m_gapNackEvent;                  //!< gap NACK
+    EventId m_idleEvent;                     //!< idle NACK
 
     TracedCallback<uint64_t, uint32_t, Time, Time, uint16_t, bool> m_tokenDelivered; //!< trace
     TracedCallback<uint64_t, uint8_t> m_sessionRejected;                             //!< trace
