@@ -51,6 +51,7 @@ Ms(double seconds)
 
 std::vector<SessionResult>
 RunScheme(const std::string& scheme,
+          uint64_t& radioDrops,
           Ptr<TokenLog> log,
           uint32_t enbs,
           double spacing,
@@ -100,6 +101,7 @@ RunScheme(const std::string& scheme,
                            handovers[c->GetImsi()],
                            c->GetSummary()});
     }
+    radioDrops = scenario->GetObserver()->GetRadioDrops();
     Simulator::Destroy();
     return results;
 }
@@ -154,10 +156,19 @@ main(int argc, char* argv[])
                 "itl_p50_s,itl_p90_s,itl_p99_s,sit_s\n";
     std::cout << "scheme  imsi  tokens      TTFT_ms  ITLmean_ms  ITLp90_ms  ITLp99_ms  "
                  "recovered  handovers  SIT_ms\n";
+    std::map<std::string, uint64_t> radioDrops;
     for (const std::string& s : schemes)
     {
-        for (const SessionResult& r :
-             RunScheme(s, log, enbs, spacing, ues, speed, prompt, tokens, Seconds(simTime)))
+        for (const SessionResult& r : RunScheme(s,
+                                                radioDrops[s],
+                                                log,
+                                                enbs,
+                                                spacing,
+                                                ues,
+                                                speed,
+                                                prompt,
+                                                tokens,
+                                                Seconds(simTime)))
         {
             std::ostringstream sit;
             std::ostringstream sitCsv;
@@ -179,6 +190,10 @@ main(int argc, char* argv[])
                      << "," << r.summary.itlP90S << "," << r.summary.itlP99S << "," << sitCsv.str()
                      << "\n";
         }
+    }
+    for (const auto& [s, drops] : radioDrops)
+    {
+        std::cout << s << ": " << drops << " downlink packets dropped by the radio (RLC)\n";
     }
     std::cout << "CSV: " << outDir << "/tokens.csv, " << outDir << "/sessions.csv\n";
     return 0;

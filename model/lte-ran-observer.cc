@@ -9,6 +9,9 @@
 #include "ns3/lte-enb-net-device.h"
 #include "ns3/lte-enb-rrc.h"
 #include "ns3/node.h"
+#include "ns3/object-map.h"
+#include "ns3/packet.h"
+#include "ns3/pointer.h"
 
 namespace ns3
 {
@@ -59,6 +62,7 @@ LteRanObserver::Install(const NetDeviceContainer& enbDevs)
         {
             continue;
         }
+        m_rrcByCell[enb->GetCellId()] = rrc;
         // The callbacks hold a reference, so that an observer the script dropped cannot be
         // called after it is gone.
         Ptr<LteRanObserver> self(this);
@@ -93,6 +97,7 @@ void
 LteRanObserver::ConnectionReconfigurationSink(uint64_t imsi, uint16_t cellId, uint16_t rnti)
 {
     NS_LOG_FUNCTION(this << imsi << cellId << rnti);
+    WatchBearers(cellId, imsi);
     NotifyUeReady(imsi, cellId);
 }
 
@@ -103,6 +108,7 @@ LteRanObserver::HandoverStartSink(uint64_t imsi,
                                   uint16_t targetCellId)
 {
     NS_LOG_FUNCTION(this << imsi << cellId << rnti << targetCellId);
+    WatchBearers(targetCellId, imsi);
     NotifyHandoverStarted(imsi, cellId, targetCellId);
 }
 
@@ -146,6 +152,51 @@ LteRanObserver::HandoverFailureJoiningSink(uint64_t imsi, uint16_t rnti, uint16_
 {
     NS_LOG_FUNCTION(this << imsi << rnti << cellId);
     NotifyHandoverFailed(imsi, cellId, JOINING_TIMEOUT);
+}
+
+void
+LteRanObserver::WatchBearers(uint16_t cellId, uint64_t imsi)
+{
+    auto cell = m_rrcByCell.find(cellId);
+    if (cell == m_rrcByCell.end())
+    {
+        return;
+    }
+    ObjectMapValue ues;
+    cell->second->GetAttribute("UeMap", ues);
+    for (auto u = ues.Begin(); u != ues.End(); ++u)
+    {
+        Ptr<UeManager> ue = DynamicCast<UeManager>(u->second);
+        if (!ue || ue->GetImsi() != imsi)
+        {
+            continue;
+        }
+        ObjectMapValue bearers;
+        ue->GetAttribute("DataRadioBearerMap", bearers);
+        for (auto b = bearers.Begin(); b != bearers.End(); ++b)
+        {
+            PointerValue rlc;
+            b->second->GetAttribute("LteRlc", rlc);
+            Ptr<Object> entity = rlc.Get<Object>();
+            if (entity && m_watchedRlc.insert(PeekPointer(entity)).second)
+            {
+                entity->TraceConnectWithoutContext("TxDrop",
+                                                   MakeBoundCallback(&LteRanObserver::RlcDropSink,
+                                                                     Ptr<LteRanObserver>(this),
+                                                                     imsi,
+                                                                     cellId));
+            }
+        }
+    }
+}
+
+void
+LteRanObserver::RlcDropSink(Ptr<LteRanObserver> self,
+                            uint64_t imsi,
+                            uint16_t cellId,
+                            Ptr<const Packet> /* packet */)
+{
+    self->NotifyRadioDrop(imsi, cellId);
 }
 
 } // namespace ns3

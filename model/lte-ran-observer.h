@@ -7,10 +7,15 @@
 
 #include "ran-observer.h"
 
+#include "ns3/packet.h"
+
+#include <map>
 #include <set>
 
 namespace ns3
 {
+
+class LteEnbRrc;
 
 /**
  * \ingroup edge-llm
@@ -111,8 +116,33 @@ class LteRanObserver : public RanObserver
     /** @} */
 
   private:
+    /**
+     * \brief Connect to the RLC drops of a UE's data bearers in a cell. RLC entities are made
+     * with the UE's context, so this runs when a context appears: at the reconfiguration
+     * that makes a UE ready, and at the target when a handover starts.
+     * \param cellId the cell
+     * \param imsi the UE
+     */
+    void WatchBearers(uint16_t cellId, uint64_t imsi);
+
+    /**
+     * \brief A data bearer's RLC dropped a packet.
+     * \param self the observer
+     * \param imsi the bearer's UE
+     * \param cellId the bearer's cell
+     * \param packet the packet
+     */
+    static void RlcDropSink(Ptr<LteRanObserver> self,
+                            uint64_t imsi,
+                            uint16_t cellId,
+                            Ptr<const Packet> packet);
+
     /// RRC objects already connected, so that a second Install of a device is harmless.
     std::set<const Object*> m_observed;
+    /// The RRC of each cell.
+    std::map<uint16_t, Ptr<LteEnbRrc>> m_rrcByCell;
+    /// RLC entities whose drops are counted already.
+    std::set<const Object*> m_watchedRlc;
 };
 
 } // namespace ns3

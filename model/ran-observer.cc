@@ -37,7 +37,12 @@ RanObserver::GetTypeId()
             .AddTraceSource("HandoverFailed",
                             "A handover failed, with the reporting cell and the reason.",
                             MakeTraceSourceAccessor(&RanObserver::m_handoverFailedTrace),
-                            "ns3::RanObserver::HandoverFailedTracedCallback");
+                            "ns3::RanObserver::HandoverFailedTracedCallback")
+            .AddTraceSource("RadioDrop",
+                            "A cell's radio stack dropped a downlink packet of a UE (LTE: the "
+                            "RLC transmit buffer was full).",
+                            MakeTraceSourceAccessor(&RanObserver::m_radioDropTrace),
+                            "ns3::RanObserver::RadioDropTracedCallback");
     return tid;
 }
 
@@ -120,6 +125,19 @@ RanObserver::NotifyHandoverFailed(uint64_t imsi, uint16_t cellId, HandoverFailur
         m_servingCell.erase(it);
     }
     m_handoverFailedTrace(imsi, cellId, reason);
+}
+
+void
+RanObserver::NotifyRadioDrop(uint64_t imsi, uint16_t cellId)
+{
+    ++m_radioDrops;
+    m_radioDropTrace(imsi, cellId);
+}
+
+uint64_t
+RanObserver::GetRadioDrops() const
+{
+    return m_radioDrops;
 }
 
 } // namespace ns3

@@ -112,7 +112,25 @@ class RanObserver : public Object
                                                  uint16_t cellId,
                                                  HandoverFailureReason reason);
 
+    /**
+     * TracedCallback signature of RadioDrop.
+     * \param [in] imsi the UE whose downlink packet the radio stack dropped
+     * \param [in] cellId the cell that dropped it
+     */
+    typedef void (*RadioDropTracedCallback)(uint64_t imsi, uint16_t cellId);
+
+    /// \return downlink packets the radio stacks dropped, over all UEs and cells
+    uint64_t GetRadioDrops() const;
+
   protected:
+    /**
+     * \brief Counts a downlink packet that a cell's radio stack dropped (a full RLC buffer),
+     * and fires RadioDrop.
+     * \param imsi the UE
+     * \param cellId the cell
+     */
+    void NotifyRadioDrop(uint64_t imsi, uint16_t cellId);
+
     /**
      * \brief Records the cell and fires UeReady, unless the UE is already known to be served
      * there.
@@ -163,6 +181,10 @@ class RanObserver : public Object
     TracedCallback<uint64_t, uint16_t> m_handoverDoneTrace;
     /// The HandoverFailed trace source.
     TracedCallback<uint64_t, uint16_t, HandoverFailureReason> m_handoverFailedTrace;
+    /// The RadioDrop trace source.
+    TracedCallback<uint64_t, uint16_t> m_radioDropTrace;
+    /// Packets dropped by the radio stacks.
+    uint64_t m_radioDrops{0};
 };
 
 } // namespace ns3

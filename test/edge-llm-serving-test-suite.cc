@@ -78,47 +78,11 @@ struct ServingRun
 {
     Ptr<EdgeLlmLineScenario> scenario;
     std::vector<ClientRecord> records;
-    uint64_t rlcTxDrops{0};
-    std::set<const Object*> watchedRlc;
     uint32_t handovers{0};
 
     Ptr<EdgeLlmClient> Client(uint32_t i) const
     {
         return DynamicCast<EdgeLlmClient>(scenario->GetClients().Get(i));
-    }
-
-    /// RLC entities come and go with UE contexts, so look for new ones now and then.
-    void WatchRlc()
-    {
-        const NetDeviceContainer& enbs = scenario->GetEnbDevices();
-        for (uint32_t i = 0; i < enbs.GetN(); ++i)
-        {
-            Ptr<LteEnbRrc> rrc = DynamicCast<LteEnbNetDevice>(enbs.Get(i))->GetRrc();
-            ObjectMapValue ues;
-            rrc->GetAttribute("UeMap", ues);
-            for (auto u = ues.Begin(); u != ues.End(); ++u)
-            {
-                ObjectMapValue bearers;
-                u->second->GetAttribute("DataRadioBearerMap", bearers);
-                for (auto b = bearers.Begin(); b != bearers.End(); ++b)
-                {
-                    PointerValue rlc;
-                    b->second->GetAttribute("LteRlc", rlc);
-                    Ptr<Object> r = rlc.Get<Object>();
-                    if (r && watchedRlc.insert(PeekPointer(r)).second)
-                    {
-                        r->TraceConnectWithoutContext("TxDrop",
-                                                      MakeCallback(&ServingRun::RlcDrop, this));
-                    }
-                }
-            }
-        }
-        Simulator::Schedule(MilliSeconds(20), &ServingRun::WatchRlc, this);
-    }
-
-    void RlcDrop(Ptr<const Packet>)
-    {
-        ++rlcTxDrops;
     }
 
     void Handover(uint64_t, uint16_t, uint16_t)
@@ -148,7 +112,6 @@ Execute(ServingRun& run, Time stop)
     run.scenario->GetObserver()->TraceConnectWithoutContext(
         "HandoverStarted",
         MakeCallback(&ServingRun::Handover, &run));
-    Simulator::Schedule(MilliSeconds(1), &ServingRun::WatchRlc, &run);
     Simulator::Stop(stop);
     Simulator::Run();
 }
@@ -213,11 +176,29 @@ class ServingExactlyOnceTestCase : public TestCase
             }
         }
         std::cout << "exactly-once run: " << run.handovers << " handovers, RLC TxDrop "
-                  << run.rlcTxDrops << ", tokens delivered by a resend " << resentDeliveries
+                  << run.scenario->GetObserver()->GetRadioDrops()
+                  << ", tokens delivered by a resend " << resentDeliveries
                   << ", of which the original never arrived " << onlyByResend << std::endl;
         NS_TEST_ASSERT_MSG_GT_OR_EQ(run.handovers, 8u, "several handovers per UE");
-        NS_TEST_ASSERT_MSG_GT(run.rlcTxDrops, 0u, "ns-3 dropped packets in RLC");
+        NS_TEST_ASSERT_MSG_GT(run.scenario->GetObserver()->GetRadioDrops(),
+                              0u,
+                              "ns-3 dropped packets in RLC");
         NS_TEST_ASSERT_MSG_GT(onlyByResend, 0u, "a token whose original never arrived");
+        // Sessions are owned by cell 1's server. Every cell between it and the farthest cell
+        // a UE received tokens in passed tokens on, hop by hop.
+        uint16_t farthest = 0;
+        for (const ClientRecord& r : run.records)
+        {
+            farthest = std::max(farthest, *std::max_element(r.cell.begin(), r.cell.end()));
+        }
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(farthest, 3, "UEs went at least two cells away");
+        for (uint16_t cell = 2; cell < farthest; ++cell)
+        {
+            NS_TEST_ASSERT_MSG_GT(
+                run.scenario->GetEdgeLlmHelper()->GetServer(cell)->GetRelayedPackets(),
+                0u,
+                "hop by hop through cell " << cell);
+        }
         Simulator::Destroy();
         Config::Reset();
     }
@@ -408,7 +389,8 @@ class NoHandoverTestCase : public TestCase
         }
         std::cout << "no handover: mean latency per 150 m bin " << latency[0] << ", " << latency[1]
                   << ", " << latency[2] << " s; resends " << resends[0] << ", " << resends[1]
-                  << ", " << resends[2] << "; RLC TxDrop " << run.rlcTxDrops << std::endl;
+                  << ", " << resends[2] << "; RLC TxDrop "
+                  << run.scenario->GetObserver()->GetRadioDrops() << std::endl;
         NS_TEST_ASSERT_MSG_EQ(run.handovers, 0u, "no handover");
         NS_TEST_ASSERT_MSG_EQ(cells.size(), 1u, "one serving cell");
         NS_TEST_ASSERT_MSG_LT(latency[0], latency[1], "latency rises with distance");
