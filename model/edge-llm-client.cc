@@ -422,18 +422,19 @@ EdgeLlmClient::Deliver(const DeliveredToken& token, uint16_t cellId)
     if (token.index == 0)
     {
         m_ttft(NanoSeconds(nowNs - m_startNs));
-        m_pendingMarks.clear(); // a mark before the first token marks no interruption
-        return;
     }
-    const Time gap = NanoSeconds(nowNs - m_deliveryNs[token.index - 1]);
-    m_interTokenLatency(gap);
-    for (const PendingMark& mark : m_pendingMarks)
+    else
     {
-        const SitSample sample{mark.index, (nowNs - mark.lastBeforeNs) * 1e-9};
-        m_sit.push_back(sample);
-        m_serviceInterruption(mark.index, NanoSeconds(nowNs - mark.lastBeforeNs));
+        m_interTokenLatency(NanoSeconds(nowNs - m_deliveryNs[token.index - 1]));
     }
-    m_pendingMarks.clear();
+    // The same rule as SummarizeTokenTiming: from the last delivery before the mark arrived
+    // (or the start) to this one, the first after it.
+    const int64_t beforeNs = token.index == 0 ? m_startNs : m_deliveryNs[token.index - 1];
+    for (std::size_t k = m_handoverMarks.size() - m_pendingMarks; k < m_handoverMarks.size(); ++k)
+    {
+        m_serviceInterruption(m_handoverMarks[k].markedIndex, NanoSeconds(nowNs - beforeNs));
+    }
+    m_pendingMarks = 0;
 }
 
 void
@@ -445,7 +446,8 @@ EdgeLlmClient::RecordMark(uint32_t index)
     }
     // The server sends the mark on the new path when the handover starts, so it arrives when
     // the path works again; what was delivered before it came over the old one.
-    m_pendingMarks.push_back({index, m_deliveryNs.empty() ? m_startNs : m_deliveryNs.back()});
+    m_handoverMarks.push_back({index, static_cast<uint32_t>(m_deliveryNs.size())});
+    ++m_pendingMarks;
 }
 
 void
@@ -530,10 +532,7 @@ EdgeLlmClient::GetSummary() const
         s.ttftS = s.itlMeanS = s.itlP50S = s.itlP90S = s.itlP99S = nan;
         return s;
     }
-    TokenTimingSummary s = edgellm::SummarizeTokenTiming(m_startNs, m_deliveryNs);
-    s.sit = m_sit;
-    s.marksWithoutNext = static_cast<uint32_t>(m_pendingMarks.size());
-    return s;
+    return edgellm::SummarizeTokenTiming(m_startNs, m_deliveryNs, m_handoverMarks);
 }
 
 uint64_t

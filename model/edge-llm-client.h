@@ -208,33 +208,26 @@ class EdgeLlmClient : public Application
     std::vector<int64_t> m_deliveryNs;         //!< delivery time of each token, in order
     std::set<uint32_t> m_marks;                //!< handover marks
 
-    /// A handover mark whose interruption has not ended yet.
-    struct PendingMark
-    {
-        uint32_t index;       //!< the marked token
-        int64_t lastBeforeNs; //!< the last delivery before the mark arrived (or the start)
-    };
-
-    std::vector<PendingMark> m_pendingMarks; //!< marks waiting for the next delivery
-    std::vector<SitSample> m_sit;            //!< one per handover whose interruption ended
-    int64_t m_startNs{0};                    //!< session start
-    uint32_t m_nextSeq{0};                   //!< next request sequence number
-    uint32_t m_firstOpenSeq{0};              //!< sequence number of the first OPEN_SESSION
-    uint32_t m_lastOpenSeq{0};               //!< and of the latest one
-    bool m_started{false};                   //!< StartApplication ran
-    bool m_streaming{false};                 //!< a TOKENS packet has arrived
-    bool m_rejected{false};                  //!< refused by the server
-    Ipv4Address m_ownerAddress;              //!< where NACKs and ACKs go
-    uint16_t m_ownerPort{0};                 //!< and the port
-    uint32_t m_deliveredSinceAck{0};         //!< tokens delivered since the last ACK
-    Time m_lastAckTime;                      //!< when the last ACK left
-    uint64_t m_nacksSent{0};                 //!< NACKs sent
-    uint64_t m_acksSent{0};                  //!< ACKs sent
-    uint64_t m_opensSent{0};                 //!< OPEN_SESSIONs sent
-    uint64_t m_invalidPackets{0};            //!< downlink packets dropped
-    EventId m_openEvent;                     //!< OPEN_SESSION retry
-    EventId m_gapNackEvent;                  //!< gap NACK
-    EventId m_idleEvent;                     //!< idle NACK
+    std::vector<HandoverMark> m_handoverMarks; //!< as received, for the summary
+    std::size_t m_pendingMarks{0};             //!< trailing marks waiting for a delivery
+    int64_t m_startNs{0};                      //!< session start
+    uint32_t m_nextSeq{0};                     //!< next request sequence number
+    uint32_t m_firstOpenSeq{0};                //!< sequence number of the first OPEN_SESSION
+    uint32_t m_lastOpenSeq{0};                 //!< and of the latest one
+    bool m_started{false};                     //!< StartApplication ran
+    bool m_streaming{false};                   //!< a TOKENS packet has arrived
+    bool m_rejected{false};                    //!< refused by the server
+    Ipv4Address m_ownerAddress;                //!< where NACKs and ACKs go
+    uint16_t m_ownerPort{0};                   //!< and the port
+    uint32_t m_deliveredSinceAck{0};           //!< tokens delivered since the last ACK
+    Time m_lastAckTime;                        //!< when the last ACK left
+    uint64_t m_nacksSent{0};                   //!< NACKs sent
+    uint64_t m_acksSent{0};                    //!< ACKs sent
+    uint64_t m_opensSent{0};                   //!< OPEN_SESSIONs sent
+    uint64_t m_invalidPackets{0};              //!< downlink packets dropped
+    EventId m_openEvent;                       //!< OPEN_SESSION retry
+    EventId m_gapNackEvent;                    //!< gap NACK
+    EventId m_idleEvent;                       //!< idle NACK
 
     TracedCallback<uint64_t, uint32_t, Time, Time, uint16_t, bool> m_tokenDelivered; //!< trace
     TracedCallback<uint64_t, uint8_t> m_sessionRejected;                             //!< trace

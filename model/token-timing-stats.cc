@@ -111,7 +111,7 @@ ItlSamplesNs(const std::vector<int64_t>& deliveryNs)
 TokenTimingSummary
 SummarizeTokenTiming(int64_t startNs,
                      const std::vector<int64_t>& deliveryNs,
-                     const std::vector<uint32_t>& handoverMarks)
+                     const std::vector<HandoverMark>& handoverMarks)
 {
     if (deliveryNs.empty())
     {
@@ -144,24 +144,22 @@ SummarizeTokenTiming(int64_t startNs,
         s.itlP99S = SelectInPlace(itl, 99) * NS;
     }
 
-    std::vector<uint32_t> marks = handoverMarks;
-    std::sort(marks.begin(), marks.end());
-    marks.erase(std::unique(marks.begin(), marks.end()), marks.end());
-    for (std::size_t k = 0; k < marks.size(); ++k)
+    for (const HandoverMark& mark : handoverMarks)
     {
-        const uint32_t m = marks[k];
-        if (m >= s.tokens)
+        const uint32_t k = mark.deliveredBefore;
+        if (k > s.tokens)
         {
-            ThrowInvalid("handoverMarks",
-                         "an index " + std::to_string(m),
-                         "indices below the tokens delivered, " + std::to_string(s.tokens));
+            ThrowInvalid("handoverMarks[].deliveredBefore",
+                         std::to_string(k),
+                         "<= the tokens delivered, " + std::to_string(s.tokens));
         }
-        if (m + 1 == s.tokens)
+        if (k == s.tokens)
         {
             ++s.marksWithoutNext;
             continue;
         }
-        s.sit.push_back({m, (deliveryNs[m + 1] - deliveryNs[m]) * NS});
+        const int64_t before = k == 0 ? startNs : deliveryNs[k - 1];
+        s.sit.push_back({mark.markedIndex, (deliveryNs[k] - before) * NS});
     }
     return s;
 }

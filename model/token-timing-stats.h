@@ -19,7 +19,24 @@ namespace ns3
 struct SitSample
 {
     uint32_t markedIndex{0}; //!< the token the server marked as its last before the handover
-    double sitS{0};          //!< delivery of the next token minus delivery of the marked one, s
+    double sitS{0};          //!< the silence the mark ended, s (see HandoverMark)
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief A handover mark as the client received it.
+ *
+ * The server sends the mark when a handover starts, on the path its next tokens take, so the
+ * mark arrives when that path works. The handover's service interruption is the silence it
+ * ends: the first in-order delivery at or after the mark's arrival, minus the last one before
+ * it (or the session start). Counting the deliveries before the arrival, rather than taking
+ * its time, keeps this exact when a delivery and the mark share a timestamp, and when the
+ * marked copy itself fills a gap the handover left.
+ */
+struct HandoverMark
+{
+    uint32_t markedIndex{0};     //!< the token the mark came on
+    uint32_t deliveredBefore{0}; //!< tokens delivered in order before the mark arrived
 };
 
 /**
@@ -29,7 +46,7 @@ struct SitSample
  * TTFT is the first token's delivery minus the session start. The ITL samples are the gaps
  * between the deliveries of consecutive tokens (tokens delivered together give a gap of 0),
  * so a session of n tokens has n - 1 of them; their percentiles are nearest-rank, and exact.
- * SIT is the gap after each token the server marked as its last before a handover.
+ * SIT is the silence that each handover mark ended (see HandoverMark).
  */
 struct TokenTimingSummary
 {
@@ -95,13 +112,13 @@ std::vector<int64_t> ItlSamplesNs(const std::vector<int64_t>& deliveryNs);
  * \param startNs when the session started (the request was made), ns
  * \param deliveryNs delivery time of each token in index order, ns; not empty, the first
  *        >= startNs, non-decreasing
- * \param handoverMarks indices of the tokens marked as the last before a handover, each below
- *        deliveryNs.size(); in any order, repeats counted once
+ * \param handoverMarks the handover marks, each with deliveredBefore <= deliveryNs.size();
+ *        a mark with deliveredBefore = deliveryNs.size() has no SIT yet
  * \return the summary
  */
 TokenTimingSummary SummarizeTokenTiming(int64_t startNs,
                                         const std::vector<int64_t>& deliveryNs,
-                                        const std::vector<uint32_t>& handoverMarks = {});
+                                        const std::vector<HandoverMark>& handoverMarks = {});
 
 } // namespace edgellm
 } // namespace ns3

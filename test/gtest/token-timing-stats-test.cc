@@ -101,7 +101,8 @@ TEST(SummarizeTokenTiming, SmallSessionByHand)
     // Start at 1 s; tokens delivered at +100, +150, +150 (same packet), +400 ns.
     const int64_t start = 1000000000;
     const std::vector<int64_t> d{start + 100, start + 150, start + 150, start + 400};
-    const auto s = SummarizeTokenTiming(start, d, {2, 1, 1, 3});
+    // Marks that arrived after 1, 2 and 4 deliveries; the last has no SIT yet.
+    const auto s = SummarizeTokenTiming(start, d, {{0, 1}, {1, 2}, {3, 4}});
     EXPECT_EQ(s.tokens, 4u);
     EXPECT_DOUBLE_EQ(s.ttftS, 100e-9);
     EXPECT_EQ(s.itlCount, 3u);
@@ -111,11 +112,13 @@ TEST(SummarizeTokenTiming, SmallSessionByHand)
     EXPECT_DOUBLE_EQ(s.itlP90S, 250e-9);
     EXPECT_DOUBLE_EQ(s.itlP99S, 250e-9);
     ASSERT_EQ(s.sit.size(), 2u);
-    EXPECT_EQ(s.sit[0].markedIndex, 1u);
-    EXPECT_DOUBLE_EQ(s.sit[0].sitS, 0.0);
-    EXPECT_EQ(s.sit[1].markedIndex, 2u);
-    EXPECT_DOUBLE_EQ(s.sit[1].sitS, 250e-9);
-    EXPECT_EQ(s.marksWithoutNext, 1u); // token 3 is the last delivered
+    EXPECT_EQ(s.sit[0].markedIndex, 0u);
+    EXPECT_DOUBLE_EQ(s.sit[0].sitS, 50e-9); // from token 0's delivery to token 1's
+    EXPECT_EQ(s.sit[1].markedIndex, 1u);
+    EXPECT_DOUBLE_EQ(s.sit[1].sitS, 0.0); // token 2 came in token 1's packet
+    EXPECT_EQ(s.marksWithoutNext, 1u);
+    // A mark before any delivery: the silence runs from the session start.
+    EXPECT_DOUBLE_EQ(SummarizeTokenTiming(start, d, {{0, 0}}).sit.at(0).sitS, 100e-9);
 }
 
 TEST(SummarizeTokenTiming, OneTokenHasNoItl)
@@ -137,7 +140,7 @@ TEST(SummarizeTokenTiming, MatchesABruteForceOnRandomSessions)
         const int64_t start = static_cast<int64_t>(rng() % 1000000000);
         std::vector<int64_t> d(n);
         int64_t t = start + static_cast<int64_t>(rng() % 500000000);
-        std::vector<uint32_t> marks;
+        std::vector<ns3::HandoverMark> marks;
         for (std::size_t k = 0; k < n; ++k)
         {
             // Mostly decode steps of ~13 ms, some tokens in the same packet, some stalls.
@@ -148,7 +151,7 @@ TEST(SummarizeTokenTiming, MatchesABruteForceOnRandomSessions)
             d[k] = t;
             if (rng() % 200 == 0)
             {
-                marks.push_back(static_cast<uint32_t>(k));
+                marks.push_back({static_cast<uint32_t>(k), static_cast<uint32_t>(rng() % (n + 1))});
             }
         }
         const auto s = SummarizeTokenTiming(start, d, marks);
@@ -166,17 +169,21 @@ TEST(SummarizeTokenTiming, MatchesABruteForceOnRandomSessions)
         ASSERT_DOUBLE_EQ(s.itlP50S, BruteForcePercentile(itl, 50) * 1e-9);
         ASSERT_DOUBLE_EQ(s.itlP90S, BruteForcePercentile(itl, 90) * 1e-9);
         ASSERT_DOUBLE_EQ(s.itlP99S, BruteForcePercentile(itl, 99) * 1e-9);
-        std::size_t withNext = 0;
-        for (uint32_t m : marks)
+        std::size_t next = 0;
+        for (const ns3::HandoverMark& m : marks)
         {
-            withNext += m + 1 < n;
+            if (m.deliveredBefore == n)
+            {
+                continue;
+            }
+            ASSERT_LT(next, s.sit.size());
+            const int64_t before = m.deliveredBefore == 0 ? start : d[m.deliveredBefore - 1];
+            ASSERT_EQ(s.sit[next].markedIndex, m.markedIndex);
+            ASSERT_DOUBLE_EQ(s.sit[next].sitS, (d[m.deliveredBefore] - before) * 1e-9);
+            ++next;
         }
-        ASSERT_EQ(s.sit.size(), withNext);
-        ASSERT_EQ(s.marksWithoutNext, marks.size() - withNext);
-        for (const auto& x : s.sit)
-        {
-            ASSERT_DOUBLE_EQ(x.sitS, (d[x.markedIndex + 1] - d[x.markedIndex]) * 1e-9);
-        }
+        ASSERT_EQ(s.sit.size(), next);
+        ASSERT_EQ(s.marksWithoutNext, marks.size() - next);
     }
 }
 
@@ -193,9 +200,10 @@ TEST(SummarizeTokenTiming, BadInputIsRefusedByName)
                 }),
                 HasSubstr("deliveryNs[2] = 6 is invalid; allowed: >= deliveryNs[1] = 7"));
     EXPECT_THAT(InvalidMessage([] {
-                    SummarizeTokenTiming(0, {5, 7}, {2});
+                    SummarizeTokenTiming(0, {5, 7}, {{1, 3}});
                 }),
-                HasSubstr("handoverMarks"));
+                HasSubstr("handoverMarks[].deliveredBefore = 3 is invalid; allowed: <= the "
+                          "tokens delivered, 2"));
     EXPECT_THAT(InvalidMessage([] { ItlSamplesNs({5, 4}); }), HasSubstr("deliveryNs[1]"));
 }
 
