@@ -907,7 +907,7 @@ class LlmEngineTestSuite : public TestSuite
 {
   public:
     LlmEngineTestSuite()
-        : TestSuite("edge-llm-engine", UNIT)
+        : TestSuite("edge-llm-engine")
     {
         AddTestCase(new LlmEngineSingleSessionTestCase);
         AddTestCase(new LlmEngineBatchTestCase);
