@@ -20,7 +20,8 @@ def _cmake_list(name):
 def build(bld):
     module = bld.create_ns3_module(
         'edge-llm',
-        ['core', 'network', 'internet', 'mobility', 'applications', 'point-to-point', 'lte'])
+        ['core', 'network', 'internet', 'traffic-control', 'mobility', 'applications',
+         'point-to-point', 'lte'])
     module.source = _cmake_list('EDGE_LLM_SOURCES')
 
     module_test = bld.create_ns3_module_test_library('edge-llm')
