@@ -58,15 +58,7 @@ BackhaulHelper::GetTypeId()
                           "One-way propagation delay of each backhaul link (>= 0).",
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&BackhaulHelper::m_delay),
-                          edgellm::MakeExplainingChecker(
-                              MakeTimeChecker(),
-                              "ns3::BackhaulHelper::Delay",
-                              "a time >= 0",
-                              [](const AttributeValue& v) {
-                                  return static_cast<const TimeValue&>(v).Get().IsNegative()
-                                             ? "a delay cannot be negative"
-                                             : "";
-                              }))
+                          edgellm::MakeTimeNotNegativeChecker("ns3::BackhaulHelper::Delay", true))
             .AddAttribute("Mtu",
                           "IP MTU of each backhaul device, in bytes [576, 65000]. Jumbo "
                           "frames (9000) keep bulk KV transfers cheap to simulate.",

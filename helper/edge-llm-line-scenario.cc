@@ -30,42 +30,10 @@ NS_OBJECT_ENSURE_REGISTERED(EdgeLlmLineScenario);
 
 namespace
 {
-Ptr<const AttributeChecker>
-Positive(const std::string& name)
+std::string
+Name(const std::string& attribute)
 {
-    return edgellm::MakeExplainingChecker(MakeDoubleChecker<double>(),
-                                          "ns3::EdgeLlmLineScenario::" + name,
-                                          "a finite number > 0",
-                                          [](const AttributeValue& v) {
-                                              const double x =
-                                                  static_cast<const DoubleValue&>(v).Get();
-                                              return std::isfinite(x) && x > 0 ? "" : "not > 0";
-                                          });
-}
-
-Ptr<const AttributeChecker>
-NonNegative(const std::string& name)
-{
-    return edgellm::MakeExplainingChecker(MakeDoubleChecker<double>(),
-                                          "ns3::EdgeLlmLineScenario::" + name,
-                                          "a finite number >= 0",
-                                          [](const AttributeValue& v) {
-                                              const double x =
-                                                  static_cast<const DoubleValue&>(v).Get();
-                                              return std::isfinite(x) && x >= 0 ? "" : "not >= 0";
-                                          });
-}
-
-Ptr<const AttributeChecker>
-NonNegativeTime(const std::string& name)
-{
-    return edgellm::MakeExplainingChecker(
-        MakeTimeChecker(),
-        "ns3::EdgeLlmLineScenario::" + name,
-        "a time >= 0",
-        [](const AttributeValue& v) {
-            return static_cast<const TimeValue&>(v).Get().IsNegative() ? "negative" : "";
-        });
+    return "ns3::EdgeLlmLineScenario::" + attribute;
 }
 } // namespace
 
@@ -88,7 +56,7 @@ EdgeLlmLineScenario::GetTypeId()
                           "Distance between neighbouring eNBs, in m (> 0).",
                           DoubleValue(500),
                           MakeDoubleAccessor(&EdgeLlmLineScenario::m_enbSpacing),
-                          Positive("EnbSpacing"))
+                          edgellm::MakeFiniteNotNegativeChecker(Name("EnbSpacing"), false))
             .AddAttribute("UeCount",
                           "UEs, one session each [1, 200].",
                           UintegerValue(1),
@@ -100,22 +68,22 @@ EdgeLlmLineScenario::GetTypeId()
                           "Where the first UE starts along the line, in m (>= 0).",
                           DoubleValue(100),
                           MakeDoubleAccessor(&EdgeLlmLineScenario::m_ueStartX),
-                          NonNegative("UeStartX"))
+                          edgellm::MakeFiniteNotNegativeChecker(Name("UeStartX"), true))
             .AddAttribute("UeStartSpacing",
                           "Gap between consecutive UEs' starts, in m (>= 0).",
                           DoubleValue(10),
                           MakeDoubleAccessor(&EdgeLlmLineScenario::m_ueStartSpacing),
-                          NonNegative("UeStartSpacing"))
+                          edgellm::MakeFiniteNotNegativeChecker(Name("UeStartSpacing"), true))
             .AddAttribute("UeY",
                           "The UEs' distance from the line of eNBs, in m (>= 0).",
                           DoubleValue(20),
                           MakeDoubleAccessor(&EdgeLlmLineScenario::m_ueY),
-                          NonNegative("UeY"))
+                          edgellm::MakeFiniteNotNegativeChecker(Name("UeY"), true))
             .AddAttribute("UeSpeed",
                           "The UEs' speed along the line, in m/s (>= 0).",
                           DoubleValue(20),
                           MakeDoubleAccessor(&EdgeLlmLineScenario::m_ueSpeed),
-                          NonNegative("UeSpeed"))
+                          edgellm::MakeFiniteNotNegativeChecker(Name("UeSpeed"), true))
             .AddAttribute("Trigger",
                           "How handovers happen: a3 (A3-RSRP from measurements) or none.",
                           StringValue("a3"),
@@ -132,12 +100,12 @@ EdgeLlmLineScenario::GetTypeId()
                           "When the first UE opens its session (>= 0).",
                           TimeValue(MilliSeconds(200)),
                           MakeTimeAccessor(&EdgeLlmLineScenario::m_sessionStart),
-                          NonNegativeTime("SessionStart"))
+                          edgellm::MakeTimeNotNegativeChecker(Name("SessionStart"), true))
             .AddAttribute("SessionStagger",
                           "Gap between consecutive UEs' session starts (>= 0).",
                           TimeValue(MilliSeconds(5)),
                           MakeTimeAccessor(&EdgeLlmLineScenario::m_sessionStagger),
-                          NonNegativeTime("SessionStagger"))
+                          edgellm::MakeTimeNotNegativeChecker(Name("SessionStagger"), true))
             .AddAttribute("SrsPeriodicity",
                           "SRS periodicity of every eNB: 0 picks one from UeCount (ns-3 aborts "
                           "with more than about 32 UEs in a cell at its default 40), else one "

@@ -25,24 +25,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("EdgeLlmServer");
 NS_OBJECT_ENSURE_REGISTERED(EdgeLlmServer);
 
-namespace
-{
-Ptr<const AttributeChecker>
-PortChecker(const std::string& name)
-{
-    return edgellm::MakeExplainingChecker(MakeUintegerChecker<uint16_t>(1, 65535),
-                                          "ns3::EdgeLlmServer::" + name,
-                                          "an integer in [1, 65535] other than 2152, 2123 and 4444",
-                                          [](const AttributeValue& v) {
-                                              const auto port =
-                                                  static_cast<const UintegerValue&>(v).Get();
-                                              return port == 2152 || port == 2123 || port == 4444
-                                                         ? "the EPC uses that port on eNB nodes"
-                                                         : "";
-                                          });
-}
-} // namespace
-
 TypeId
 EdgeLlmServer::GetTypeId()
 {
@@ -55,12 +37,12 @@ EdgeLlmServer::GetTypeId()
                           "UDP port of the uplink (prompts, NACKs, ACKs) on the uplink address.",
                           UintegerValue(9000),
                           MakeUintegerAccessor(&EdgeLlmServer::m_port),
-                          PortChecker("Port"))
+                          edgellm::MakeEnbPortChecker("ns3::EdgeLlmServer::Port"))
             .AddAttribute("RelayPort",
                           "UDP port on which neighbour servers relay token packets (Detour).",
                           UintegerValue(9001),
                           MakeUintegerAccessor(&EdgeLlmServer::m_relayPort),
-                          PortChecker("RelayPort"))
+                          edgellm::MakeEnbPortChecker("ns3::EdgeLlmServer::RelayPort"))
             .AddAttribute("Engine",
                           "The GPU engine (an LlmEngine); one with its defaults if none.",
                           PointerValue(),

@@ -4,6 +4,11 @@
 
 #include "explaining-checker.h"
 
+#include "ns3/double.h"
+#include "ns3/nstime.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
 #include <iostream>
 #include <typeinfo>
 
@@ -105,6 +110,56 @@ MakeExplainingChecker(Ptr<const AttributeChecker> base,
                                      std::move(attribute),
                                      std::move(allowed),
                                      std::move(reject));
+}
+
+Ptr<const AttributeChecker>
+MakeTimeNotNegativeChecker(std::string attribute, bool zeroAllowed)
+{
+    return MakeExplainingChecker(MakeTimeChecker(),
+                                 std::move(attribute),
+                                 zeroAllowed ? "a time >= 0" : "a time > 0",
+                                 [zeroAllowed](const AttributeValue& v) -> std::string {
+                                     const Time t = static_cast<const TimeValue&>(v).Get();
+                                     if (t.IsStrictlyNegative())
+                                     {
+                                         return "negative";
+                                     }
+                                     return !zeroAllowed && t.IsZero() ? "zero" : "";
+                                 });
+}
+
+Ptr<const AttributeChecker>
+MakeFiniteNotNegativeChecker(std::string attribute, bool zeroAllowed)
+{
+    return MakeExplainingChecker(MakeDoubleChecker<double>(),
+                                 std::move(attribute),
+                                 zeroAllowed ? "a finite number >= 0" : "a finite number > 0",
+                                 [zeroAllowed](const AttributeValue& v) -> std::string {
+                                     const double x = static_cast<const DoubleValue&>(v).Get();
+                                     if (!std::isfinite(x))
+                                     {
+                                         return "not finite";
+                                     }
+                                     if (x < 0)
+                                     {
+                                         return "negative";
+                                     }
+                                     return !zeroAllowed && x == 0 ? "zero" : "";
+                                 });
+}
+
+Ptr<const AttributeChecker>
+MakeEnbPortChecker(std::string attribute)
+{
+    return MakeExplainingChecker(MakeUintegerChecker<uint16_t>(1, 65535),
+                                 std::move(attribute),
+                                 "an integer in [1, 65535] other than 2152, 2123 and 4444",
+                                 [](const AttributeValue& v) -> std::string {
+                                     const auto port = static_cast<const UintegerValue&>(v).Get();
+                                     return port == 2152 || port == 2123 || port == 4444
+                                                ? "the EPC uses that port on eNB nodes"
+                                                : "";
+                                 });
 }
 
 } // namespace edgellm

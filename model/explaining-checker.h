@@ -40,6 +40,30 @@ Ptr<const AttributeChecker> MakeExplainingChecker(
     std::string allowed,
     std::function<std::string(const AttributeValue&)> reject = nullptr);
 
+/**
+ * \brief An explaining checker of a Time that is > 0, or >= 0.
+ * \param attribute the full name shown
+ * \param zeroAllowed whether 0 is allowed
+ * \return the checker
+ */
+Ptr<const AttributeChecker> MakeTimeNotNegativeChecker(std::string attribute, bool zeroAllowed);
+
+/**
+ * \brief An explaining checker of a finite double that is > 0, or >= 0.
+ * \param attribute the full name shown
+ * \param zeroAllowed whether 0 is allowed
+ * \return the checker
+ */
+Ptr<const AttributeChecker> MakeFiniteNotNegativeChecker(std::string attribute, bool zeroAllowed);
+
+/**
+ * \brief An explaining checker of a UDP or TCP port on an eNB node: [1, 65535] except 2152,
+ * 2123 and 4444, which the EPC binds there (GTP-U, GTP-C, X2-C).
+ * \param attribute the full name shown
+ * \return the checker
+ */
+Ptr<const AttributeChecker> MakeEnbPortChecker(std::string attribute);
+
 } // namespace edgellm
 } // namespace ns3
 

@@ -27,16 +27,7 @@ KvTransferApplication::GetTypeId()
                           "node. 2152, 2123 and 4444 are taken by the EPC on eNB nodes.",
                           UintegerValue(7100),
                           MakeUintegerAccessor(&KvTransferApplication::m_port),
-                          edgellm::MakeExplainingChecker(
-                              MakeUintegerChecker<uint16_t>(1, 65535),
-                              "ns3::KvTransferApplication::Port",
-                              "an integer in [1, 65535] other than 2152, 2123 and 4444",
-                              [](const AttributeValue& v) {
-                                  const auto port = static_cast<const UintegerValue&>(v).Get();
-                                  return port == 2152 || port == 2123 || port == 4444
-                                             ? "the EPC uses that port on eNB nodes"
-                                             : "";
-                              }));
+                          edgellm::MakeEnbPortChecker("ns3::KvTransferApplication::Port"));
     return tid;
 }
 

@@ -131,19 +131,13 @@ SlotBudgetKvTransferPolicy::GetTypeId()
             .SetParent<KvTransferPolicy>()
             .SetGroupName("EdgeLlm")
             .AddConstructor<SlotBudgetKvTransferPolicy>()
-            .AddAttribute("SlotDuration",
-                          "Length of a budget slot (> 0); slots start at t = 0.",
-                          TimeValue(MilliSeconds(10)),
-                          MakeTimeAccessor(&SlotBudgetKvTransferPolicy::m_slot),
-                          edgellm::MakeExplainingChecker(
-                              MakeTimeChecker(),
-                              "ns3::SlotBudgetKvTransferPolicy::SlotDuration",
-                              "a time > 0",
-                              [](const AttributeValue& v) {
-                                  return static_cast<const TimeValue&>(v).Get().IsStrictlyPositive()
-                                             ? ""
-                                             : "a slot must last some time";
-                              }))
+            .AddAttribute(
+                "SlotDuration",
+                "Length of a budget slot (> 0); slots start at t = 0.",
+                TimeValue(MilliSeconds(10)),
+                MakeTimeAccessor(&SlotBudgetKvTransferPolicy::m_slot),
+                edgellm::MakeTimeNotNegativeChecker("ns3::SlotBudgetKvTransferPolicy::SlotDuration",
+                                                    false))
             .AddAttribute("DefaultBudgetBytes",
                           "Bytes per slot of a session without its own budget (>= 0; 0 holds "
                           "such sessions back until SetBudget is called).",

@@ -14,6 +14,7 @@
 #include "ns3/test.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 #include <vector>
@@ -489,6 +490,54 @@ class OversizedSessionTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief The scenario's and the server's attributes refuse values outside their ranges.
+ */
+class ServingAttributesTestCase : public TestCase
+{
+  public:
+    ServingAttributesTestCase()
+        : TestCase("Scenario and server attributes refuse out-of-range values")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("EnbCount", UintegerValue(0)),
+                              false,
+                              "0 eNBs");
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("EnbSpacing", DoubleValue(0)),
+                              false,
+                              "spacing 0");
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("UeSpeed", DoubleValue(-1)),
+                              false,
+                              "speed < 0");
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("UeY", DoubleValue(std::nan(""))),
+                              false,
+                              "NaN");
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("Trigger", StringValue("a2a4")),
+                              false,
+                              "trigger");
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("SessionStart", TimeValue(Seconds(-1))),
+                              false,
+                              "a negative start");
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("SrsPeriodicity", UintegerValue(30)),
+                              false,
+                              "30 is no SRS periodicity");
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("UeSpeed", DoubleValue(0)), true, "standing");
+        Ptr<EdgeLlmServer> server = CreateObject<EdgeLlmServer>();
+        NS_TEST_ASSERT_MSG_EQ(server->SetAttributeFailSafe("Port", UintegerValue(2152)),
+                              false,
+                              "GTP-U's port");
+        NS_TEST_ASSERT_MSG_EQ(server->SetAttributeFailSafe("RelayPort", UintegerValue(0)),
+                              false,
+                              "port 0");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief LLM serving over LTE: token streaming, recovery, Detour, no handover.
  */
 class EdgeLlmServingTestSuite : public TestSuite
@@ -497,6 +546,7 @@ class EdgeLlmServingTestSuite : public TestSuite
     EdgeLlmServingTestSuite()
         : TestSuite("edge-llm-serving")
     {
+        AddTestCase(new ServingAttributesTestCase());
         AddTestCase(new OversizedSessionTestCase());
         AddTestCase(new ReleasedContextTestCase());
         AddTestCase(new DetourDelayTestCase());
