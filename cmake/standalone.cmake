@@ -127,15 +127,6 @@ foreach(suite ${EDGE_LLM_TEST_SUITES})
   set_tests_properties(${suite}-suite-registered PROPERTIES PASS_REGULAR_EXPRESSION
                                                             "(^|\n)${suite}(\r?\n|$)")
 endforeach()
-# A client started without a required attribute stops the run and names it. The run aborts,
-# which ctest counts as a failure whatever the output, so a shell checks the message.
-add_executable(edge-llm-client-fatal test/edge-llm-client-fatal.cc)
-target_link_libraries(edge-llm-client-fatal PRIVATE ns3-edge-llm)
-foreach(missing Imsi ServerAddress)
-  add_test(NAME edge-llm-client-fatal-${missing}
-           COMMAND sh -c "\"$<TARGET_FILE:edge-llm-client-fatal>\" ${missing} 2>&1 | \
-grep -F 'ns3::EdgeLlmClient::${missing} is not set'")
-endforeach()
 
 if(EDGE_LLM_GTEST)
   find_package(GTest REQUIRED)
@@ -152,6 +143,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/token-reorder-buffer-test.cc
     test/gtest/token-timing-stats-test.cc
     test/gtest/llm-engine-death-test.cc
+    test/gtest/edge-llm-client-death-test.cc
   )
   target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main)
   add_test(NAME edge-llm-gtest COMMAND edge-llm-gtest)
