@@ -5,6 +5,7 @@
 #include "edge-llm-downlink-header.h"
 
 #include "input-checks.h"
+#include "wire-format.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -31,12 +32,6 @@ IsRejectReason(uint8_t reason)
 {
     return reason >= EdgeLlmDownlinkHeader::SESSION_TOO_LARGE &&
            reason <= EdgeLlmDownlinkHeader::INVALID_REQUEST;
-}
-
-std::string
-Field(const std::string& name, uint64_t value, const std::string& allowed)
-{
-    return name + " = " + std::to_string(value) + " is invalid; allowed: " + allowed;
 }
 
 } // namespace
@@ -73,19 +68,19 @@ EdgeLlmDownlinkHeader::Check() const
 {
     if (m_type != TOKENS && m_type != SESSION_REJECTED)
     {
-        return Field("type", m_type, "1 (TOKENS) or 2 (SESSION_REJECTED)");
+        return edgellm::FieldError("type", m_type, "1 (TOKENS) or 2 (SESSION_REJECTED)");
     }
     if (m_imsi == 0)
     {
-        return Field("imsi", m_imsi, ">= 1");
+        return edgellm::FieldError("imsi", m_imsi, ">= 1");
     }
     if (m_cellId == 0)
     {
-        return Field("cellId", m_cellId, "[1, 65535]");
+        return edgellm::FieldError("cellId", m_cellId, "[1, 65535]");
     }
     if (m_serverPort == 0)
     {
-        return Field("serverPort", m_serverPort, "[1, 65535]");
+        return edgellm::FieldError("serverPort", m_serverPort, "[1, 65535]");
     }
     if (m_serverAddress == Ipv4Address::GetAny() || m_serverAddress.IsBroadcast())
     {
@@ -98,23 +93,25 @@ EdgeLlmDownlinkHeader::Check() const
     {
         if (!IsRejectReason(m_reason))
         {
-            return Field("rejectReason", m_reason, "[1, 3]");
+            return edgellm::FieldError("rejectReason", m_reason, "[1, 3]");
         }
         return "";
     }
     if ((m_flags & ~KNOWN_FLAGS) != 0)
     {
-        return Field("flags", m_flags, "bits 0 (resent) and 1 (handover mark) only");
+        return edgellm::FieldError("flags", m_flags, "bits 0 (resent) and 1 (handover mark) only");
     }
     if (m_generatedNs.empty() || m_generatedNs.size() > MAX_TOKENS)
     {
-        return Field("tokenCount", m_generatedNs.size(), "[1, " + std::to_string(MAX_TOKENS) + "]");
+        return edgellm::FieldError("tokenCount",
+                                   m_generatedNs.size(),
+                                   "[1, " + std::to_string(MAX_TOKENS) + "]");
     }
     if (m_firstIndex + m_generatedNs.size() - 1 > MAX_INDEX)
     {
-        return Field("firstIndex + tokenCount - 1",
-                     m_firstIndex + m_generatedNs.size() - 1,
-                     "<= " + std::to_string(MAX_INDEX));
+        return edgellm::FieldError("firstIndex + tokenCount - 1",
+                                   m_firstIndex + m_generatedNs.size() - 1,
+                                   "<= " + std::to_string(MAX_INDEX));
     }
     for (std::size_t i = 0; i < m_generatedNs.size(); ++i)
     {
@@ -175,17 +172,18 @@ EdgeLlmDownlinkHeader::Deserialize(Buffer::Iterator start)
     };
     if (i.GetRemainingSize() < MIN_SIZE)
     {
-        return refuse(Field("size", i.GetRemainingSize(), ">= " + std::to_string(MIN_SIZE)));
+        return refuse(
+            edgellm::FieldError("size", i.GetRemainingSize(), ">= " + std::to_string(MIN_SIZE)));
     }
     const uint16_t magic = i.ReadNtohU16();
     if (magic != MAGIC)
     {
-        return refuse(Field("magic", magic, std::to_string(MAGIC)));
+        return refuse(edgellm::FieldError("magic", magic, std::to_string(MAGIC)));
     }
     const uint8_t version = i.ReadU8();
     if (version != VERSION)
     {
-        return refuse(Field("version", version, std::to_string(VERSION)));
+        return refuse(edgellm::FieldError("version", version, std::to_string(VERSION)));
     }
     EdgeLlmDownlinkHeader h;
     h.m_type = i.ReadU8();
@@ -199,20 +197,22 @@ EdgeLlmDownlinkHeader::Deserialize(Buffer::Iterator start)
         const uint8_t reserved = i.ReadU8();
         if (reserved != 0)
         {
-            return refuse(Field("reserved", reserved, "0"));
+            return refuse(edgellm::FieldError("reserved", reserved, "0"));
         }
         const uint16_t count = i.ReadNtohU16();
         h.m_firstIndex = i.ReadNtohU32();
         if (count == 0 || count > MAX_TOKENS)
         {
-            return refuse(Field("tokenCount", count, "[1, " + std::to_string(MAX_TOKENS) + "]"));
+            return refuse(edgellm::FieldError("tokenCount",
+                                              count,
+                                              "[1, " + std::to_string(MAX_TOKENS) + "]"));
         }
         if (i.GetRemainingSize() < 8u * count)
         {
-            return refuse(Field("size",
-                                MIN_SIZE + i.GetRemainingSize(),
-                                ">= " + std::to_string(MIN_SIZE + 8u * count) + " for " +
-                                    std::to_string(count) + " tokens"));
+            return refuse(edgellm::FieldError("size",
+                                              MIN_SIZE + i.GetRemainingSize(),
+                                              ">= " + std::to_string(MIN_SIZE + 8u * count) +
+                                                  " for " + std::to_string(count) + " tokens"));
         }
         h.m_generatedNs.resize(count);
         for (auto& t : h.m_generatedNs)
@@ -226,7 +226,7 @@ EdgeLlmDownlinkHeader::Deserialize(Buffer::Iterator start)
         const uint32_t reserved = (static_cast<uint32_t>(i.ReadU8()) << 16) | i.ReadNtohU16();
         if (reserved != 0)
         {
-            return refuse(Field("reserved", reserved, "0"));
+            return refuse(edgellm::FieldError("reserved", reserved, "0"));
         }
         h.m_requestSeq = i.ReadNtohU32();
     }
@@ -270,18 +270,11 @@ EdgeLlmDownlinkHeader::TryRemove(Ptr<Packet> packet, EdgeLlmDownlinkHeader& head
 {
     if (packet->GetSize() < MIN_SIZE)
     {
-        header.m_error = Field("size", packet->GetSize(), ">= " + std::to_string(MIN_SIZE));
+        header.m_error =
+            edgellm::FieldError("size", packet->GetSize(), ">= " + std::to_string(MIN_SIZE));
         return false;
     }
-    const uint32_t read = packet->PeekHeader(header);
-    if (read == 0)
-    {
-        return false;
-    }
-    // Not RemoveHeader: with packet metadata checking on, it stops the run when the front of
-    // the packet was not added as this header (a packet built from raw bytes).
-    packet->RemoveAtStart(read);
-    return true;
+    return edgellm::RemoveIfValid(packet, header);
 }
 
 void

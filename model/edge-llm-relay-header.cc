@@ -4,6 +4,8 @@
 
 #include "edge-llm-relay-header.h"
 
+#include "wire-format.h"
+
 #include "ns3/abort.h"
 #include "ns3/packet.h"
 
@@ -46,14 +48,7 @@ EdgeLlmRelayHeader::TryRemove(Ptr<Packet> packet, EdgeLlmRelayHeader& header)
     {
         return false;
     }
-    EdgeLlmRelayHeader h;
-    if (packet->PeekHeader(h) != SERIALIZED_SIZE)
-    {
-        return false;
-    }
-    packet->RemoveAtStart(SERIALIZED_SIZE);
-    header = h;
-    return true;
+    return edgellm::RemoveIfValid(packet, header);
 }
 
 uint64_t

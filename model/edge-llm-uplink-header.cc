@@ -5,6 +5,7 @@
 #include "edge-llm-uplink-header.h"
 
 #include "input-checks.h"
+#include "wire-format.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -24,21 +25,15 @@ namespace
 
 constexpr uint64_t MAX_INDEX = std::numeric_limits<uint32_t>::max();
 
-std::string
-Field(const std::string& name, uint64_t value, const std::string& allowed)
-{
-    return name + " = " + std::to_string(value) + " is invalid; allowed: " + allowed;
-}
-
 /// "" if the NACK's ranges follow the rules of the layout, else what is wrong
 std::string
 CheckRanges(uint32_t nextExpected, const std::vector<TokenRange>& ranges)
 {
     if (ranges.empty() || ranges.size() > EdgeLlmUplinkHeader::MAX_RANGES)
     {
-        return Field("rangeCount",
-                     ranges.size(),
-                     "[1, " + std::to_string(EdgeLlmUplinkHeader::MAX_RANGES) + "]");
+        return edgellm::FieldError("rangeCount",
+                                   ranges.size(),
+                                   "[1, " + std::to_string(EdgeLlmUplinkHeader::MAX_RANGES) + "]");
     }
     // Ranges that touch would be one range; requiring a gap keeps every list canonical.
     uint64_t floor = nextExpected;
@@ -48,21 +43,21 @@ CheckRanges(uint32_t nextExpected, const std::vector<TokenRange>& ranges)
         const std::string name = "ranges[" + std::to_string(k) + "]";
         if (r.count == 0)
         {
-            return Field(name + ".count", 0, ">= 1");
+            return edgellm::FieldError(name + ".count", 0, ">= 1");
         }
         if (r.End() - 1 > MAX_INDEX)
         {
-            return Field(name + ".first + count - 1",
-                         r.End() - 1,
-                         "<= " + std::to_string(MAX_INDEX));
+            return edgellm::FieldError(name + ".first + count - 1",
+                                       r.End() - 1,
+                                       "<= " + std::to_string(MAX_INDEX));
         }
         if (r.first < floor)
         {
-            return Field(name + ".first",
-                         r.first,
-                         ">= " + std::to_string(floor) +
-                             (k == 0 ? " (the next expected index)"
-                                     : " (past the previous range, with a gap)"));
+            return edgellm::FieldError(name + ".first",
+                                       r.first,
+                                       ">= " + std::to_string(floor) +
+                                           (k == 0 ? " (the next expected index)"
+                                                   : " (past the previous range, with a gap)"));
         }
         floor = r.End() + 1;
     }
@@ -110,21 +105,21 @@ EdgeLlmUplinkHeader::Check() const
 {
     if (m_type != OPEN_SESSION && m_type != NACK && m_type != ACK)
     {
-        return Field("type", m_type, "16 (OPEN_SESSION), 17 (NACK) or 18 (ACK)");
+        return edgellm::FieldError("type", m_type, "16 (OPEN_SESSION), 17 (NACK) or 18 (ACK)");
     }
     if (m_imsi == 0)
     {
-        return Field("imsi", m_imsi, ">= 1");
+        return edgellm::FieldError("imsi", m_imsi, ">= 1");
     }
     if (m_type == OPEN_SESSION)
     {
         if (m_promptTokens == 0)
         {
-            return Field("promptTokens", 0, ">= 1");
+            return edgellm::FieldError("promptTokens", 0, ">= 1");
         }
         if (m_tokensToGenerate == 0)
         {
-            return Field("tokensToGenerate", 0, ">= 1");
+            return edgellm::FieldError("tokensToGenerate", 0, ">= 1");
         }
         if (m_startNs < 0)
         {
@@ -184,17 +179,18 @@ EdgeLlmUplinkHeader::Deserialize(Buffer::Iterator start)
     };
     if (i.GetRemainingSize() < MIN_SIZE)
     {
-        return refuse(Field("size", i.GetRemainingSize(), ">= " + std::to_string(MIN_SIZE)));
+        return refuse(
+            edgellm::FieldError("size", i.GetRemainingSize(), ">= " + std::to_string(MIN_SIZE)));
     }
     const uint16_t magic = i.ReadNtohU16();
     if (magic != MAGIC)
     {
-        return refuse(Field("magic", magic, std::to_string(MAGIC)));
+        return refuse(edgellm::FieldError("magic", magic, std::to_string(MAGIC)));
     }
     const uint8_t version = i.ReadU8();
     if (version != VERSION)
     {
-        return refuse(Field("version", version, std::to_string(VERSION)));
+        return refuse(edgellm::FieldError("version", version, std::to_string(VERSION)));
     }
     EdgeLlmUplinkHeader h;
     h.m_type = i.ReadU8();
@@ -206,9 +202,9 @@ EdgeLlmUplinkHeader::Deserialize(Buffer::Iterator start)
         const uint32_t need = h.m_type == OPEN_SESSION ? 16 : 8;
         if (i.GetRemainingSize() < need)
         {
-            return refuse(Field("size",
-                                COMMON_SIZE + i.GetRemainingSize(),
-                                ">= " + std::to_string(COMMON_SIZE + need)));
+            return refuse(edgellm::FieldError("size",
+                                              COMMON_SIZE + i.GetRemainingSize(),
+                                              ">= " + std::to_string(COMMON_SIZE + need)));
         }
     }
     if (h.m_type == OPEN_SESSION)
@@ -224,18 +220,20 @@ EdgeLlmUplinkHeader::Deserialize(Buffer::Iterator start)
         const uint16_t reserved = i.ReadNtohU16();
         if (reserved != 0)
         {
-            return refuse(Field("reserved", reserved, "0"));
+            return refuse(edgellm::FieldError("reserved", reserved, "0"));
         }
         if (count == 0 || count > MAX_RANGES)
         {
-            return refuse(Field("rangeCount", count, "[1, " + std::to_string(MAX_RANGES) + "]"));
+            return refuse(edgellm::FieldError("rangeCount",
+                                              count,
+                                              "[1, " + std::to_string(MAX_RANGES) + "]"));
         }
         if (i.GetRemainingSize() < 8u * count)
         {
-            return refuse(Field("size",
-                                COMMON_SIZE + 8 + i.GetRemainingSize(),
-                                ">= " + std::to_string(COMMON_SIZE + 8 + 8u * count) + " for " +
-                                    std::to_string(count) + " ranges"));
+            return refuse(edgellm::FieldError("size",
+                                              COMMON_SIZE + 8 + i.GetRemainingSize(),
+                                              ">= " + std::to_string(COMMON_SIZE + 8 + 8u * count) +
+                                                  " for " + std::to_string(count) + " ranges"));
         }
         h.m_ranges.resize(count);
         for (auto& r : h.m_ranges)
@@ -293,18 +291,11 @@ EdgeLlmUplinkHeader::TryRemove(Ptr<Packet> packet, EdgeLlmUplinkHeader& header)
 {
     if (packet->GetSize() < MIN_SIZE)
     {
-        header.m_error = Field("size", packet->GetSize(), ">= " + std::to_string(MIN_SIZE));
+        header.m_error =
+            edgellm::FieldError("size", packet->GetSize(), ">= " + std::to_string(MIN_SIZE));
         return false;
     }
-    const uint32_t read = packet->PeekHeader(header);
-    if (read == 0)
-    {
-        return false;
-    }
-    // Not RemoveHeader: with packet metadata checking on, it stops the run when the front of
-    // the packet was not added as this header (a packet built from raw bytes).
-    packet->RemoveAtStart(read);
-    return true;
+    return edgellm::RemoveIfValid(packet, header);
 }
 
 void

@@ -1,0 +1,58 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_WIRE_FORMAT_H
+#define EDGE_LLM_WIRE_FORMAT_H
+
+#include "ns3/header.h"
+#include "ns3/packet.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+namespace edgellm
+{
+
+/**
+ * \brief The message every wire header of the module gives for a field it refuses.
+ * \param name the field
+ * \param value its value
+ * \param allowed the allowed values, in words
+ * \return "name = value is invalid; allowed: allowed"
+ */
+inline std::string
+FieldError(const std::string& name, uint64_t value, const std::string& allowed)
+{
+    return name + " = " + std::to_string(value) + " is invalid; allowed: " + allowed;
+}
+
+/**
+ * \brief Remove a header from the front of a received packet if its Deserialize accepts it.
+ *
+ * Not Packet::RemoveHeader: with packet metadata checking on, that stops the run when the
+ * front of the packet was not added as this header (a packet built from raw bytes), and it
+ * would remove bytes that Deserialize refused.
+ *
+ * \param packet the packet; left untouched when the header is refused
+ * \param header the header to fill; its Deserialize returns 0 to refuse
+ * \return true if the header was read and removed
+ */
+inline bool
+RemoveIfValid(Ptr<Packet> packet, Header& header)
+{
+    const uint32_t read = packet->PeekHeader(header);
+    if (read == 0)
+    {
+        return false;
+    }
+    packet->RemoveAtStart(read);
+    return true;
+}
+
+} // namespace edgellm
+} // namespace ns3
+
+#endif /* EDGE_LLM_WIRE_FORMAT_H */
