@@ -61,6 +61,12 @@ KvTransferPolicy::GetNextRefill(Time /* now */) const
     return Time::Max();
 }
 
+uint64_t
+KvTransferPolicy::GetAllowancePerRefill(const KvTransferJobInfo& /* job */) const
+{
+    return std::numeric_limits<uint64_t>::max();
+}
+
 void
 KvTransferPolicy::NotifySent(const KvTransferJobInfo& /* job */,
                              uint64_t /* bytes */,
@@ -179,6 +185,13 @@ SlotBudgetKvTransferPolicy::GetAllowance(const KvTransferJobInfo& job, Time now)
     const Usage& u = it->second;
     const uint64_t used = u.slot == GetSlotIndex(now) ? u.used : 0;
     return u.budget > used ? u.budget - used : 0;
+}
+
+uint64_t
+SlotBudgetKvTransferPolicy::GetAllowancePerRefill(const KvTransferJobInfo& job) const
+{
+    auto it = m_usage.find(job.imsi);
+    return it == m_usage.end() ? m_defaultBudget : it->second.budget;
 }
 
 Time

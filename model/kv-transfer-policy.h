@@ -75,6 +75,13 @@ class KvTransferPolicy : public Object
     virtual Time GetNextRefill(Time now) const;
 
     /**
+     * \param job a queued job
+     * \return the most a refill can give the job: unlimited by default; 0 holds the job back
+     *         until the allowances change (the sender then waits for Reschedule())
+     */
+    virtual uint64_t GetAllowancePerRefill(const KvTransferJobInfo& job) const;
+
+    /**
      * \brief Told of every DATA message, so a rationing policy can charge it.
      * \param job the job, before the message is counted in it
      * \param bytes the message's KV bytes
@@ -138,7 +145,10 @@ class StrictPriorityKvTransferPolicy : public KvTransferPolicy
  * Time is cut into slots of SlotDuration from t = 0. In each slot a session may send at most
  * its budget (SetBudget; DefaultBudgetBytes otherwise); what it does not use is lost. Among
  * sessions with budget left, arrival order decides. A message never exceeds the budget left,
- * so the bytes sent in a slot never exceed it either.
+ * so the bytes chosen in a slot never exceed it either (a message is charged when it is
+ * chosen). A session whose budget is 0 is held back: after SetBudget, call the sender's
+ * Reschedule() for the change to act before the next slot. A budget above 0 but below one
+ * unit stops the run, since that session could never send.
  */
 class SlotBudgetKvTransferPolicy : public KvTransferPolicy
 {
@@ -167,6 +177,7 @@ class SlotBudgetKvTransferPolicy : public KvTransferPolicy
                        Time now) const override;
     uint64_t GetAllowance(const KvTransferJobInfo& job, Time now) const override;
     Time GetNextRefill(Time now) const override;
+    uint64_t GetAllowancePerRefill(const KvTransferJobInfo& job) const override;
     void NotifySent(const KvTransferJobInfo& job, uint64_t bytes, Time now) override;
 
   private:

@@ -39,7 +39,13 @@ KvTransferReceiver::GetTypeId()
                           edgellm::MakeExplainingChecker(
                               MakeUintegerChecker<uint32_t>(0, std::numeric_limits<int32_t>::max()),
                               "ns3::KvTransferReceiver::SocketBufferBytes",
-                              "0 (from the links) or an integer in [1, 2147483647]"))
+                              "0 (from the link) or an integer in [4096, 2147483647]",
+                              [](const AttributeValue& v) {
+                                  const auto bytes = static_cast<const UintegerValue&>(v).Get();
+                                  return bytes > 0 && bytes < edgellm::MIN_CONFIGURED_BUFFER_BYTES
+                                             ? "too small for a header and a few segments"
+                                             : "";
+                              }))
             .AddTraceSource("MessageReceived",
                             "A message's header was read.",
                             MakeTraceSourceAccessor(&KvTransferReceiver::m_messageReceived),
@@ -111,9 +117,18 @@ KvTransferReceiver::Start()
 void
 KvTransferReceiver::Stop()
 {
+    if (m_reading)
+    {
+        // A callback stopped the receiver while Read() holds one of the streams: Read()
+        // stops it on its way out.
+        m_stopRequested = true;
+        return;
+    }
     for (auto& [socket, stream] : m_streams)
     {
         socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
+        socket->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
+                                  MakeNullCallback<void, Ptr<Socket>>());
         socket->Close();
     }
     m_streams.clear();
@@ -150,72 +165,85 @@ KvTransferReceiver::Read(Ptr<Socket> socket)
         return;
     }
     Stream& stream = found->second;
-    while (Ptr<Packet> p = socket->Recv())
+    m_reading = true;
+    while (!m_stopRequested)
     {
-        const uint32_t size = p->GetSize();
-        if (size == 0)
+        Ptr<Packet> p = socket->Recv();
+        if (!p || p->GetSize() == 0)
         {
             break;
         }
-        m_streamBytes += size;
-        uint32_t offset = 0;
-        while (offset < size)
+        Consume(stream, p);
+    }
+    m_reading = false;
+    if (m_stopRequested)
+    {
+        m_stopRequested = false;
+        Stop();
+    }
+}
+
+void
+KvTransferReceiver::Consume(Stream& stream, Ptr<Packet> p)
+{
+    const uint32_t size = p->GetSize();
+    m_streamBytes += size;
+    uint32_t offset = 0;
+    while (offset < size && !m_stopRequested)
+    {
+        if (stream.payloadLeft > 0)
         {
-            if (stream.payloadLeft > 0)
+            const uint64_t k = std::min<uint64_t>(stream.payloadLeft, size - offset);
+            offset += static_cast<uint32_t>(k);
+            stream.payloadLeft -= k;
+            if (stream.accepted && stream.current.GetMessageType() == KvTransferHeader::DATA)
             {
-                const uint64_t k = std::min<uint64_t>(stream.payloadLeft, size - offset);
-                offset += static_cast<uint32_t>(k);
-                stream.payloadLeft -= k;
-                if (stream.accepted && stream.current.GetMessageType() == KvTransferHeader::DATA)
+                // The epoch may move on while a message's payload is arriving; what arrives
+                // after that is as stale as a message of the old epoch.
+                const uint64_t imsi = stream.current.GetImsi();
+                Session& s = m_sessions[imsi];
+                if (s.epoch == stream.current.GetEpoch() && !s.cancelled)
                 {
-                    // The epoch may move on while a message's payload is arriving; what
-                    // arrives after that is as stale as a message of the old epoch.
-                    const uint64_t imsi = stream.current.GetImsi();
-                    Session& s = m_sessions[imsi];
-                    if (s.epoch == stream.current.GetEpoch() && !s.cancelled)
-                    {
-                        m_counters[imsi].received += k;
-                        s.epochBytes += k;
-                    }
-                    else
-                    {
-                        m_counters[imsi].droppedStale += k;
-                    }
+                    m_counters[imsi].received += k;
+                    s.epochBytes += k;
                 }
-                else if (stream.sink)
+                else
                 {
-                    *stream.sink += k;
+                    m_counters[imsi].droppedStale += k;
                 }
-                if (stream.payloadLeft == 0)
-                {
-                    OnMessageEnd(stream);
-                }
-                continue;
             }
-            const uint32_t k =
-                std::min<uint32_t>(KvTransferHeader::SERIALIZED_SIZE - stream.headerFill,
-                                   size - offset);
-            p->CreateFragment(offset, k)->CopyData(stream.header.data() + stream.headerFill, k);
-            stream.headerFill += k;
-            offset += k;
-            if (stream.headerFill < KvTransferHeader::SERIALIZED_SIZE)
+            else if (stream.sink)
             {
-                continue;
+                *stream.sink += k;
             }
-            stream.headerFill = 0;
-            std::string why;
-            NS_ABORT_MSG_IF(!KvTransferHeader::Parse(stream.header.data(),
-                                                     KvTransferHeader::SERIALIZED_SIZE,
-                                                     stream.current,
-                                                     why),
-                            "KvTransferReceiver on node "
-                                << m_node->GetId() << ": the stream lost its framing: " << why);
-            OnHeader(stream);
-            stream.payloadLeft = stream.current.GetFollowingBytes();
             if (stream.payloadLeft == 0)
             {
                 OnMessageEnd(stream);
             }
+            continue;
+        }
+        const uint32_t k = std::min<uint32_t>(KvTransferHeader::SERIALIZED_SIZE - stream.headerFill,
+                                              size - offset);
+        p->CreateFragment(offset, k)->CopyData(stream.header.data() + stream.headerFill, k);
+        stream.headerFill += k;
+        offset += k;
+        if (stream.headerFill < KvTransferHeader::SERIALIZED_SIZE)
+        {
+            continue;
+        }
+        stream.headerFill = 0;
+        std::string why;
+        NS_ABORT_MSG_IF(!KvTransferHeader::Parse(stream.header.data(),
+                                                 KvTransferHeader::SERIALIZED_SIZE,
+                                                 stream.current,
+                                                 why),
+                        "KvTransferReceiver on node " << m_node->GetId()
+                                                      << ": the stream lost its framing: " << why);
+        OnHeader(stream);
+        stream.payloadLeft = stream.current.GetFollowingBytes();
+        if (stream.payloadLeft == 0)
+        {
+            OnMessageEnd(stream);
         }
     }
 }
@@ -313,6 +341,7 @@ KvTransferReceiver::OnHeader(Stream& stream)
         return;
     case KvTransferHeader::CANCEL:
         s.cancelled = true;
+        s.complete = false;
         stream.accepted = true;
         return;
     default: // END: the data before it in the stream has been read

@@ -115,7 +115,7 @@ class KvTransferReceiver : public Object
      */
     edgellm::RangeSet GetReceivedRanges(uint64_t imsi) const;
 
-    /// \return true if the session's current epoch is complete
+    /// \return true if the session's current epoch is complete (and not cancelled since)
     bool IsComplete(uint64_t imsi) const;
 
     /// \return every stream byte read, headers and payloads, from all peers
@@ -176,6 +176,8 @@ class KvTransferReceiver : public Object
 
     void Accept(Ptr<Socket> socket, const Address& from);
     void Read(Ptr<Socket> socket);
+    /// Take one received packet's bytes into a stream.
+    void Consume(Stream& stream, Ptr<Packet> p);
     void Closed(Ptr<Socket> socket);
     /// Decide what to do with a message whose header was just read.
     void OnHeader(Stream& stream);
@@ -193,8 +195,10 @@ class KvTransferReceiver : public Object
     std::map<uint64_t, Session> m_sessions;  //!< by IMSI, once announced or expected
     std::map<uint64_t, KvTransferReceiverCounters> m_counters; //!< by IMSI, over all epochs
     uint64_t m_streamBytes{0};                                 //!< stream bytes read
-    std::array<uint64_t, 3> m_drops{};                         //!< messages dropped, by reason
-    Callback<void, uint64_t, uint32_t> m_complete;             //!< completion
+    bool m_reading{false};                                     //!< Read() is running
+    bool m_stopRequested{false};                   //!< Stop() was called from inside Read()
+    std::array<uint64_t, 3> m_drops{};             //!< messages dropped, by reason
+    Callback<void, uint64_t, uint32_t> m_complete; //!< completion
     Callback<void, uint64_t, uint32_t, uint32_t, uint32_t> m_tokens; //!< TOKENS
 
     TracedCallback<const KvTransferHeader&> m_messageReceived;      //!< MessageReceived

@@ -59,7 +59,13 @@ KvTransferSender::GetTypeId()
                           edgellm::MakeExplainingChecker(
                               MakeUintegerChecker<uint32_t>(0, std::numeric_limits<int32_t>::max()),
                               "ns3::KvTransferSender::SocketBufferBytes",
-                              "0 (from the link) or an integer in [1, 2147483647]"))
+                              "0 (from the link) or an integer in [4096, 2147483647]",
+                              [](const AttributeValue& v) {
+                                  const auto bytes = static_cast<const UintegerValue&>(v).Get();
+                                  return bytes > 0 && bytes < edgellm::MIN_CONFIGURED_BUFFER_BYTES
+                                             ? "too small for a header and a few segments"
+                                             : "";
+                              }))
             .AddTraceSource("MessageSent",
                             "A message's header was handed to TCP.",
                             MakeTraceSourceAccessor(&KvTransferSender::m_messageSent),
@@ -84,10 +90,15 @@ KvTransferSender::DoDispose()
     m_refill.Cancel();
     if (m_socket)
     {
+        // TCP keeps the socket after this object is gone: nothing of it may call back here.
+        m_socket->TraceDisconnectWithoutContext("HighestRxAck",
+                                                MakeCallback(&KvTransferSender::AckAdvanced, this));
         m_socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
                                      MakeNullCallback<void, Ptr<Socket>>());
         m_socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
+        m_socket->Close();
     }
+    m_connected = false;
     m_socket = nullptr;
     m_node = nullptr;
     m_policy = nullptr;
@@ -218,9 +229,19 @@ KvTransferSender::Enqueue(const KvTransferRequest& request)
                                                                    << "; give at least one range");
     NS_ABORT_MSG_IF(request.bytesPerUnit == 0,
                     "KvTransferRequest::bytesPerUnit = 0 for imsi " << imsi << "; it is >= 1");
-    NS_ABORT_MSG_IF(FindJob(imsi, request.epoch) != m_jobs.end(),
-                    "KvTransferSender::Enqueue: imsi " << imsi << " epoch " << request.epoch
-                                                       << " is already queued");
+    std::vector<uint32_t> superseded;
+    for (const Job& j : m_jobs)
+    {
+        if (j.info.imsi != imsi)
+        {
+            continue;
+        }
+        NS_ABORT_MSG_IF(j.info.epoch >= request.epoch,
+                        "KvTransferSender::Enqueue: imsi " << imsi << " epoch " << request.epoch
+                                                           << " is not newer than its queued epoch "
+                                                           << j.info.epoch);
+        superseded.push_back(j.info.epoch);
+    }
     NS_ABORT_MSG_IF(request.forwardedCount > 0 &&
                         uint64_t(request.forwardedFirst) + request.forwardedCount >
                             (uint64_t(1) << 32),
@@ -282,6 +303,12 @@ KvTransferSender::Enqueue(const KvTransferRequest& request)
                                                    uint64_t(request.forwardedCount) *
                                                        KvTransferHeader::BYTES_PER_TOKEN_ID));
     }
+    // A newer epoch makes the older ones useless to the peer: they are cancelled first, so
+    // the link does not carry bytes the receiver would drop as stale.
+    for (uint32_t old : superseded)
+    {
+        Cancel(imsi, old);
+    }
     m_jobs.push_back(std::move(job));
     Pump();
 }
@@ -295,26 +322,37 @@ KvTransferSender::Cancel(uint64_t imsi, uint32_t epoch)
         return 0;
     }
     const uint64_t withdrawn = it->info.remainingBytes;
+    const bool peerKnows = it->peerKnows;
     m_counters[imsi].cancelled += withdrawn;
     m_jobs.erase(it);
-    // An END not yet written would tell the peer the transfer is whole; it is not sent.
-    m_ends.erase(std::remove_if(m_ends.begin(),
-                                m_ends.end(),
-                                [imsi, epoch](const KvTransferHeader& h) {
-                                    return h.GetImsi() == imsi && h.GetEpoch() == epoch;
-                                }),
-                 m_ends.end());
-    m_control.push_back(KvTransferHeader::Make(KvTransferHeader::CANCEL,
-                                               imsi,
-                                               epoch,
-                                               KvTransferHeader::TOKEN,
-                                               0,
-                                               0,
-                                               0));
+    // What the peer has not been told yet is not told: its BEGIN and TOKENS, and an END,
+    // which would tell it the transfer is whole.
+    auto ofJob = [imsi, epoch](const KvTransferHeader& h) {
+        return h.GetImsi() == imsi && h.GetEpoch() == epoch;
+    };
+    m_control.erase(std::remove_if(m_control.begin(), m_control.end(), ofJob), m_control.end());
+    m_ends.erase(std::remove_if(m_ends.begin(), m_ends.end(), ofJob), m_ends.end());
+    if (peerKnows)
+    {
+        m_control.push_back(KvTransferHeader::Make(KvTransferHeader::CANCEL,
+                                                   imsi,
+                                                   epoch,
+                                                   KvTransferHeader::TOKEN,
+                                                   0,
+                                                   0,
+                                                   0));
+    }
     m_transferCancelled(imsi, epoch, withdrawn);
     NS_LOG_INFO("cancel imsi " << imsi << " epoch " << epoch << ": " << withdrawn << " bytes");
     Pump();
     return withdrawn;
+}
+
+void
+KvTransferSender::Reschedule()
+{
+    m_refill.Cancel();
+    Pump();
 }
 
 bool
@@ -347,7 +385,15 @@ KvTransferSender::NextMessage()
         const uint64_t allowance = m_policy->GetAllowance(j.info, now);
         if (allowance < j.info.bytesPerUnit)
         {
-            rationed = true;
+            // A job held back (no allowance at all) waits for Reschedule(); one whose every
+            // refill is smaller than a unit would wait forever.
+            const uint64_t perRefill = m_policy->GetAllowancePerRefill(j.info);
+            NS_ABORT_MSG_IF(perRefill > 0 && perRefill < j.info.bytesPerUnit,
+                            "KvTransferSender: the policy allows imsi "
+                                << j.info.imsi << " " << perRefill
+                                << " bytes per refill, less than one unit of "
+                                << j.info.bytesPerUnit << " bytes; it could never send");
+            rationed = rationed || perRefill > 0;
             continue;
         }
         candidates.push_back(&j.info);
@@ -452,6 +498,15 @@ KvTransferSender::Pump()
         if (headerBytes > 0)
         {
             m_writing.headerWritten = true;
+            if (h.GetMessageType() == KvTransferHeader::BEGIN ||
+                h.GetMessageType() == KvTransferHeader::TOKENS)
+            {
+                auto job = FindJob(h.GetImsi(), h.GetEpoch());
+                if (job != m_jobs.end())
+                {
+                    job->peerKnows = true;
+                }
+            }
             m_messageSent(h);
         }
         if (h.GetMessageType() == KvTransferHeader::DATA)

@@ -97,20 +97,34 @@ class KvTransferSender : public Object
     /**
      * \brief Queue one session's transfer: its BEGIN and TOKENS go ahead of queued data.
      *
-     * Stops the run if a field is out of range: imsi 0, no ranges, an empty or overflowing
-     * range, overlapping ranges, bytesPerUnit 0, or a (session, epoch) already queued.
+     * A newer epoch of a session cancels its older ones still queued. Stops the run if a
+     * field is out of range: imsi 0, no ranges, an empty or overflowing range, overlapping
+     * ranges, bytesPerUnit 0, or an epoch not newer than one of the session already queued.
      *
      * \param request the transfer
      */
     void Enqueue(const KvTransferRequest& request);
 
     /**
-     * \brief Withdraw a session's transfer of one epoch and tell the peer (CANCEL).
+     * \brief Withdraw a session's transfer of one epoch.
+     *
+     * What has not reached TCP is withdrawn: its data, and its BEGIN, TOKENS and END messages.
+     * If the peer has heard of the transfer (a BEGIN or TOKENS reached TCP), a CANCEL tells it.
+     * The DATA message being written, if it is this transfer's, is finished, since TCP is a
+     * byte stream.
+     *
      * \param imsi the session
      * \param epoch the epoch to cancel
-     * \return the KV bytes withdrawn; 0 if nothing of it is queued
+     * \return the KV bytes withdrawn; 0 if the transfer is not queued, or all its data has
+     *         reached TCP already
      */
     uint64_t Cancel(uint64_t imsi, uint32_t epoch);
+
+    /**
+     * \brief Look for work again now: call it after raising a policy's allowances (for
+     * example a session's slot budget) between refills.
+     */
+    void Reschedule();
 
     /**
      * \brief Called when the peer's TCP has acknowledged every byte of a transfer.
@@ -157,6 +171,7 @@ class KvTransferSender : public Object
         KvTransferJobInfo info;                           //!< what the policy sees
         KvTransferHeader::RangeUnit unit;                 //!< unit of the ranges
         std::deque<std::pair<uint32_t, uint32_t>> ranges; //!< what is left to put in DATA
+        bool peerKnows{false}; //!< a BEGIN or TOKENS of it has reached TCP
         uint64_t streamEnd{0}; //!< stream offset just past its END, once END is queued
     };
 

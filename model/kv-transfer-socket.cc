@@ -42,6 +42,9 @@ ConfigureTcpSocket(Ptr<Socket> socket, uint32_t segmentSize, uint32_t bufferByte
     socket->SetAttribute("SegmentSize", UintegerValue(segmentSize));
     socket->SetAttribute("SndBufSize", UintegerValue(bufferBytes));
     socket->SetAttribute("RcvBufSize", UintegerValue(bufferBytes));
+    // ns-3 delays an ACK up to 200 ms when a transfer ends on an odd segment: the sender
+    // would learn of its completion that much late.
+    socket->SetAttribute("DelAckTimeout", TimeValue(DELAYED_ACK_TIMEOUT));
 }
 
 } // namespace edgellm

@@ -6,6 +6,7 @@
 #define EDGE_LLM_KV_TRANSFER_SOCKET_H
 
 #include "ns3/net-device.h"
+#include "ns3/nstime.h"
 #include "ns3/socket.h"
 
 #include <cstdint>
@@ -21,6 +22,12 @@ constexpr uint32_t TCP_IP_OVERHEAD_BYTES = 52;
 /// The smallest socket buffer the module uses, whatever the link (ns-3's default size).
 constexpr uint32_t MIN_SOCKET_BUFFER_BYTES = 131072;
 
+/// The smallest socket buffer that may be configured: a header and a few segments.
+constexpr uint32_t MIN_CONFIGURED_BUFFER_BYTES = 4096;
+
+/// How long a receiver may delay an ACK (ns-3's default is 200 ms).
+const Time DELAYED_ACK_TIMEOUT = MilliSeconds(1);
+
 /**
  * \brief A socket buffer that keeps a link busy: 2 x rate x RTT, or more.
  *
@@ -34,7 +41,8 @@ constexpr uint32_t MIN_SOCKET_BUFFER_BYTES = 131072;
 uint32_t SocketBufferForLink(Ptr<NetDevice> device, uint32_t mtu);
 
 /**
- * \brief Set a TCP socket's segment size and buffers before it connects or listens.
+ * \brief Set a TCP socket's segment size, buffers and delayed-ACK timeout before it connects
+ * or listens.
  * \param socket a TcpSocket
  * \param segmentSize bytes of TCP payload per segment (MTU - 52)
  * \param bufferBytes send and receive buffer sizes

@@ -23,6 +23,8 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <array>
+#include <map>
 #include <vector>
 
 using namespace ns3;
@@ -180,6 +182,11 @@ class KvTransferCompleteTestCase : public TestCase
         NS_TEST_ASSERT_MSG_GT_OR_EQ(elapsed.GetSeconds(), bound, "faster than the link");
         NS_TEST_ASSERT_MSG_LT(elapsed.GetSeconds(), 1.1 * bound, "goodput below 0.9 of the link");
         NS_TEST_ASSERT_MSG_GT_OR_EQ(atSender.Of(7), atReceiver.Of(7), "acked after received");
+        // An ACK delayed by ns-3's default 200 ms would make the sender's completion late.
+        NS_TEST_ASSERT_MSG_LT(
+            atSender.Of(7) - atReceiver.Of(7),
+            MilliSeconds(2),
+            "the sender learns of the completion within an RTT and a delayed ACK");
         Simulator::Destroy();
     }
 };
@@ -456,6 +463,225 @@ class KvTransferSlotBudgetTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief Ranges in importance order (ENTRY units), forwarded token IDs and small messages:
+ * every range arrives, the tokens callback reports the IDs, and messages respect their cap.
+ */
+class KvTransferRangesTestCase : public TestCase
+{
+  public:
+    KvTransferRangesTestCase()
+        : TestCase("Several entry ranges, forwarded token IDs and a message cap")
+    {
+    }
+
+  private:
+    void Tokens(uint64_t imsi, uint32_t epoch, uint32_t first, uint32_t count)
+    {
+        m_tokens.push_back({imsi, epoch, first, count});
+    }
+
+    void Sent(const KvTransferHeader& h)
+    {
+        if (h.GetMessageType() == KvTransferHeader::DATA)
+        {
+            m_largest = std::max(m_largest, h.GetPayloadBytes());
+            m_order.push_back(h.GetFirst());
+        }
+    }
+
+    void DoRun() override
+    {
+        TransferBench b = MakeBench(DataRate("10Gbps"), MicroSeconds(50));
+        b.sender->SetAttribute("MaxMessageBytes", UintegerValue(10000));
+        b.sender->TraceConnectWithoutContext("MessageSent",
+                                             MakeCallback(&KvTransferRangesTestCase::Sent, this));
+        b.receiver->SetTokensCallback(MakeCallback(&KvTransferRangesTestCase::Tokens, this));
+        Completions c;
+        b.receiver->SetCompleteCallback(MakeCallback(&Completions::Record, &c));
+        KvTransferRequest r;
+        r.imsi = 9;
+        r.epoch = 3;
+        r.unit = KvTransferHeader::ENTRY;
+        r.ranges = {{500, 20}, {0, 7}, {100, 1}}; // the most important first
+        r.bytesPerUnit = 4096;
+        r.forwardedFirst = 40;
+        r.forwardedCount = 60;
+        Simulator::Schedule(Seconds(0.1), &KvTransferSender::Enqueue, b.sender, r);
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(c.done.size(), 1u, "complete once");
+        const edgellm::RangeSet got = b.receiver->GetReceivedRanges(9);
+        NS_TEST_ASSERT_MSG_EQ(got.Count(), 28u, "every entry");
+        NS_TEST_ASSERT_MSG_EQ(got.Contains(500, 520), true, "the first range");
+        NS_TEST_ASSERT_MSG_EQ(got.Contains(0, 7), true, "the second range");
+        NS_TEST_ASSERT_MSG_EQ(got.Contains(100, 101), true, "the third range");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(9).received, 28u * 4096, "bytes");
+        NS_TEST_ASSERT_MSG_EQ(m_tokens.size(), 1u, "one TOKENS message");
+        NS_TEST_ASSERT_MSG_EQ(m_tokens[0][2], 40u, "first token ID");
+        NS_TEST_ASSERT_MSG_EQ(m_tokens[0][3], 60u, "token IDs");
+        NS_TEST_ASSERT_MSG_EQ(m_tokens[0][1], 3u, "epoch");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(m_largest, 8192u, "two 4096-byte entries fit 10000 bytes");
+        NS_TEST_ASSERT_MSG_EQ(m_order.front(), 500u, "the given order, not sorted");
+        Simulator::Destroy();
+    }
+
+    std::vector<std::array<uint64_t, 4>> m_tokens; //!< TOKENS reported
+    uint64_t m_largest{0};                         //!< largest DATA payload sent
+    std::vector<uint32_t> m_order;                 //!< first entry of each DATA, in order
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief What the peer never heard of is withdrawn silently; a CANCEL the receiver gets stops
+ * the epoch without an epoch change; a newer epoch supersedes a queued older one.
+ */
+class KvTransferWithdrawTestCase : public TestCase
+{
+  public:
+    KvTransferWithdrawTestCase()
+        : TestCase("Withdrawn before the peer heard; CANCEL at the receiver; newer epochs")
+    {
+    }
+
+  private:
+    void Heard(const KvTransferHeader& h)
+    {
+        ++m_heard[h.GetImsi()];
+    }
+
+    /// Queue session 2 behind session 1's data, and cancel it at once.
+    void QueueAndCancel(TransferBench* b)
+    {
+        KvTransferRequest r = TokenRequest(2, 0, 0, 50);
+        r.forwardedCount = 30000;
+        b->sender->Enqueue(r);
+        m_withdrawn = b->sender->Cancel(2, 0);
+    }
+
+    /// Cancel session 3 after its BEGIN and some data went, without a new epoch.
+    void CancelThree(TransferBench* b)
+    {
+        b->sender->Cancel(3, 0);
+    }
+
+    void DoRun() override
+    {
+        TransferBench b = MakeBench(DataRate("10Gbps"), MicroSeconds(50));
+        b.receiver->TraceConnectWithoutContext(
+            "MessageReceived",
+            MakeCallback(&KvTransferWithdrawTestCase::Heard, this));
+        Completions c;
+        b.receiver->SetCompleteCallback(MakeCallback(&Completions::Record, &c));
+        // Session 1 fills the socket; session 2 waits behind it and is withdrawn.
+        Simulator::Schedule(Seconds(0.1),
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(1, 0, 0, 200));
+        Simulator::Schedule(Seconds(0.1) + MicroSeconds(1),
+                            &KvTransferWithdrawTestCase::QueueAndCancel,
+                            this,
+                            &b);
+        // Session 3 is cancelled mid-transfer with no new epoch at the receiver.
+        Simulator::Schedule(Seconds(0.2),
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(3, 0, 0, 1000));
+        Simulator::Schedule(Seconds(0.22), &KvTransferWithdrawTestCase::CancelThree, this, &b);
+        // Session 4's epoch 1 supersedes its epoch 0 while epoch 0 still waits.
+        Simulator::Schedule(Seconds(0.3),
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(4, 0, 0, 1000));
+        Simulator::Schedule(Seconds(0.3) + MicroSeconds(50),
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(4, 1, 0, 10));
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_withdrawn, 50u * kTokenBytes, "all of session 2 withdrawn");
+        NS_TEST_ASSERT_MSG_EQ(m_heard.count(2), 0u, "the peer never heard of session 2");
+        NS_TEST_ASSERT_MSG_EQ(b.sender->GetCounters(2).sent, 0u, "nothing of it sent");
+
+        const KvTransferSenderCounters s3 = b.sender->GetCounters(3);
+        const KvTransferReceiverCounters r3 = b.receiver->GetCounters(3);
+        NS_TEST_ASSERT_MSG_GT(s3.cancelled, 0u, "session 3 was cut short");
+        NS_TEST_ASSERT_MSG_EQ(s3.announced, s3.sent + s3.cancelled, "announced = sent + cancelled");
+        NS_TEST_ASSERT_MSG_EQ(s3.sent, r3.received + r3.droppedStale, "sent = received + stale");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->IsComplete(3),
+                              false,
+                              "a cancelled epoch is not complete");
+
+        const KvTransferSenderCounters s4 = b.sender->GetCounters(4);
+        NS_TEST_ASSERT_MSG_GT(s4.cancelled, 0u, "epoch 0 was superseded");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->IsComplete(4), true, "epoch 1 completes");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetReceivedRanges(4).Count(), 10u, "epoch 1's range");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(4).received +
+                                  b.receiver->GetCounters(4).droppedStale,
+                              s4.sent,
+                              "sent = received + stale for the superseded session too");
+        uint32_t completions1 = 0;
+        for (const auto& [imsi, t] : c.done)
+        {
+            completions1 += imsi == 1 ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(completions1, 1u, "session 1 is unaffected");
+        Simulator::Destroy();
+    }
+
+    uint64_t m_withdrawn{0};              //!< what Cancel(2, 0) returned
+    std::map<uint64_t, uint32_t> m_heard; //!< messages the receiver read, by session
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief A receiver stopped from its own completion callback stops cleanly: no callback
+ * after the stop, and no crash.
+ */
+class KvTransferStopInCallbackTestCase : public TestCase
+{
+  public:
+    KvTransferStopInCallbackTestCase()
+        : TestCase("A receiver stopped from its completion callback stops cleanly")
+    {
+    }
+
+  private:
+    void Complete(uint64_t imsi, uint32_t /* epoch */)
+    {
+        ++m_completions;
+        m_receiver->Stop();
+    }
+
+    void DoRun() override
+    {
+        TransferBench b = MakeBench(DataRate("10Gbps"), MicroSeconds(50));
+        m_receiver = b.receiver;
+        b.receiver->SetCompleteCallback(
+            MakeCallback(&KvTransferStopInCallbackTestCase::Complete, this));
+        // Two small sessions whose messages reach the receiver in one read.
+        Simulator::Schedule(Seconds(0.1),
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(1, 0, 0, 1));
+        Simulator::Schedule(Seconds(0.1),
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(2, 0, 0, 1));
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_completions, 1u, "nothing after the stop");
+        m_receiver = nullptr;
+        Simulator::Destroy();
+    }
+
+    Ptr<KvTransferReceiver> m_receiver; //!< the receiver under test
+    uint32_t m_completions{0};          //!< completions seen
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief Bad messages are dropped and counted, their bytes consumed, and the stream keeps its
  * framing even when headers straddle reads.
  */
@@ -630,6 +856,9 @@ class KvTransferTestSuite : public TestSuite
         AddTestCase(new KvTransferDelayTestCase());
         AddTestCase(new KvTransferSlotBudgetTestCase());
         AddTestCase(new KvTransferDropTestCase());
+        AddTestCase(new KvTransferRangesTestCase());
+        AddTestCase(new KvTransferWithdrawTestCase());
+        AddTestCase(new KvTransferStopInCallbackTestCase());
     }
 };
 
