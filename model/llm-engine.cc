@@ -401,6 +401,10 @@ void
 LlmEngine::Erase(uint64_t imsi)
 {
     auto it = m_sessions.find(imsi);
+    if (it == m_sessions.end())
+    {
+        return; // a trace sink removed it already
+    }
     const uint64_t freed =
         it->second.phase == Phase::WAITING_ADMISSION ? 0 : it->second.reservedTokens;
     m_sessions.erase(it);

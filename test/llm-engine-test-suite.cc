@@ -714,6 +714,27 @@ class LlmEngineReentrantTestCase : public EngineTestCase
                               finished[1],
                               "added at the end of a step, it is prefilled at once");
         NS_TEST_ASSERT_MSG_EQ(e->GetKvTokensInUse(), 0u, "all memory is freed");
+
+        // A TokenGenerated sink removes sessions as they emit their last token, its own and
+        // another one's finished in the same step: the step ends cleanly.
+        Ptr<LlmEngine> f = MakeEngine(Coefficients{});
+        uint64_t removed = 0;
+        f->TraceConnectWithoutContext(
+            "TokenGenerated",
+            Callback<void, uint64_t, uint64_t>([f, &removed](uint64_t imsi, uint64_t index) {
+                // 21 finished earlier in this step; 22 finishes with this token.
+                if (imsi == 22 && index == 9)
+                {
+                    removed += f->RemoveSession(21) ? 1 : 0;
+                    removed += f->RemoveSession(22) ? 1 : 0;
+                }
+            }));
+        f->AddSession(21, 10, 10);
+        f->AddSession(22, 10, 10);
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(removed, 2u, "both removed from the sink, once each");
+        NS_TEST_ASSERT_MSG_EQ(f->GetSessionCount(), 0u, "no session left");
+        NS_TEST_ASSERT_MSG_EQ(f->GetKvTokensInUse(), 0u, "their memory freed once");
     }
 };
 
