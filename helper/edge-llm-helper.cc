@@ -15,6 +15,8 @@
 #include "ns3/pointer.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -138,6 +140,7 @@ EdgeLlmHelper::InstallClients(const NetDeviceContainer& ueDevices,
         UintegerValue port;
         server->GetAttribute("Port", port);
         client->SetAttribute("ServerPort", port);
+        m_paths[ue->GetImsi()] = {firstCells[i]};
         ue->GetNode()->AddApplication(client);
         apps.Add(client);
     }
@@ -153,18 +156,23 @@ EdgeLlmHelper::InstallObserver(const NetDeviceContainer& enbDevices)
         m_observer->TraceConnectWithoutContext(
             "HandoverStarted",
             MakeCallback(&EdgeLlmHelper::HandoverStarted, Ptr<EdgeLlmHelper>(this)));
+        m_observer->TraceConnectWithoutContext(
+            "UeReady",
+            MakeCallback(&EdgeLlmHelper::UeReady, Ptr<EdgeLlmHelper>(this)));
     }
     m_observer->Install(enbDevices);
     return m_observer;
 }
 
 void
-EdgeLlmHelper::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
+EdgeLlmHelper::HandoverStarted(uint64_t imsi, uint16_t /* sourceCell */, uint16_t targetCell)
 {
-    // The target holds the UE's context from now on, so packets injected there wait for the
-    // UE; a relay entry left from an earlier visit would send them away again.
-    GetServer(targetCell)->StopRelay(imsi);
-    GetServer(sourceCell)->StartRelay(imsi, targetCell);
+    // At this instant the target holds the UE's context, so packets injected there wait for
+    // the UE.
+    if (!RouteTo(imsi, targetCell))
+    {
+        return;
+    }
     for (auto& [cell, server] : m_servers)
     {
         if (server->OwnsSession(imsi))
@@ -172,6 +180,44 @@ EdgeLlmHelper::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targ
             server->MarkHandover(imsi);
         }
     }
+}
+
+void
+EdgeLlmHelper::UeReady(uint64_t imsi, uint16_t cell)
+{
+    // After a handover this changes nothing: the path ends there already. After a failed
+    // handover or a radio link failure it brings the packets back to where the UE is.
+    RouteTo(imsi, cell);
+}
+
+bool
+EdgeLlmHelper::RouteTo(uint64_t imsi, uint16_t cell)
+{
+    std::vector<uint16_t>& path = m_paths[imsi];
+    auto on = std::find(path.begin(), path.end(), cell);
+    if (path.empty() || on != path.end())
+    {
+        // The cells past it keep relay entries, but no packet reaches them any more.
+        path.erase(path.empty() ? path.end() : on + 1, path.end());
+        if (path.empty())
+        {
+            path.push_back(cell);
+        }
+        GetServer(cell)->StopRelay(imsi);
+        return true;
+    }
+    Ptr<EdgeLlmServer> last = GetServer(path.back());
+    if (!last->HasRelayPeer(cell))
+    {
+        NS_LOG_WARN("imsi " << imsi << " is in cell " << cell << ", which has no backhaul link to "
+                            << "cell " << path.back()
+                            << "; its tokens are refused until it comes back");
+        return false;
+    }
+    GetServer(cell)->StopRelay(imsi);
+    last->StartRelay(imsi, cell);
+    path.push_back(cell);
+    return true;
 }
 
 Ptr<EdgeLlmServer>

@@ -99,8 +99,13 @@ class EdgeLlmHelper : public Object
                                         const std::vector<uint16_t>& firstCells);
 
     /**
-     * \brief The RAN observer of the eNBs, wired to Detour: at each handover start the
-     * target injects, the source relays to the target, and the owner marks the last token.
+     * \brief The RAN observer of the eNBs, wired to Detour.
+     *
+     * The helper keeps, per session, the cells its packets pass through, from the owner's to
+     * the one that injects. When a handover starts, or the UE turns up in a cell by other
+     * means (after a failed handover, or a radio link failure), the path is cut back to that
+     * cell if it is on it, or extended to it over a backhaul link from its last cell; the
+     * owner then resends its last token, marked, along the new path.
      * \param enbDevices the eNBs' LTE devices
      * \return the observer, whose trace sources report every RAN event
      */
@@ -117,13 +122,17 @@ class EdgeLlmHelper : public Object
 
   private:
     void HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
+    void UeReady(uint64_t imsi, uint16_t cell);
+    /// Make a session's packets reach a cell; false if no backhaul link allows it.
+    bool RouteTo(uint64_t imsi, uint16_t cell);
 
-    ObjectFactory m_serverFactory;                    //!< servers
-    ObjectFactory m_engineFactory;                    //!< engines
-    ObjectFactory m_clientFactory;                    //!< clients
-    std::map<uint16_t, Ptr<EdgeLlmServer>> m_servers; //!< by cell
-    std::map<uint32_t, Ptr<EdgeLlmServer>> m_byNode;  //!< by node id
-    Ptr<RanObserver> m_observer;                      //!< installed observer
+    std::map<uint64_t, std::vector<uint16_t>> m_paths; //!< per session, cells in relay order
+    ObjectFactory m_serverFactory;                     //!< servers
+    ObjectFactory m_engineFactory;                     //!< engines
+    ObjectFactory m_clientFactory;                     //!< clients
+    std::map<uint16_t, Ptr<EdgeLlmServer>> m_servers;  //!< by cell
+    std::map<uint32_t, Ptr<EdgeLlmServer>> m_byNode;   //!< by node id
+    Ptr<RanObserver> m_observer;                       //!< installed observer
 };
 
 } // namespace ns3

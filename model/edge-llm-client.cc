@@ -138,8 +138,8 @@ EdgeLlmClient::GetTypeId()
                           MakeUintegerAccessor(&EdgeLlmClient::m_promptTokens),
                           CountChecker("PromptTokens"))
             .AddAttribute("TokensToGenerate",
-                          "Tokens the server is to generate, >= 1. The client reserves 8 bytes "
-                          "per token for their delivery times.",
+                          "Tokens the server is to generate, >= 1. The client keeps 8 bytes "
+                          "per delivered token: its delivery time.",
                           UintegerValue(256),
                           MakeUintegerAccessor(&EdgeLlmClient::m_tokensToGenerate),
                           CountChecker("TokensToGenerate"))
@@ -253,7 +253,9 @@ EdgeLlmClient::StartApplication()
     m_started = true;
     m_startNs = Simulator::Now().GetNanoSeconds();
     m_rob = std::make_unique<TokenReorderBuffer>(m_tokensToGenerate);
-    m_deliveryNs.reserve(m_tokensToGenerate);
+    // The times grow with the tokens delivered; reserving for a huge request up front would
+    // take its memory before a single token came.
+    m_deliveryNs.reserve(std::min<uint32_t>(m_tokensToGenerate, 65536));
     m_ownerAddress = m_serverAddress;
     m_ownerPort = m_serverPort;
     SendOpen();

@@ -18,6 +18,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -43,6 +44,14 @@ EdgeLlmServer::GetTypeId()
                           UintegerValue(9001),
                           MakeUintegerAccessor(&EdgeLlmServer::m_relayPort),
                           edgellm::MakeEnbPortChecker("ns3::EdgeLlmServer::RelayPort"))
+            .AddAttribute(
+                "ResendHoldoff",
+                "A token resent less than this ago is not resent again for a NACK, "
+                "so that NACK repeats do not multiply copies in flight (>= 0; 0, the "
+                "default, resends on every NACK).",
+                TimeValue(Seconds(0)),
+                MakeTimeAccessor(&EdgeLlmServer::m_resendHoldoff),
+                edgellm::MakeTimeNotNegativeChecker("ns3::EdgeLlmServer::ResendHoldoff", true))
             .AddAttribute("Engine",
                           "The GPU engine (an LlmEngine); one with its defaults if none.",
                           PointerValue(),
@@ -208,9 +217,16 @@ void
 EdgeLlmServer::OpenSession(const EdgeLlmUplinkHeader& h, Ipv4Address ue, uint16_t port)
 {
     const uint64_t imsi = h.GetImsi();
-    if (m_sessions.count(imsi) > 0)
+    auto existing = m_sessions.find(imsi);
+    if (existing != m_sessions.end())
     {
-        return; // a retry of a request already taken
+        // A retry: the client has no token yet, so every one sent so far was lost; only it
+        // can say so, since it NACKs nothing before its first token.
+        Session& s = existing->second;
+        s.ueAddress = ue;
+        s.uePort = port;
+        Resend(imsi, s, s.acked, s.generated, false);
+        return;
     }
     auto rejected = m_rejected.find(imsi);
     if (rejected == m_rejected.end())
@@ -262,19 +278,41 @@ EdgeLlmServer::Resend(uint64_t imsi, Session& s, uint32_t first, uint32_t end, b
 {
     first = std::max(first, s.acked);
     end = std::min(end, s.generated);
+    const int64_t nowNs = Simulator::Now().GetNanoSeconds();
+    const int64_t holdoffNs = m_resendHoldoff.GetNanoSeconds();
     std::vector<Time> times;
-    while (first < end)
-    {
-        const uint32_t n = std::min<uint32_t>(end - first, EdgeLlmDownlinkHeader::MAX_TOKENS);
-        times.clear();
-        for (uint32_t i = first; i < first + n; ++i)
+    uint32_t runStart = first;
+    auto flush = [&](uint32_t runEnd) {
+        if (!times.empty())
         {
-            times.push_back(NanoSeconds(s.history[i - s.acked]));
+            SendTokens(imsi, s, runStart, times, true, mark && runEnd == end);
+            times.clear();
         }
-        m_resentTokens += n;
-        SendTokens(imsi, s, first, times, true, mark && first + n == end);
-        first += n;
+    };
+    for (uint32_t i = first; i < end; ++i)
+    {
+        Session::Sent& t = s.history[i - s.acked];
+        const bool recent =
+            t.resentNs != std::numeric_limits<int64_t>::min() && nowNs - t.resentNs < holdoffNs;
+        if (recent && !mark)
+        {
+            flush(i);
+            runStart = i + 1;
+            continue;
+        }
+        if (times.empty())
+        {
+            runStart = i;
+        }
+        t.resentNs = nowNs;
+        times.push_back(NanoSeconds(t.generatedNs));
+        m_resentTokens += mark ? 0 : 1;
+        if (times.size() == EdgeLlmDownlinkHeader::MAX_TOKENS)
+        {
+            flush(i + 1);
+        }
     }
+    flush(end);
 }
 
 void
@@ -290,7 +328,7 @@ EdgeLlmServer::TokensEmitted(const std::vector<LlmEngine::EmittedToken>& tokens)
         }
         Session& s = it->second;
         s.generated = static_cast<uint32_t>(t.tokenIndex) + 1;
-        s.history.push_back(now.GetNanoSeconds());
+        s.history.push_back({now.GetNanoSeconds(), std::numeric_limits<int64_t>::min()});
         m_oneTime[0] = now;
         SendTokens(t.imsi, s, static_cast<uint32_t>(t.tokenIndex), m_oneTime, false, false);
     }
@@ -402,6 +440,12 @@ EdgeLlmServer::MarkHandover(uint64_t imsi)
     }
     Session& s = it->second;
     Resend(imsi, s, s.generated - 1, s.generated, true);
+}
+
+bool
+EdgeLlmServer::HasRelayPeer(uint16_t cellId) const
+{
+    return m_relayPeers.count(cellId) > 0;
 }
 
 bool

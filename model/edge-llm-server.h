@@ -117,8 +117,15 @@ class EdgeLlmServer : public Application
     uint64_t GetRefusedPackets() const;
     /// \return packets sent to a relay peer, own or forwarded
     uint64_t GetRelayedPackets() const;
-    /// \return tokens sent again in answer to NACKs
+    /// \return tokens sent again in answer to NACKs and repeated OPEN_SESSIONs (handover
+    /// marks not counted)
     uint64_t GetResentTokens() const;
+
+    /**
+     * \param cellId a cell
+     * \return true if a backhaul link leads to that cell's server
+     */
+    bool HasRelayPeer(uint16_t cellId) const;
 
     /**
      * TracedCallback signature for tokens leaving the server.
@@ -159,7 +166,15 @@ class EdgeLlmServer : public Application
         uint32_t tokensToGenerate{0}; //!< tokens it asked for
         uint32_t generated{0};        //!< tokens emitted so far
         uint32_t acked{0};            //!< the client has every token below this
-        std::deque<int64_t> history;  //!< generation times (ns) of [acked, generated)
+
+        /// Per unacknowledged token: its generation time and when it was last resent (ns).
+        struct Sent
+        {
+            int64_t generatedNs; //!< generation time
+            int64_t resentNs;    //!< last resend; INT64_MIN if never
+        };
+
+        std::deque<Sent> history; //!< tokens [acked, generated)
     };
 
     void StartApplication() override;
@@ -168,6 +183,10 @@ class EdgeLlmServer : public Application
     void ReceiveUplink(Ptr<Socket> socket);
     void ReceiveRelay(Ptr<Socket> socket);
     void OpenSession(const EdgeLlmUplinkHeader& h, Ipv4Address ue, uint16_t port);
+    /**
+     * Send tokens [first, end) again, in runs of up to 128 per packet. Tokens resent less than
+     * ResendHoldoff ago are skipped, unless the copy carries the handover mark.
+     */
     void Resend(uint64_t imsi, Session& s, uint32_t first, uint32_t end, bool mark);
     void Forget(Session& s, uint32_t nextExpected);
 
@@ -188,6 +207,7 @@ class EdgeLlmServer : public Application
 
     uint16_t m_port;                                    //!< Port
     uint16_t m_relayPort;                               //!< RelayPort
+    Time m_resendHoldoff;                               //!< ResendHoldoff
     Ptr<LlmEngine> m_engine;                            //!< Engine
     Ptr<RanDownlink> m_downlink;                        //!< local breakout
     Ipv4Address m_uplinkAddress;                        //!< where UEs reach the server

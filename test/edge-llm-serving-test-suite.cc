@@ -124,6 +124,24 @@ Median(std::vector<double> v)
     return v.empty() ? 0 : v[(v.size() - 1) / 2];
 }
 
+/// A test case that leaves ns-3 clean for the next, also when it stops at a failed check.
+class ServingTestCase : public TestCase
+{
+  public:
+    /// \param name the test's name
+    explicit ServingTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+  private:
+    void DoTeardown() override
+    {
+        Simulator::Destroy();
+        Config::Reset();
+    }
+};
+
 } // namespace
 
 /**
@@ -132,11 +150,11 @@ Median(std::vector<double> v)
  * across several handovers, under a load at which ns-3 drops packets; some only a resend
  * delivered.
  */
-class ServingExactlyOnceTestCase : public TestCase
+class ServingExactlyOnceTestCase : public ServingTestCase
 {
   public:
     ServingExactlyOnceTestCase()
-        : TestCase("Exactly once and in order across handovers, with real RLC drops")
+        : ServingTestCase("Exactly once and in order across handovers, with real RLC drops")
     {
     }
 
@@ -190,7 +208,10 @@ class ServingExactlyOnceTestCase : public TestCase
         uint16_t farthest = 0;
         for (const ClientRecord& r : run.records)
         {
-            farthest = std::max(farthest, *std::max_element(r.cell.begin(), r.cell.end()));
+            if (!r.cell.empty())
+            {
+                farthest = std::max(farthest, *std::max_element(r.cell.begin(), r.cell.end()));
+            }
         }
         NS_TEST_ASSERT_MSG_GT_OR_EQ(farthest, 3, "UEs went at least two cells away");
         for (uint16_t cell = 2; cell < farthest; ++cell)
@@ -210,11 +231,11 @@ class ServingExactlyOnceTestCase : public TestCase
  * \brief Detour's cost comes from the backhaul: Δ more link delay adds Δ to the relayed
  * tokens' latency and to the interruption.
  */
-class DetourDelayTestCase : public TestCase
+class DetourDelayTestCase : public ServingTestCase
 {
   public:
     DetourDelayTestCase()
-        : TestCase("Detour: relay-link delay adds to relayed latency and SIT")
+        : ServingTestCase("Detour: relay-link delay adds to relayed latency and SIT")
     {
     }
 
@@ -233,7 +254,7 @@ class DetourDelayTestCase : public TestCase
                                                              UintegerValue(400));
         Execute(run, Seconds(7));
         const ClientRecord& r = run.records[0];
-        const uint16_t first = r.cell.front();
+        const uint16_t first = r.cell.empty() ? 0 : r.cell.front();
         std::vector<double> relayed;
         for (std::size_t k = 0; k < r.cell.size(); ++k)
         {
@@ -266,11 +287,11 @@ class DetourDelayTestCase : public TestCase
  * \ingroup edge-llm-tests
  * \brief A saturating TCP flow on the relay link raises the post-handover ITL P99.
  */
-class DetourCongestionTestCase : public TestCase
+class DetourCongestionTestCase : public ServingTestCase
 {
   public:
     DetourCongestionTestCase()
-        : TestCase("Detour: a saturating TCP flow on the relay link raises the ITL P99")
+        : ServingTestCase("Detour: a saturating TCP flow on the relay link raises the ITL P99")
     {
     }
 
@@ -313,7 +334,7 @@ class DetourCongestionTestCase : public TestCase
         Simulator::Stop(Seconds(7));
         Simulator::Run();
         std::vector<double> itl;
-        const uint16_t first = r.cell.front();
+        const uint16_t first = r.cell.empty() ? 0 : r.cell.front();
         for (std::size_t k = 1; k < r.deliveredS.size(); ++k)
         {
             if (r.cell[k] != first)
@@ -342,11 +363,11 @@ class DetourCongestionTestCase : public TestCase
  * \brief Without handovers, latency and resends rise with distance, and the serving cell
  * never changes.
  */
-class NoHandoverTestCase : public TestCase
+class NoHandoverTestCase : public ServingTestCase
 {
   public:
     NoHandoverTestCase()
-        : TestCase("No handover: latency and resends rise with distance, one serving cell")
+        : ServingTestCase("No handover: latency and resends rise with distance, one serving cell")
     {
     }
 
@@ -408,11 +429,11 @@ class NoHandoverTestCase : public TestCase
  * \brief Without Detour a source keeps sending after its UE left: the sends are refused and
  * counted, and nothing crashes.
  */
-class ReleasedContextTestCase : public TestCase
+class ReleasedContextTestCase : public ServingTestCase
 {
   public:
     ReleasedContextTestCase()
-        : TestCase("Sending to a UE whose context was released is refused, not a crash")
+        : ServingTestCase("Sending to a UE whose context was released is refused, not a crash")
     {
     }
 
@@ -445,11 +466,11 @@ class ReleasedContextTestCase : public TestCase
  * \brief A session larger than the server's KV memory is rejected with a reason naming
  * KvCapacityTokens, and the client learns it.
  */
-class OversizedSessionTestCase : public TestCase
+class OversizedSessionTestCase : public ServingTestCase
 {
   public:
     OversizedSessionTestCase()
-        : TestCase("An oversized session fires SessionRejected and the client learns it")
+        : ServingTestCase("An oversized session fires SessionRejected and the client learns it")
     {
     }
 
@@ -492,11 +513,11 @@ class OversizedSessionTestCase : public TestCase
  * \ingroup edge-llm-tests
  * \brief The scenario's and the server's attributes refuse values outside their ranges.
  */
-class ServingAttributesTestCase : public TestCase
+class ServingAttributesTestCase : public ServingTestCase
 {
   public:
     ServingAttributesTestCase()
-        : TestCase("Scenario and server attributes refuse out-of-range values")
+        : ServingTestCase("Scenario and server attributes refuse out-of-range values")
     {
     }
 
@@ -540,6 +561,176 @@ class ServingAttributesTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief A handover that fails after it started sends the UE back to its cell: the path of
+ * its tokens follows it back, and the session completes.
+ */
+class FailedHandoverTestCase : public ServingTestCase
+{
+  public:
+    FailedHandoverTestCase()
+        : ServingTestCase("After a failed handover the tokens follow the UE back; exactly once")
+    {
+    }
+
+  private:
+    void Failed(uint64_t, uint16_t, RanObserver::HandoverFailureReason)
+    {
+        ++m_failures;
+    }
+
+    void DoRun() override
+    {
+        // As ns-3's own handover-failure test: a target so far away that the UE's random
+        // access there fails.
+        Config::SetDefault("ns3::LteEnbMac::NumberOfRaPreambles", UintegerValue(52));
+        Config::SetDefault("ns3::LteEnbMac::PreambleTransMax", UintegerValue(3));
+        Config::SetDefault("ns3::LteEnbMac::RaResponseWindowSize", UintegerValue(3));
+        Config::SetDefault("ns3::LteEnbRrc::HandoverJoiningTimeoutDuration",
+                           TimeValue(MilliSeconds(200)));
+        Config::SetDefault("ns3::LteEnbRrc::HandoverLeavingTimeoutDuration",
+                           TimeValue(MilliSeconds(500)));
+        ServingRun run;
+        run.scenario = CreateObject<EdgeLlmLineScenario>();
+        run.scenario->SetAttribute("EnbCount", UintegerValue(2));
+        run.scenario->SetAttribute("EnbSpacing", DoubleValue(2500));
+        run.scenario->SetAttribute("UeStartX", DoubleValue(200));
+        run.scenario->SetAttribute("UeY", DoubleValue(0));
+        run.scenario->SetAttribute("UeSpeed", DoubleValue(0));
+        run.scenario->SetAttribute("Trigger", StringValue("none"));
+        Ptr<LteHelper> lte = run.scenario->GetLteHelper();
+        lte->SetPathlossModelType(TypeId::LookupByName("ns3::LogDistancePropagationLossModel"));
+        lte->SetPathlossModelAttribute("Exponent", DoubleValue(3.5));
+        lte->SetPathlossModelAttribute("ReferenceLoss", DoubleValue(35));
+        const uint32_t tokens = 200;
+        run.scenario->GetEdgeLlmHelper()->SetClientAttribute("TokensToGenerate",
+                                                             UintegerValue(tokens));
+        run.scenario->Build();
+        run.scenario->AssignStreams(1);
+        lte->HandoverRequest(Seconds(1.0),
+                             run.scenario->GetUeDevices().Get(0),
+                             run.scenario->GetEnbDevices().Get(0),
+                             run.scenario->GetEnbDevices().Get(1));
+        run.scenario->GetObserver()->TraceConnectWithoutContext(
+            "HandoverFailed",
+            MakeCallback(&FailedHandoverTestCase::Failed, this));
+        ClientRecord r;
+        run.Client(0)->TraceConnectWithoutContext("TokenDelivered",
+                                                  MakeCallback(&ClientRecord::Delivered, &r));
+        Simulator::Stop(Seconds(6));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_GT(m_failures, 0u, "the handover failed");
+        NS_TEST_ASSERT_MSG_EQ(run.Client(0)->IsComplete(), true, "the session completed");
+        NS_TEST_ASSERT_MSG_EQ(r.deliveredS.size(), tokens, "every token once");
+        NS_TEST_ASSERT_MSG_EQ(r.orderBroken, false, "in order");
+        Simulator::Destroy();
+        Config::Reset();
+    }
+
+    uint32_t m_failures{0}; //!< HandoverFailed events
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief A session whose every token was lost is recovered: the client's OPEN_SESSION
+ * retries make the server resend, since the client NACKs nothing before its first token.
+ */
+class AllTokensLostTestCase : public ServingTestCase
+{
+  public:
+    AllTokensLostTestCase()
+        : ServingTestCase("A session that lost every token is recovered through OPEN retries")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ServingRun lossy;
+        lossy.scenario = CreateObject<EdgeLlmLineScenario>();
+        lossy.scenario->SetAttribute("EnbCount", UintegerValue(2));
+        lossy.scenario->SetAttribute("UeSpeed", DoubleValue(0));
+        lossy.scenario->GetEdgeLlmHelper()->SetClientAttribute("PromptTokens", UintegerValue(64));
+        lossy.scenario->GetEdgeLlmHelper()->SetClientAttribute("TokensToGenerate",
+                                                               UintegerValue(3));
+        lossy.scenario->Build();
+        lossy.scenario->AssignStreams(1);
+        // Every token the owner generates before 0.6 s goes to the other cell, where the UE
+        // is not: all three are lost.
+        Ptr<EdgeLlmServer> owner = DynamicCast<EdgeLlmServer>(lossy.scenario->GetServers().Get(0));
+        const uint64_t imsi = lossy.Client(0)->GetImsi();
+        const uint16_t other =
+            DynamicCast<EdgeLlmServer>(lossy.scenario->GetServers().Get(1))->GetCellId();
+        Simulator::Schedule(Seconds(0.1), &EdgeLlmServer::StartRelay, owner, imsi, other);
+        Simulator::Schedule(Seconds(0.6), &EdgeLlmServer::StopRelay, owner, imsi);
+        ClientRecord r;
+        lossy.Client(0)->TraceConnectWithoutContext("TokenDelivered",
+                                                    MakeCallback(&ClientRecord::Delivered, &r));
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(lossy.Client(0)->IsComplete(), true, "the session completed");
+        NS_TEST_ASSERT_MSG_EQ(r.deliveredS.size(), 3u, "all three tokens");
+        // The runner goes on after a failed check: nothing below may read past the records.
+        if (r.deliveredS.size() == 3)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.resent[0] && r.resent[1] && r.resent[2],
+                                  true,
+                                  "all by resends");
+            NS_TEST_ASSERT_MSG_GT(r.deliveredS.front(), 0.6, "after the path came back");
+        }
+        NS_TEST_ASSERT_MSG_EQ(lossy.Client(0)->GetNacksSent(), 0u, "with no NACK");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief ResendHoldoff damps resends under loss: fewer tokens sent again, the same ones
+ * delivered once each.
+ */
+class ResendHoldoffTestCase : public ServingTestCase
+{
+  public:
+    ResendHoldoffTestCase()
+        : ServingTestCase("ResendHoldoff sends fewer copies under loss, and delivery stays exact")
+    {
+    }
+
+  private:
+    static std::pair<uint64_t, bool> Resends(Time holdoff)
+    {
+        ServingRun run;
+        run.scenario = CreateObject<EdgeLlmLineScenario>();
+        run.scenario->SetAttribute("Trigger", StringValue("none"));
+        run.scenario->SetAttribute("EnbCount", UintegerValue(3));
+        run.scenario->SetAttribute("EnbSpacing", DoubleValue(300));
+        run.scenario->SetAttribute("UeStartX", DoubleValue(100));
+        run.scenario->SetAttribute("UeSpeed", DoubleValue(40));
+        run.scenario->GetEdgeLlmHelper()->SetServerAttribute("ResendHoldoff", TimeValue(holdoff));
+        run.scenario->GetEdgeLlmHelper()->SetClientAttribute("TokensToGenerate",
+                                                             UintegerValue(500));
+        Execute(run, Seconds(9));
+        const ClientRecord& r = run.records[0];
+        const uint64_t resent =
+            DynamicCast<EdgeLlmServer>(run.scenario->GetServers().Get(0))->GetResentTokens();
+        const bool exact = !r.orderBroken && r.deliveredS.size() == r.nextIndex;
+        Simulator::Destroy();
+        return {resent, exact};
+    }
+
+    void DoRun() override
+    {
+        const auto [every, exactEvery] = Resends(Seconds(0));
+        const auto [damped, exactDamped] = Resends(MilliSeconds(50));
+        std::cout << "resent tokens: " << every << " on every NACK, " << damped
+                  << " with a 50 ms holdoff" << std::endl;
+        NS_TEST_ASSERT_MSG_GT(every, 0u, "the link lost tokens");
+        NS_TEST_ASSERT_MSG_LT(damped, every, "the holdoff sends fewer copies");
+        NS_TEST_ASSERT_MSG_EQ(exactEvery && exactDamped, true, "in order, once, either way");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief LLM serving over LTE: token streaming, recovery, Detour, no handover.
  */
 class EdgeLlmServingTestSuite : public TestSuite
@@ -555,6 +746,9 @@ class EdgeLlmServingTestSuite : public TestSuite
         AddTestCase(new DetourCongestionTestCase());
         AddTestCase(new NoHandoverTestCase());
         AddTestCase(new ServingExactlyOnceTestCase());
+        AddTestCase(new FailedHandoverTestCase());
+        AddTestCase(new AllTokensLostTestCase());
+        AddTestCase(new ResendHoldoffTestCase());
     }
 };
 

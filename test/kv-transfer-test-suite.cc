@@ -174,8 +174,7 @@ class KvTransferCompleteTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(atSender.done.size(), 1u, "acknowledged exactly once");
         const edgellm::RangeSet got = b.receiver->GetReceivedRanges(7);
         NS_TEST_ASSERT_MSG_EQ(got.RangeCount(), 1u, "one range");
-        NS_TEST_ASSERT_MSG_EQ(got.Ranges().begin()->first, 100u, "range starts where announced");
-        NS_TEST_ASSERT_MSG_EQ(got.Ranges().begin()->second, 100u + tokens, "and ends there");
+        NS_TEST_ASSERT_MSG_EQ(got.Contains(100, 100 + tokens), true, "the range announced");
 
         const Time elapsed = atReceiver.Of(7) - Seconds(0.1);
         const double bound = bytes * 8.0 / rate.GetBitRate() + 50e-6;
@@ -518,11 +517,16 @@ class KvTransferRangesTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(got.Contains(100, 101), true, "the third range");
         NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(9).received, 28u * 4096, "bytes");
         NS_TEST_ASSERT_MSG_EQ(m_tokens.size(), 1u, "one TOKENS message");
-        NS_TEST_ASSERT_MSG_EQ(m_tokens[0][2], 40u, "first token ID");
-        NS_TEST_ASSERT_MSG_EQ(m_tokens[0][3], 60u, "token IDs");
-        NS_TEST_ASSERT_MSG_EQ(m_tokens[0][1], 3u, "epoch");
+        if (!m_tokens.empty())
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_tokens[0][2], 40u, "first token ID");
+            NS_TEST_ASSERT_MSG_EQ(m_tokens[0][3], 60u, "token IDs");
+            NS_TEST_ASSERT_MSG_EQ(m_tokens[0][1], 3u, "epoch");
+        }
         NS_TEST_ASSERT_MSG_LT_OR_EQ(m_largest, 8192u, "two 4096-byte entries fit 10000 bytes");
-        NS_TEST_ASSERT_MSG_EQ(m_order.front(), 500u, "the given order, not sorted");
+        NS_TEST_ASSERT_MSG_EQ(!m_order.empty() && m_order.front() == 500u,
+                              true,
+                              "the given order, not sorted");
         Simulator::Destroy();
     }
 
