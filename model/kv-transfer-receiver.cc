@@ -30,22 +30,14 @@ KvTransferReceiver::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("EdgeLlm")
             .AddConstructor<KvTransferReceiver>()
-            .AddAttribute("SocketBufferBytes",
-                          "TCP receive and send buffer of every connection, in bytes; 0 sizes "
-                          "it from the node's fastest link as 2 x rate x RTT (at least "
-                          "128 KiB). Maximum 2^31 - 1.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&KvTransferReceiver::m_socketBuffer),
-                          edgellm::MakeExplainingChecker(
-                              MakeUintegerChecker<uint32_t>(0, std::numeric_limits<int32_t>::max()),
-                              "ns3::KvTransferReceiver::SocketBufferBytes",
-                              "0 (from the link) or an integer in [4096, 2147483647]",
-                              [](const AttributeValue& v) {
-                                  const auto bytes = static_cast<const UintegerValue&>(v).Get();
-                                  return bytes > 0 && bytes < edgellm::MIN_CONFIGURED_BUFFER_BYTES
-                                             ? "too small for a header and a few segments"
-                                             : "";
-                              }))
+            .AddAttribute(
+                "SocketBufferBytes",
+                "TCP receive and send buffer of every connection, in bytes; 0 sizes "
+                "it from the node's fastest link as 2 x rate x RTT (at least "
+                "128 KiB). Maximum 2^31 - 1.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&KvTransferReceiver::m_socketBuffer),
+                edgellm::MakeSocketBufferChecker("ns3::KvTransferReceiver::SocketBufferBytes"))
             .AddTraceSource("MessageReceived",
                             "A message's header was read.",
                             MakeTraceSourceAccessor(&KvTransferReceiver::m_messageReceived),

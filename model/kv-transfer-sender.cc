@@ -51,21 +51,13 @@ KvTransferSender::GetTypeId()
                     MakeUintegerChecker<uint64_t>(1, std::numeric_limits<uint32_t>::max()),
                     "ns3::KvTransferSender::MaxMessageBytes",
                     "an integer in [1, 4294967295]"))
-            .AddAttribute("SocketBufferBytes",
-                          "TCP send and receive buffer, in bytes; 0 sizes it from the link as "
-                          "2 x rate x RTT (at least 128 KiB). Maximum 2^31 - 1.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&KvTransferSender::m_socketBuffer),
-                          edgellm::MakeExplainingChecker(
-                              MakeUintegerChecker<uint32_t>(0, std::numeric_limits<int32_t>::max()),
-                              "ns3::KvTransferSender::SocketBufferBytes",
-                              "0 (from the link) or an integer in [4096, 2147483647]",
-                              [](const AttributeValue& v) {
-                                  const auto bytes = static_cast<const UintegerValue&>(v).Get();
-                                  return bytes > 0 && bytes < edgellm::MIN_CONFIGURED_BUFFER_BYTES
-                                             ? "too small for a header and a few segments"
-                                             : "";
-                              }))
+            .AddAttribute(
+                "SocketBufferBytes",
+                "TCP send and receive buffer, in bytes; 0 sizes it from the link as "
+                "2 x rate x RTT (at least 128 KiB). Maximum 2^31 - 1.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&KvTransferSender::m_socketBuffer),
+                edgellm::MakeSocketBufferChecker("ns3::KvTransferSender::SocketBufferBytes"))
             .AddTraceSource("MessageSent",
                             "A message's header was handed to TCP.",
                             MakeTraceSourceAccessor(&KvTransferSender::m_messageSent),

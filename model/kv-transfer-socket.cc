@@ -4,6 +4,8 @@
 
 #include "kv-transfer-socket.h"
 
+#include "explaining-checker.h"
+
 #include "ns3/channel.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
@@ -34,6 +36,22 @@ SocketBufferForLink(Ptr<NetDevice> device, uint32_t mtu)
     const double bytes = std::ceil(2.0 * bps / 8.0 * rttS);
     const double capped = std::min(bytes, static_cast<double>(std::numeric_limits<int32_t>::max()));
     return static_cast<uint32_t>(std::max<double>(capped, floor));
+}
+
+Ptr<const AttributeChecker>
+MakeSocketBufferChecker(const std::string& attribute)
+{
+    return MakeExplainingChecker(
+        MakeUintegerChecker<uint32_t>(0, std::numeric_limits<int32_t>::max()),
+        attribute,
+        "0 (from the link) or an integer in [" + std::to_string(MIN_CONFIGURED_BUFFER_BYTES) +
+            ", 2147483647]",
+        [](const AttributeValue& v) {
+            const auto bytes = static_cast<const UintegerValue&>(v).Get();
+            return bytes > 0 && bytes < MIN_CONFIGURED_BUFFER_BYTES
+                       ? "too small for a header and a few segments"
+                       : "";
+        });
 }
 
 void

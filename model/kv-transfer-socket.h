@@ -5,11 +5,13 @@
 #ifndef EDGE_LLM_KV_TRANSFER_SOCKET_H
 #define EDGE_LLM_KV_TRANSFER_SOCKET_H
 
+#include "ns3/attribute.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/socket.h"
 
 #include <cstdint>
+#include <string>
 
 namespace ns3
 {
@@ -39,6 +41,14 @@ const Time DELAYED_ACK_TIMEOUT = MilliSeconds(1);
  * \return bytes, at least MIN_SOCKET_BUFFER_BYTES and 4 segments
  */
 uint32_t SocketBufferForLink(Ptr<NetDevice> device, uint32_t mtu);
+
+/**
+ * \brief The checker of a SocketBufferBytes attribute: 0 (size it from the link) or
+ * [MIN_CONFIGURED_BUFFER_BYTES, 2^31 - 1], explained when refused.
+ * \param attribute the full attribute name
+ * \return the checker
+ */
+Ptr<const AttributeChecker> MakeSocketBufferChecker(const std::string& attribute);
 
 /**
  * \brief Set a TCP socket's segment size, buffers and delayed-ACK timeout before it connects
