@@ -170,20 +170,10 @@ EdgeLlmDownlinkHeader::Deserialize(Buffer::Iterator start)
         NS_LOG_LOGIC("refused: " << why);
         return 0;
     };
-    if (i.GetRemainingSize() < MIN_SIZE)
+    const std::string preamble = edgellm::ReadPreamble(i, MIN_SIZE, MAGIC, VERSION);
+    if (!preamble.empty())
     {
-        return refuse(
-            edgellm::FieldError("size", i.GetRemainingSize(), ">= " + std::to_string(MIN_SIZE)));
-    }
-    const uint16_t magic = i.ReadNtohU16();
-    if (magic != MAGIC)
-    {
-        return refuse(edgellm::FieldError("magic", magic, std::to_string(MAGIC)));
-    }
-    const uint8_t version = i.ReadU8();
-    if (version != VERSION)
-    {
-        return refuse(edgellm::FieldError("version", version, std::to_string(VERSION)));
+        return refuse(preamble);
     }
     EdgeLlmDownlinkHeader h;
     h.m_type = i.ReadU8();

@@ -96,19 +96,16 @@ EdgeLlmRelayHeader::Serialize(Buffer::Iterator start) const
 uint32_t
 EdgeLlmRelayHeader::Deserialize(Buffer::Iterator start)
 {
-    if (start.GetRemainingSize() < SERIALIZED_SIZE)
+    if (!edgellm::ReadPreamble(start, SERIALIZED_SIZE, MAGIC, VERSION).empty())
     {
         return 0;
     }
-    const uint16_t magic = start.ReadNtohU16();
-    const uint8_t version = start.ReadU8();
     const uint8_t reserved = start.ReadU8();
     const uint64_t imsi = start.ReadNtohU64();
     const uint32_t address = start.ReadNtohU32();
     const uint16_t port = start.ReadNtohU16();
     const uint16_t reserved2 = start.ReadU16();
-    if (magic != MAGIC || version != VERSION || reserved != 0 || reserved2 != 0 || imsi == 0 ||
-        port == 0)
+    if (reserved != 0 || reserved2 != 0 || imsi == 0 || port == 0)
     {
         return 0;
     }

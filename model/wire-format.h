@@ -5,6 +5,7 @@
 #ifndef EDGE_LLM_WIRE_FORMAT_H
 #define EDGE_LLM_WIRE_FORMAT_H
 
+#include "ns3/buffer.h"
 #include "ns3/header.h"
 #include "ns3/packet.h"
 
@@ -27,6 +28,35 @@ inline std::string
 FieldError(const std::string& name, uint64_t value, const std::string& allowed)
 {
     return name + " = " + std::to_string(value) + " is invalid; allowed: " + allowed;
+}
+
+/**
+ * \brief Read and check the preamble every wire header of the module starts with: enough
+ * bytes for the shortest message, the magic (2 bytes) and the version (1 byte).
+ * \param i where the header starts; left after the version
+ * \param minSize bytes of the shortest message of this header
+ * \param magic the expected magic
+ * \param version the expected version
+ * \return an empty string, or the first rule broken (a FieldError)
+ */
+inline std::string
+ReadPreamble(Buffer::Iterator& i, uint32_t minSize, uint16_t magic, uint8_t version)
+{
+    if (i.GetRemainingSize() < minSize)
+    {
+        return FieldError("size", i.GetRemainingSize(), ">= " + std::to_string(minSize));
+    }
+    const uint16_t readMagic = i.ReadNtohU16();
+    if (readMagic != magic)
+    {
+        return FieldError("magic", readMagic, std::to_string(magic));
+    }
+    const uint8_t readVersion = i.ReadU8();
+    if (readVersion != version)
+    {
+        return FieldError("version", readVersion, std::to_string(version));
+    }
+    return "";
 }
 
 /**
