@@ -357,14 +357,18 @@ EdgeLlmServer::SendTokens(uint64_t imsi,
     h.SetHandoverMark(mark);
     Ptr<Packet> p = Create<Packet>();
     p->AddHeader(h);
-    const bool relayed = m_relayNext.count(imsi) > 0;
-    if (Deliver(imsi, p, s.ueAddress, s.uePort))
+    const Path path = Deliver(imsi, p, s.ueAddress, s.uePort);
+    if (path != Path::REFUSED)
     {
-        m_tokensSent(imsi, first, static_cast<uint16_t>(generated.size()), resent, relayed);
+        m_tokensSent(imsi,
+                     first,
+                     static_cast<uint16_t>(generated.size()),
+                     resent,
+                     path == Path::RELAYED);
     }
 }
 
-bool
+EdgeLlmServer::Path
 EdgeLlmServer::Deliver(uint64_t imsi, Ptr<Packet> p, Ipv4Address ue, uint16_t port)
 {
     auto next = m_relayNext.find(imsi);
@@ -373,15 +377,15 @@ EdgeLlmServer::Deliver(uint64_t imsi, Ptr<Packet> p, Ipv4Address ue, uint16_t po
         p->AddHeader(EdgeLlmRelayHeader(imsi, ue, port));
         m_relaySocket->SendTo(p, 0, InetSocketAddress(m_relayPeers.at(next->second), m_relayPort));
         ++m_relayed;
-        return true;
+        return Path::RELAYED;
     }
     if (m_downlink->Send(p, imsi, ue, m_uplinkAddress, m_port, port))
     {
         ++m_injected;
-        return true;
+        return Path::INJECTED;
     }
     ++m_refused;
-    return false;
+    return Path::REFUSED;
 }
 
 void

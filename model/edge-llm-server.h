@@ -177,6 +177,14 @@ class EdgeLlmServer : public Application
         std::deque<Sent> history; //!< tokens [acked, generated)
     };
 
+    /// Where Deliver sent a packet.
+    enum class Path
+    {
+        INJECTED, //!< into this server's cell
+        RELAYED,  //!< to the next cell's server
+        REFUSED,  //!< nowhere: the cell cannot reach the UE
+    };
+
     void StartApplication() override;
     void StopApplication() override;
 
@@ -201,7 +209,7 @@ class EdgeLlmServer : public Application
                     bool resent,
                     bool mark);
     /// Send a downlink message along the session's current path.
-    bool Deliver(uint64_t imsi, Ptr<Packet> p, Ipv4Address ue, uint16_t port);
+    Path Deliver(uint64_t imsi, Ptr<Packet> p, Ipv4Address ue, uint16_t port);
     /// Fill the fields every downlink message of this server carries.
     void Stamp(EdgeLlmDownlinkHeader& h, uint64_t imsi) const;
 

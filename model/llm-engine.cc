@@ -47,6 +47,17 @@ SaturatingAdd(uint64_t a, uint64_t b)
                                                         : a + b;
 }
 
+/// Stop the run if a count an API call needs to be positive is 0.
+void
+RequirePositive(const char* call, const char* field, uint64_t value, uint64_t imsi)
+{
+    if (value == 0)
+    {
+        NS_FATAL_ERROR("ns3::LlmEngine::" << call << ": " << field
+                                          << " = 0 is invalid; allowed: an integer >= 1 (imsi "
+                                          << imsi << ")");
+    }
+}
 } // namespace
 
 std::string
@@ -240,18 +251,8 @@ LlmEngine::Admission
 LlmEngine::AddSession(uint64_t imsi, uint64_t promptTokens, uint64_t tokensToGenerate)
 {
     NS_LOG_FUNCTION(this << imsi << promptTokens << tokensToGenerate);
-    if (promptTokens == 0)
-    {
-        NS_FATAL_ERROR("ns3::LlmEngine::AddSession: promptTokens = 0 is invalid; allowed: an "
-                       "integer >= 1 (imsi "
-                       << imsi << ")");
-    }
-    if (tokensToGenerate == 0)
-    {
-        NS_FATAL_ERROR("ns3::LlmEngine::AddSession: tokensToGenerate = 0 is invalid; allowed: "
-                       "an integer >= 1 (imsi "
-                       << imsi << ")");
-    }
+    RequirePositive("AddSession", "promptTokens", promptTokens, imsi);
+    RequirePositive("AddSession", "tokensToGenerate", tokensToGenerate, imsi);
     Session s;
     s.reservedTokens = SaturatingAdd(promptTokens, tokensToGenerate);
     s.contextTokens = promptTokens;
@@ -268,18 +269,8 @@ LlmEngine::Admission
 LlmEngine::AddResumedSession(uint64_t imsi, uint64_t contextTokens, uint64_t remainingTokens)
 {
     NS_LOG_FUNCTION(this << imsi << contextTokens << remainingTokens);
-    if (contextTokens == 0)
-    {
-        NS_FATAL_ERROR("ns3::LlmEngine::AddResumedSession: contextTokens = 0 is invalid; "
-                       "allowed: an integer >= 1 (imsi "
-                       << imsi << ")");
-    }
-    if (remainingTokens == 0)
-    {
-        NS_FATAL_ERROR("ns3::LlmEngine::AddResumedSession: remainingTokens = 0 is invalid; "
-                       "allowed: an integer >= 1 (imsi "
-                       << imsi << ")");
-    }
+    RequirePositive("AddResumedSession", "contextTokens", contextTokens, imsi);
+    RequirePositive("AddResumedSession", "remainingTokens", remainingTokens, imsi);
     Session s;
     s.reservedTokens = SaturatingAdd(contextTokens, remainingTokens);
     s.contextTokens = contextTokens;
