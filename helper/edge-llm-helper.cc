@@ -12,6 +12,7 @@
 #include "ns3/lte-local-breakout.h"
 #include "ns3/lte-ran-observer.h"
 #include "ns3/lte-ue-net-device.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
 #include "ns3/uinteger.h"
 
@@ -38,6 +39,8 @@ EdgeLlmHelper::EdgeLlmHelper()
     m_serverFactory.SetTypeId(EdgeLlmServer::GetTypeId());
     m_engineFactory.SetTypeId(LlmEngine::GetTypeId());
     m_clientFactory.SetTypeId(EdgeLlmClient::GetTypeId());
+    m_coordinatorFactory.SetTypeId(HandoverCoordinator::GetTypeId());
+    m_schedulerFactory.SetTypeId("ns3::CtHoScheduler");
 }
 
 EdgeLlmHelper::~EdgeLlmHelper() = default;
@@ -46,8 +49,11 @@ void
 EdgeLlmHelper::DoDispose()
 {
     m_servers.clear();
+    m_kvApps.clear();
     m_byNode.clear();
+    m_links.clear();
     m_observer = nullptr;
+    m_coordinator = nullptr;
     Object::DoDispose();
 }
 
@@ -67,6 +73,26 @@ void
 EdgeLlmHelper::SetClientAttribute(const std::string& name, const AttributeValue& value)
 {
     m_clientFactory.Set(name, value);
+}
+
+void
+EdgeLlmHelper::SetCoordinatorAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_coordinatorFactory.Set(name, value);
+}
+
+void
+EdgeLlmHelper::SetSchedulerType(const std::string& typeName)
+{
+    TypeId tid;
+    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(typeName, &tid) ||
+                        !tid.IsChildOf(HandoverScheduler::GetTypeId()) || !tid.HasConstructor(),
+                    "EdgeLlmHelper::SetSchedulerType: \""
+                        << typeName
+                        << "\" is not a HandoverScheduler; allowed: ns3::CtHoScheduler, "
+                           "ns3::TokenHandoverScheduler, ns3::CacheHandoverScheduler, "
+                           "ns3::DetourScheduler, or another subclass");
+    m_schedulerFactory.SetTypeId(tid);
 }
 
 ApplicationContainer
@@ -89,6 +115,9 @@ EdgeLlmHelper::InstallServers(Ptr<EpcHelper> epc,
         server->SetRanDownlink(breakout);
         server->SetUplinkAddress(uplinks.GetAddress(i));
         enbNodes.Get(i)->AddApplication(server);
+        Ptr<KvTransferApplication> kv = CreateObject<KvTransferApplication>();
+        enbNodes.Get(i)->AddApplication(kv);
+        m_kvApps[breakout->GetCellId()] = kv;
         m_servers[breakout->GetCellId()] = server;
         m_byNode[enbNodes.Get(i)->GetId()] = server;
         apps.Add(server);
@@ -105,8 +134,17 @@ EdgeLlmHelper::InstallBackhaul(Ptr<BackhaulHelper> backhaul, Ptr<Node> enbA, Ptr
                     "EdgeLlmHelper::InstallBackhaul: install servers on nodes "
                         << enbA->GetId() << " and " << enbB->GetId() << " first");
     const BackhaulLink link = backhaul->Install(enbA, enbB);
-    a->second->AddRelayPeer(b->second->GetCellId(), link.addressB);
-    b->second->AddRelayPeer(a->second->GetCellId(), link.addressA);
+    const uint16_t cellA = a->second->GetCellId();
+    const uint16_t cellB = b->second->GetCellId();
+    a->second->AddRelayPeer(cellB, link.addressB);
+    b->second->AddRelayPeer(cellA, link.addressA);
+    DataRateValue rate;
+    link.devices.Get(0)->GetAttribute("DataRate", rate);
+    m_links.push_back({cellA,
+                       m_kvApps.at(cellA)->AddPeer(link.addressA, link.addressB),
+                       cellB,
+                       m_kvApps.at(cellB)->AddPeer(link.addressB, link.addressA),
+                       rate.Get()});
     return link;
 }
 
@@ -140,7 +178,7 @@ EdgeLlmHelper::InstallClients(const NetDeviceContainer& ueDevices,
         UintegerValue port;
         server->GetAttribute("Port", port);
         client->SetAttribute("ServerPort", port);
-        m_paths[ue->GetImsi()] = {firstCells[i]};
+        m_firstCells[ue->GetImsi()] = firstCells[i];
         ue->GetNode()->AddApplication(client);
         apps.Add(client);
     }
@@ -153,71 +191,40 @@ EdgeLlmHelper::InstallObserver(const NetDeviceContainer& enbDevices)
     if (!m_observer)
     {
         m_observer = CreateObject<LteRanObserver>();
-        m_observer->TraceConnectWithoutContext(
-            "HandoverStarted",
-            MakeCallback(&EdgeLlmHelper::HandoverStarted, Ptr<EdgeLlmHelper>(this)));
-        m_observer->TraceConnectWithoutContext(
-            "UeReady",
-            MakeCallback(&EdgeLlmHelper::UeReady, Ptr<EdgeLlmHelper>(this)));
+        m_coordinator = m_coordinatorFactory.Create<HandoverCoordinator>();
+        m_coordinator->SetAttribute("Scheduler",
+                                    PointerValue(m_schedulerFactory.Create<HandoverScheduler>()));
+        for (const auto& [cell, server] : m_servers)
+        {
+            m_coordinator->AddCell(server, m_kvApps.at(cell));
+        }
+        for (const Link& l : m_links)
+        {
+            m_coordinator->AddLink(l.cellA, l.aToB, l.cellB, l.bToA, l.rate);
+        }
+        for (const auto& [imsi, cell] : m_firstCells)
+        {
+            m_coordinator->SetFirstCell(imsi, cell);
+        }
+        m_coordinator->Install(m_observer);
     }
     m_observer->Install(enbDevices);
     return m_observer;
 }
 
-void
-EdgeLlmHelper::HandoverStarted(uint64_t imsi, uint16_t /* sourceCell */, uint16_t targetCell)
+Ptr<HandoverCoordinator>
+EdgeLlmHelper::GetCoordinator() const
 {
-    // At this instant the target holds the UE's context, so packets injected there wait for
-    // the UE.
-    if (!RouteTo(imsi, targetCell))
-    {
-        return;
-    }
-    for (auto& [cell, server] : m_servers)
-    {
-        if (server->OwnsSession(imsi))
-        {
-            server->MarkHandover(imsi);
-        }
-    }
+    return m_coordinator;
 }
 
-void
-EdgeLlmHelper::UeReady(uint64_t imsi, uint16_t cell)
+Ptr<KvTransferApplication>
+EdgeLlmHelper::GetKvTransfer(uint16_t cellId) const
 {
-    // After a handover this changes nothing: the path ends there already. After a failed
-    // handover or a radio link failure it brings the packets back to where the UE is.
-    RouteTo(imsi, cell);
-}
-
-bool
-EdgeLlmHelper::RouteTo(uint64_t imsi, uint16_t cell)
-{
-    std::vector<uint16_t>& path = m_paths[imsi];
-    auto on = std::find(path.begin(), path.end(), cell);
-    if (path.empty() || on != path.end())
-    {
-        // The cells past it keep relay entries, but no packet reaches them any more.
-        path.erase(path.empty() ? path.end() : on + 1, path.end());
-        if (path.empty())
-        {
-            path.push_back(cell);
-        }
-        GetServer(cell)->StopRelay(imsi);
-        return true;
-    }
-    Ptr<EdgeLlmServer> last = GetServer(path.back());
-    if (!last->HasRelayPeer(cell))
-    {
-        NS_LOG_WARN("imsi " << imsi << " is in cell " << cell << ", which has no backhaul link to "
-                            << "cell " << path.back()
-                            << "; its tokens are refused until it comes back");
-        return false;
-    }
-    GetServer(cell)->StopRelay(imsi);
-    last->StartRelay(imsi, cell);
-    path.push_back(cell);
-    return true;
+    auto it = m_kvApps.find(cellId);
+    NS_ABORT_MSG_IF(it == m_kvApps.end(), "EdgeLlmHelper: no KV-transfer application in cell "
+                                              << cellId);
+    return it->second;
 }
 
 Ptr<EdgeLlmServer>

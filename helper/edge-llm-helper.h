@@ -8,7 +8,10 @@
 #include "backhaul-helper.h"
 
 #include "ns3/application-container.h"
+#include "ns3/data-rate.h"
 #include "ns3/edge-llm-server.h"
+#include "ns3/handover-coordinator.h"
+#include "ns3/kv-transfer-application.h"
 #include "ns3/epc-helper.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
@@ -58,10 +61,24 @@ class EdgeLlmHelper : public Object
      * \param value its value for every client installed afterwards
      */
     void SetClientAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \param name an attribute of ns3::HandoverCoordinator (Batching, PlannedBackhaulRate,
+     *        KvBytesPerToken)
+     * \param value its value for the coordinator InstallObserver makes
+     */
+    void SetCoordinatorAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief Choose the handover policy by its TypeId name, e.g. "ns3::CtHoScheduler",
+     * "ns3::TokenHandoverScheduler", "ns3::CacheHandoverScheduler", "ns3::DetourScheduler".
+     * An unknown name stops the run, naming it.
+     * \param typeName a subclass of ns3::HandoverScheduler
+     */
+    void SetSchedulerType(const std::string& typeName);
 
     /**
      * \brief A server on each eNB, each with its own engine, injecting into its own cell, and
-     * reachable from the UEs through the core at the eNB's end of a new link to the PGW.
+     * reachable from the UEs through the core at the eNB's end of a new link to the PGW; and
+     * beside it a KvTransferApplication, whose endpoints move KV caches over the backhaul.
      * \param epc the EPC helper of the network
      * \param enbNodes the eNB nodes
      * \param enbDevices their LTE devices, in the same order
@@ -72,7 +89,8 @@ class EdgeLlmHelper : public Object
                                         const NetDeviceContainer& enbDevices);
 
     /**
-     * \brief A backhaul link between two eNBs with servers, and relay peering over it.
+     * \brief A backhaul link between two eNBs with servers, relay peering and a KV-transfer
+     * sender each way over it.
      * \param backhaul makes the link
      * \param enbA one eNB node with a server
      * \param enbB its neighbour
@@ -99,17 +117,20 @@ class EdgeLlmHelper : public Object
                                         const std::vector<uint16_t>& firstCells);
 
     /**
-     * \brief The RAN observer of the eNBs, wired to Detour.
+     * \brief The RAN observer of the eNBs, and the HandoverCoordinator that acts on its events
+     * with the policy chosen by SetSchedulerType (ctHO by default).
      *
-     * The helper keeps, per session, the cells its packets pass through, from the owner's to
-     * the one that injects. When a handover starts, or the UE turns up in a cell by other
-     * means (after a failed handover, or a radio link failure), the path is cut back to that
-     * cell if it is on it, or extended to it over a backhaul link from its last cell; the
-     * owner then resends its last token, marked, along the new path.
+     * Call after the servers, the backhaul links and the clients are installed.
      * \param enbDevices the eNBs' LTE devices
      * \return the observer, whose trace sources report every RAN event
      */
     Ptr<RanObserver> InstallObserver(const NetDeviceContainer& enbDevices);
+
+    /// \return the coordinator InstallObserver made, or null before
+    Ptr<HandoverCoordinator> GetCoordinator() const;
+
+    /// \return the KV-transfer application beside a cell's server, or stop the run
+    Ptr<KvTransferApplication> GetKvTransfer(uint16_t cellId) const;
 
     /// \return the server of a cell, or stop the run if there is none
     Ptr<EdgeLlmServer> GetServer(uint16_t cellId) const;
@@ -121,18 +142,28 @@ class EdgeLlmHelper : public Object
     void DoDispose() override;
 
   private:
-    void HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
-    void UeReady(uint64_t imsi, uint16_t cell);
-    /// Make a session's packets reach a cell; false if no backhaul link allows it.
-    bool RouteTo(uint64_t imsi, uint16_t cell);
+    /// A backhaul link between two servers.
+    struct Link
+    {
+        uint16_t cellA;             //!< one end
+        Ptr<KvTransferSender> aToB; //!< KV sender from A
+        uint16_t cellB;             //!< the other end
+        Ptr<KvTransferSender> bToA; //!< KV sender from B
+        DataRate rate;              //!< the link's rate
+    };
 
-    std::map<uint64_t, std::vector<uint16_t>> m_paths; //!< per session, cells in relay order
-    ObjectFactory m_serverFactory;                     //!< servers
-    ObjectFactory m_engineFactory;                     //!< engines
-    ObjectFactory m_clientFactory;                     //!< clients
-    std::map<uint16_t, Ptr<EdgeLlmServer>> m_servers;  //!< by cell
-    std::map<uint32_t, Ptr<EdgeLlmServer>> m_byNode;   //!< by node id
-    Ptr<RanObserver> m_observer;                       //!< installed observer
+    ObjectFactory m_serverFactory;                                 //!< servers
+    ObjectFactory m_engineFactory;                                 //!< engines
+    ObjectFactory m_clientFactory;                                 //!< clients
+    ObjectFactory m_coordinatorFactory;                            //!< the coordinator
+    ObjectFactory m_schedulerFactory;                              //!< its scheduler
+    std::map<uint16_t, Ptr<EdgeLlmServer>> m_servers;              //!< by cell
+    std::map<uint16_t, Ptr<KvTransferApplication>> m_kvApps;       //!< by cell
+    std::map<uint32_t, Ptr<EdgeLlmServer>> m_byNode;               //!< by node id
+    std::vector<Link> m_links;                                     //!< backhaul links
+    std::map<uint64_t, uint16_t> m_firstCells;                     //!< by IMSI
+    Ptr<RanObserver> m_observer;                                   //!< installed observer
+    Ptr<HandoverCoordinator> m_coordinator;                        //!< installed coordinator
 };
 
 } // namespace ns3

@@ -197,7 +197,7 @@ EdgeLlmServer::ReceiveUplink(Ptr<Socket> socket)
                                 << ", not owned here");
             continue;
         }
-        Session& s = it->second;
+        SessionState& s = it->second;
         // The UE's address does not change at a handover, but its port could after a
         // restart of the client; the latest message is right.
         s.ueAddress = src.GetIpv4();
@@ -222,7 +222,7 @@ EdgeLlmServer::OpenSession(const EdgeLlmUplinkHeader& h, Ipv4Address ue, uint16_
     {
         // A retry: the client has no token yet, so every one sent so far was lost; only it
         // can say so, since it NACKs nothing before its first token.
-        Session& s = existing->second;
+        SessionState& s = existing->second;
         s.ueAddress = ue;
         s.uePort = port;
         Resend(imsi, s, s.acked, s.generated, false);
@@ -231,7 +231,7 @@ EdgeLlmServer::OpenSession(const EdgeLlmUplinkHeader& h, Ipv4Address ue, uint16_
     auto rejected = m_rejected.find(imsi);
     if (rejected == m_rejected.end())
     {
-        Session s;
+        SessionState s;
         s.ueAddress = ue;
         s.uePort = port;
         s.tokensToGenerate = h.GetTokensToGenerate();
@@ -262,7 +262,7 @@ EdgeLlmServer::EngineRejected(uint64_t imsi, const std::string& reason)
 }
 
 void
-EdgeLlmServer::Forget(Session& s, uint32_t nextExpected)
+EdgeLlmServer::Forget(SessionState& s, uint32_t nextExpected)
 {
     // The last token stays, so a handover can always mark it.
     const uint32_t upTo = std::min(nextExpected, s.generated > 0 ? s.generated - 1 : 0);
@@ -274,7 +274,7 @@ EdgeLlmServer::Forget(Session& s, uint32_t nextExpected)
 }
 
 void
-EdgeLlmServer::Resend(uint64_t imsi, Session& s, uint32_t first, uint32_t end, bool mark)
+EdgeLlmServer::Resend(uint64_t imsi, SessionState& s, uint32_t first, uint32_t end, bool mark)
 {
     first = std::max(first, s.acked);
     end = std::min(end, s.generated);
@@ -291,7 +291,7 @@ EdgeLlmServer::Resend(uint64_t imsi, Session& s, uint32_t first, uint32_t end, b
     };
     for (uint32_t i = first; i < end; ++i)
     {
-        Session::Sent& t = s.history[i - s.acked];
+        SessionState::Sent& t = s.history[i - s.acked];
         const bool recent =
             t.resentNs != std::numeric_limits<int64_t>::min() && nowNs - t.resentNs < holdoffNs;
         if (recent && !mark)
@@ -326,7 +326,11 @@ EdgeLlmServer::TokensEmitted(const std::vector<LlmEngine::EmittedToken>& tokens)
         {
             continue;
         }
-        Session& s = it->second;
+        SessionState& s = it->second;
+        if (s.firstTokenNs < 0)
+        {
+            s.firstTokenNs = now.GetNanoSeconds();
+        }
         s.generated = static_cast<uint32_t>(t.tokenIndex) + 1;
         s.history.push_back({now.GetNanoSeconds(), std::numeric_limits<int64_t>::min()});
         m_oneTime[0] = now;
@@ -344,7 +348,7 @@ EdgeLlmServer::Stamp(EdgeLlmDownlinkHeader& h, uint64_t imsi) const
 
 void
 EdgeLlmServer::SendTokens(uint64_t imsi,
-                          const Session& s,
+                          const SessionState& s,
                           uint32_t first,
                           const std::vector<Time>& generated,
                           bool resent,
@@ -442,8 +446,45 @@ EdgeLlmServer::MarkHandover(uint64_t imsi)
     {
         return;
     }
-    Session& s = it->second;
+    SessionState& s = it->second;
     Resend(imsi, s, s.generated - 1, s.generated, true);
+}
+
+EdgeLlmServer::SessionState
+EdgeLlmServer::ExportSession(uint64_t imsi)
+{
+    auto it = m_sessions.find(imsi);
+    NS_ABORT_MSG_IF(it == m_sessions.end(),
+                    "EdgeLlmServer::ExportSession: cell " << GetCellId() << " does not own imsi "
+                                                          << imsi);
+    SessionState state = std::move(it->second);
+    m_sessions.erase(it);
+    m_relayNext.erase(imsi);
+    return state;
+}
+
+void
+EdgeLlmServer::ImportSession(uint64_t imsi, SessionState state)
+{
+    NS_ABORT_MSG_IF(m_sessions.count(imsi) > 0,
+                    "EdgeLlmServer::ImportSession: cell " << GetCellId() << " owns imsi " << imsi
+                                                          << " already");
+    NS_ABORT_MSG_IF(state.history.size() != state.generated - state.acked,
+                    "EdgeLlmServer::ImportSession: imsi " << imsi << " has " << state.history.size()
+                                                          << " history entries for tokens ["
+                                                          << state.acked << ", " << state.generated
+                                                          << ")");
+    m_sessions[imsi] = std::move(state);
+}
+
+const EdgeLlmServer::SessionState&
+EdgeLlmServer::GetSessionState(uint64_t imsi) const
+{
+    auto it = m_sessions.find(imsi);
+    NS_ABORT_MSG_IF(it == m_sessions.end(),
+                    "EdgeLlmServer::GetSessionState: cell " << GetCellId() << " does not own imsi "
+                                                            << imsi);
+    return it->second;
 }
 
 bool

@@ -96,6 +96,53 @@ class EdgeLlmServer : public Application
     void StopRelay(uint64_t imsi);
 
     /**
+     * \brief The serving state of a session owned by a server: what moves with the session
+     * when a handover migrates it to another server. Its size grows with the tokens the
+     * client has not acknowledged, not with the session's length.
+     */
+    struct SessionState
+    {
+        Ipv4Address ueAddress;        //!< where its tokens go
+        uint16_t uePort{0};           //!< the client's port
+        uint32_t tokensToGenerate{0}; //!< tokens it asked for
+        uint32_t generated{0};        //!< tokens emitted so far, here or at earlier owners
+        uint32_t acked{0};            //!< the client has every token below this
+        int64_t firstTokenNs{-1};     //!< generation time of token 0; -1 before it
+
+        /// Per unacknowledged token: its generation time and when it was last resent (ns).
+        struct Sent
+        {
+            int64_t generatedNs; //!< generation time
+            int64_t resentNs;    //!< last resend; INT64_MIN if never
+        };
+
+        std::deque<Sent> history; //!< tokens [acked, generated)
+    };
+
+    /**
+     * \brief Give up a session owned here, for another server to import (a migration).
+     *
+     * The engine's copy of the session is left alone: its owner decides when to free it.
+     * \param imsi a session owned here; stops the run otherwise
+     * \return its serving state
+     */
+    SessionState ExportSession(uint64_t imsi);
+
+    /**
+     * \brief Own a session from now on: its NACKs are answered here and the tokens its engine
+     * session emits here are sent to the UE. The engine session must exist already.
+     * \param imsi the session; stops the run if it is owned here already
+     * \param state its serving state, as exported by its previous owner
+     */
+    void ImportSession(uint64_t imsi, SessionState state);
+
+    /**
+     * \param imsi a session owned here; stops the run otherwise
+     * \return its serving state, read only
+     */
+    const SessionState& GetSessionState(uint64_t imsi) const;
+
+    /**
      * \brief Tell the owner of a session that its UE is handing over: the last token sent
      * is sent again with the handover mark, so the client can measure the interruption.
      * \param imsi the session; nothing happens if it is not owned here
@@ -158,25 +205,6 @@ class EdgeLlmServer : public Application
     void DoDispose() override;
 
   private:
-    /// A session owned here.
-    struct Session
-    {
-        Ipv4Address ueAddress;        //!< where its tokens go
-        uint16_t uePort{0};           //!< the client's port
-        uint32_t tokensToGenerate{0}; //!< tokens it asked for
-        uint32_t generated{0};        //!< tokens emitted so far
-        uint32_t acked{0};            //!< the client has every token below this
-
-        /// Per unacknowledged token: its generation time and when it was last resent (ns).
-        struct Sent
-        {
-            int64_t generatedNs; //!< generation time
-            int64_t resentNs;    //!< last resend; INT64_MIN if never
-        };
-
-        std::deque<Sent> history; //!< tokens [acked, generated)
-    };
-
     /// Where Deliver sent a packet.
     enum class Path
     {
@@ -195,15 +223,15 @@ class EdgeLlmServer : public Application
      * Send tokens [first, end) again, in runs of up to 128 per packet. Tokens resent less than
      * ResendHoldoff ago are skipped, unless the copy carries the handover mark.
      */
-    void Resend(uint64_t imsi, Session& s, uint32_t first, uint32_t end, bool mark);
-    void Forget(Session& s, uint32_t nextExpected);
+    void Resend(uint64_t imsi, SessionState& s, uint32_t first, uint32_t end, bool mark);
+    void Forget(SessionState& s, uint32_t nextExpected);
 
     void TokensEmitted(const std::vector<LlmEngine::EmittedToken>& tokens);
     void EngineRejected(uint64_t imsi, const std::string& reason);
 
     /// Send a token run of a session along its current path.
     void SendTokens(uint64_t imsi,
-                    const Session& s,
+                    const SessionState& s,
                     uint32_t first,
                     const std::vector<Time>& generated,
                     bool resent,
@@ -222,7 +250,7 @@ class EdgeLlmServer : public Application
     Ptr<Socket> m_uplinkSocket;                         //!< prompts, NACKs, ACKs
     Ptr<Socket> m_relaySocket;                          //!< Detour, both ways
     std::map<uint16_t, Ipv4Address> m_relayPeers;       //!< by cell
-    std::unordered_map<uint64_t, Session> m_sessions;   //!< owned here
+    std::unordered_map<uint64_t, SessionState> m_sessions;   //!< owned here
     std::unordered_map<uint64_t, uint16_t> m_relayNext; //!< sessions sent on, to which cell
     std::unordered_map<uint64_t, uint32_t> m_rejected;  //!< IMSI → reason code, for retries
     std::vector<Time> m_oneTime;                        //!< reused for one-token packets

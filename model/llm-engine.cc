@@ -435,8 +435,25 @@ LlmEngine::SubmitPrefill(uint64_t imsi, uint64_t tokens, bool urgent)
     if (s.phase == Phase::HELD)
     {
         Dispatch(imsi, s);
-        Schedule();
+        if (!m_holdSchedule)
+        {
+            Schedule();
+        }
     }
+}
+
+void
+LlmEngine::SubmitPrefillBatch(const std::vector<std::pair<uint64_t, uint64_t>>& jobs, bool urgent)
+{
+    // Queued together, they are in the queue before the GPU looks at it: with a free GPU at
+    // a cycle boundary, SubmitPrefill one by one would start the first job alone.
+    m_holdSchedule = true;
+    for (const auto& [imsi, tokens] : jobs)
+    {
+        SubmitPrefill(imsi, tokens, urgent);
+    }
+    m_holdSchedule = false;
+    Schedule();
 }
 
 void
@@ -501,6 +518,12 @@ LlmEngine::RemoveSession(uint64_t imsi)
     AdmitWaiting();
     Schedule();
     return true;
+}
+
+bool
+LlmEngine::IsDecoding(uint64_t imsi) const
+{
+    return GetOrFatal(imsi, "IsDecoding").decodeWanted;
 }
 
 bool

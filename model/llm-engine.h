@@ -21,6 +21,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -188,6 +189,14 @@ class LlmEngine : public Object
     void SubmitPrefill(uint64_t imsi, uint64_t tokens, bool urgent);
 
     /**
+     * \brief Queue the prefills of several sessions at once, so that they can share one
+     * batch: the GPU looks at its queues only after all are in.
+     * \param jobs (IMSI, tokens) of each, as SubmitPrefill takes them
+     * \param urgent put them before normal prefills and decode steps
+     */
+    void SubmitPrefillBatch(const std::vector<std::pair<uint64_t, uint64_t>>& jobs, bool urgent);
+
+    /**
      * \brief Start (or restart) a session's decoding at a given token index.
      *
      * Its next decode step emits nextTokenIndex; the session finishes after emitting
@@ -214,6 +223,13 @@ class LlmEngine : public Object
      * \return whether a session was removed
      */
     bool RemoveSession(uint64_t imsi);
+
+    /**
+     * \param imsi a session; stops the run otherwise
+     * \return true if it decodes, or will once its pending prefill ends (ResumeDecoding was
+     *         called and StopDecoding was not, since)
+     */
+    bool IsDecoding(uint64_t imsi) const;
 
     /**
      * \param imsi the UE
@@ -347,6 +363,7 @@ class LlmEngine : public Object
     std::vector<uint64_t> m_prefillLengths;           //!< lengths of the prefill being planned
     std::vector<EmittedToken> m_emitted;              //!< tokens of the last decode step
     std::vector<uint64_t> m_finished;                 //!< sessions finished by the last step
+    bool m_holdSchedule{false}; //!< SubmitPrefillBatch is queueing
     bool m_busy;                                      //!< an iteration is running
     bool m_batchUrgent;                               //!< the running prefill is urgent
     EventId m_iterationEnd;                           //!< end of the running iteration

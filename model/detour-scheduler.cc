@@ -1,0 +1,40 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "detour-scheduler.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(DetourScheduler);
+
+TypeId
+DetourScheduler::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::DetourScheduler")
+                            .SetParent<HandoverScheduler>()
+                            .SetGroupName("EdgeLlm")
+                            .AddConstructor<DetourScheduler>();
+    return tid;
+}
+
+DetourScheduler::DetourScheduler() = default;
+
+DetourScheduler::~DetourScheduler() = default;
+
+std::string
+DetourScheduler::GetSchemeName() const
+{
+    return "detour";
+}
+
+HandoverPlan
+DetourScheduler::DoPlan(const CtHoSolver& /* solver */) const
+{
+    HandoverPlan plan;
+    plan.action = HandoverPlan::RELAY;
+    return plan;
+}
+
+} // namespace ns3
