@@ -46,6 +46,11 @@ struct KvTransferReceiverCounters
  * ones (or received twice) is dropped and counted; its bytes are still consumed. When the
  * received ranges of an epoch cover every announced one, the session is complete.
  *
+ * A tokens-only transfer (a token handover: no KV bytes, only a TOKENS message) announces
+ * nothing, so it never completes a session; the tokens callback is its arrival signal. A
+ * TOKENS message opens no epoch, unlike a BEGIN: the host calls ExpectEpoch() first, or the
+ * message is dropped as of an unknown session.
+ *
  * A malformed header means the stream has lost its framing; nothing after it can be trusted,
  * so the run stops with the reason.
  */
@@ -92,13 +97,15 @@ class KvTransferReceiver : public Object
     void ExpectEpoch(uint64_t imsi, uint32_t epoch);
 
     /**
-     * \brief Called when a session's received ranges cover every announced one.
+     * \brief Called when a session's received ranges cover every announced one; never for a
+     * tokens-only transfer, which announces no range.
      * \param cb callback(imsi, epoch)
      */
     void SetCompleteCallback(Callback<void, uint64_t, uint32_t> cb);
 
     /**
-     * \brief Called for every accepted TOKENS message.
+     * \brief Called for every accepted TOKENS message, when its header is read: one of the
+     * session's current epoch, not cancelled. For a tokens-only transfer this is the arrival.
      * \param cb callback(imsi, epoch, first, count)
      */
     void SetTokensCallback(Callback<void, uint64_t, uint32_t, uint32_t, uint32_t> cb);

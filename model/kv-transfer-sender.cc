@@ -216,10 +216,14 @@ KvTransferSender::Enqueue(const KvTransferRequest& request)
 {
     const uint64_t imsi = request.imsi;
     NS_ABORT_MSG_IF(imsi == 0, "KvTransferRequest::imsi = 0; an IMSI is >= 1");
-    NS_ABORT_MSG_IF(request.ranges.empty(),
-                    "KvTransferRequest::ranges is empty for imsi " << imsi
-                                                                   << "; give at least one range");
-    NS_ABORT_MSG_IF(request.bytesPerUnit == 0,
+    const bool tokensOnly = request.ranges.empty();
+    NS_ABORT_MSG_IF(tokensOnly && request.forwardedCount == 0,
+                    "KvTransferRequest::ranges is empty and KvTransferRequest::forwardedCount = 0 "
+                    "for imsi "
+                        << imsi
+                        << "; give at least one range, or forwardedCount >= 1 for a "
+                           "tokens-only transfer");
+    NS_ABORT_MSG_IF(!tokensOnly && request.bytesPerUnit == 0,
                     "KvTransferRequest::bytesPerUnit = 0 for imsi " << imsi << "; it is >= 1");
     std::vector<uint32_t> superseded;
     for (const Job& j : m_jobs)
@@ -256,11 +260,13 @@ KvTransferSender::Enqueue(const KvTransferRequest& request)
         previousEnd = end;
         units += count;
     }
-    NS_ABORT_MSG_IF(units > std::numeric_limits<uint64_t>::max() / request.bytesPerUnit,
+    NS_ABORT_MSG_IF(!tokensOnly &&
+                        units > std::numeric_limits<uint64_t>::max() / request.bytesPerUnit,
                     "KvTransferRequest: " << units << " units of " << request.bytesPerUnit
                                           << " bytes overflow 64 bits");
 
     Job job;
+    job.tokensOnly = tokensOnly;
     job.unit = request.unit;
     job.info.imsi = imsi;
     job.info.epoch = request.epoch;
@@ -511,10 +517,14 @@ KvTransferSender::Pump()
             continue;
         }
         m_writing.active = false;
-        if (h.GetMessageType() == KvTransferHeader::END)
+        if (h.GetMessageType() == KvTransferHeader::END ||
+            h.GetMessageType() == KvTransferHeader::TOKENS)
         {
+            // A transfer is whole in TCP after its END, or a tokens-only one after its TOKENS;
+            // not found means it was cancelled while this message was being written.
             auto it = FindJob(h.GetImsi(), h.GetEpoch());
-            if (it != m_jobs.end())
+            if (it != m_jobs.end() &&
+                (h.GetMessageType() == KvTransferHeader::END || it->tokensOnly))
             {
                 it->streamEnd = m_streamSent;
                 m_awaitingAck.push_back(*it);
@@ -542,6 +552,22 @@ uint64_t
 KvTransferSender::GetStreamBytesSent() const
 {
     return m_streamSent;
+}
+
+uint64_t
+KvTransferSender::GetBacklogBytes() const
+{
+    uint64_t backlog = 0;
+    for (const Job& j : m_jobs)
+    {
+        backlog += j.info.remainingBytes;
+    }
+    // The message being written was charged to its job when it was chosen.
+    if (m_writing.active && m_writing.header.GetMessageType() == KvTransferHeader::DATA)
+    {
+        backlog += m_writing.payloadLeft;
+    }
+    return backlog;
 }
 
 bool

@@ -29,16 +29,20 @@ namespace ns3
 /**
  * \ingroup edge-llm
  * \brief One session's KV transfer, as its owner hands it to a sender.
+ *
+ * With no ranges the transfer is tokens-only (a token handover: the target re-prefills the
+ * forwarded token IDs and no KV byte moves); it then needs forwarded token IDs, and
+ * unit, bytesPerUnit, deadline and priority are ignored.
  */
 struct KvTransferRequest
 {
     uint64_t imsi{0};  //!< session (>= 1)
     uint32_t epoch{0}; //!< epoch; a later handover of the same session uses a higher one
     KvTransferHeader::RangeUnit unit{KvTransferHeader::TOKEN}; //!< what ranges count
-    std::vector<std::pair<uint32_t, uint32_t>> ranges;         //!< (first, count), disjoint
-    uint64_t bytesPerUnit{0};   //!< exact KV bytes of one token or entry (>= 1)
+    std::vector<std::pair<uint32_t, uint32_t>> ranges; //!< (first, count), disjoint, or none
+    uint64_t bytesPerUnit{0};   //!< exact KV bytes of one token or entry (>= 1 with ranges)
     uint32_t forwardedFirst{0}; //!< first forwarded token ID
-    uint32_t forwardedCount{0}; //!< forwarded token IDs; 0 for none
+    uint32_t forwardedCount{0}; //!< forwarded token IDs; 0 for none, >= 1 without ranges
     Time deadline{Time::Max()}; //!< for EDF policies
     uint32_t priority{0};       //!< for strict-priority policies; lower first
 };
@@ -65,6 +69,12 @@ struct KvTransferSenderCounters
  * boundary a KvTransferPolicy picks the session that goes next, and control messages (BEGIN,
  * TOKENS, CANCEL) go ahead of all data. A message is written in chunks that fit the socket's
  * free space, and a message once started is finished, because TCP is a byte stream.
+ *
+ * A tokens-only transfer (no ranges) is its TOKENS message alone: no BEGIN, DATA or END,
+ * since the peer has nothing to assemble and the TOKENS message carries everything it learns.
+ * It counts 0 KV bytes announced, sent, cancelled and acked; like any transfer it completes
+ * (TransferAcked with 0 bytes, then the completion callback) once the peer's TCP has
+ * acknowledged its last byte, can be cancelled, and is superseded by a newer epoch.
  *
  * Counters: announced = sent + cancelled for every session once the message being written
  * when Cancel() was called has been written.
@@ -97,9 +107,11 @@ class KvTransferSender : public Object
     /**
      * \brief Queue one session's transfer: its BEGIN and TOKENS go ahead of queued data.
      *
-     * A newer epoch of a session cancels its older ones still queued. Stops the run if a
-     * field is out of range: imsi 0, no ranges, an empty or overflowing range, overlapping
-     * ranges, bytesPerUnit 0, or an epoch not newer than one of the session already queued.
+     * A newer epoch of a session cancels its older ones still queued. A request with no
+     * ranges is a tokens-only transfer: only its TOKENS message is sent. Stops the run if a
+     * field is out of range: imsi 0, neither ranges nor forwarded token IDs, an empty or
+     * overflowing range, overlapping ranges, bytesPerUnit 0 with ranges, forwarded token IDs
+     * past 2^32, or an epoch not newer than one of the session already queued.
      *
      * \param request the transfer
      */
@@ -115,8 +127,8 @@ class KvTransferSender : public Object
      *
      * \param imsi the session
      * \param epoch the epoch to cancel
-     * \return the KV bytes withdrawn; 0 if the transfer is not queued, or all its data has
-     *         reached TCP already
+     * \return the KV bytes withdrawn; 0 if the transfer is not queued, is tokens-only, or
+     *         all its data has reached TCP already
      */
     uint64_t Cancel(uint64_t imsi, uint32_t epoch);
 
@@ -140,6 +152,19 @@ class KvTransferSender : public Object
 
     /// \return every stream byte handed to TCP: headers and payloads
     uint64_t GetStreamBytesSent() const;
+
+    /**
+     * \brief KV payload bytes queued, over all sessions, that TCP has not taken yet.
+     *
+     * This is the backlog a transfer enqueued now waits behind under FIFO: the data of every
+     * queued transfer, plus the rest of the DATA message being written, which is finished
+     * even if its transfer is cancelled. Headers and forwarded token IDs are not counted, nor
+     * bytes already in the socket buffer. Over all sessions it equals announced - sent -
+     * cancelled.
+     *
+     * \return the bytes; 0 when everything enqueued has reached TCP or been withdrawn
+     */
+    uint64_t GetBacklogBytes() const;
 
     /// \return true once the connection is established
     bool IsConnected() const;
@@ -171,8 +196,9 @@ class KvTransferSender : public Object
         KvTransferJobInfo info;                           //!< what the policy sees
         KvTransferHeader::RangeUnit unit;                 //!< unit of the ranges
         std::deque<std::pair<uint32_t, uint32_t>> ranges; //!< what is left to put in DATA
-        bool peerKnows{false}; //!< a BEGIN or TOKENS of it has reached TCP
-        uint64_t streamEnd{0}; //!< stream offset just past its END, once END is queued
+        bool peerKnows{false};  //!< a BEGIN or TOKENS of it has reached TCP
+        bool tokensOnly{false}; //!< no ranges: its TOKENS message is the whole transfer
+        uint64_t streamEnd{0};  //!< stream offset just past its last message, once written
     };
 
     /// The message being written to the socket.
@@ -209,7 +235,7 @@ class KvTransferSender : public Object
 
     std::deque<KvTransferHeader> m_control; //!< control messages, ahead of data
     std::deque<KvTransferHeader> m_ends;    //!< END messages right after their last DATA
-    std::list<Job> m_jobs;                  //!< transfers with data left or END pending
+    std::list<Job> m_jobs;                  //!< transfers with a message still to write
     Writing m_writing;                      //!< message in progress
     uint64_t m_arrivals{0};                 //!< jobs enqueued so far
     uint64_t m_streamSent{0};               //!< stream bytes handed to TCP

@@ -544,6 +544,12 @@ LlmEngine::GetNextTokenIndex(uint64_t imsi) const
     return GetOrFatal(imsi, "GetNextTokenIndex").nextTokenIndex;
 }
 
+uint64_t
+LlmEngine::GetContextTokens(uint64_t imsi) const
+{
+    return GetOrFatal(imsi, "GetContextTokens").contextTokens;
+}
+
 bool
 LlmEngine::IsWaitingForAdmission(uint64_t imsi) const
 {

@@ -247,6 +247,17 @@ class LlmEngine : public Object
      */
     uint64_t GetNextTokenIndex(uint64_t imsi) const;
     /**
+     * \brief The KV tokens a session holds now: the context a migration of it moves or
+     * re-prefills, and what its decode steps are costed by.
+     *
+     * This is the prompt (or the context it was resumed with) plus every token decoded here
+     * since. The prompt counts from AddSession on, before its prefill has run, as the
+     * session's reservation does.
+     * \param imsi a session
+     * \return its context tokens
+     */
+    uint64_t GetContextTokens(uint64_t imsi) const;
+    /**
      * \param imsi a session
      * \return whether it waits for admission
      */

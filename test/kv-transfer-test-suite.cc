@@ -89,6 +89,44 @@ TokenRequest(uint64_t imsi, uint32_t epoch, uint32_t first, uint32_t tokens)
     return r;
 }
 
+/// A tokens-only transfer (a token handover): forwarded token IDs and no KV range.
+KvTransferRequest
+ForwardRequest(uint64_t imsi, uint32_t epoch, uint32_t first, uint32_t count)
+{
+    KvTransferRequest r;
+    r.imsi = imsi;
+    r.epoch = epoch;
+    r.forwardedFirst = first;
+    r.forwardedCount = count;
+    return r;
+}
+
+/// Stream bytes of one TOKENS message of count token IDs.
+uint64_t
+TokensMessageBytes(uint32_t count)
+{
+    return KvTransferHeader::SERIALIZED_SIZE +
+           uint64_t(count) * KvTransferHeader::BYTES_PER_TOKEN_ID;
+}
+
+/// TOKENS messages reported by a receiver's tokens callback.
+struct TokensSeen
+{
+    std::vector<std::array<uint64_t, 4>> seen; //!< (imsi, epoch, first, count)
+
+    void Record(uint64_t imsi, uint32_t epoch, uint32_t first, uint32_t count)
+    {
+        seen.push_back({imsi, epoch, first, count});
+    }
+
+    std::size_t CountOf(uint64_t imsi) const
+    {
+        return std::count_if(seen.begin(), seen.end(), [imsi](const auto& t) {
+            return t[0] == imsi;
+        });
+    }
+};
+
 /// Completion times at the receiver, by session.
 struct Completions
 {
@@ -640,6 +678,245 @@ class KvTransferWithdrawTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief A tokens-only transfer is one TOKENS message: the tokens callback reports it, no KV
+ * byte is counted, the sender's completion follows its acknowledgement, and the receiver's
+ * completion never fires. A TOKENS message of an older epoch than expected is dropped.
+ */
+class KvTransferTokensOnlyTestCase : public TestCase
+{
+  public:
+    KvTransferTokensOnlyTestCase()
+        : TestCase("A tokens-only transfer arrives as one TOKENS message, with no KV byte")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        TransferBench b = MakeBench(DataRate("10Gbps"), MicroSeconds(50));
+        TokensSeen tokens;
+        b.receiver->SetTokensCallback(MakeCallback(&TokensSeen::Record, &tokens));
+        Completions atReceiver;
+        Completions atSender;
+        b.receiver->SetCompleteCallback(MakeCallback(&Completions::Record, &atReceiver));
+        b.sender->SetCompletionCallback(MakeCallback(&Completions::Record, &atSender));
+        // The host of the target expects the handover's epoch before the sender sends.
+        b.receiver->ExpectEpoch(5, 2);
+        Simulator::Schedule(Seconds(0.1),
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            ForwardRequest(5, 2, 1000, 3000));
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(tokens.seen.size(), 1u, "one TOKENS message reported");
+        if (!tokens.seen.empty())
+        {
+            NS_TEST_ASSERT_MSG_EQ(tokens.seen[0][0], 5u, "imsi");
+            NS_TEST_ASSERT_MSG_EQ(tokens.seen[0][1], 2u, "the expected epoch");
+            NS_TEST_ASSERT_MSG_EQ(tokens.seen[0][2], 1000u, "first token ID");
+            NS_TEST_ASSERT_MSG_EQ(tokens.seen[0][3], 3000u, "token IDs");
+        }
+        const uint64_t stream = TokensMessageBytes(3000);
+        NS_TEST_ASSERT_MSG_EQ(b.sender->GetStreamBytesSent(),
+                              stream,
+                              "no BEGIN, DATA or END: one header and the IDs");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetStreamBytesReceived(), stream, "all read");
+        const KvTransferSenderCounters s = b.sender->GetCounters(5);
+        NS_TEST_ASSERT_MSG_EQ(s.announced, 0u, "no KV byte announced");
+        NS_TEST_ASSERT_MSG_EQ(s.sent, 0u, "no KV byte sent");
+        NS_TEST_ASSERT_MSG_EQ(s.cancelled, 0u, "nothing cancelled");
+        const KvTransferReceiverCounters r = b.receiver->GetCounters(5);
+        NS_TEST_ASSERT_MSG_EQ(r.announced, 0u, "the receiver saw no announcement");
+        NS_TEST_ASSERT_MSG_EQ(r.received, 0u, "nor KV bytes");
+        NS_TEST_ASSERT_MSG_EQ(r.tokensForwarded, 3000u, "token IDs counted");
+        NS_TEST_ASSERT_MSG_EQ(atSender.done.size(), 1u, "the sender completes once");
+        NS_TEST_ASSERT_MSG_GT(atSender.Of(5), Seconds(0.1), "after the acknowledgement");
+        NS_TEST_ASSERT_MSG_EQ(atReceiver.done.size(), 0u, "nothing announced, nothing completes");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->IsComplete(5), false, "not complete");
+        Simulator::Destroy();
+
+        // The host has moved on to epoch 5: a tokens-only transfer of epoch 4 is stale.
+        TransferBench c = MakeBench(DataRate("10Gbps"), MicroSeconds(50));
+        TokensSeen late;
+        c.receiver->SetTokensCallback(MakeCallback(&TokensSeen::Record, &late));
+        c.receiver->ExpectEpoch(6, 5);
+        Simulator::Schedule(Seconds(0.1),
+                            &KvTransferSender::Enqueue,
+                            c.sender,
+                            ForwardRequest(6, 4, 0, 100));
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(c.receiver->GetStreamBytesReceived(),
+                              TokensMessageBytes(100),
+                              "the message arrived");
+        NS_TEST_ASSERT_MSG_EQ(late.seen.size(), 0u, "a stale TOKENS is not reported");
+        NS_TEST_ASSERT_MSG_EQ(c.receiver->GetDroppedMessages(KvTransferReceiver::STALE_EPOCH),
+                              1u,
+                              "it is dropped as stale");
+        NS_TEST_ASSERT_MSG_EQ(c.receiver->GetCounters(6).tokensForwarded, 0u, "and not counted");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief A tokens-only transfer that has not reached TCP is withdrawn without a trace, by
+ * Cancel or by a newer epoch of its session.
+ */
+class KvTransferTokensOnlyCancelTestCase : public TestCase
+{
+  public:
+    KvTransferTokensOnlyCancelTestCase()
+        : TestCase("A tokens-only transfer cancelled before TCP took it sends nothing")
+    {
+    }
+
+  private:
+    void Heard(const KvTransferHeader& h)
+    {
+        ++m_heard[h.GetImsi()];
+    }
+
+    void Cancelled(uint64_t imsi, uint32_t epoch, uint64_t bytes)
+    {
+        m_cancelled.push_back({imsi, epoch, bytes});
+    }
+
+    /// Behind session 1's data: session 2 is cancelled, session 3's epoch 0 superseded.
+    void QueueAndWithdraw(TransferBench* b)
+    {
+        b->sender->Enqueue(ForwardRequest(2, 0, 0, 5000));
+        m_withdrawn = b->sender->Cancel(2, 0);
+        b->sender->Enqueue(ForwardRequest(3, 0, 0, 700));
+        b->receiver->ExpectEpoch(3, 1);
+        b->sender->Enqueue(ForwardRequest(3, 1, 0, 800));
+    }
+
+    void DoRun() override
+    {
+        TransferBench b = MakeBench(DataRate("10Gbps"), MicroSeconds(50));
+        b.receiver->TraceConnectWithoutContext(
+            "MessageReceived",
+            MakeCallback(&KvTransferTokensOnlyCancelTestCase::Heard, this));
+        b.sender->TraceConnectWithoutContext(
+            "TransferCancelled",
+            MakeCallback(&KvTransferTokensOnlyCancelTestCase::Cancelled, this));
+        TokensSeen tokens;
+        b.receiver->SetTokensCallback(MakeCallback(&TokensSeen::Record, &tokens));
+        Completions atSender;
+        b.sender->SetCompletionCallback(MakeCallback(&Completions::Record, &atSender));
+        // Session 1's 1 MiB messages fill the socket, so what follows waits out of TCP.
+        Simulator::Schedule(Seconds(0.1),
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(1, 0, 0, 200));
+        Simulator::Schedule(Seconds(0.1) + MicroSeconds(1),
+                            &KvTransferTokensOnlyCancelTestCase::QueueAndWithdraw,
+                            this,
+                            &b);
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_withdrawn, 0u, "a tokens-only transfer withdraws no KV byte");
+        NS_TEST_ASSERT_MSG_EQ(m_heard.count(2), 0u, "the peer never heard of session 2");
+        NS_TEST_ASSERT_MSG_EQ(tokens.CountOf(2), 0u, "nor of its token IDs");
+        NS_TEST_ASSERT_MSG_EQ(atSender.Of(2), Time::Max(), "a cancelled transfer never completes");
+        NS_TEST_ASSERT_MSG_EQ(m_heard[3], 1u, "session 3: only its newer epoch's TOKENS");
+        NS_TEST_ASSERT_MSG_EQ(tokens.CountOf(3), 1u, "reported once");
+        if (tokens.CountOf(3) == 1)
+        {
+            const auto three = *std::find_if(tokens.seen.begin(),
+                                             tokens.seen.end(),
+                                             [](const auto& t) { return t[0] == 3; });
+            NS_TEST_ASSERT_MSG_EQ(three[1], 1u, "epoch 1");
+            NS_TEST_ASSERT_MSG_EQ(three[3], 800u, "its token IDs");
+        }
+        NS_TEST_ASSERT_MSG_EQ(m_cancelled.size(), 2u, "two transfers withdrawn");
+        for (const auto& c : m_cancelled)
+        {
+            NS_TEST_ASSERT_MSG_EQ(c[2], 0u, "of no KV byte");
+        }
+        // Session 1 in full, then session 3's epoch 1; none of session 2, no CANCEL.
+        const uint64_t dataMessages = (200 + 17) / 18; // 18 tokens fit in 1 MiB
+        const uint64_t expected = KvTransferHeader::SERIALIZED_SIZE * (2 + dataMessages) +
+                                  200 * kTokenBytes + TokensMessageBytes(800);
+        NS_TEST_ASSERT_MSG_EQ(b.sender->GetStreamBytesSent(), expected, "nothing else was sent");
+        Simulator::Destroy();
+    }
+
+    uint64_t m_withdrawn{1};                          //!< what Cancel(2, 0) returned
+    std::map<uint64_t, uint32_t> m_heard;             //!< messages read, by session
+    std::vector<std::array<uint64_t, 3>> m_cancelled; //!< TransferCancelled traces
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief GetBacklogBytes is the KV bytes queued and not yet in TCP: all of them before the
+ * connection opens, announced - sent while data flows, and 0 once TCP has taken everything.
+ */
+class KvTransferBacklogTestCase : public TestCase
+{
+  public:
+    KvTransferBacklogTestCase()
+        : TestCase("GetBacklogBytes counts the KV bytes queued and not yet in TCP")
+    {
+    }
+
+  private:
+    /// Check the backlog against the counters, while data is still queued.
+    void Sample(Ptr<KvTransferSender> sender)
+    {
+        uint64_t pending = 0;
+        for (uint64_t imsi : {1, 2, 3})
+        {
+            const KvTransferSenderCounters c = sender->GetCounters(imsi);
+            pending += c.announced - c.sent - c.cancelled;
+        }
+        m_samples.push_back({sender->GetBacklogBytes(), pending});
+    }
+
+    void DoRun() override
+    {
+        TransferBench b = MakeBench(DataRate("10Gbps"), MicroSeconds(50));
+        // Before the simulator runs there is no connection, so everything waits.
+        b.sender->Enqueue(TokenRequest(1, 0, 0, 100));
+        NS_TEST_ASSERT_MSG_EQ(b.sender->GetBacklogBytes(), 100 * kTokenBytes, "the first");
+        b.sender->Enqueue(TokenRequest(2, 0, 0, 50));
+        b.sender->Enqueue(ForwardRequest(3, 0, 0, 4000));
+        NS_TEST_ASSERT_MSG_EQ(b.sender->GetBacklogBytes(),
+                              150 * kTokenBytes,
+                              "both KV transfers; token IDs are not KV bytes");
+        // 150 tokens take 6.9 ms at 10 Gb/s once the connection is open.
+        for (int us = 100; us <= 3000; us += 97)
+        {
+            Simulator::Schedule(MicroSeconds(us),
+                                &KvTransferBacklogTestCase::Sample,
+                                this,
+                                b.sender);
+        }
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+
+        bool partial = false;
+        for (const auto& [backlog, pending] : m_samples)
+        {
+            NS_TEST_ASSERT_MSG_EQ(backlog, pending, "backlog = announced - sent - cancelled");
+            partial = partial || (backlog > 0 && backlog < 150 * kTokenBytes);
+        }
+        NS_TEST_ASSERT_MSG_EQ(partial, true, "a sample fell while data was flowing");
+        NS_TEST_ASSERT_MSG_EQ(b.sender->GetBacklogBytes(), 0u, "everything is in TCP");
+        NS_TEST_ASSERT_MSG_EQ(b.sender->GetCounters(1).sent + b.sender->GetCounters(2).sent,
+                              150 * kTokenBytes,
+                              "and was sent");
+        Simulator::Destroy();
+    }
+
+    std::vector<std::pair<uint64_t, uint64_t>> m_samples; //!< (backlog, announced - sent)
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief A receiver stopped from its own completion callback stops cleanly: no callback
  * after the stop, and no crash.
  */
@@ -863,6 +1140,9 @@ class KvTransferTestSuite : public TestSuite
         AddTestCase(new KvTransferRangesTestCase());
         AddTestCase(new KvTransferWithdrawTestCase());
         AddTestCase(new KvTransferStopInCallbackTestCase());
+        AddTestCase(new KvTransferTokensOnlyTestCase());
+        AddTestCase(new KvTransferTokensOnlyCancelTestCase());
+        AddTestCase(new KvTransferBacklogTestCase());
     }
 };
 

@@ -617,10 +617,13 @@ class LlmEngineStopRemoveTestCase : public EngineTestCase
         e->AddSession(1, 100, 50);
         e->AddSession(2, 350, 400); // 750: with session 1, no room for session 3
         e->AddSession(3, 100, 10);
+        NS_TEST_ASSERT_MSG_EQ(e->GetContextTokens(1), 100u, "the prompt, before its prefill");
         uint64_t stoppedAt = 0;
+        uint64_t contextAtStop = 0;
         // Mid-step for both: their tokens in flight are dropped.
-        Simulator::Schedule(MilliSeconds(200), [e, &stoppedAt]() {
+        Simulator::Schedule(MilliSeconds(200), [e, &stoppedAt, &contextAtStop]() {
             stoppedAt = e->StopDecoding(1);
+            contextAtStop = e->GetContextTokens(1);
             e->RemoveSession(2);
         });
         Simulator::Schedule(MilliSeconds(400),
@@ -637,6 +640,9 @@ class LlmEngineStopRemoveTestCase : public EngineTestCase
                                   "and none while stopped");
         }
         NS_TEST_ASSERT_MSG_GT(stoppedAt, 0u, "it had emitted tokens before the stop");
+        NS_TEST_ASSERT_MSG_EQ(contextAtStop,
+                              100 + stoppedAt,
+                              "the context is the prompt and every token emitted");
         const auto two = r.TokensOf(2);
         NS_TEST_ASSERT_MSG_EQ(two.empty(), false, "session 2 emitted before its removal");
         if (two.empty())

@@ -62,4 +62,26 @@ TEST(KvTransferSenderDeathTest, ABudgetOfOneUnitSends)
         "");
 }
 
+TEST(KvTransferSenderDeathTest, NeitherRangesNorTokensStopsTheRun)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    Ptr<KvTransferSender> sender = CreateObject<KvTransferSender>();
+    KvTransferRequest r;
+    r.imsi = 4;
+    r.bytesPerUnit = 57344;
+    EXPECT_DEATH(sender->Enqueue(r),
+                 "KvTransferRequest::ranges is empty and KvTransferRequest::forwardedCount = 0 "
+                 "for imsi 4");
+    // The same request with forwarded token IDs is a tokens-only transfer, and queues.
+    r.forwardedCount = 16;
+    EXPECT_EXIT(
+        {
+            sender->Enqueue(r);
+            std::exit(sender->GetBacklogBytes() == 0 ? 0 : 1);
+        },
+        ::testing::ExitedWithCode(0),
+        "");
+    sender->Dispose();
+}
+
 } // namespace

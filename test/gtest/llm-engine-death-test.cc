@@ -73,8 +73,10 @@ TEST_F(LlmEngineDeathTest, CallsOnUnknownOrBusySessionsStopTheRun)
     EXPECT_DEATH(e->SubmitPrefill(7, 10, true), "ns3::LlmEngine::SubmitPrefill: imsi = 7");
     EXPECT_DEATH(e->StopDecoding(7), "ns3::LlmEngine::StopDecoding: imsi = 7");
     EXPECT_DEATH(e->GetGeneratedTokens(7), "ns3::LlmEngine::GetGeneratedTokens: imsi = 7");
+    EXPECT_DEATH(e->GetContextTokens(7), "ns3::LlmEngine::GetContextTokens: imsi = 7");
 
     e->AddResumedSession(3, 100, 10);
+    EXPECT_EQ(e->GetContextTokens(3), 100u) << "the context it was resumed with";
     EXPECT_DEATH(e->ResumeDecoding(3, 50, 11),
                  "ResumeDecoding: remaining = 11 is invalid; allowed: an integer in \\[1, 10\\]");
     EXPECT_DEATH(e->ResumeDecoding(3, 50, 0), "remaining = 0 is invalid");
