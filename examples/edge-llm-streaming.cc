@@ -68,6 +68,7 @@ RunScheme(const std::string& scheme,
     scenario->SetAttribute("UeCount", UintegerValue(ues));
     scenario->SetAttribute("UeSpeed", DoubleValue(speed));
     Ptr<EdgeLlmHelper> edge = scenario->GetEdgeLlmHelper();
+    edge->SetSchedulerType("ns3::DetourScheduler");
     edge->SetClientAttribute("PromptTokens", UintegerValue(prompt));
     edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
     scenario->Build();

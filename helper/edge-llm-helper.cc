@@ -222,8 +222,8 @@ Ptr<KvTransferApplication>
 EdgeLlmHelper::GetKvTransfer(uint16_t cellId) const
 {
     auto it = m_kvApps.find(cellId);
-    NS_ABORT_MSG_IF(it == m_kvApps.end(), "EdgeLlmHelper: no KV-transfer application in cell "
-                                              << cellId);
+    NS_ABORT_MSG_IF(it == m_kvApps.end(),
+                    "EdgeLlmHelper: no KV-transfer application in cell " << cellId);
     return it->second;
 }
 

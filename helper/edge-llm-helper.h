@@ -10,9 +10,9 @@
 #include "ns3/application-container.h"
 #include "ns3/data-rate.h"
 #include "ns3/edge-llm-server.h"
+#include "ns3/epc-helper.h"
 #include "ns3/handover-coordinator.h"
 #include "ns3/kv-transfer-application.h"
-#include "ns3/epc-helper.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
@@ -152,18 +152,18 @@ class EdgeLlmHelper : public Object
         DataRate rate;              //!< the link's rate
     };
 
-    ObjectFactory m_serverFactory;                                 //!< servers
-    ObjectFactory m_engineFactory;                                 //!< engines
-    ObjectFactory m_clientFactory;                                 //!< clients
-    ObjectFactory m_coordinatorFactory;                            //!< the coordinator
-    ObjectFactory m_schedulerFactory;                              //!< its scheduler
-    std::map<uint16_t, Ptr<EdgeLlmServer>> m_servers;              //!< by cell
-    std::map<uint16_t, Ptr<KvTransferApplication>> m_kvApps;       //!< by cell
-    std::map<uint32_t, Ptr<EdgeLlmServer>> m_byNode;               //!< by node id
-    std::vector<Link> m_links;                                     //!< backhaul links
-    std::map<uint64_t, uint16_t> m_firstCells;                     //!< by IMSI
-    Ptr<RanObserver> m_observer;                                   //!< installed observer
-    Ptr<HandoverCoordinator> m_coordinator;                        //!< installed coordinator
+    ObjectFactory m_serverFactory;                           //!< servers
+    ObjectFactory m_engineFactory;                           //!< engines
+    ObjectFactory m_clientFactory;                           //!< clients
+    ObjectFactory m_coordinatorFactory;                      //!< the coordinator
+    ObjectFactory m_schedulerFactory;                        //!< its scheduler
+    std::map<uint16_t, Ptr<EdgeLlmServer>> m_servers;        //!< by cell
+    std::map<uint16_t, Ptr<KvTransferApplication>> m_kvApps; //!< by cell
+    std::map<uint32_t, Ptr<EdgeLlmServer>> m_byNode;         //!< by node id
+    std::vector<Link> m_links;                               //!< backhaul links
+    std::map<uint64_t, uint16_t> m_firstCells;               //!< by IMSI
+    Ptr<RanObserver> m_observer;                             //!< installed observer
+    Ptr<HandoverCoordinator> m_coordinator;                  //!< installed coordinator
 };
 
 } // namespace ns3

@@ -241,19 +241,19 @@ class EdgeLlmServer : public Application
     /// Fill the fields every downlink message of this server carries.
     void Stamp(EdgeLlmDownlinkHeader& h, uint64_t imsi) const;
 
-    uint16_t m_port;                                    //!< Port
-    uint16_t m_relayPort;                               //!< RelayPort
-    Time m_resendHoldoff;                               //!< ResendHoldoff
-    Ptr<LlmEngine> m_engine;                            //!< Engine
-    Ptr<RanDownlink> m_downlink;                        //!< local breakout
-    Ipv4Address m_uplinkAddress;                        //!< where UEs reach the server
-    Ptr<Socket> m_uplinkSocket;                         //!< prompts, NACKs, ACKs
-    Ptr<Socket> m_relaySocket;                          //!< Detour, both ways
-    std::map<uint16_t, Ipv4Address> m_relayPeers;       //!< by cell
-    std::unordered_map<uint64_t, SessionState> m_sessions;   //!< owned here
-    std::unordered_map<uint64_t, uint16_t> m_relayNext; //!< sessions sent on, to which cell
-    std::unordered_map<uint64_t, uint32_t> m_rejected;  //!< IMSI → reason code, for retries
-    std::vector<Time> m_oneTime;                        //!< reused for one-token packets
+    uint16_t m_port;                                       //!< Port
+    uint16_t m_relayPort;                                  //!< RelayPort
+    Time m_resendHoldoff;                                  //!< ResendHoldoff
+    Ptr<LlmEngine> m_engine;                               //!< Engine
+    Ptr<RanDownlink> m_downlink;                           //!< local breakout
+    Ipv4Address m_uplinkAddress;                           //!< where UEs reach the server
+    Ptr<Socket> m_uplinkSocket;                            //!< prompts, NACKs, ACKs
+    Ptr<Socket> m_relaySocket;                             //!< Detour, both ways
+    std::map<uint16_t, Ipv4Address> m_relayPeers;          //!< by cell
+    std::unordered_map<uint64_t, SessionState> m_sessions; //!< owned here
+    std::unordered_map<uint64_t, uint16_t> m_relayNext;    //!< sessions sent on, to which cell
+    std::unordered_map<uint64_t, uint32_t> m_rejected;     //!< IMSI → reason code, for retries
+    std::vector<Time> m_oneTime;                           //!< reused for one-token packets
 
     uint64_t m_injected{0};     //!< packets injected locally
     uint64_t m_refused{0};      //!< packets the cell refused

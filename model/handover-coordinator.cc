@@ -152,9 +152,8 @@ void
 HandoverCoordinator::Install(Ptr<RanObserver> observer)
 {
     m_observer = observer;
-    observer->TraceConnectWithoutContext(
-        "HandoverStarted",
-        MakeCallback(&HandoverCoordinator::HandoverStarted, this));
+    observer->TraceConnectWithoutContext("HandoverStarted",
+                                         MakeCallback(&HandoverCoordinator::HandoverStarted, this));
     observer->TraceConnectWithoutContext("UeReady",
                                          MakeCallback(&HandoverCoordinator::UeReady, this));
 }
@@ -255,9 +254,9 @@ HandoverCoordinator::RouteTo(uint64_t imsi, uint16_t cellId)
     Ptr<EdgeLlmServer> last = GetCell(path.back()).server;
     if (!last->HasRelayPeer(cellId))
     {
-        NS_LOG_WARN("imsi " << imsi << " is in cell " << cellId << ", which has no backhaul link to "
-                            << "cell " << path.back()
-                            << "; its tokens are refused until it comes back");
+        NS_LOG_WARN(
+            "imsi " << imsi << " is in cell " << cellId << ", which has no backhaul link to "
+                    << "cell " << path.back() << "; its tokens are refused until it comes back");
         return false;
     }
     GetCell(cellId).server->StopRelay(imsi);
@@ -298,7 +297,7 @@ HandoverCoordinator::PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, ui
     const Time now = Simulator::Now();
     Ptr<LlmEngine> engine = GetCell(holder).server->GetEngine();
     HandoverPlanInput input;
-    input.compute = GetCell(target).server->GetEngine()->GetComputeModel()->GetModel();
+    input.compute = GetCell(target).server->GetEngine()->GetLlmComputeModel();
     input.problem = MakeProblem(holder, target);
     if (group > 0)
     {
@@ -367,7 +366,8 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
     const bool started = holder != 0 && engine->HasSession(imsi) &&
                          GetCell(holder).server->GetSessionState(imsi).generated > 0;
     const uint64_t next = started ? engine->GetNextTokenIndex(imsi) : 0;
-    const uint32_t total = started ? GetCell(holder).server->GetSessionState(imsi).tokensToGenerate : 0;
+    const uint32_t total =
+        started ? GetCell(holder).server->GetSessionState(imsi).tokensToGenerate : 0;
     if (!started || next >= total)
     {
         // Nothing decoded yet, or nothing left: only the packets have to follow the UE.
@@ -492,9 +492,9 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     if (m.prefill > 0)
     {
         // What online plans behind this one wait for: the earliest its prefill can end.
-        const LlmComputeModel model = t.server->GetEngine()->GetComputeModel()->GetModel();
-        t.prefillFreeAt = std::max(t.prefillFreeAt, Simulator::Now()) +
-                          Seconds(model.PrefillTime(m.prefill));
+        const LlmComputeModel model = t.server->GetEngine()->GetLlmComputeModel();
+        t.prefillFreeAt =
+            std::max(t.prefillFreeAt, Simulator::Now()) + Seconds(model.PrefillTime(m.prefill));
     }
     m_migrations[imsi] = m;
     m_plannedTrace(imsi, m.prefill, m.transfer);
@@ -517,8 +517,8 @@ HandoverCoordinator::CancelMigration(uint64_t imsi)
     GetCell(m.target).server->GetEngine()->RemoveSession(imsi);
     m_records[m.record].outcome = HandoverRecord::CANCELLED;
     m_cancelledTrace(imsi, m.epoch, withdrawn);
-    NS_LOG_INFO("imsi " << imsi << ": migration to cell " << m.target << " cancelled, "
-                        << withdrawn << " KV bytes withdrawn");
+    NS_LOG_INFO("imsi " << imsi << ": migration to cell " << m.target << " cancelled, " << withdrawn
+                        << " KV bytes withdrawn");
 }
 
 void

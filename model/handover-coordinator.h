@@ -40,22 +40,22 @@ struct HandoverRecord
         NO_SESSION //!< nothing to move: no session, or its last token was generated already
     };
 
-    std::string scheme;          //!< the scheduler's scheme name
-    uint32_t group{0};           //!< oracle group from 1; 0 for online plans and relays
-    uint64_t imsi{0};            //!< the UE
-    uint16_t sourceCell{0};      //!< cell the UE left
-    uint16_t targetCell{0};      //!< cell the UE joined
-    uint16_t holderCell{0};      //!< cell whose server held the session and its cache
-    uint64_t contextTokens{0};   //!< C_i: the KV tokens the holder had when it stopped decoding
-    uint64_t prefillTokens{0};   //!< tokens re-prefilled at the target: [0, prefillTokens)
-    uint64_t transferTokens{0};  //!< tokens whose KV cache is sent: [prefillTokens, C_i)
-    uint64_t kvBytes{0};         //!< KV bytes announced to the backhaul
-    uint64_t prefixTokens{0};    //!< the plan's L
-    Time hoStart;                //!< tau_i: the source cell's HandoverStart
-    Time kvReady{-1};            //!< when the target had the whole cache; negative if never
-    uint32_t resumeIndex{0};     //!< index of the first token generated after the handover
-    Outcome outcome{PENDING};    //!< how it ended
-    Time predictedDelay{0};      //!< the plan's predicted delay for the group's worst session
+    std::string scheme;         //!< the scheduler's scheme name
+    uint32_t group{0};          //!< oracle group from 1; 0 for online plans and relays
+    uint64_t imsi{0};           //!< the UE
+    uint16_t sourceCell{0};     //!< cell the UE left
+    uint16_t targetCell{0};     //!< cell the UE joined
+    uint16_t holderCell{0};     //!< cell whose server held the session and its cache
+    uint64_t contextTokens{0};  //!< C_i: the KV tokens the holder had when it stopped decoding
+    uint64_t prefillTokens{0};  //!< tokens re-prefilled at the target: [0, prefillTokens)
+    uint64_t transferTokens{0}; //!< tokens whose KV cache is sent: [prefillTokens, C_i)
+    uint64_t kvBytes{0};        //!< KV bytes announced to the backhaul
+    uint64_t prefixTokens{0};   //!< the plan's L
+    Time hoStart;               //!< tau_i: the source cell's HandoverStart
+    Time kvReady{-1};           //!< when the target had the whole cache; negative if never
+    uint32_t resumeIndex{0};    //!< index of the first token generated after the handover
+    Outcome outcome{PENDING};   //!< how it ended
+    Time predictedDelay{0};     //!< the plan's predicted delay for the group's worst session
 };
 
 /**
@@ -191,9 +191,9 @@ class HandoverCoordinator : public Object
     /// A cell's pieces.
     struct Cell
     {
-        Ptr<EdgeLlmServer> server;       //!< its server
-        Ptr<KvTransferApplication> kv;   //!< its KV-transfer endpoints
-        Time prefillFreeAt{0};           //!< end of the handover prefills planned here
+        Ptr<EdgeLlmServer> server;     //!< its server
+        Ptr<KvTransferApplication> kv; //!< its KV-transfer endpoints
+        Time prefillFreeAt{0};         //!< end of the handover prefills planned here
     };
 
     /// A migration under way.
@@ -227,7 +227,10 @@ class HandoverCoordinator : public Object
 
     void HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
     void UeReady(uint64_t imsi, uint16_t cellId);
-    void TokensArrived(uint16_t cellId, uint64_t imsi, uint32_t epoch, uint32_t first,
+    void TokensArrived(uint16_t cellId,
+                       uint64_t imsi,
+                       uint32_t epoch,
+                       uint32_t first,
                        uint32_t count);
     void KvComplete(uint16_t cellId, uint64_t imsi, uint32_t epoch);
     void PrefillCompleted(uint16_t cellId, uint64_t imsi, uint64_t tokens, bool urgent);
@@ -264,9 +267,9 @@ class HandoverCoordinator : public Object
     DataRate m_plannedRate;             //!< PlannedBackhaulRate
     uint64_t m_kvBytesPerToken;         //!< KvBytesPerToken
 
-    std::map<uint16_t, Cell> m_cells;                                    //!< by cell id
+    std::map<uint16_t, Cell> m_cells;                                         //!< by cell id
     std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)
-    std::map<std::pair<uint16_t, uint16_t>, DataRate> m_linkRates;       //!< (from, to)
+    std::map<std::pair<uint16_t, uint16_t>, DataRate> m_linkRates;            //!< (from, to)
     std::map<uint64_t, std::vector<uint16_t>> m_paths; //!< per session: owner, then relays
     std::map<uint64_t, uint32_t> m_epochs;             //!< per session: last epoch used
     std::map<uint64_t, Migration> m_migrations;        //!< under way, by IMSI
@@ -275,8 +278,8 @@ class HandoverCoordinator : public Object
     std::vector<HandoverRecord> m_records;             //!< every handover
     Ptr<RanObserver> m_observer;                       //!< the observer listened to
 
-    TracedCallback<uint64_t, uint64_t, uint64_t> m_plannedTrace;  //!< HandoverPlanned
-    TracedCallback<uint64_t, uint16_t, Time> m_resumedTrace;      //!< SessionResumed
+    TracedCallback<uint64_t, uint64_t, uint64_t> m_plannedTrace;   //!< HandoverPlanned
+    TracedCallback<uint64_t, uint16_t, Time> m_resumedTrace;       //!< SessionResumed
     TracedCallback<uint64_t, uint32_t, uint64_t> m_cancelledTrace; //!< MigrationCancelled
 };
 

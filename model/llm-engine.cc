@@ -190,6 +190,12 @@ LlmEngine::GetComputeModel() const
 }
 
 const LlmComputeModel&
+LlmEngine::GetLlmComputeModel()
+{
+    return Model();
+}
+
+const LlmComputeModel&
 LlmEngine::Model()
 {
     if (!m_model)

@@ -270,6 +270,13 @@ class LlmEngine : public Object
     uint64_t GetKvCapacityTokens() const;
 
     /**
+     * \brief The compute model this engine costs its iterations with, as its planners must
+     * see it (made from a default GpuComputeModel if none was set).
+     * \return the model
+     */
+    const LlmComputeModel& GetLlmComputeModel();
+
+    /**
      * \brief Use this compute model; its LlmComputeModel is read once, at the first iteration
      * after this call.
      * \param model the model
@@ -374,7 +381,7 @@ class LlmEngine : public Object
     std::vector<uint64_t> m_prefillLengths;           //!< lengths of the prefill being planned
     std::vector<EmittedToken> m_emitted;              //!< tokens of the last decode step
     std::vector<uint64_t> m_finished;                 //!< sessions finished by the last step
-    bool m_holdSchedule{false}; //!< SubmitPrefillBatch is queueing
+    bool m_holdSchedule{false};                       //!< SubmitPrefillBatch is queueing
     bool m_busy;                                      //!< an iteration is running
     bool m_batchUrgent;                               //!< the running prefill is urgent
     EventId m_iterationEnd;                           //!< end of the running iteration

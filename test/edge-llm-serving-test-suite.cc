@@ -124,12 +124,21 @@ Median(std::vector<double> v)
     return v.empty() ? 0 : v[(v.size() - 1) / 2];
 }
 
+/// A line scenario whose handovers keep the session at its source and relay (Detour).
+Ptr<EdgeLlmLineScenario>
+DetourLine()
+{
+    Ptr<EdgeLlmLineScenario> scenario = CreateObject<EdgeLlmLineScenario>();
+    scenario->GetEdgeLlmHelper()->SetSchedulerType("ns3::DetourScheduler");
+    return scenario;
+}
+
 /// Two eNBs 300 m apart and one UE crossing from the first to the second at 30 m/s, with a
 /// 400-token answer: one handover at about 1.7 s.
 Ptr<EdgeLlmLineScenario>
 OneCrossing()
 {
-    Ptr<EdgeLlmLineScenario> scenario = CreateObject<EdgeLlmLineScenario>();
+    Ptr<EdgeLlmLineScenario> scenario = DetourLine();
     scenario->SetAttribute("EnbCount", UintegerValue(2));
     scenario->SetAttribute("EnbSpacing", DoubleValue(300));
     scenario->SetAttribute("UeStartX", DoubleValue(100));
@@ -178,7 +187,7 @@ class ServingExactlyOnceTestCase : public ServingTestCase
         // A small RLC buffer makes the handover bursts overflow, as under heavy load.
         Config::SetDefault("ns3::LteRlcUm::MaxTxBufferSize", UintegerValue(400));
         ServingRun run;
-        run.scenario = CreateObject<EdgeLlmLineScenario>();
+        run.scenario = DetourLine();
         run.scenario->SetAttribute("EnbCount", UintegerValue(4));
         run.scenario->SetAttribute("EnbSpacing", DoubleValue(200));
         run.scenario->SetAttribute("UeCount", UintegerValue(4));
@@ -377,7 +386,7 @@ class NoHandoverTestCase : public ServingTestCase
     void DoRun() override
     {
         ServingRun run;
-        run.scenario = CreateObject<EdgeLlmLineScenario>();
+        run.scenario = DetourLine();
         run.scenario->SetAttribute("Trigger", StringValue("none"));
         run.scenario->SetAttribute("EnbCount", UintegerValue(3));
         run.scenario->SetAttribute("EnbSpacing", DoubleValue(300));
@@ -480,7 +489,7 @@ class OversizedSessionTestCase : public ServingTestCase
 
     void DoRun() override
     {
-        Ptr<EdgeLlmLineScenario> scenario = CreateObject<EdgeLlmLineScenario>();
+        Ptr<EdgeLlmLineScenario> scenario = DetourLine();
         scenario->SetAttribute("EnbCount", UintegerValue(1));
         scenario->SetAttribute("UeSpeed", DoubleValue(0));
         scenario->GetEdgeLlmHelper()->SetEngineAttribute("KvCapacityTokens", UintegerValue(1000));
@@ -521,7 +530,7 @@ class ServingAttributesTestCase : public ServingTestCase
   private:
     void DoRun() override
     {
-        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+        Ptr<EdgeLlmLineScenario> s = DetourLine();
         NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("EnbCount", UintegerValue(0)),
                               false,
                               "0 eNBs");
@@ -587,7 +596,7 @@ class FailedHandoverTestCase : public ServingTestCase
         Config::SetDefault("ns3::LteEnbRrc::HandoverLeavingTimeoutDuration",
                            TimeValue(MilliSeconds(500)));
         ServingRun run;
-        run.scenario = CreateObject<EdgeLlmLineScenario>();
+        run.scenario = DetourLine();
         run.scenario->SetAttribute("EnbCount", UintegerValue(2));
         run.scenario->SetAttribute("EnbSpacing", DoubleValue(2500));
         run.scenario->SetAttribute("UeStartX", DoubleValue(200));
@@ -643,7 +652,7 @@ class AllTokensLostTestCase : public ServingTestCase
     void DoRun() override
     {
         ServingRun lossy;
-        lossy.scenario = CreateObject<EdgeLlmLineScenario>();
+        lossy.scenario = DetourLine();
         lossy.scenario->SetAttribute("EnbCount", UintegerValue(2));
         lossy.scenario->SetAttribute("UeSpeed", DoubleValue(0));
         lossy.scenario->GetEdgeLlmHelper()->SetClientAttribute("PromptTokens", UintegerValue(64));
@@ -696,7 +705,7 @@ class ResendHoldoffTestCase : public ServingTestCase
     static std::pair<uint64_t, bool> Resends(Time holdoff)
     {
         ServingRun run;
-        run.scenario = CreateObject<EdgeLlmLineScenario>();
+        run.scenario = DetourLine();
         run.scenario->SetAttribute("Trigger", StringValue("none"));
         run.scenario->SetAttribute("EnbCount", UintegerValue(3));
         run.scenario->SetAttribute("EnbSpacing", DoubleValue(300));
