@@ -16,6 +16,7 @@
 #include "ns3/lte-ue-net-device.h"
 #include "ns3/lte-ue-phy.h"
 #include "ns3/mobility-helper.h"
+#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -85,16 +86,20 @@ EdgeLlmLineScenario::GetTypeId()
                           MakeDoubleAccessor(&EdgeLlmLineScenario::m_ueSpeed),
                           edgellm::MakeFiniteNotNegativeChecker(Name("UeSpeed"), true))
             .AddAttribute("Trigger",
-                          "How handovers happen: a3 (A3-RSRP from measurements) or none.",
+                          "How handovers happen: a3 (A3-RSRP from measurements), none, or "
+                          "boundary (requested when a UE crosses the midpoint between two "
+                          "neighbouring eNBs).",
                           StringValue("a3"),
                           MakeStringAccessor(&EdgeLlmLineScenario::m_trigger),
                           edgellm::MakeExplainingChecker(
                               MakeStringChecker(),
                               "ns3::EdgeLlmLineScenario::Trigger",
-                              "a3 or none",
+                              "a3, none or boundary",
                               [](const AttributeValue& v) {
                                   const std::string t = static_cast<const StringValue&>(v).Get();
-                                  return t == "a3" || t == "none" ? "" : "unknown trigger";
+                                  return t == "a3" || t == "none" || t == "boundary"
+                                             ? ""
+                                             : "unknown trigger";
                               }))
             .AddAttribute("SessionStart",
                           "When the first UE opens its session (>= 0).",
@@ -126,7 +131,22 @@ EdgeLlmLineScenario::GetTypeId()
                                       }
                                   }
                                   return "not a periodicity LTE defines";
-                              }));
+                              }))
+            .AddAttribute("MoveStart",
+                          "When the moving UEs start driving at UeSpeed; they stand still "
+                          "before (>= 0).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&EdgeLlmLineScenario::m_moveStart),
+                          edgellm::MakeTimeNotNegativeChecker(Name("MoveStart"), true))
+            .AddAttribute(
+                "ResidentUesPerEnb",
+                "UEs standing at each eNB, attached to it, each with a session like "
+                "the moving UEs' [0, 1000].",
+                UintegerValue(0),
+                MakeUintegerAccessor(&EdgeLlmLineScenario::m_residentsPerEnb),
+                edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(0, 1000),
+                                               "ns3::EdgeLlmLineScenario::ResidentUesPerEnb",
+                                               "an integer in [0, 1000]"));
     return tid;
 }
 
@@ -157,11 +177,38 @@ EdgeLlmLineScenario::Build()
     NS_ABORT_MSG_IF(m_built, "EdgeLlmLineScenario::Build: called twice");
     m_built = true;
 
+    std::vector<double> startX;
+    if (m_startPositionsSet)
+    {
+        NS_ABORT_MSG_IF(m_startPositions.size() != m_ueCount,
+                        "EdgeLlmLineScenario::SetUeStartPositions: "
+                            << m_startPositions.size()
+                            << " positions, but ns3::EdgeLlmLineScenario::UeCount is " << m_ueCount
+                            << "; give one per UE");
+        for (std::size_t j = 0; j < m_startPositions.size(); ++j)
+        {
+            NS_ABORT_MSG_IF(!std::isfinite(m_startPositions[j]),
+                            "EdgeLlmLineScenario::SetUeStartPositions: position "
+                                << j << " is " << m_startPositions[j]
+                                << "; each must be a finite x in m");
+        }
+        startX = m_startPositions;
+    }
+    else
+    {
+        for (uint32_t j = 0; j < m_ueCount; ++j)
+        {
+            startX.push_back(m_ueStartX + j * m_ueStartSpacing);
+        }
+    }
+    const uint32_t residents = m_residentsPerEnb * m_enbCount;
+    const uint32_t ueTotal = m_ueCount + residents;
+
     m_lte->SetEpcHelper(m_epc);
     m_lte->SetHandoverAlgorithmType(m_trigger == "a3" ? "ns3::A3RsrpHandoverAlgorithm"
                                                       : "ns3::NoOpHandoverAlgorithm");
     m_enbNodes.Create(m_enbCount);
-    m_ueNodes.Create(m_ueCount);
+    m_ueNodes.Create(ueTotal);
 
     MobilityHelper enbMobility;
     Ptr<ListPositionAllocator> enbPositions = CreateObject<ListPositionAllocator>();
@@ -173,20 +220,50 @@ EdgeLlmLineScenario::Build()
     enbMobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
     enbMobility.Install(m_enbNodes);
 
+    NodeContainer moving;
+    NodeContainer resident;
+    for (uint32_t j = 0; j < ueTotal; ++j)
+    {
+        (j < m_ueCount ? moving : resident).Add(m_ueNodes.Get(j));
+    }
     MobilityHelper ueMobility;
     ueMobility.SetMobilityModel("ns3::ConstantVelocityMobilityModel");
-    ueMobility.Install(m_ueNodes);
+    ueMobility.Install(moving);
+    // nearest[j]: the eNB UE j attaches to, by index.
     std::vector<uint32_t> nearest;
+    const Vector velocity(m_ueSpeed, 0, 0);
     for (uint32_t j = 0; j < m_ueCount; ++j)
     {
-        const double x = m_ueStartX + j * m_ueStartSpacing;
         Ptr<ConstantVelocityMobilityModel> m =
             m_ueNodes.Get(j)->GetObject<ConstantVelocityMobilityModel>();
-        m->SetPosition(Vector(x, m_ueY, 0));
-        m->SetVelocity(Vector(m_ueSpeed, 0, 0));
-        const double index = std::round(x / m_enbSpacing);
-        nearest.push_back(static_cast<uint32_t>(std::min<double>(index, m_enbCount - 1)));
+        m->SetPosition(Vector(startX[j], m_ueY, 0));
+        if (m_moveStart.IsZero())
+        {
+            m->SetVelocity(velocity);
+        }
+        else
+        {
+            Simulator::Schedule(m_moveStart,
+                                &ConstantVelocityMobilityModel::SetVelocity,
+                                m,
+                                velocity);
+        }
+        const double index = std::round(startX[j] / m_enbSpacing);
+        nearest.push_back(static_cast<uint32_t>(std::clamp<double>(index, 0, m_enbCount - 1)));
     }
+    MobilityHelper residentMobility;
+    Ptr<ListPositionAllocator> residentPositions = CreateObject<ListPositionAllocator>();
+    for (uint32_t i = 0; i < m_enbCount; ++i)
+    {
+        for (uint32_t k = 0; k < m_residentsPerEnb; ++k)
+        {
+            residentPositions->Add(Vector(i * m_enbSpacing, m_ueY, 0));
+            nearest.push_back(i);
+        }
+    }
+    residentMobility.SetPositionAllocator(residentPositions);
+    residentMobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
+    residentMobility.Install(resident);
 
     m_enbDevices = m_lte->InstallEnbDevice(m_enbNodes);
     m_ueDevices = m_lte->InstallUeDevice(m_ueNodes);
@@ -194,7 +271,7 @@ EdgeLlmLineScenario::Build()
     if (srs == 0)
     {
         // Every UE may end up in one cell.
-        srs = m_ueCount <= 30 ? 40 : m_ueCount <= 60 ? 80 : m_ueCount <= 120 ? 160 : 320;
+        srs = ueTotal <= 30 ? 40 : ueTotal <= 60 ? 80 : ueTotal <= 120 ? 160 : 320;
     }
     for (uint32_t i = 0; i < m_enbDevices.GetN(); ++i)
     {
@@ -212,29 +289,82 @@ EdgeLlmLineScenario::Build()
     m_epc->AssignUeIpv4Address(m_ueDevices);
     Ipv4StaticRoutingHelper routing;
     std::vector<uint16_t> firstCells;
-    for (uint32_t j = 0; j < m_ueCount; ++j)
+    for (uint32_t j = 0; j < ueTotal; ++j)
     {
         routing.GetStaticRouting(m_ueNodes.Get(j)->GetObject<Ipv4>())
             ->SetDefaultRoute(m_epc->GetUeDefaultGatewayAddress(), 1);
         Ptr<NetDevice> enb = m_enbDevices.Get(nearest[j]);
         m_lte->Attach(m_ueDevices.Get(j), enb);
         firstCells.push_back(DynamicCast<LteEnbNetDevice>(enb)->GetCellId());
-        if (m_trigger == "none")
+        if (m_trigger != "a3")
         {
             DynamicCast<LteUeNetDevice>(m_ueDevices.Get(j))
                 ->GetPhy()
                 ->SetAttribute("EnableRlfDetection", BooleanValue(false));
         }
     }
+    if (m_trigger == "boundary")
+    {
+        PlanBoundaryCrossings(startX, nearest);
+    }
 
     m_servers = m_edge->InstallServers(m_epc, m_enbNodes, m_enbDevices);
     m_links = m_edge->InstallBackhaulLine(m_backhaul, m_enbNodes);
     m_clients = m_edge->InstallClients(m_ueDevices, firstCells);
-    for (uint32_t j = 0; j < m_ueCount; ++j)
+    for (uint32_t j = 0; j < ueTotal; ++j)
     {
         m_clients.Get(j)->SetStartTime(m_sessionStart + m_sessionStagger * static_cast<int64_t>(j));
     }
     m_observer = m_edge->InstallObserver(m_enbDevices);
+}
+
+void
+EdgeLlmLineScenario::PlanBoundaryCrossings(const std::vector<double>& startX,
+                                           const std::vector<uint32_t>& firstEnb)
+{
+    if (m_ueSpeed <= 0)
+    {
+        return; // nobody crosses anything
+    }
+    for (uint32_t j = 0; j < m_ueCount; ++j)
+    {
+        Ptr<LteUeNetDevice> ue = DynamicCast<LteUeNetDevice>(m_ueDevices.Get(j));
+        // The first midpoint ahead is the one past the first eNB: the UE attached to the eNB
+        // nearest to it, so it is behind that midpoint (UeSpeed is never negative).
+        for (uint32_t i = firstEnb[j]; i + 1 < m_enbCount; ++i)
+        {
+            const double distance = std::max(0.0, (i + 0.5) * m_enbSpacing - startX[j]);
+            const Time t = m_moveStart + Seconds(distance / m_ueSpeed);
+            Ptr<NetDevice> source = m_enbDevices.Get(i);
+            Ptr<NetDevice> target = m_enbDevices.Get(i + 1);
+            m_lte->HandoverRequest(t, ue, source, target);
+            m_crossings.push_back({j,
+                                   ue->GetImsi(),
+                                   t,
+                                   DynamicCast<LteEnbNetDevice>(source)->GetCellId(),
+                                   DynamicCast<LteEnbNetDevice>(target)->GetCellId()});
+        }
+    }
+}
+
+void
+EdgeLlmLineScenario::SetUeStartPositions(const std::vector<double>& x)
+{
+    NS_ABORT_MSG_IF(m_built, "EdgeLlmLineScenario::SetUeStartPositions: call it before Build()");
+    m_startPositions = x;
+    m_startPositionsSet = true;
+}
+
+const std::vector<EdgeLlmBoundaryCrossing>&
+EdgeLlmLineScenario::GetBoundaryCrossings() const
+{
+    return m_crossings;
+}
+
+uint32_t
+EdgeLlmLineScenario::GetMovingUeCount() const
+{
+    return m_ueCount;
 }
 
 int64_t

@@ -12,8 +12,10 @@
 #include "ns3/lte-helper.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/point-to-point-epc-helper.h"
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -22,14 +24,38 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
+ * \brief A handover the "boundary" trigger plans: a UE crossing the midpoint between two
+ * neighbouring eNBs.
+ */
+struct EdgeLlmBoundaryCrossing
+{
+    uint32_t ue;         //!< the UE's index in GetUeNodes() (a moving UE)
+    uint64_t imsi;       //!< its IMSI
+    Time time;           //!< when it crosses, and its handover is requested
+    uint16_t sourceCell; //!< the cell it leaves
+    uint16_t targetCell; //!< the cell it enters
+};
+
+/**
+ * \ingroup edge-llm
  * \brief N eNBs along a line, with UEs driving along it, each streaming one LLM answer.
  *
- * eNB i stands at (i EnbSpacing, 0). UE j starts at (UeStartX + j UeStartSpacing, UeY) and
- * drives along the line at UeSpeed. X2 and the backhaul join neighbours only. With Trigger
- * "a3", ns-3's A3-RSRP algorithm hands UEs over from their measurements; with "none" they stay
- * on their first cell (radio-link-failure detection is then switched off on the UEs, so the
- * radio degrades with distance instead of the UE dropping off). Each UE attaches to its
- * nearest eNB and opens its session there at SessionStart + j SessionStagger.
+ * eNB i stands at (i EnbSpacing, 0). UE j starts at (UeStartX + j UeStartSpacing, UeY), or
+ * where SetUeStartPositions() puts it, stands still until MoveStart and then drives along the
+ * line at UeSpeed. X2 and the backhaul join neighbours only. With Trigger "a3", ns-3's A3-RSRP
+ * algorithm hands UEs over from their measurements; with "none" they stay on their first cell;
+ * with "boundary" each UE is handed over when it crosses the midpoint between two neighbouring
+ * eNBs (see GetBoundaryCrossings()). With "none" and "boundary", radio-link-failure detection
+ * is switched off on the UEs: the radio degrades with distance instead of the UE dropping off,
+ * and with "boundary" a UE that dropped off and reattached elsewhere would no longer be in
+ * the cell its next planned handover starts from. Each UE attaches to its nearest eNB and
+ * opens its session there at SessionStart + j SessionStagger.
+ *
+ * ResidentUesPerEnb more UEs stand at each eNB (at its x, UeY off the line), attached to it,
+ * each with a session of the same client attributes, so that every server has its own load.
+ * They are never handed over by the plan. The UEs, their devices and their clients are
+ * ordered alike: the UeCount moving UEs first, then the residents eNB by eNB; residents
+ * continue the session stagger after the moving UEs.
  *
  * Set the helpers' attributes (GetEdgeLlmHelper, GetBackhaulHelper, GetLteHelper) before
  * Build(); read the parts after it.
@@ -47,6 +73,33 @@ class EdgeLlmLineScenario : public Object
 
     /// Make the network and install everything. Call once.
     void Build();
+
+    /**
+     * \brief Give each moving UE its own start x, instead of UeStartX and UeStartSpacing.
+     *
+     * Call before Build(). Build() stops the run unless there is one value per UE (UeCount)
+     * and every value is finite.
+     *
+     * \param x the start x of UE j in m, for j in [0, UeCount)
+     */
+    void SetUeStartPositions(const std::vector<double>& x);
+
+    /**
+     * \brief The handovers the "boundary" trigger requests, after Build().
+     *
+     * One per moving UE and midpoint ahead of it, (i + 0.5) EnbSpacing between eNB i and
+     * i + 1, at MoveStart + distance / UeSpeed; none for a UE that does not move. Times count
+     * from the start of the simulation (Build() is meant to run at time 0). ns-3 stops the
+     * run if a UE is not connected to the source cell when its handover is requested (still
+     * attaching, or handing over): plan the starts and MoveStart so that crossings come after
+     * attachment (tens of ms with ideal RRC) and far enough apart.
+     *
+     * \return the crossings, by UE and then by time; empty for the other triggers
+     */
+    const std::vector<EdgeLlmBoundaryCrossing>& GetBoundaryCrossings() const;
+
+    /// \return the moving UEs (UeCount); the first ones in GetUeNodes()
+    uint32_t GetMovingUeCount() const;
 
     /**
      * \brief Fix the random streams of the LTE devices, after Build().
@@ -71,15 +124,15 @@ class EdgeLlmLineScenario : public Object
 
     /// \return the eNB nodes, in line order
     const NodeContainer& GetEnbNodes() const;
-    /// \return the UE nodes
+    /// \return the UE nodes: the moving ones, then the residents eNB by eNB
     const NodeContainer& GetUeNodes() const;
     /// \return the eNB devices, in line order
     const NetDeviceContainer& GetEnbDevices() const;
-    /// \return the UE devices
+    /// \return the UE devices, in the order of GetUeNodes()
     const NetDeviceContainer& GetUeDevices() const;
     /// \return the servers, in line order
     const ApplicationContainer& GetServers() const;
-    /// \return the clients, one per UE
+    /// \return the clients, one per UE, in the order of GetUeNodes()
     const ApplicationContainer& GetClients() const;
     /// \return the backhaul links, in line order
     const std::vector<BackhaulLink>& GetBackhaulLinks() const;
@@ -90,31 +143,44 @@ class EdgeLlmLineScenario : public Object
     void DoDispose() override;
 
   private:
-    uint32_t m_enbCount;       //!< EnbCount
-    double m_enbSpacing;       //!< EnbSpacing, m
-    uint32_t m_ueCount;        //!< UeCount
-    double m_ueStartX;         //!< UeStartX, m
-    double m_ueStartSpacing;   //!< UeStartSpacing, m
-    double m_ueY;              //!< UeY, m
-    double m_ueSpeed;          //!< UeSpeed, m/s
-    std::string m_trigger;     //!< Trigger
-    Time m_sessionStart;       //!< SessionStart
-    Time m_sessionStagger;     //!< SessionStagger
-    uint16_t m_srsPeriodicity; //!< SrsPeriodicity (0: from UeCount)
-    bool m_built{false};       //!< Build was called
+    /**
+     * \brief Plan and request the handovers of the "boundary" trigger.
+     * \param startX each moving UE's start x, m
+     * \param firstEnb each moving UE's first eNB, by index
+     */
+    void PlanBoundaryCrossings(const std::vector<double>& startX,
+                               const std::vector<uint32_t>& firstEnb);
 
-    Ptr<LteHelper> m_lte;              //!< LTE
-    Ptr<PointToPointEpcHelper> m_epc;  //!< EPC
-    Ptr<EdgeLlmHelper> m_edge;         //!< servers and clients
-    Ptr<BackhaulHelper> m_backhaul;    //!< backhaul links
-    NodeContainer m_enbNodes;          //!< eNBs
-    NodeContainer m_ueNodes;           //!< UEs
-    NetDeviceContainer m_enbDevices;   //!< eNB devices
-    NetDeviceContainer m_ueDevices;    //!< UE devices
-    ApplicationContainer m_servers;    //!< servers
-    ApplicationContainer m_clients;    //!< clients
-    std::vector<BackhaulLink> m_links; //!< backhaul links
-    Ptr<RanObserver> m_observer;       //!< observer
+    uint32_t m_enbCount;                  //!< EnbCount
+    double m_enbSpacing;                  //!< EnbSpacing, m
+    uint32_t m_ueCount;                   //!< UeCount
+    double m_ueStartX;                    //!< UeStartX, m
+    double m_ueStartSpacing;              //!< UeStartSpacing, m
+    double m_ueY;                         //!< UeY, m
+    double m_ueSpeed;                     //!< UeSpeed, m/s
+    std::string m_trigger;                //!< Trigger
+    Time m_sessionStart;                  //!< SessionStart
+    Time m_sessionStagger;                //!< SessionStagger
+    uint16_t m_srsPeriodicity;            //!< SrsPeriodicity (0: from UeCount)
+    Time m_moveStart;                     //!< MoveStart
+    uint32_t m_residentsPerEnb;           //!< ResidentUesPerEnb
+    std::vector<double> m_startPositions; //!< from SetUeStartPositions, m
+    bool m_startPositionsSet{false};      //!< SetUeStartPositions was called
+    bool m_built{false};                  //!< Build was called
+
+    Ptr<LteHelper> m_lte;                             //!< LTE
+    Ptr<PointToPointEpcHelper> m_epc;                 //!< EPC
+    Ptr<EdgeLlmHelper> m_edge;                        //!< servers and clients
+    Ptr<BackhaulHelper> m_backhaul;                   //!< backhaul links
+    NodeContainer m_enbNodes;                         //!< eNBs
+    NodeContainer m_ueNodes;                          //!< UEs
+    NetDeviceContainer m_enbDevices;                  //!< eNB devices
+    NetDeviceContainer m_ueDevices;                   //!< UE devices
+    ApplicationContainer m_servers;                   //!< servers
+    ApplicationContainer m_clients;                   //!< clients
+    std::vector<BackhaulLink> m_links;                //!< backhaul links
+    Ptr<RanObserver> m_observer;                      //!< observer
+    std::vector<EdgeLlmBoundaryCrossing> m_crossings; //!< planned by the "boundary" trigger
 };
 
 } // namespace ns3

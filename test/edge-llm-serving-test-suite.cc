@@ -552,6 +552,15 @@ class ServingAttributesTestCase : public ServingTestCase
         NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("SrsPeriodicity", UintegerValue(30)),
                               false,
                               "30 is no SRS periodicity");
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("MoveStart", TimeValue(Seconds(-1))),
+                              false,
+                              "a negative MoveStart");
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("ResidentUesPerEnb", UintegerValue(1001)),
+                              false,
+                              "1001 residents per eNB");
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("Trigger", StringValue("boundary")),
+                              true,
+                              "the boundary trigger");
         NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("UeSpeed", DoubleValue(0)), true, "standing");
         Ptr<EdgeLlmServer> server = CreateObject<EdgeLlmServer>();
         NS_TEST_ASSERT_MSG_EQ(server->SetAttributeFailSafe("Port", UintegerValue(2152)),
@@ -737,6 +746,211 @@ class ResendHoldoffTestCase : public ServingTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief The boundary trigger hands each UE over when it crosses the midpoint between two
+ * eNBs, as planned, and only then.
+ */
+class BoundaryTriggerTestCase : public ServingTestCase
+{
+  public:
+    BoundaryTriggerTestCase()
+        : ServingTestCase("Boundary trigger: one handover per planned midpoint crossing, on time")
+    {
+    }
+
+  private:
+    /// One HandoverStarted event.
+    struct Started
+    {
+        uint64_t imsi;
+        uint16_t source;
+        uint16_t target;
+        Time time;
+    };
+
+    void HandoverStarted(uint64_t imsi, uint16_t source, uint16_t target)
+    {
+        m_started.push_back({imsi, source, target, Simulator::Now()});
+    }
+
+    void DoRun() override
+    {
+        // The ctHO paper's layout: two eNBs D_bs = 300 m apart, UEs starting before D_bs/2.
+        Ptr<EdgeLlmLineScenario> scenario = CreateObject<EdgeLlmLineScenario>();
+        scenario->SetAttribute("Trigger", StringValue("boundary"));
+        scenario->SetAttribute("EnbCount", UintegerValue(2));
+        scenario->SetAttribute("EnbSpacing", DoubleValue(300));
+        scenario->SetAttribute("UeCount", UintegerValue(2));
+        scenario->SetAttribute("UeSpeed", DoubleValue(20));
+        scenario->SetAttribute("MoveStart", TimeValue(Seconds(0.5)));
+        scenario->SetUeStartPositions({120, 128});
+        scenario->GetEdgeLlmHelper()->SetClientAttribute("TokensToGenerate", UintegerValue(50));
+        scenario->Build();
+        scenario->AssignStreams(1);
+        scenario->GetObserver()->TraceConnectWithoutContext(
+            "HandoverStarted",
+            MakeCallback(&BoundaryTriggerTestCase::HandoverStarted, this));
+
+        // Crossing x = 150 m: 30 m and 22 m at 20 m/s after 0.5 s.
+        const std::vector<EdgeLlmBoundaryCrossing>& plan = scenario->GetBoundaryCrossings();
+        NS_TEST_ASSERT_MSG_EQ(plan.size(), 2u, "one crossing per UE");
+        const double expected[] = {2.0, 1.6};
+        const uint16_t firstCell =
+            DynamicCast<LteEnbNetDevice>(scenario->GetEnbDevices().Get(0))->GetCellId();
+        const uint16_t secondCell =
+            DynamicCast<LteEnbNetDevice>(scenario->GetEnbDevices().Get(1))->GetCellId();
+        for (uint32_t k = 0; k < plan.size(); ++k)
+        {
+            const Ptr<EdgeLlmClient> client =
+                DynamicCast<EdgeLlmClient>(scenario->GetClients().Get(plan[k].ue));
+            NS_TEST_ASSERT_MSG_EQ(plan[k].ue, k, "crossing " << k << "'s UE");
+            NS_TEST_ASSERT_MSG_EQ(plan[k].imsi, client->GetImsi(), "crossing " << k << "'s IMSI");
+            NS_TEST_ASSERT_MSG_EQ_TOL(plan[k].time.GetSeconds(),
+                                      expected[k],
+                                      1e-6,
+                                      "crossing " << k << "'s time");
+            NS_TEST_ASSERT_MSG_EQ(plan[k].sourceCell, firstCell, "crossing " << k << "'s source");
+            NS_TEST_ASSERT_MSG_EQ(plan[k].targetCell, secondCell, "crossing " << k << "'s target");
+        }
+
+        Simulator::Stop(Seconds(2.2));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_started.size(), plan.size(), "no handover but the planned ones");
+        for (const EdgeLlmBoundaryCrossing& c : plan)
+        {
+            uint32_t matches = 0;
+            for (const Started& s : m_started)
+            {
+                if (s.imsi != c.imsi)
+                {
+                    continue;
+                }
+                ++matches;
+                NS_TEST_ASSERT_MSG_EQ(s.source, c.sourceCell, "source, imsi " << c.imsi);
+                NS_TEST_ASSERT_MSG_EQ(s.target, c.targetCell, "target, imsi " << c.imsi);
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(s.time, c.time, "not before the crossing");
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(s.time,
+                                            c.time + MilliSeconds(30),
+                                            "within 30 ms of the crossing");
+            }
+            NS_TEST_ASSERT_MSG_EQ(matches, 1u, "one handover for imsi " << c.imsi);
+        }
+        Simulator::Destroy();
+    }
+
+    std::vector<Started> m_started; //!< every HandoverStarted
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief MoveStart: the UEs stand still until then, and drive at UeSpeed after.
+ */
+class MoveStartTestCase : public ServingTestCase
+{
+  public:
+    MoveStartTestCase()
+        : ServingTestCase("MoveStart: UEs stand still until it, then drive at UeSpeed")
+    {
+    }
+
+  private:
+    void Record(Ptr<MobilityModel> m)
+    {
+        m_positions.push_back(m->GetPosition());
+    }
+
+    void DoRun() override
+    {
+        Ptr<EdgeLlmLineScenario> scenario = CreateObject<EdgeLlmLineScenario>();
+        scenario->SetAttribute("EnbCount", UintegerValue(1));
+        scenario->SetAttribute("UeStartX", DoubleValue(120));
+        scenario->SetAttribute("UeSpeed", DoubleValue(20));
+        scenario->SetAttribute("MoveStart", TimeValue(Seconds(0.4)));
+        scenario->GetEdgeLlmHelper()->SetClientAttribute("TokensToGenerate", UintegerValue(5));
+        scenario->Build();
+        Ptr<MobilityModel> m = scenario->GetUeNodes().Get(0)->GetObject<MobilityModel>();
+        for (double t : {0.0, 0.399, 0.5, 0.7})
+        {
+            Simulator::Schedule(Seconds(t), &MoveStartTestCase::Record, this, m);
+        }
+        Simulator::Stop(Seconds(0.75));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(m_positions.size(), 4u, "four samples");
+        if (m_positions.size() == 4)
+        {
+            NS_TEST_ASSERT_MSG_EQ(m_positions[0].x, 120, "at the start");
+            NS_TEST_ASSERT_MSG_EQ(m_positions[1].x, 120, "still there just before MoveStart");
+            NS_TEST_ASSERT_MSG_EQ_TOL(m_positions[2].x, 122, 1e-9, "0.1 s at 20 m/s");
+            NS_TEST_ASSERT_MSG_EQ_TOL(m_positions[3].x, 126, 1e-9, "0.3 s at 20 m/s");
+            NS_TEST_ASSERT_MSG_EQ(m_positions[3].y, 20, "along the line");
+        }
+        Simulator::Destroy();
+    }
+
+    std::vector<Vector> m_positions; //!< the UE's samples
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief ResidentUesPerEnb: UEs standing at each eNB, attached to it, with sessions there,
+ * after the moving UEs in every container.
+ */
+class ResidentUesTestCase : public ServingTestCase
+{
+  public:
+    ResidentUesTestCase()
+        : ServingTestCase("ResidentUesPerEnb: one UE per eNB, served by it and staying there")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        ServingRun run;
+        run.scenario = CreateObject<EdgeLlmLineScenario>();
+        run.scenario->SetAttribute("EnbCount", UintegerValue(2));
+        run.scenario->SetAttribute("EnbSpacing", DoubleValue(300));
+        // The moving UE stays well inside the first cell: any handover would be a resident's.
+        run.scenario->SetAttribute("UeStartX", DoubleValue(20));
+        run.scenario->SetAttribute("ResidentUesPerEnb", UintegerValue(1));
+        run.scenario->GetEdgeLlmHelper()->SetClientAttribute("TokensToGenerate", UintegerValue(30));
+        Execute(run, Seconds(1.5));
+        const EdgeLlmLineScenario& s = *run.scenario;
+        NS_TEST_ASSERT_MSG_EQ(s.GetMovingUeCount(), 1u, "one moving UE");
+        NS_TEST_ASSERT_MSG_EQ(s.GetUeNodes().GetN(), 3u, "and two residents");
+        NS_TEST_ASSERT_MSG_EQ(s.GetUeDevices().GetN(), 3u, "each with a device");
+        NS_TEST_ASSERT_MSG_EQ(s.GetClients().GetN(), 3u, "and a client");
+        for (uint32_t e = 0; e < 2; ++e)
+        {
+            const uint32_t j = 1 + e;
+            const uint16_t cell =
+                DynamicCast<LteEnbNetDevice>(s.GetEnbDevices().Get(e))->GetCellId();
+            const ClientRecord& r = run.records[j];
+            NS_TEST_ASSERT_MSG_EQ(DynamicCast<LteUeNetDevice>(s.GetUeDevices().Get(j))->GetImsi(),
+                                  r.imsi,
+                                  "devices and clients in one order");
+            const Vector p = s.GetUeNodes().Get(j)->GetObject<MobilityModel>()->GetPosition();
+            NS_TEST_ASSERT_MSG_EQ(p.x, e * 300.0, "resident " << j << " stands at its eNB");
+            NS_TEST_ASSERT_MSG_EQ(p.y, 20, "UeY off the line");
+            NS_TEST_ASSERT_MSG_EQ(run.Client(j)->IsComplete(), true, "resident " << j << " served");
+            NS_TEST_ASSERT_MSG_EQ(r.cell.empty(), false, "resident " << j << " got tokens");
+            if (!r.cell.empty())
+            {
+                NS_TEST_ASSERT_MSG_EQ(r.cell.front(), cell, "first cell of resident " << j);
+                NS_TEST_ASSERT_MSG_EQ(std::count(r.cell.begin(), r.cell.end(), cell),
+                                      static_cast<long>(r.cell.size()),
+                                      "every token from that cell");
+            }
+            NS_TEST_ASSERT_MSG_EQ(s.GetObserver()->GetServingCellId(r.imsi),
+                                  cell,
+                                  "resident " << j << " is still there");
+        }
+        NS_TEST_ASSERT_MSG_EQ(run.handovers, 0u, "no handover");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief LLM serving over LTE: token streaming, recovery, Detour, no handover.
  */
 class EdgeLlmServingTestSuite : public TestSuite
@@ -755,6 +969,9 @@ class EdgeLlmServingTestSuite : public TestSuite
         AddTestCase(new FailedHandoverTestCase());
         AddTestCase(new AllTokensLostTestCase());
         AddTestCase(new ResendHoldoffTestCase());
+        AddTestCase(new BoundaryTriggerTestCase());
+        AddTestCase(new MoveStartTestCase());
+        AddTestCase(new ResidentUesTestCase());
     }
 };
 
