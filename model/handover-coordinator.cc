@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ns3
 {
@@ -214,10 +215,21 @@ HandoverCoordinator::GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) c
     if (bps == 0)
     {
         auto it = m_linkRates.find({cellA, cellB});
-        NS_ABORT_MSG_IF(it == m_linkRates.end(),
-                        "HandoverCoordinator: no backhaul link from cell " << cellA << " to cell "
-                                                                           << cellB);
-        bps = it->second.GetBitRate();
+        if (it != m_linkRates.end())
+        {
+            bps = it->second.GetBitRate();
+        }
+        else
+        {
+            // No direct link: the cache cannot move there, so only token forwarding (tHO)
+            // is possible; the slowest link is a rate the policy can still decide with.
+            bps = std::numeric_limits<uint64_t>::max();
+            for (const auto& [pair, rate] : m_linkRates)
+            {
+                bps = std::min(bps, rate.GetBitRate());
+            }
+            NS_ABORT_MSG_IF(m_linkRates.empty(), "HandoverCoordinator: no backhaul link at all");
+        }
     }
     return static_cast<double>(bps) / 8.0 / static_cast<double>(m_kvBytesPerToken);
 }
