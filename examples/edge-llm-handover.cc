@@ -1,0 +1,206 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+/**
+ * \file
+ * \ingroup edge-llm
+ * The ctHO paper's scenario on a packet-level LTE network: K UEs with LLM sessions on the
+ * first eNB drive across the cell boundary; at each handover the session's KV cache is
+ * recovered at the second eNB by re-prefill (tHO), transfer over the backhaul (cHO), both
+ * (ctHO), or not at all (Detour relays the tokens). The handover delay of each UE is measured
+ * from the packets and the GPU queue, and compared with the analytic value of the same inputs.
+ *
+ *   ./edge-llm-handover --scheme=all --numUes=4 --backhaulRate=4.5Gbps --outDir=results
+ */
+
+#include "ns3/command-line.h"
+#include "ns3/core-module.h"
+#include "ns3/ctho-line-experiment.h"
+#include "ns3/edge-llm-client.h"
+#include "ns3/input-checks.h"
+#include "ns3/kv-cache-profile.h"
+#include "ns3/token-log.h"
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <limits>
+#include <sstream>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A value in ms, or "-" when not measured.
+std::string
+Ms(double seconds)
+{
+    if (std::isnan(seconds))
+    {
+        return "-";
+    }
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(1) << seconds * 1e3;
+    return os.str();
+}
+
+/// Mean and maximum of the measured values.
+std::pair<double, double>
+MeanMax(const std::vector<double>& values)
+{
+    double sum = 0;
+    double max = std::numeric_limits<double>::quiet_NaN();
+    std::size_t n = 0;
+    for (double v : values)
+    {
+        if (!std::isnan(v))
+        {
+            sum += v;
+            max = n == 0 ? v : std::max(max, v);
+            ++n;
+        }
+    }
+    return {n == 0 ? std::numeric_limits<double>::quiet_NaN() : sum / n, max};
+}
+
+void
+PrintRow(const CtHoLineRun& run)
+{
+    const std::vector<CtHoLineGroupSummary> groups = CtHoLineExperiment::Summarize(run);
+    double worst = std::numeric_limits<double>::quiet_NaN();
+    double mean = std::numeric_limits<double>::quiet_NaN();
+    double analytic = std::numeric_limits<double>::quiet_NaN();
+    double ratio = std::numeric_limits<double>::quiet_NaN();
+    for (const CtHoLineGroupSummary& g : groups)
+    {
+        // The worst group is the row's: with one group (oracle, or online) it is the run's.
+        if (std::isnan(worst) || g.worstDelayS > worst)
+        {
+            worst = g.worstDelayS;
+            mean = g.meanDelayS;
+            analytic = g.analytic.worstDelay;
+            ratio = g.ratio;
+        }
+    }
+    const auto [sitMean, sitMax] = MeanMax(run.sitS);
+    uint64_t prefilled = 0;
+    for (const HandoverRecord& r : run.records)
+    {
+        prefilled += r.outcome == HandoverRecord::MIGRATED ? r.prefillTokens : 0;
+    }
+    std::ostringstream r;
+    r << std::fixed << std::setprecision(3) << ratio;
+    std::cout << std::setw(7) << run.scheme << std::setw(10) << Ms(worst) << std::setw(10)
+              << Ms(mean) << std::setw(10) << Ms(sitMean) << std::setw(10) << Ms(sitMax)
+              << std::setw(12) << std::setprecision(1) << std::fixed << run.sent.sent / 1e6
+              << std::setw(10) << prefilled << std::setw(12) << Ms(analytic) << std::setw(8)
+              << (std::isnan(ratio) ? "-" : r.str()) << "\n";
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    CtHoLineConfig config;
+    std::string scheme = "all";
+    std::string plannedRate;
+    std::string outDir;
+    std::string tokensCsv;
+
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("scheme", "ctho, tho, cho, detour, or all", scheme);
+    cmd.AddValue("numUes", "K, the UEs that hand over, [1, 64]", config.numUes);
+    cmd.AddValue("cMax", "largest prompt, tokens (prompts are U[1024, cMax])", config.cMax);
+    cmd.AddValue("backhaulRate", "rate of the backhaul link", config.backhaulRate);
+    cmd.AddValue("plannedBackhaulRate",
+                 "rate the scheduler and the analytic column are told (default: backhaulRate)",
+                 plannedRate);
+    cmd.AddValue("backhaulDelay", "one-way delay of the backhaul link", config.backhaulDelay);
+    cmd.AddValue("prefillA", "a of p(L) = a L + b, s/token", config.prefillA);
+    cmd.AddValue("prefillB", "b of p(L) = a L + b, s", config.prefillB);
+    cmd.AddValue("prefillCycle", "T_c: prefills start on multiples of it", config.prefillCycle);
+    cmd.AddValue("bsDistance", "D_bs: distance between the eNBs, m", config.bsDistance);
+    cmd.AddValue("trigger", "boundary, a3 or none", config.trigger);
+    cmd.AddValue("batching", "oracle (needs --trigger=boundary) or online", config.batching);
+    cmd.AddValue("kvProfile",
+                 "KV-cache model: " + edgellm::JoinNames(KvCacheProfile::PresetNames()),
+                 config.kvProfile);
+    cmd.AddValue("moveStart", "when the UEs start moving", config.moveStart);
+    cmd.AddValue("tokensAfter",
+                 "tokens each session decodes after its handover",
+                 config.tokensAfter);
+    cmd.AddValue("residentUes", "stationary sessions on each eNB (load)", config.residentUes);
+    cmd.AddValue("outDir", "write handovers.csv there", outDir);
+    cmd.AddValue("tokensCsv", "write every token's times to this file", tokensCsv);
+    cmd.Parse(argc, argv);
+    config.plannedBackhaulRate = plannedRate.empty() ? config.backhaulRate : DataRate(plannedRate);
+
+    std::vector<std::string> schemes{scheme};
+    if (scheme == "all")
+    {
+        schemes = {"tho", "cho", "ctho", "detour"};
+    }
+    for (const std::string& s : schemes)
+    {
+        CtHoLineExperiment::SchedulerTypeOf(s); // stops the run on an unknown name
+    }
+    const CtHoLineExperiment experiment(config);
+    const CtHoLineInputs inputs = experiment.Draw();
+
+    std::cout << "K = " << config.numUes << " UEs, prompts U[" << config.minPrompt << ", "
+              << config.cMax << "], R_bh = " << config.backhaulRate.GetBitRate() / 1e9
+              << " Gb/s (planned " << config.plannedBackhaulRate.GetBitRate() / 1e9
+              << "), T_c = " << config.prefillCycle.As(Time::MS) << ", trigger " << config.trigger
+              << ", " << config.batching << " batching\n";
+    std::cout << "  ue  start[m]  prompt\n";
+    for (std::size_t j = 0; j < inputs.prompts.size(); ++j)
+    {
+        std::cout << std::setw(4) << j << std::setw(10) << std::setprecision(2) << std::fixed
+                  << inputs.startX[j] << std::setw(8) << inputs.prompts[j] << "\n";
+    }
+    std::cout << "\n scheme  worst[ms]  mean[ms]   SIT[ms]  SITmax[ms]  KV[MB]  prefill"
+                 "  analytic[ms]  ratio\n";
+
+    std::ofstream handovers;
+    if (!outDir.empty())
+    {
+        handovers.open(outDir + "/handovers.csv");
+        NS_ABORT_MSG_IF(!handovers, "--outDir: cannot write " << outDir << "/handovers.csv");
+    }
+    Ptr<TokenLog> log;
+    if (!tokensCsv.empty())
+    {
+        log = Create<TokenLog>(tokensCsv);
+    }
+    bool first = true;
+    for (const std::string& s : schemes)
+    {
+        const CtHoLineRun run = experiment.Run(s, inputs, [&log, &s](Ptr<EdgeLlmLineScenario> sc) {
+            if (log)
+            {
+                log->SetScheme(s);
+                for (uint32_t i = 0; i < sc->GetClients().GetN(); ++i)
+                {
+                    DynamicCast<EdgeLlmClient>(sc->GetClients().Get(i))->SetTokenLog(log);
+                }
+            }
+        });
+        // Every scheme must see the same scenario, or the comparison means nothing.
+        NS_ABORT_MSG_IF(!(run.inputs == inputs), "scheme " << s << " ran on other inputs");
+        PrintRow(run);
+        if (handovers.is_open())
+        {
+            CtHoLineExperiment::WriteHandoversCsv(handovers, run, first);
+        }
+        first = false;
+    }
+    if (handovers.is_open())
+    {
+        std::cout << "\nCSV: " << outDir << "/handovers.csv\n";
+    }
+    return 0;
+}

@@ -1,0 +1,419 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ctho-line-experiment.h"
+
+#include "ctho-paper-scenario.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/edge-llm-client.h"
+#include "ns3/gpu-compute-model.h"
+#include "ns3/kv-cache-profile.h"
+#include "ns3/kv-transfer-application.h"
+#include "ns3/llm-engine.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace ns3
+{
+
+namespace
+{
+
+constexpr double NOT_MEASURED = std::numeric_limits<double>::quiet_NaN();
+
+/// The stream index every run draws the radio from, so that schemes see the same radio.
+constexpr int64_t RADIO_STREAM = 100;
+
+/// Seconds, as CSV cells write them; empty when not measured.
+std::string
+Cell(double seconds)
+{
+    if (std::isnan(seconds))
+    {
+        return "";
+    }
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(9) << seconds;
+    return os.str();
+}
+
+} // namespace
+
+void
+CtHoLineConfig::Validate() const
+{
+    NS_ABORT_MSG_IF(numUes < 1 || numUes > 64,
+                    "--numUes = " << numUes << " is invalid; allowed: an integer in [1, 64]");
+    NS_ABORT_MSG_IF(minPrompt < 1 || cMax < minPrompt,
+                    "--cMax = " << cMax << " is invalid; allowed: an integer >= " << minPrompt
+                                << " (the smallest prompt)");
+    NS_ABORT_MSG_IF(backhaulRate.GetBitRate() == 0,
+                    "--backhaulRate = 0 is invalid; allowed: a rate > 0");
+    NS_ABORT_MSG_IF(backhaulDelay.IsNegative(),
+                    "--backhaulDelay = " << backhaulDelay.As(Time::US)
+                                         << " is invalid; allowed: a time >= 0");
+    NS_ABORT_MSG_IF(!(prefillA >= 0) || !std::isfinite(prefillA),
+                    "--prefillA = " << prefillA << " is invalid; allowed: a finite number >= 0");
+    NS_ABORT_MSG_IF(!(prefillB >= 0) || !std::isfinite(prefillB),
+                    "--prefillB = " << prefillB << " is invalid; allowed: a finite number >= 0");
+    NS_ABORT_MSG_IF(prefillCycle.IsNegative(),
+                    "--prefillCycle = " << prefillCycle.As(Time::MS)
+                                        << " is invalid; allowed: a time >= 0");
+    NS_ABORT_MSG_IF(!(bsDistance > 2 * maxStartX) || !std::isfinite(bsDistance),
+                    "--bsDistance = " << bsDistance << " is invalid; allowed: a finite number > "
+                                      << 2 * maxStartX
+                                      << " m, so that the UEs start before the boundary");
+    NS_ABORT_MSG_IF(!(speed > 0) || !std::isfinite(speed),
+                    "speed = " << speed << " is invalid; allowed: a finite number > 0");
+    NS_ABORT_MSG_IF(moveStart.IsNegative(),
+                    "--moveStart = " << moveStart.As(Time::S)
+                                     << " is invalid; allowed: a time >= 0");
+    NS_ABORT_MSG_IF(trigger != "boundary" && trigger != "a3" && trigger != "none",
+                    "--trigger = " << trigger << " is invalid; allowed: boundary, a3 or none");
+    NS_ABORT_MSG_IF(batching != "oracle" && batching != "online",
+                    "--batching = " << batching << " is invalid; allowed: oracle or online");
+    NS_ABORT_MSG_IF(batching == "oracle" && trigger != "boundary",
+                    "--batching=oracle with --trigger="
+                        << trigger
+                        << " is invalid; oracle batching knows the handover times in advance, "
+                           "which only --trigger=boundary schedules: use --batching=online");
+    NS_ABORT_MSG_IF(tokensAfter < 1, "--tokensAfter = 0 is invalid; allowed: an integer >= 1");
+    NS_ABORT_MSG_IF(residentUes > 100,
+                    "--residentUes = " << residentUes << " is invalid; allowed: [0, 100]");
+    try
+    {
+        KvCacheProfile::FromPreset(kvProfile, kvBits);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        NS_FATAL_ERROR("--kvProfile = " << kvProfile << " is invalid: " << e.what());
+    }
+}
+
+bool
+CtHoLineInputs::operator==(const CtHoLineInputs& other) const
+{
+    return startX == other.startX && prompts == other.prompts;
+}
+
+CtHoLineExperiment::CtHoLineExperiment(CtHoLineConfig config)
+    : m_config(std::move(config))
+{
+    m_config.Validate();
+}
+
+std::string
+CtHoLineExperiment::SchedulerTypeOf(const std::string& scheme)
+{
+    static const std::map<std::string, std::string> types{
+        {"ctho", "ns3::CtHoScheduler"},
+        {"tho", "ns3::TokenHandoverScheduler"},
+        {"cho", "ns3::CacheHandoverScheduler"},
+        {"detour", "ns3::DetourScheduler"},
+    };
+    auto it = types.find(scheme);
+    NS_ABORT_MSG_IF(it == types.end(),
+                    "--scheme = " << scheme
+                                  << " is invalid; allowed: ctho, tho, cho, detour or all");
+    return it->second;
+}
+
+CtHoLineInputs
+CtHoLineExperiment::Draw() const
+{
+    Ptr<CtHoPaperScenario> paper = CreateObject<CtHoPaperScenario>();
+    paper->SetAttribute("UeCount", UintegerValue(m_config.numUes));
+    paper->SetAttribute("MinContext", UintegerValue(m_config.minPrompt));
+    paper->SetAttribute("MaxContext", UintegerValue(m_config.cMax));
+    paper->SetAttribute("BsDistance", DoubleValue(m_config.bsDistance));
+    paper->SetAttribute("MinStartX", DoubleValue(m_config.minStartX));
+    paper->SetAttribute("MaxStartX", DoubleValue(m_config.maxStartX));
+    paper->AssignStreams(0);
+    CtHoLineInputs inputs;
+    for (const CtHoPaperUe& ue : paper->Draw())
+    {
+        inputs.startX.push_back(ue.startX);
+        inputs.prompts.push_back(static_cast<uint32_t>(ue.contextTokens));
+    }
+    return inputs;
+}
+
+CtHoLineRun
+CtHoLineExperiment::Run(const std::string& scheme, const CtHoLineInputs& inputs, Hook hook) const
+{
+    const CtHoLineConfig& c = m_config;
+    NS_ABORT_MSG_IF(inputs.startX.size() != c.numUes || inputs.prompts.size() != c.numUes,
+                    "CtHoLineExperiment::Run: inputs for " << inputs.startX.size()
+                                                           << " UEs, but --numUes = " << c.numUes);
+    CtHoLineRun run;
+    run.scheme = scheme;
+    run.inputs = inputs;
+    const uint64_t kvBytesPerToken = static_cast<uint64_t>(
+        std::ceil(KvCacheProfile::FromPreset(c.kvProfile, c.kvBits).GetBytesPerToken()));
+
+    Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+    s->SetAttribute("EnbCount", UintegerValue(2));
+    s->SetAttribute("EnbSpacing", DoubleValue(c.bsDistance));
+    s->SetAttribute("UeCount", UintegerValue(c.numUes));
+    s->SetAttribute("UeSpeed", DoubleValue(c.speed));
+    s->SetAttribute("Trigger", StringValue(c.trigger));
+    s->SetAttribute("MoveStart", TimeValue(c.moveStart));
+    s->SetAttribute("SessionStart", TimeValue(Seconds(0)));
+    s->SetAttribute("SessionStagger", TimeValue(Seconds(0)));
+    s->SetAttribute("ResidentUesPerEnb", UintegerValue(c.residentUes));
+    s->SetUeStartPositions(inputs.startX);
+    s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(c.backhaulRate));
+    s->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(c.backhaulDelay));
+
+    Ptr<GpuComputeModel> gpu = CreateObject<GpuComputeModel>();
+    gpu->SetAttribute("PrefillSecondsPerToken", DoubleValue(c.prefillA));
+    gpu->SetAttribute("PrefillFixedSeconds", DoubleValue(c.prefillB));
+    run.compute = gpu->GetModel();
+
+    // Tokens decoded before the handover, at the decode rate of the whole batch: each session
+    // asks for that many plus tokensAfter, so that it runs about tokensAfter past it.
+    uint64_t batchContext = 0;
+    for (uint32_t p : inputs.prompts)
+    {
+        batchContext += p;
+    }
+    const uint32_t sequences = c.numUes + 2 * c.residentUes;
+    batchContext += uint64_t(2) * c.residentUes * c.minPrompt;
+    const double step = std::max(run.compute.DecodeStepTime(sequences, batchContext), 1e-4);
+    std::vector<uint32_t> tokens;
+    double lastCrossing = 0;
+    for (uint32_t j = 0; j < c.numUes; ++j)
+    {
+        const double crossing =
+            c.moveStart.GetSeconds() + (c.bsDistance / 2 - inputs.startX[j]) / c.speed;
+        lastCrossing = std::max(lastCrossing, crossing);
+        tokens.push_back(static_cast<uint32_t>(std::ceil(crossing / step)) + c.tokensAfter);
+    }
+
+    Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+    edge->SetSchedulerType(SchedulerTypeOf(scheme));
+    edge->SetCoordinatorAttribute("Batching", StringValue(c.batching));
+    edge->SetCoordinatorAttribute("PlannedBackhaulRate", DataRateValue(c.plannedBackhaulRate));
+    edge->SetCoordinatorAttribute("KvBytesPerToken", UintegerValue(kvBytesPerToken));
+    edge->SetEngineAttribute("PrefillCycle", TimeValue(c.prefillCycle));
+    // Residents decode for the whole run.
+    edge->SetClientAttribute("PromptTokens", UintegerValue(c.minPrompt));
+    edge->SetClientAttribute(
+        "TokensToGenerate",
+        UintegerValue(static_cast<uint32_t>(c.maxSimTime.GetSeconds() / step) + 1));
+    s->Build();
+    s->AssignStreams(RADIO_STREAM);
+
+    for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
+    {
+        DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))->GetEngine()->SetComputeModel(gpu);
+    }
+    Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator();
+    const uint16_t cell1 = DynamicCast<EdgeLlmServer>(s->GetServers().Get(0))->GetCellId();
+    const uint16_t cell2 = DynamicCast<EdgeLlmServer>(s->GetServers().Get(1))->GetCellId();
+    run.plannedTokensPerSecond = coordinator->GetPlannedTokensPerSecond(cell1, cell2);
+    run.prefillCycleS = c.prefillCycle.GetSeconds();
+    if (c.batching == "oracle")
+    {
+        std::vector<std::pair<uint64_t, Time>> group;
+        std::set<uint32_t> seen;
+        for (const EdgeLlmBoundaryCrossing& x : s->GetBoundaryCrossings())
+        {
+            if (seen.insert(x.ue).second)
+            {
+                group.emplace_back(x.imsi, x.time);
+            }
+        }
+        coordinator->AddOracleGroup(group);
+    }
+
+    run.ues.resize(c.numUes);
+    uint32_t completed = 0;
+    for (uint32_t j = 0; j < c.numUes; ++j)
+    {
+        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(s->GetClients().Get(j));
+        client->SetAttribute("PromptTokens", UintegerValue(inputs.prompts[j]));
+        client->SetAttribute("TokensToGenerate", UintegerValue(tokens[j]));
+        run.ues[j].imsi = client->GetImsi();
+        run.ues[j].tokensToGenerate = tokens[j];
+        std::map<uint32_t, double>* sit = &run.ues[j].sitByMark;
+        client->TraceConnectWithoutContext(
+            "ServiceInterruption",
+            Callback<void, uint32_t, Time>(
+                [sit](uint32_t mark, Time t) { (*sit)[mark] = t.GetSeconds(); }));
+        const uint32_t everyone = c.numUes;
+        client->TraceConnectWithoutContext(
+            "SessionComplete",
+            Callback<void, uint64_t>([&completed, everyone](uint64_t) {
+                // Residents would decode on: the run ends when the moving UEs are done.
+                if (++completed == everyone)
+                {
+                    Simulator::Stop(MilliSeconds(1));
+                }
+            }));
+    }
+    if (hook)
+    {
+        hook(s);
+    }
+    Simulator::Stop(c.maxSimTime);
+    Simulator::Run();
+    run.endTime = Simulator::Now();
+
+    run.records = coordinator->GetRecords();
+    std::map<uint64_t, std::size_t> ueOf;
+    for (uint32_t j = 0; j < c.numUes; ++j)
+    {
+        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(s->GetClients().Get(j));
+        CtHoLineUe& ue = run.ues[j];
+        ue.delivered = client->GetDeliveredTokens();
+        ue.duplicates = client->GetDuplicates();
+        ue.complete = client->IsComplete();
+        ue.deliveryNs = client->GetDeliveryTimesNs();
+        ueOf[ue.imsi] = j;
+    }
+    for (const HandoverRecord& r : run.records)
+    {
+        double first = NOT_MEASURED;
+        double sit = NOT_MEASURED;
+        auto u = ueOf.find(r.imsi);
+        if (u != ueOf.end() && r.outcome != HandoverRecord::CANCELLED &&
+            r.outcome != HandoverRecord::NO_SESSION)
+        {
+            const CtHoLineUe& ue = run.ues[u->second];
+            if (r.resumeIndex < ue.deliveryNs.size())
+            {
+                first = ue.deliveryNs[r.resumeIndex] * 1e-9;
+            }
+            auto mark = ue.sitByMark.find(r.resumeIndex - 1);
+            if (r.resumeIndex > 0 && mark != ue.sitByMark.end())
+            {
+                sit = mark->second;
+            }
+        }
+        run.firstTokenAfterS.push_back(first);
+        run.sitS.push_back(sit);
+    }
+    for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
+    {
+        const uint16_t cell = DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))->GetCellId();
+        Ptr<KvTransferApplication> kv = edge->GetKvTransfer(cell);
+        run.streamBytesReceived += kv->GetReceiver()->GetStreamBytesReceived();
+        for (const CtHoLineUe& ue : run.ues)
+        {
+            const KvTransferReceiverCounters r = kv->GetReceiver()->GetCounters(ue.imsi);
+            run.received.announced += r.announced;
+            run.received.received += r.received;
+            run.received.droppedStale += r.droppedStale;
+            run.received.droppedInvalid += r.droppedInvalid;
+            run.received.tokensForwarded += r.tokensForwarded;
+        }
+    }
+    for (const BackhaulLink& link : s->GetBackhaulLinks())
+    {
+        for (const auto& [node, peer] :
+             {std::make_pair(link.nodeA, link.addressB), std::make_pair(link.nodeB, link.addressA)})
+        {
+            Ptr<KvTransferApplication> kv;
+            for (uint32_t a = 0; a < node->GetNApplications() && !kv; ++a)
+            {
+                kv = DynamicCast<KvTransferApplication>(node->GetApplication(a));
+            }
+            Ptr<KvTransferSender> sender = kv->GetSender(peer);
+            run.streamBytesSent += sender->GetStreamBytesSent();
+            for (const CtHoLineUe& ue : run.ues)
+            {
+                const KvTransferSenderCounters k = sender->GetCounters(ue.imsi);
+                run.sent.announced += k.announced;
+                run.sent.sent += k.sent;
+                run.sent.cancelled += k.cancelled;
+                run.sent.acked += k.acked;
+            }
+        }
+    }
+    Simulator::Destroy();
+    s->Dispose();
+    return run;
+}
+
+std::vector<CtHoLineGroupSummary>
+CtHoLineExperiment::Summarize(const CtHoLineRun& run)
+{
+    std::map<uint32_t, std::vector<const HandoverRecord*>> groups;
+    for (const HandoverRecord& r : run.records)
+    {
+        if (r.outcome == HandoverRecord::MIGRATED)
+        {
+            groups[r.group].push_back(&r);
+        }
+    }
+    std::vector<CtHoLineGroupSummary> out;
+    for (const auto& [group, records] : groups)
+    {
+        CtHoLineGroupSummary g;
+        g.group = group;
+        g.sessions = records.size();
+        CtHoInput input;
+        input.backhaulTokensPerSecond = run.plannedTokensPerSecond;
+        input.prefillCycle = run.prefillCycleS;
+        double sum = 0;
+        for (const HandoverRecord* r : records)
+        {
+            const double delay = (r->kvReady - r->hoStart).GetSeconds();
+            g.worstDelayS = std::max(g.worstDelayS, delay);
+            sum += delay;
+            input.ues.push_back({r->contextTokens, r->hoStart.GetSeconds()});
+        }
+        g.meanDelayS = sum / records.size();
+        const CtHoSolver solver(input, run.compute);
+        uint64_t prefix = 0;
+        if (run.scheme == "tho")
+        {
+            prefix = solver.GetMaxContext();
+        }
+        else if (run.scheme == "ctho")
+        {
+            prefix = solver.Solve().prefixTokens;
+        }
+        g.analytic = solver.Evaluate(prefix);
+        g.ratio = g.analytic.worstDelay > 0 ? g.worstDelayS / g.analytic.worstDelay : NOT_MEASURED;
+        out.push_back(g);
+    }
+    return out;
+}
+
+void
+CtHoLineExperiment::WriteHandoversCsv(std::ostream& os, const CtHoLineRun& run, bool header)
+{
+    if (header)
+    {
+        os << "scheme,group,imsi,source_cell,target_cell,context_tokens,prefill_tokens,"
+              "transfer_tokens,kv_bytes,ho_start_s,kv_ready_s,first_token_after_s,ho_delay_s,"
+              "sit_s\n";
+    }
+    for (std::size_t i = 0; i < run.records.size(); ++i)
+    {
+        const HandoverRecord& r = run.records[i];
+        const bool ready = !r.kvReady.IsNegative() && r.outcome != HandoverRecord::RELAYED;
+        os << run.scheme << ',' << r.group << ',' << r.imsi << ',' << r.sourceCell << ','
+           << r.targetCell << ',' << r.contextTokens << ',' << r.prefillTokens << ','
+           << r.transferTokens << ',' << r.kvBytes << ',' << Cell(r.hoStart.GetSeconds()) << ','
+           << Cell(ready ? r.kvReady.GetSeconds() : NOT_MEASURED) << ','
+           << Cell(run.firstTokenAfterS[i]) << ','
+           << Cell(ready ? (r.kvReady - r.hoStart).GetSeconds() : NOT_MEASURED) << ','
+           << Cell(run.sitS[i]) << '\n';
+    }
+}
+
+} // namespace ns3

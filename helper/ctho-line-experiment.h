@@ -1,0 +1,188 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_CTHO_LINE_EXPERIMENT_H
+#define EDGE_LLM_CTHO_LINE_EXPERIMENT_H
+
+#include "edge-llm-line-scenario.h"
+
+#include "ns3/ctho-solver.h"
+#include "ns3/data-rate.h"
+#include "ns3/handover-coordinator.h"
+#include "ns3/kv-transfer-receiver.h"
+#include "ns3/kv-transfer-sender.h"
+#include "ns3/llm-compute-model.h"
+#include "ns3/nstime.h"
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief The settings of a run on the ctHO paper's line: two eNBs, K UEs driving across the
+ * boundary, LLM sessions on the eNBs, KV caches moved over a point-to-point backhaul.
+ *
+ * Defaults are the paper's (Qwen2.5-7B at 16 bits, p(L) = a L + b, T_c = 10 ms, 20 m/s,
+ * eNBs 300 m apart, R_bh = 4.5 Gb/s from its second study).
+ */
+struct CtHoLineConfig
+{
+    uint32_t numUes{4};                           //!< K, moving UEs, [1, 64]
+    uint32_t minPrompt{1024};                     //!< smallest prompt, tokens
+    uint32_t cMax{3072};                          //!< largest prompt, tokens (>= minPrompt)
+    DataRate backhaulRate{DataRate("4.5Gbps")};   //!< the link's rate
+    DataRate plannedBackhaulRate{DataRate(0)};    //!< what the scheduler is told; 0: same
+    Time backhaulDelay{MicroSeconds(50)};         //!< one-way delay of the link
+    double prefillA{9.4267e-5};                   //!< a, s/token
+    double prefillB{2.4e-3};                      //!< b, s
+    Time prefillCycle{MilliSeconds(10)};          //!< T_c
+    double bsDistance{300};                       //!< D_bs, m
+    double minStartX{120};                        //!< UEs start at U[minStartX, maxStartX]
+    double maxStartX{130};                        //!< m
+    double speed{20};                             //!< m/s
+    Time moveStart{Seconds(2)};                   //!< when the UEs start moving
+    std::string trigger{"boundary"};              //!< boundary, a3 or none
+    std::string batching{"oracle"};               //!< oracle (needs boundary) or online
+    std::string kvProfile{"Qwen2.5-7B-Instruct"}; //!< a KvCacheProfile preset
+    uint32_t kvBits{16};                          //!< bits per KV element
+    uint32_t tokensAfter{1024};                   //!< tokens to decode after the handover
+    uint32_t residentUes{0};                      //!< stationary sessions per eNB
+    Time maxSimTime{Seconds(120)};                //!< the run stops here at the latest
+
+    /// Stop the run, naming the flag, if a setting is out of range or two clash.
+    void Validate() const;
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Scenario inputs drawn once and shared by every scheme of a comparison.
+ */
+struct CtHoLineInputs
+{
+    std::vector<double> startX;    //!< per moving UE, m
+    std::vector<uint32_t> prompts; //!< per moving UE, tokens
+
+    /// \return true if both draws are the same
+    bool operator==(const CtHoLineInputs& other) const;
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief What one moving UE's client saw.
+ */
+struct CtHoLineUe
+{
+    uint64_t imsi{0};                     //!< the UE
+    uint32_t tokensToGenerate{0};         //!< tokens its session asked for
+    uint64_t delivered{0};                //!< tokens delivered to the application
+    uint64_t duplicates{0};               //!< copies the client discarded
+    bool complete{false};                 //!< every token arrived
+    std::vector<int64_t> deliveryNs;      //!< delivery time per token index
+    std::map<uint32_t, double> sitByMark; //!< SIT, s, by the marked token's index
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Everything one scheme's run produced.
+ */
+struct CtHoLineRun
+{
+    std::string scheme;                   //!< ctho, tho, cho or detour
+    CtHoLineInputs inputs;                //!< the inputs it ran on
+    std::vector<HandoverRecord> records;  //!< every handover, in order
+    std::vector<double> firstTokenAfterS; //!< per record: the target's first token, or NaN
+    std::vector<double> sitS;             //!< per record: its SIT, or NaN
+    std::vector<CtHoLineUe> ues;          //!< per moving UE
+    KvTransferSenderCounters sent;        //!< KV bytes of the moving UEs, every sender
+    KvTransferReceiverCounters received;  //!< KV bytes of the moving UEs, every receiver
+    uint64_t streamBytesSent{0};          //!< every KV-transfer stream byte sent
+    uint64_t streamBytesReceived{0};      //!< every KV-transfer stream byte read
+    double plannedTokensPerSecond{0};     //!< R the scheduler was told
+    double prefillCycleS{0};              //!< T_c, s
+    LlmComputeModel compute{LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName())};
+    //!< the engines' compute model
+    Time endTime; //!< when the run stopped
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief A group's delays, measured and analytic.
+ */
+struct CtHoLineGroupSummary
+{
+    uint32_t group{0};       //!< the group
+    std::size_t sessions{0}; //!< migrated sessions in it
+    double worstDelayS{0};   //!< the largest ho_delay_s
+    double meanDelayS{0};    //!< their mean
+    CtHoValue analytic;      //!< V at the scheme's own L, from the measured C_i and tau_i
+    double ratio{0};         //!< worstDelayS / analytic.worstDelay
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Runs the ctHO paper's line with the module's LTE network, servers and coordinator.
+ */
+class CtHoLineExperiment
+{
+  public:
+    /// Called after the network is built, before the simulation runs (e.g. to hook traces).
+    using Hook = std::function<void(Ptr<EdgeLlmLineScenario>)>;
+
+    /**
+     * \param config the settings; validated here
+     */
+    explicit CtHoLineExperiment(CtHoLineConfig config);
+
+    /**
+     * \brief Draw the prompts and start positions, from the RngRun's own streams.
+     * \return the draw
+     */
+    CtHoLineInputs Draw() const;
+
+    /**
+     * \brief Run one scheme. The simulator is destroyed at the end.
+     * \param scheme ctho, tho, cho or detour
+     * \param inputs the scenario's inputs
+     * \param hook called before the simulation runs; may be empty
+     * \return what happened
+     */
+    CtHoLineRun Run(const std::string& scheme, const CtHoLineInputs& inputs, Hook hook = {}) const;
+
+    /**
+     * \param scheme a scheme name; another stops the run naming --scheme
+     * \return the TypeId name of its HandoverScheduler
+     */
+    static std::string SchedulerTypeOf(const std::string& scheme);
+
+    /**
+     * \brief The measured and analytic delays of each group of a run.
+     *
+     * The analytic value is V(L) of the ctHO problem made of the group's migrated sessions,
+     * with their measured C_i and tau_i and the planned R, at the scheme's own L: C_max for
+     * tHO, 0 for cHO, the optimum for ctHO. Detour has none (its group is empty).
+     * \param run a run
+     * \return one summary per group with migrated sessions, by group
+     */
+    static std::vector<CtHoLineGroupSummary> Summarize(const CtHoLineRun& run);
+
+    /**
+     * \brief Write handovers.csv rows (one per handover).
+     * \param os where
+     * \param run a run
+     * \param header write the header line first
+     */
+    static void WriteHandoversCsv(std::ostream& os, const CtHoLineRun& run, bool header);
+
+  private:
+    CtHoLineConfig m_config; //!< the settings
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_CTHO_LINE_EXPERIMENT_H */
