@@ -150,7 +150,10 @@ CtHoLineExperiment::Draw() const
 }
 
 CtHoLineRun
-CtHoLineExperiment::Run(const std::string& scheme, const CtHoLineInputs& inputs, Hook hook) const
+CtHoLineExperiment::Run(const std::string& scheme,
+                        const CtHoLineInputs& inputs,
+                        Hook before,
+                        Hook after) const
 {
     const CtHoLineConfig& c = m_config;
     NS_ABORT_MSG_IF(inputs.startX.size() != c.numUes || inputs.prompts.size() != c.numUes,
@@ -263,9 +266,9 @@ CtHoLineExperiment::Run(const std::string& scheme, const CtHoLineInputs& inputs,
                 }
             }));
     }
-    if (hook)
+    if (before)
     {
-        hook(s);
+        before(s);
     }
     Simulator::Stop(c.maxSimTime);
     Simulator::Run();
@@ -341,6 +344,10 @@ CtHoLineExperiment::Run(const std::string& scheme, const CtHoLineInputs& inputs,
                 run.sent.acked += k.acked;
             }
         }
+    }
+    if (after)
+    {
+        after(s);
     }
     Simulator::Destroy();
     s->Dispose();

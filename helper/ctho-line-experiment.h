@@ -131,7 +131,7 @@ struct CtHoLineGroupSummary
 class CtHoLineExperiment
 {
   public:
-    /// Called after the network is built, before the simulation runs (e.g. to hook traces).
+    /// Called with the scenario around the simulation (to hook traces, or inspect the state).
     using Hook = std::function<void(Ptr<EdgeLlmLineScenario>)>;
 
     /**
@@ -149,10 +149,14 @@ class CtHoLineExperiment
      * \brief Run one scheme. The simulator is destroyed at the end.
      * \param scheme ctho, tho, cho or detour
      * \param inputs the scenario's inputs
-     * \param hook called before the simulation runs; may be empty
+     * \param before called before the simulation runs; may be empty
+     * \param after called after it ran, before the simulator is destroyed; may be empty
      * \return what happened
      */
-    CtHoLineRun Run(const std::string& scheme, const CtHoLineInputs& inputs, Hook hook = {}) const;
+    CtHoLineRun Run(const std::string& scheme,
+                    const CtHoLineInputs& inputs,
+                    Hook before = {},
+                    Hook after = {}) const;
 
     /**
      * \param scheme a scheme name; another stops the run naming --scheme

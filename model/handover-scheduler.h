@@ -50,7 +50,9 @@ struct HandoverPlan
     };
 
     Action action{MIGRATE};   //!< what to do
-    uint64_t prefixTokens{0}; //!< L, tokens; meaningful for MIGRATE
+    /// L, tokens; meaningful for MIGRATE. A value at least every context (tHO uses 2^64 - 1)
+    /// re-prefills every session whole.
+    uint64_t prefixTokens{0};
     CtHoValue predicted;      //!< the delays the inputs predict at L (MIGRATE)
 };
 

@@ -4,6 +4,8 @@
 
 #include "token-handover-scheduler.h"
 
+#include <limits>
+
 namespace ns3
 {
 
@@ -33,7 +35,8 @@ HandoverPlan
 TokenHandoverScheduler::DoPlan(const CtHoSolver& solver) const
 {
     HandoverPlan plan;
-    plan.prefixTokens = solver.GetMaxContext();
+    // Not C_max: the contexts planned with may be estimates, and tHO re-prefills all of each.
+    plan.prefixTokens = std::numeric_limits<uint64_t>::max();
     plan.predicted = solver.Tho();
     return plan;
 }

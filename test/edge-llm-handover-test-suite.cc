@@ -1,0 +1,544 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Handover policies end to end on the ctHO paper's line: an LTE handover starts a plan, the
+// plan runs on real packets (TCP over the backhaul) and a real GPU queue, and the delay that
+// comes out is counted and compared with the analytic value of the same measured inputs.
+
+#include "ns3/config.h"
+#include "ns3/core-module.h"
+#include "ns3/edge-llm-module.h"
+#include "ns3/internet-module.h"
+#include "ns3/lte-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/test.h"
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Short runs: the UEs move at 1 s and decode 60 tokens past their handover.
+CtHoLineConfig
+ShortConfig(uint32_t ues)
+{
+    CtHoLineConfig c;
+    c.numUes = ues;
+    c.moveStart = Seconds(1);
+    c.tokensAfter = 60;
+    c.maxSimTime = Seconds(20);
+    return c;
+}
+
+/// Every token index each session's engines emitted, and how often.
+struct Emissions
+{
+    std::map<uint64_t, std::map<uint64_t, uint32_t>> count; //!< imsi -> index -> emissions
+    std::map<uint64_t, std::map<uint64_t, uint16_t>> cell;  //!< imsi -> index -> emitting cell
+
+    void Emitted(uint16_t cellId, uint64_t imsi, uint64_t index)
+    {
+        ++count[imsi][index];
+        cell[imsi][index] = cellId;
+    }
+
+    /// Hook every engine of the scenario.
+    void Hook(Ptr<EdgeLlmLineScenario> s)
+    {
+        for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
+        {
+            Ptr<EdgeLlmServer> server = DynamicCast<EdgeLlmServer>(s->GetServers().Get(i));
+            server->GetEngine()->TraceConnectWithoutContext(
+                "TokenGenerated",
+                MakeCallback(&Emissions::Emitted, this, server->GetCellId()));
+        }
+    }
+};
+
+/// The base: every case destroys the simulator and resets the defaults it touched.
+class HandoverTestCase : public TestCase
+{
+  public:
+    explicit HandoverTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    void DoTeardown() override
+    {
+        Simulator::Destroy();
+        Config::Reset();
+    }
+
+    /// Each token of each UE emitted once, delivered once, in order, and the run complete.
+    void CheckExactlyOnce(const CtHoLineRun& run, const Emissions& e)
+    {
+        for (const CtHoLineUe& ue : run.ues)
+        {
+            NS_TEST_ASSERT_MSG_EQ(ue.complete, true, run.scheme << ": imsi " << ue.imsi << " done");
+            NS_TEST_ASSERT_MSG_EQ(ue.delivered,
+                                  ue.tokensToGenerate,
+                                  run.scheme << ": imsi " << ue.imsi << " got every token");
+            auto it = e.count.find(ue.imsi);
+            NS_TEST_ASSERT_MSG_EQ((it != e.count.end()), true, "imsi " << ue.imsi << " decoded");
+            if (it == e.count.end())
+            {
+                continue;
+            }
+            NS_TEST_ASSERT_MSG_EQ(it->second.size(),
+                                  ue.tokensToGenerate,
+                                  run.scheme << ": every index emitted, imsi " << ue.imsi);
+            uint64_t expected = 0;
+            for (const auto& [index, n] : it->second)
+            {
+                NS_TEST_ASSERT_MSG_EQ(index, expected, run.scheme << ": no index skipped");
+                NS_TEST_ASSERT_MSG_EQ(n, 1u, run.scheme << ": token " << index << " emitted once");
+                expected = index + 1;
+            }
+        }
+    }
+
+    /// KV bytes conserve: announced = sent + cancelled; sent = received + dropped as stale.
+    void CheckBytes(const CtHoLineRun& run)
+    {
+        NS_TEST_ASSERT_MSG_EQ(run.sent.announced,
+                              run.sent.sent + run.sent.cancelled,
+                              run.scheme << ": announced = sent + cancelled");
+        NS_TEST_ASSERT_MSG_EQ(run.sent.sent,
+                              run.received.received + run.received.droppedStale,
+                              run.scheme << ": sent = received + dropped as stale");
+        NS_TEST_ASSERT_MSG_EQ(run.received.droppedInvalid, 0u, "no byte out of range");
+        NS_TEST_ASSERT_MSG_EQ(run.streamBytesSent,
+                              run.streamBytesReceived,
+                              run.scheme << ": the receivers read every stream byte sent");
+    }
+};
+
+/// The one migrated record of a UE, or null.
+const HandoverRecord*
+Migrated(const CtHoLineRun& run, uint64_t imsi)
+{
+    for (const HandoverRecord& r : run.records)
+    {
+        if (r.imsi == imsi && r.outcome == HandoverRecord::MIGRATED)
+        {
+            return &r;
+        }
+    }
+    return nullptr;
+}
+
+class OneUeChoTestCase : public HandoverTestCase
+{
+  public:
+    OneUeChoTestCase()
+        : HandoverTestCase("One UE under cHO: its handover delay is at least the time its cache "
+                           "takes on the backhaul, and within 5 % of it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const CtHoLineExperiment experiment(ShortConfig(1));
+        const CtHoLineRun run = experiment.Run("cho", experiment.Draw());
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 1u, "one handover");
+        const HandoverRecord* r = Migrated(run, run.ues.at(0).imsi);
+        NS_TEST_ASSERT_MSG_NE(r, nullptr, "the session migrated");
+        if (r == nullptr)
+        {
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(r->prefillTokens, 0u, "cHO prefills nothing");
+        NS_TEST_ASSERT_MSG_EQ(r->transferTokens, r->contextTokens, "cHO sends the whole cache");
+        NS_TEST_ASSERT_MSG_EQ(r->kvBytes, r->contextTokens * 57344, "Qwen2.5-7B at 16 bits");
+        const double bound = r->kvBytes * 8.0 / 4.5e9 + 50e-6;
+        const double delay = (r->kvReady - r->hoStart).GetSeconds();
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(delay, bound, "no faster than the link");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(delay, 1.05 * bound, "TCP over MTU 9000 is near the link");
+    }
+};
+
+class DelayFromPacketsTestCase : public HandoverTestCase
+{
+  public:
+    DelayFromPacketsTestCase()
+        : HandoverTestCase("The delay comes from the packets: a link at half the planned rate "
+                           "doubles cHO's delay, and each session's cache is ready within 1 ms "
+                           "of the MacRx of its last segment")
+    {
+    }
+
+  private:
+    /// A frame that reached the target's backhaul device.
+    struct Frame
+    {
+        Time at;         //!< when
+        uint64_t seqEnd; //!< end of its TCP payload in the stream, sequence numbers from 1
+    };
+
+    struct Capture
+    {
+        std::vector<Frame> frames;
+        std::map<uint64_t, std::pair<Time, uint64_t>> complete; //!< imsi -> (when, stream read)
+        Ptr<KvTransferReceiver> receiver;
+
+        void Rx(Ptr<const Packet> frame)
+        {
+            Ptr<Packet> p = frame->Copy();
+            PppHeader ppp;
+            Ipv4Header ip;
+            TcpHeader tcp;
+            p->RemoveHeader(ppp);
+            p->RemoveHeader(ip);
+            p->RemoveHeader(tcp);
+            if (p->GetSize() > 0)
+            {
+                frames.push_back({Simulator::Now(),
+                                  tcp.GetSequenceNumber().GetValue() + uint64_t(p->GetSize())});
+            }
+        }
+
+        void Complete(uint64_t imsi, uint32_t, uint64_t)
+        {
+            complete[imsi] = {Simulator::Now(), receiver->GetStreamBytesReceived()};
+        }
+    };
+
+    void DoRun() override
+    {
+        CtHoLineConfig c = ShortConfig(2);
+        c.backhaulRate = DataRate("2.25Gbps");
+        c.plannedBackhaulRate = DataRate("4.5Gbps");
+        const CtHoLineExperiment experiment(c);
+        Capture capture;
+        const CtHoLineRun run =
+            experiment.Run("cho", experiment.Draw(), [&capture](Ptr<EdgeLlmLineScenario> s) {
+                // The line's only link: device 1 is on the second eNB, the target.
+                s->GetBackhaulLinks().at(0).devices.Get(1)->TraceConnectWithoutContext(
+                    "MacRx",
+                    MakeCallback(&Capture::Rx, &capture));
+                const uint16_t target =
+                    DynamicCast<EdgeLlmServer>(s->GetServers().Get(1))->GetCellId();
+                capture.receiver = s->GetEdgeLlmHelper()->GetKvTransfer(target)->GetReceiver();
+                capture.receiver->TraceConnectWithoutContext(
+                    "SessionComplete",
+                    MakeCallback(&Capture::Complete, &capture));
+            });
+        const std::vector<CtHoLineGroupSummary> groups = CtHoLineExperiment::Summarize(run);
+        NS_TEST_ASSERT_MSG_EQ(groups.size(), 1u, "one oracle group");
+        if (groups.size() != 1)
+        {
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(groups[0].sessions, 2u, "both migrated");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(groups[0].ratio, 1.9, "measured / analytic at half the rate");
+        for (const HandoverRecord& r : run.records)
+        {
+            auto done = capture.complete.find(r.imsi);
+            NS_TEST_ASSERT_MSG_EQ((done != capture.complete.end()), true, "its cache arrived");
+            if (done == capture.complete.end())
+            {
+                continue;
+            }
+            // cHO: no prefill, so the cache is ready when its last byte reaches the application.
+            NS_TEST_ASSERT_MSG_EQ(r.kvReady, done->second.first, "ready at the last byte");
+            const uint64_t streamEnd = done->second.second;
+            const Frame* last = nullptr;
+            for (const Frame& f : capture.frames)
+            {
+                if (f.seqEnd - 1 >= streamEnd)
+                {
+                    last = &f;
+                    break;
+                }
+            }
+            NS_TEST_ASSERT_MSG_NE(last, nullptr, "the segment ending the session was received");
+            if (last != nullptr)
+            {
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(r.kvReady, last->at, "ready after its MacRx");
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(r.kvReady - last->at,
+                                            MilliSeconds(1),
+                                            "within 1 ms of its MacRx");
+            }
+        }
+    }
+};
+
+class ExactlyOnceTestCase : public HandoverTestCase
+{
+  public:
+    ExactlyOnceTestCase()
+        : HandoverTestCase("Every scheme: each token emitted once, delivered once and in order; "
+                           "KV bytes conserve and cover exactly prefill and transfer")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const CtHoLineExperiment experiment(ShortConfig(2));
+        const CtHoLineInputs inputs = experiment.Draw();
+        for (const std::string scheme : {"tho", "cho", "ctho", "detour"})
+        {
+            Emissions e;
+            std::map<uint64_t, edgellm::RangeSet> ranges;
+            std::map<uint64_t, uint64_t> forwarded;
+            const CtHoLineRun run = experiment.Run(
+                scheme,
+                inputs,
+                [&e](Ptr<EdgeLlmLineScenario> s) { e.Hook(s); },
+                [&ranges, &forwarded](Ptr<EdgeLlmLineScenario> s) {
+                    const uint16_t target =
+                        DynamicCast<EdgeLlmServer>(s->GetServers().Get(1))->GetCellId();
+                    Ptr<KvTransferReceiver> rx =
+                        s->GetEdgeLlmHelper()->GetKvTransfer(target)->GetReceiver();
+                    for (uint32_t j = 0; j < 2; ++j)
+                    {
+                        const uint64_t imsi =
+                            DynamicCast<EdgeLlmClient>(s->GetClients().Get(j))->GetImsi();
+                        ranges[imsi] = rx->GetReceivedRanges(imsi);
+                        forwarded[imsi] = rx->GetCounters(imsi).tokensForwarded;
+                    }
+                });
+            NS_TEST_ASSERT_MSG_EQ((run.inputs == inputs), true, "the same inputs");
+            CheckExactlyOnce(run, e);
+            CheckBytes(run);
+            for (const CtHoLineUe& ue : run.ues)
+            {
+                const HandoverRecord* r = Migrated(run, ue.imsi);
+                if (std::string(scheme) == "detour")
+                {
+                    NS_TEST_ASSERT_MSG_EQ(r, nullptr, "Detour migrates nothing");
+                    NS_TEST_ASSERT_MSG_EQ(ranges[ue.imsi].Count(), 0u, "and sends no KV");
+                    continue;
+                }
+                NS_TEST_ASSERT_MSG_NE(r, nullptr, scheme << ": imsi " << ue.imsi << " migrated");
+                if (r == nullptr)
+                {
+                    continue;
+                }
+                // prefill is [0, p), forwarded as token IDs; transfer is [p, C) as KV.
+                NS_TEST_ASSERT_MSG_EQ(r->prefillTokens + r->transferTokens,
+                                      r->contextTokens,
+                                      "prefill and transfer make the context");
+                NS_TEST_ASSERT_MSG_EQ(forwarded[ue.imsi], r->prefillTokens, "prefix forwarded");
+                NS_TEST_ASSERT_MSG_EQ(ranges[ue.imsi].Count(), r->transferTokens, "KV received");
+                NS_TEST_ASSERT_MSG_EQ(ranges[ue.imsi].RangeCount(),
+                                      (r->transferTokens > 0 ? 1u : 0u),
+                                      "in one piece");
+                NS_TEST_ASSERT_MSG_EQ(ranges[ue.imsi].Contains(r->prefillTokens, r->contextTokens),
+                                      true,
+                                      "exactly [prefill, C)");
+                // The target's first token is the one after the source's last.
+                NS_TEST_ASSERT_MSG_EQ(e.cell[ue.imsi][r->resumeIndex],
+                                      r->targetCell,
+                                      "the target decodes from the resume index");
+                NS_TEST_ASSERT_MSG_EQ(e.cell[ue.imsi][r->resumeIndex - 1],
+                                      r->sourceCell,
+                                      "the source decoded up to it");
+            }
+        }
+    }
+};
+
+class PingPongTestCase : public HandoverTestCase
+{
+  public:
+    PingPongTestCase()
+        : HandoverTestCase("Ping-pong during a cHO migration: the transfer is cancelled, the "
+                           "source's cache is reused, tokens stay exactly once, bytes conserve")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CtHoLineConfig c = ShortConfig(1);
+        c.batching = "online";
+        const CtHoLineExperiment experiment(c);
+        Emissions e;
+        uint32_t cancelled = 0;
+        uint64_t cancelledBytes = 0;
+        const CtHoLineRun run = experiment.Run(
+            "cho",
+            experiment.Draw(),
+            [&e, &cancelled, &cancelledBytes](Ptr<EdgeLlmLineScenario> s) {
+                e.Hook(s);
+                s->GetEdgeLlmHelper()->GetCoordinator()->TraceConnectWithoutContext(
+                    "MigrationCancelled",
+                    Callback<void, uint64_t, uint32_t, uint64_t>(
+                        [&cancelled, &cancelledBytes](uint64_t, uint32_t, uint64_t bytes) {
+                            ++cancelled;
+                            cancelledBytes += bytes;
+                        }));
+                Ptr<LteEnbNetDevice> source =
+                    DynamicCast<LteEnbNetDevice>(s->GetEnbDevices().Get(0));
+                Ptr<LteEnbNetDevice> target =
+                    DynamicCast<LteEnbNetDevice>(s->GetEnbDevices().Get(1));
+                Ptr<NetDevice> ue = s->GetUeDevices().Get(0);
+                Ptr<LteHelper> lte = s->GetLteHelper();
+                auto back = std::make_shared<bool>(false);
+                // ns-3 aborts a handover request for a UE that is not CONNECTED_NORMALLY:
+                // the return waits 20 ms past the target's HandoverEndOk.
+                target->GetRrc()->TraceConnectWithoutContext(
+                    "HandoverEndOk",
+                    Callback<void, uint64_t, uint16_t, uint16_t>(
+                        [back, lte, ue, source, target](uint64_t, uint16_t, uint16_t) {
+                            if (!*back)
+                            {
+                                *back = true;
+                                lte->HandoverRequest(MilliSeconds(20), ue, target, source);
+                            }
+                        }));
+            });
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 2u, "there and back");
+        if (run.records.size() != 2)
+        {
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(run.records[0].outcome,
+                              HandoverRecord::CANCELLED,
+                              "the migration was cut short");
+        NS_TEST_ASSERT_MSG_EQ(run.records[1].outcome,
+                              HandoverRecord::REUSED,
+                              "back at the source, which still holds the cache");
+        NS_TEST_ASSERT_MSG_EQ(run.records[1].targetCell,
+                              run.records[0].sourceCell,
+                              "the return goes to the source");
+        NS_TEST_ASSERT_MSG_EQ(cancelled, 1u, "one cancellation traced");
+        NS_TEST_ASSERT_MSG_GT(run.sent.cancelled + run.received.droppedStale,
+                              0u,
+                              "part of the cache never arrived");
+        NS_TEST_ASSERT_MSG_EQ(run.sent.cancelled, cancelledBytes, "the trace counts it");
+        NS_TEST_ASSERT_MSG_EQ((run.received.received < run.sent.announced),
+                              true,
+                              "the target did not get the whole cache");
+        CheckExactlyOnce(run, e);
+        CheckBytes(run);
+        // Every token came from the source: the target never decoded.
+        for (const auto& [index, cell] : e.cell[run.ues.at(0).imsi])
+        {
+            NS_TEST_ASSERT_MSG_EQ(cell, run.records[0].sourceCell, "token " << index);
+        }
+    }
+};
+
+class AgainstAnalyticTestCase : public HandoverTestCase
+{
+  public:
+    AgainstAnalyticTestCase()
+        : HandoverTestCase("The paper's setting (boundary trigger, oracle batching, ideal RRC, "
+                           "no load): tHO, cHO and ctHO within [1, 1.05] of the analytic value, "
+                           "and ctHO's worst user no worse than tHO's or cHO's")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const CtHoLineExperiment experiment(ShortConfig(4));
+        const CtHoLineInputs inputs = experiment.Draw();
+        std::map<std::string, double> worst;
+        for (const std::string scheme : {"tho", "cho", "ctho"})
+        {
+            const CtHoLineRun run = experiment.Run(scheme, inputs);
+            NS_TEST_ASSERT_MSG_EQ((run.inputs == inputs), true, "the same inputs");
+            const std::vector<CtHoLineGroupSummary> groups = CtHoLineExperiment::Summarize(run);
+            NS_TEST_ASSERT_MSG_EQ(groups.size(), 1u, scheme << ": one group");
+            if (groups.size() != 1)
+            {
+                continue;
+            }
+            const CtHoLineGroupSummary& g = groups[0];
+            NS_TEST_ASSERT_MSG_EQ(g.sessions, 4u, scheme << ": every session migrated");
+            // Both are rounded to the simulator's 1 ns.
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(g.worstDelayS,
+                                        g.analytic.worstDelay - 1e-9,
+                                        scheme << ": no faster than the analytic optimum");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(g.ratio, 1.05, scheme << ": within 5 % of it");
+            worst[scheme] = g.worstDelayS;
+        }
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(worst["ctho"], worst["tho"], "ctHO <= tHO");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(worst["ctho"], worst["cho"], "ctHO <= cHO");
+    }
+};
+
+class TriggerTestCase : public HandoverTestCase
+{
+  public:
+    explicit TriggerTestCase(const std::string& trigger)
+        : HandoverTestCase(trigger == "a3"
+                               ? "An a3 run hands over by itself and the session resumes"
+                               : "A none run never hands over, and the session completes"),
+          m_trigger(trigger)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CtHoLineConfig c = ShortConfig(1);
+        c.trigger = m_trigger;
+        c.batching = "online";
+        // A3 hands over past the midpoint (hysteresis, time to trigger): more tokens after.
+        c.tokensAfter = 200;
+        const CtHoLineExperiment experiment(c);
+        Emissions e;
+        const CtHoLineRun run =
+            experiment.Run("ctho", experiment.Draw(), [&e](auto s) { e.Hook(s); });
+        CheckExactlyOnce(run, e);
+        const uint64_t imsi = run.ues.at(0).imsi;
+        std::set<uint16_t> cells;
+        for (const auto& [index, cell] : e.cell[imsi])
+        {
+            cells.insert(cell);
+        }
+        if (m_trigger == "none")
+        {
+            NS_TEST_ASSERT_MSG_EQ(run.records.size(), 0u, "no handover");
+            NS_TEST_ASSERT_MSG_EQ(cells.size(), 1u, "one cell decoded everything");
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 1u, "one handover, from measurements");
+        const HandoverRecord* r = Migrated(run, imsi);
+        NS_TEST_ASSERT_MSG_NE(r, nullptr, "the session migrated");
+        NS_TEST_ASSERT_MSG_EQ(cells.size(), 2u, "both cells decoded");
+        if (r != nullptr)
+        {
+            NS_TEST_ASSERT_MSG_GT(r->hoStart.GetSeconds(),
+                                  1 + (150 - run.inputs.startX[0]) / 20,
+                                  "after the midpoint, as A3 decides");
+        }
+    }
+
+    std::string m_trigger; //!< a3 or none
+};
+
+class HandoverTestSuite : public TestSuite
+{
+  public:
+    HandoverTestSuite()
+        : TestSuite("edge-llm-handover", UNIT)
+    {
+        AddTestCase(new OneUeChoTestCase(), TestCase::QUICK);
+        AddTestCase(new DelayFromPacketsTestCase(), TestCase::QUICK);
+        AddTestCase(new ExactlyOnceTestCase(), TestCase::QUICK);
+        AddTestCase(new PingPongTestCase(), TestCase::QUICK);
+        AddTestCase(new AgainstAnalyticTestCase(), TestCase::QUICK);
+        AddTestCase(new TriggerTestCase("a3"), TestCase::QUICK);
+        AddTestCase(new TriggerTestCase("none"), TestCase::QUICK);
+    }
+};
+
+HandoverTestSuite g_handoverTestSuite;
+
+} // namespace
