@@ -7,6 +7,7 @@ cpp_examples = [
     ("edge-llm-ctho-analytic --sweep=none --ues=8 --blockAligned=1", "True", "True"),
     ("edge-llm-ctho-analytic --sweep=cMax --values=2048,32768", "True", "True"),
     ("edge-llm-streaming --enbs=2 --ues=1 --tokens=300 --simTime=6", "True", "True"),
+    ("edge-llm-handover --numUes=2 --tokensAfter=60 --moveStart=1s", "True", "True"),
 ]
 
 python_examples = []

@@ -1,0 +1,35 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Runs edge-llm-handover briefly and checks its handovers.csv: the header the manual documents,
+# and one row per UE per scheme, each with a handover delay for the migrating schemes.
+
+file(REMOVE_RECURSE ${OUT})
+file(MAKE_DIRECTORY ${OUT})
+execute_process(COMMAND ${EXE} --numUes=2 --tokensAfter=60 --moveStart=1s --outDir=${OUT}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "edge-llm-handover failed (${rc}): ${err}")
+endif()
+file(STRINGS ${OUT}/handovers.csv rows)
+list(LENGTH rows n)
+if(NOT n EQUAL 9)
+  message(FATAL_ERROR "handovers.csv has ${n} lines; expected a header and 8 rows")
+endif()
+list(GET rows 0 header)
+set(expected "scheme,group,imsi,source_cell,target_cell,context_tokens,prefill_tokens,transfer_tokens,kv_bytes,ho_start_s,kv_ready_s,first_token_after_s,ho_delay_s,sit_s")
+if(NOT header STREQUAL expected)
+  message(FATAL_ERROR "handovers.csv header is\n${header}\nexpected\n${expected}")
+endif()
+set(migrated 0)
+set(relayed 0)
+foreach(row IN LISTS rows)
+  if(row MATCHES "^(tho|cho|ctho),1,[0-9]+,1,2,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+,[0-9.]+$")
+    math(EXPR migrated "${migrated}+1")
+  elseif(row MATCHES "^detour,0,[0-9]+,1,2,[0-9]+,0,0,0,[0-9.]+,,[0-9.]+,,[0-9.]+$")
+    math(EXPR relayed "${relayed}+1")
+  endif()
+endforeach()
+if(NOT migrated EQUAL 6 OR NOT relayed EQUAL 2)
+  message(FATAL_ERROR "expected 6 migrated and 2 relayed rows, got ${migrated} and ${relayed}")
+endif()
