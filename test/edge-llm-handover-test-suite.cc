@@ -523,6 +523,98 @@ class TriggerTestCase : public HandoverTestCase
     std::string m_trigger; //!< a3 or none
 };
 
+class ThirdCellTestCase : public HandoverTestCase
+{
+  public:
+    ThirdCellTestCase()
+        : HandoverTestCase("A handover to a third cell during a migration: the transfer is "
+                           "cancelled and the session is re-prefilled there from tokens "
+                           "relayed hop by hop; tokens stay exactly once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Three eNBs 300 m apart; one UE crosses both boundaries fast, while its cHO migration
+        // to the second cell crawls over a 100 Mb/s link.
+        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+        s->SetAttribute("EnbCount", UintegerValue(3));
+        s->SetAttribute("EnbSpacing", DoubleValue(300));
+        s->SetAttribute("UeCount", UintegerValue(1));
+        s->SetAttribute("UeStartX", DoubleValue(140));
+        s->SetAttribute("UeSpeed", DoubleValue(200));
+        s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
+        s->SetAttribute("Trigger", StringValue("boundary"));
+        s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("100Mbps")));
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+        edge->SetSchedulerType("ns3::CacheHandoverScheduler");
+        edge->SetEngineAttribute("PrefillCycle", TimeValue(MilliSeconds(10)));
+        edge->SetClientAttribute("PromptTokens", UintegerValue(1000));
+        edge->SetClientAttribute("TokensToGenerate", UintegerValue(250));
+        s->Build();
+        s->AssignStreams(1);
+        Emissions e;
+        e.Hook(s);
+        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(s->GetClients().Get(0));
+        Simulator::Stop(Seconds(12));
+        Simulator::Run();
+
+        const std::vector<HandoverRecord>& records = edge->GetCoordinator()->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 2u, "two boundary crossings");
+        if (records.size() != 2)
+        {
+            return;
+        }
+        const uint16_t cell1 = records[0].sourceCell;
+        const uint16_t cell2 = records[0].targetCell;
+        const uint16_t cell3 = records[1].targetCell;
+        NS_TEST_ASSERT_MSG_EQ(records[0].outcome, HandoverRecord::CANCELLED, "first cut short");
+        NS_TEST_ASSERT_MSG_EQ(records[0].transferTokens,
+                              records[0].contextTokens,
+                              "it was a cHO transfer");
+        const HandoverRecord& r = records[1];
+        NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, "the third cell took it");
+        NS_TEST_ASSERT_MSG_EQ(r.holderCell, cell1, "from the first cell's whole cache");
+        NS_TEST_ASSERT_MSG_EQ(r.sourceCell, cell2, "while the UE left the second");
+        NS_TEST_ASSERT_MSG_EQ(r.prefillTokens, r.contextTokens, "no link: re-prefilled whole");
+        NS_TEST_ASSERT_MSG_EQ(r.transferTokens, 0u, "nothing sent as KV");
+
+        Ptr<KvTransferReceiver> hop = edge->GetKvTransfer(cell2)->GetReceiver();
+        Ptr<KvTransferReceiver> end = edge->GetKvTransfer(cell3)->GetReceiver();
+        const uint64_t imsi = client->GetImsi();
+        NS_TEST_ASSERT_MSG_EQ(hop->GetCounters(imsi).tokensForwarded,
+                              r.contextTokens,
+                              "the token IDs crossed the second cell");
+        NS_TEST_ASSERT_MSG_EQ(end->GetCounters(imsi).tokensForwarded,
+                              r.contextTokens,
+                              "and reached the third");
+        NS_TEST_ASSERT_MSG_EQ(end->GetCounters(imsi).received, 0u, "no KV at the third");
+
+        // The cancelled transfer: what left the first cell either was withdrawn, or arrived
+        // at the second under a stale epoch, or arrived before the cancel.
+        Ptr<KvTransferSender> out =
+            edge->GetKvTransfer(cell1)->GetSender(s->GetBackhaulLinks().at(0).addressB);
+        const KvTransferSenderCounters k = out->GetCounters(imsi);
+        const KvTransferReceiverCounters h = hop->GetCounters(imsi);
+        NS_TEST_ASSERT_MSG_EQ(k.announced, k.sent + k.cancelled, "announced = sent + cancelled");
+        NS_TEST_ASSERT_MSG_EQ(k.sent, h.received + h.droppedStale, "sent = received + stale");
+        NS_TEST_ASSERT_MSG_GT(k.cancelled, 0u, "most of it never left");
+
+        NS_TEST_ASSERT_MSG_EQ(client->IsComplete(), true, "the session completed");
+        NS_TEST_ASSERT_MSG_EQ(client->GetDeliveredTokens(), 250u, "every token delivered");
+        const std::map<uint64_t, uint32_t>& counts = e.count[imsi];
+        NS_TEST_ASSERT_MSG_EQ(counts.size(), 250u, "every index emitted");
+        for (const auto& [index, n] : counts)
+        {
+            NS_TEST_ASSERT_MSG_EQ(n, 1u, "token " << index << " emitted once");
+            const uint16_t expected = index < r.resumeIndex ? cell1 : cell3;
+            NS_TEST_ASSERT_MSG_EQ(e.cell[imsi][index], expected, "token " << index << "'s cell");
+        }
+        s->Dispose();
+    }
+};
+
 class HandoverTestSuite : public TestSuite
 {
   public:
@@ -533,6 +625,7 @@ class HandoverTestSuite : public TestSuite
         AddTestCase(new DelayFromPacketsTestCase(), TestCase::QUICK);
         AddTestCase(new ExactlyOnceTestCase(), TestCase::QUICK);
         AddTestCase(new PingPongTestCase(), TestCase::QUICK);
+        AddTestCase(new ThirdCellTestCase(), TestCase::QUICK);
         AddTestCase(new AgainstAnalyticTestCase(), TestCase::QUICK);
         AddTestCase(new TriggerTestCase("a3"), TestCase::QUICK);
         AddTestCase(new TriggerTestCase("none"), TestCase::QUICK);
