@@ -190,8 +190,10 @@ EdgeLlmClient::GetTypeId()
                             MakeTraceSourceAccessor(&EdgeLlmClient::m_interTokenLatency),
                             "ns3::Time::TracedCallback")
             .AddTraceSource("ServiceInterruption",
-                            "A handover's SIT: the first in-order delivery at or after the "
-                            "handover mark's arrival minus the last one before it.",
+                            "A handover's SIT: the delivery of the first token generated "
+                            "after the marked one (or of the first token delivered after the "
+                            "mark's arrival, if later) minus the last in-order delivery before "
+                            "the mark arrived. Fires at that delivery.",
                             MakeTraceSourceAccessor(&EdgeLlmClient::m_serviceInterruption),
                             "ns3::EdgeLlmClient::ServiceInterruptionTracedCallback")
             .AddTraceSource("SessionComplete",
@@ -375,9 +377,8 @@ EdgeLlmClient::HandleTokens(const EdgeLlmDownlinkHeader& header)
         return;
     }
 
-    // The mark is read before the packet's own tokens: a handover's silence ends with the
-    // first delivery at or after the mark's arrival, even when the marked copy itself fills
-    // a gap that the handover left.
+    // The mark is read before the packet's own tokens: when the marked copy itself fills a
+    // gap that the handover left, the silence runs from the delivery before that gap.
     if (header.IsHandoverMark())
     {
         RecordMark(header.GetLastIndex());
@@ -430,13 +431,25 @@ EdgeLlmClient::Deliver(const DeliveredToken& token, uint16_t cellId)
         m_interTokenLatency(NanoSeconds(nowNs - m_deliveryNs[token.index - 1]));
     }
     // The same rule as SummarizeTokenTiming: from the last delivery before the mark arrived
-    // (or the start) to this one, the first after it.
-    const int64_t beforeNs = token.index == 0 ? m_startNs : m_deliveryNs[token.index - 1];
-    for (std::size_t k = m_handoverMarks.size() - m_pendingMarks; k < m_handoverMarks.size(); ++k)
+    // (or the start) to this one, if it is the first token generated after the marked one or
+    // the first delivered after the mark, whichever comes later.
+    auto ended = [this, &token](std::size_t pos) {
+        const HandoverMark& mark = m_handoverMarks[pos];
+        const uint64_t end =
+            std::max<uint64_t>(mark.deliveredBefore, static_cast<uint64_t>(mark.markedIndex) + 1);
+        return token.index >= end;
+    };
+    for (std::size_t pos : m_pendingMarks)
     {
-        m_serviceInterruption(m_handoverMarks[k].markedIndex, NanoSeconds(nowNs - beforeNs));
+        if (ended(pos))
+        {
+            const uint32_t k = m_handoverMarks[pos].deliveredBefore;
+            const int64_t beforeNs = k == 0 ? m_startNs : m_deliveryNs[k - 1];
+            m_serviceInterruption(m_handoverMarks[pos].markedIndex, NanoSeconds(nowNs - beforeNs));
+        }
     }
-    m_pendingMarks = 0;
+    m_pendingMarks.erase(std::remove_if(m_pendingMarks.begin(), m_pendingMarks.end(), ended),
+                         m_pendingMarks.end());
 }
 
 void
@@ -448,8 +461,8 @@ EdgeLlmClient::RecordMark(uint32_t index)
     }
     // The server sends the mark on the new path when the handover starts, so it arrives when
     // the path works again; what was delivered before it came over the old one.
+    m_pendingMarks.push_back(m_handoverMarks.size());
     m_handoverMarks.push_back({index, static_cast<uint32_t>(m_deliveryNs.size())});
-    ++m_pendingMarks;
 }
 
 void

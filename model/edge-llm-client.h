@@ -137,8 +137,9 @@ class EdgeLlmClient : public Application
     /**
      * TracedCallback signature of a service interruption.
      * \param markedIndex the token the server marked as its last before a handover
-     * \param sit the first in-order delivery at or after the mark's arrival minus the last one
-     *        before it
+     * \param sit the delivery of the first token generated after the marked one (or of the
+     *        first token delivered after the mark's arrival, if later) minus the last in-order
+     *        delivery before the arrival; see HandoverMark
      */
     typedef void (*ServiceInterruptionTracedCallback)(uint32_t markedIndex, Time sit);
 
@@ -167,7 +168,8 @@ class EdgeLlmClient : public Application
     /// \param token the token
     /// \param cellId the cell of the packet that released it
     void Deliver(const DeliveredToken& token, uint16_t cellId);
-    /// Record a handover mark; its SIT ends with the next delivery.
+    /// Record a handover mark; its SIT ends with the delivery of the token after the marked
+    /// one, or with the next delivery if that token is already delivered.
     /// \param index the marked token
     void RecordMark(uint32_t index);
 
@@ -209,7 +211,7 @@ class EdgeLlmClient : public Application
     std::set<uint32_t> m_marks;                //!< handover marks
 
     std::vector<HandoverMark> m_handoverMarks; //!< as received, for the summary
-    std::size_t m_pendingMarks{0};             //!< trailing marks waiting for a delivery
+    std::vector<std::size_t> m_pendingMarks;   //!< m_handoverMarks positions, SIT not ended
     int64_t m_startNs{0};                      //!< session start
     uint32_t m_nextSeq{0};                     //!< next request sequence number
     uint32_t m_firstOpenSeq{0};                //!< sequence number of the first OPEN_SESSION

@@ -153,13 +153,16 @@ SummarizeTokenTiming(int64_t startNs,
                          std::to_string(k),
                          "<= the tokens delivered, " + std::to_string(s.tokens));
         }
-        if (k == s.tokens)
+        // The marked token may come after the mark (the mark's copy, or a resend, delivers
+        // it), but it was generated before the handover: the user waits on for the next one.
+        const uint64_t end = std::max<uint64_t>(k, static_cast<uint64_t>(mark.markedIndex) + 1);
+        if (end >= s.tokens)
         {
             ++s.marksWithoutNext;
             continue;
         }
         const int64_t before = k == 0 ? startNs : deliveryNs[k - 1];
-        s.sit.push_back({mark.markedIndex, (deliveryNs[k] - before) * NS});
+        s.sit.push_back({mark.markedIndex, (deliveryNs[end] - before) * NS});
     }
     return s;
 }

@@ -19,19 +19,24 @@ namespace ns3
 struct SitSample
 {
     uint32_t markedIndex{0}; //!< the token the server marked as its last before the handover
-    double sitS{0};          //!< the silence the mark ended, s (see HandoverMark)
+    double sitS{0};          //!< the silence around the handover, s (see HandoverMark)
 };
 
 /**
  * \ingroup edge-llm
  * \brief A handover mark as the client received it.
  *
- * The server sends the mark when a handover starts, on the path its next tokens take, so the
- * mark arrives when that path works. The handover's service interruption is the silence it
- * ends: the first in-order delivery at or after the mark's arrival, minus the last one before
- * it (or the session start). Counting the deliveries before the arrival, rather than taking
- * its time, keeps this exact when a delivery and the mark share a timestamp, and when the
- * marked copy itself fills a gap the handover left.
+ * The server sends the mark when a handover starts: a copy of its last generated token m, on
+ * the path its next tokens take, so the mark arrives when that path works. The user waits
+ * from the last in-order delivery before the mark's arrival (or the session start) until a
+ * token generated after the handover began arrives: token m + 1, or, if the mark arrived
+ * after m + 1 had been delivered, the first delivery after the mark. So with k tokens
+ * delivered in order before the arrival, SIT = deliveryNs[max(k, m + 1)] - deliveryNs[k - 1]
+ * (the session start if k = 0). Ending at m + 1 matters when the session migrates: the target
+ * generates m + 1 only after its prefill or the KV cache transfer, while the mark, or a resend
+ * of m that the handover lost, arrives soon and delivers nothing new from the user's point of
+ * view. Counting the deliveries before the arrival, rather than taking its time, keeps this
+ * exact when a delivery and the mark share a timestamp.
  */
 struct HandoverMark
 {
@@ -46,7 +51,8 @@ struct HandoverMark
  * TTFT is the first token's delivery minus the session start. The ITL samples are the gaps
  * between the deliveries of consecutive tokens (tokens delivered together give a gap of 0),
  * so a session of n tokens has n - 1 of them; their percentiles are nearest-rank, and exact.
- * SIT is the silence that each handover mark ended (see HandoverMark).
+ * SIT is, per handover mark, the silence from the last delivery before the mark arrived to the
+ * delivery of the first token generated after the marked one (see HandoverMark).
  */
 struct TokenTimingSummary
 {
@@ -57,8 +63,9 @@ struct TokenTimingSummary
     double itlP50S{0};            //!< median ITL, s; NaN without ITL samples
     double itlP90S{0};            //!< 90th percentile ITL, s; NaN without ITL samples
     double itlP99S{0};            //!< 99th percentile ITL, s; NaN without ITL samples
-    std::vector<SitSample> sit;   //!< one per marked token followed by a delivered token
-    uint32_t marksWithoutNext{0}; //!< marks on the last delivered token: no SIT yet
+    std::vector<SitSample> sit;   //!< one per mark whose SIT has ended, in mark order
+    uint32_t marksWithoutNext{0}; //!< marks whose SIT has not ended: the token after the
+                                  //!< marked one, or any after the mark, not yet delivered
 };
 
 namespace edgellm
@@ -113,7 +120,8 @@ std::vector<int64_t> ItlSamplesNs(const std::vector<int64_t>& deliveryNs);
  * \param deliveryNs delivery time of each token in index order, ns; not empty, the first
  *        >= startNs, non-decreasing
  * \param handoverMarks the handover marks, each with deliveredBefore <= deliveryNs.size();
- *        a mark with deliveredBefore = deliveryNs.size() has no SIT yet
+ *        a mark has no SIT yet while fewer than max(deliveredBefore, markedIndex + 1) + 1
+ *        tokens are delivered
  * \return the summary
  */
 TokenTimingSummary SummarizeTokenTiming(int64_t startNs,

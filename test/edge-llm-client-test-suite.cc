@@ -63,14 +63,15 @@ class FakeTokenServer : public Application
     uint32_t switchAt{std::numeric_limits<uint32_t>::max()}; //!< tokens from here name addrB
     std::set<uint32_t> dropFirst;                            //!< originals not sent
     std::set<uint32_t> sendTwice;                            //!< originals sent twice
-    std::map<uint32_t, Time> sendAt;      //!< originals sent at this offset from the OPEN
-    std::map<uint32_t, Time> pauseBefore; //!< extra delay before this token and every later one
-    std::set<uint32_t> markCopyBefore;    //!< resent alone, marked, just before the next token
-    uint32_t ignoreOpens{0};              //!< first OPEN_SESSIONs ignored
-    uint32_t ignoreNacks{0};              //!< first NACKs recorded but not served
-    bool loseFinalAck{false};             //!< the first final ACK is lost: resend the last token
-    bool reject{false};                   //!< refuse every OPEN_SESSION
-    uint32_t rejectSeqOffset{0};          //!< added to the echoed sequence number
+    std::map<uint32_t, Time> sendAt;        //!< originals sent at this offset from the OPEN
+    std::map<uint32_t, Time> pauseBefore;   //!< extra delay before this token and every later one
+    std::set<uint32_t> markCopyBefore;      //!< resent alone, marked, just before the next token
+    std::map<uint32_t, Time> markCopyAfter; //!< resent alone, marked, this long after its slot
+    uint32_t ignoreOpens{0};                //!< first OPEN_SESSIONs ignored
+    uint32_t ignoreNacks{0};                //!< first NACKs recorded but not served
+    bool loseFinalAck{false};               //!< the first final ACK is lost: resend the last token
+    bool reject{false};                     //!< refuse every OPEN_SESSION
+    uint32_t rejectSeqOffset{0};            //!< added to the echoed sequence number
 
     // What happened.
     std::vector<uint32_t> openSeqs;         //!< every OPEN_SESSION received
@@ -197,6 +198,16 @@ class FakeTokenServer : public Application
             }
             const Time offset = kPacing * (i + 1) + shift;
             generatedNs.push_back((openAt + offset).GetNanoSeconds());
+            auto mark = markCopyAfter.find(i);
+            if (mark != markCopyAfter.end())
+            {
+                Simulator::Schedule(offset + mark->second,
+                                    &FakeTokenServer::SendToken,
+                                    this,
+                                    i,
+                                    true,
+                                    true);
+            }
             auto at = sendAt.find(i);
             Simulator::Schedule(at == sendAt.end() ? offset : at->second,
                                 &FakeTokenServer::SendOriginal,
@@ -267,6 +278,7 @@ struct Traces
     std::vector<Time> ttft;
     std::vector<Time> itl;
     std::vector<std::pair<uint32_t, Time>> sit;
+    std::vector<Time> sitAt; //!< when each SIT was traced
     std::vector<std::pair<uint64_t, uint8_t>> rejections;
     uint32_t completions{0};
 
@@ -291,6 +303,7 @@ struct Traces
     void Sit(uint32_t m, Time t)
     {
         sit.emplace_back(m, t);
+        sitAt.push_back(Simulator::Now());
     }
 
     void Rejected(uint64_t imsi, uint8_t reason)
@@ -682,14 +695,16 @@ class EdgeLlmClientTimingTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
- * \brief SIT is the silence that the handover mark ends: from the last delivery before the
- * mark's arrival to the first at or after it, also when the marked copy fills a gap.
+ * \brief SIT runs from the last delivery before the mark's arrival to the delivery of the token
+ * after the marked one: the next delivery when the marked token came before the mark, the
+ * token after it when the marked copy itself fills the gap of a lost token, also when that
+ * token comes long after the mark.
  */
 class EdgeLlmClientSitTestCase : public TestCase
 {
   public:
     EdgeLlmClientSitTestCase()
-        : TestCase("SIT from the last delivery before the mark to the first after it")
+        : TestCase("SIT from the last delivery before the mark to the token after the marked one")
     {
     }
 
@@ -698,14 +713,20 @@ class EdgeLlmClientSitTestCase : public TestCase
     {
         const uint32_t n = 30;
         Bench b(n);
-        // A pause with nothing lost: the silence is the pause plus one pacing interval.
+        // A pause with nothing lost: 15 came before its mark, so the silence ends with 16, the
+        // next delivery: the pause plus one pacing interval.
         b.server->markCopyBefore = {15};
         b.server->pauseBefore[16] = MilliSeconds(50);
-        // A handover that lost token 20: the marked copy of 20 both ends the silence and
-        // fills the gap. The silence runs from the delivery of 19.
-        b.server->dropFirst = {20};
+        // A handover that lost token 20: the marked copy of 20, sent just before 21, fills the
+        // gap; the silence runs from the delivery of 19 to that of 21, one packet later.
+        b.server->dropFirst = {20, 25};
         b.server->markCopyBefore.insert(20);
         b.server->pauseBefore[21] = MilliSeconds(40);
+        // A migration that lost token 25: the marked copy delivers 25 soon (5 ms after its
+        // slot), but 26 comes only after the target's 100 ms prefill. The user waits from 24
+        // to 26: 25's slot, the pause and 26's slot; the silence up to the mark is only 15 ms.
+        b.server->markCopyAfter[25] = MilliSeconds(5);
+        b.server->pauseBefore[26] = MilliSeconds(100);
         b.Run();
 
         NS_TEST_ASSERT_MSG_EQ(b.InOrderOnce(n), true, "in order, once");
@@ -713,8 +734,9 @@ class EdgeLlmClientSitTestCase : public TestCase
         {
             return; // the checks below index the deliveries
         }
-        NS_TEST_ASSERT_MSG_EQ(b.traces.sit.size(), 2u, "two SITs traced");
-        if (b.traces.sit.size() != 2)
+        const auto& d = b.traces.deliveries;
+        NS_TEST_ASSERT_MSG_EQ(b.traces.sit.size(), 3u, "three SITs traced");
+        if (b.traces.sit.size() != 3)
         {
             return;
         }
@@ -726,21 +748,52 @@ class EdgeLlmClientSitTestCase : public TestCase
                                   kPacing + MilliSeconds(50),
                                   slack,
                                   "pause + pace");
+        NS_TEST_ASSERT_MSG_EQ(b.traces.sit[0].second,
+                              d[16].delivered - d[15].delivered,
+                              "from 15's delivery to 16's");
+        NS_TEST_ASSERT_MSG_EQ(b.traces.sitAt[0], d[16].delivered, "traced when 16 arrives");
+
         NS_TEST_ASSERT_MSG_EQ(b.traces.sit[1].first, 20u, "the second at the lost token");
-        // The marked copy of 20 delivers 20 itself, on arrival.
+        NS_TEST_ASSERT_MSG_EQ(d[20].resent, true, "the marked copy delivered 20");
         NS_TEST_ASSERT_MSG_EQ_TOL(b.traces.sit[1].second,
                                   kPacing * 2 + MilliSeconds(40),
                                   slack,
                                   "from token 19's delivery: 20's slot, the pause, 21's slot");
+        NS_TEST_ASSERT_MSG_EQ(b.traces.sit[1].second,
+                              d[21].delivered - d[19].delivered,
+                              "ends with 21, not with the copy of 20 a packet earlier");
+        NS_TEST_ASSERT_MSG_GT(d[21].delivered, d[20].delivered, "21 came in its own packet");
+        NS_TEST_ASSERT_MSG_EQ(b.traces.sitAt[1], d[21].delivered, "traced when 21 arrives");
+
+        NS_TEST_ASSERT_MSG_EQ(b.traces.sit[2].first, 25u, "the third at the lost token");
+        NS_TEST_ASSERT_MSG_EQ(d[25].resent, true, "the marked copy delivered 25");
+        NS_TEST_ASSERT_MSG_EQ(d[25].delivered - d[24].delivered,
+                              kPacing + MilliSeconds(5),
+                              "the mark arrived 15 ms after 24");
+        NS_TEST_ASSERT_MSG_EQ(b.traces.sit[2].second,
+                              kPacing * 2 + MilliSeconds(100),
+                              "from 24's delivery to 26's, both single-token packets");
+        NS_TEST_ASSERT_MSG_EQ(b.traces.sitAt[2], d[26].delivered, "traced when 26 arrives");
+
         const TokenTimingSummary s = b.client->GetSummary();
-        NS_TEST_ASSERT_MSG_EQ(s.sit.size(), 2u, "two SITs summarised");
-        if (s.sit.size() != 2)
+        NS_TEST_ASSERT_MSG_EQ(s.sit.size(), 3u, "three SITs summarised");
+        NS_TEST_ASSERT_MSG_EQ(s.marksWithoutNext, 0u, "every SIT ended");
+        if (s.sit.size() != 3)
         {
             return;
         }
+        for (std::size_t k = 0; k < 3; ++k)
+        {
+            NS_TEST_ASSERT_MSG_EQ(s.sit[k].markedIndex, b.traces.sit[k].first, "same marks");
+            NS_TEST_ASSERT_MSG_EQ_TOL(s.sit[k].sitS,
+                                      b.traces.sit[k].second.GetSeconds(),
+                                      1e-12,
+                                      "the summary agrees with the trace");
+        }
         NS_TEST_ASSERT_MSG_EQ_TOL(s.sit[0].sitS, 0.060, 1e-4, "SIT of the first handover");
+        NS_TEST_ASSERT_MSG_EQ_TOL(s.sit[2].sitS, 0.120, 1e-12, "SIT of the migration");
         NS_TEST_ASSERT_MSG_EQ(s.itlCount, n - 1, "still n - 1 ITL samples");
-        NS_TEST_ASSERT_MSG_EQ(b.client->GetHandoverMarks().size(), 2u, "two marks");
+        NS_TEST_ASSERT_MSG_EQ(b.client->GetHandoverMarks().size(), 3u, "three marks");
     }
 };
 

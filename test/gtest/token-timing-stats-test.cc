@@ -117,8 +117,62 @@ TEST(SummarizeTokenTiming, SmallSessionByHand)
     EXPECT_EQ(s.sit[1].markedIndex, 1u);
     EXPECT_DOUBLE_EQ(s.sit[1].sitS, 0.0); // token 2 came in token 1's packet
     EXPECT_EQ(s.marksWithoutNext, 1u);
-    // A mark before any delivery: the silence runs from the session start.
-    EXPECT_DOUBLE_EQ(SummarizeTokenTiming(start, d, {{0, 0}}).sit.at(0).sitS, 100e-9);
+    // A mark on token 0 before any delivery: the silence runs from the session start, past
+    // token 0 (generated before the handover), to token 1.
+    EXPECT_DOUBLE_EQ(SummarizeTokenTiming(start, d, {{0, 0}}).sit.at(0).sitS, 150e-9);
+}
+
+/// Tokens 0..211 paced 13 ms apart, the last at 3.215 s, then the handover's tokens; in ns.
+std::vector<int64_t>
+MigrationDeliveries()
+{
+    std::vector<int64_t> d;
+    for (int64_t i = 0; i < 212; ++i)
+    {
+        d.push_back(3215000000 - (211 - i) * 13000000);
+    }
+    d.push_back(3233000000); // 212: the marked copy, its original lost in the handover
+    d.push_back(3844000000); // 213: the target's first token, after its prefill
+    d.push_back(3857000000); // 214
+    return d;
+}
+
+TEST(SummarizeTokenTiming, MarkedCopyDeliveringItsTokenWaitsForTheNext)
+{
+    // The session migrates: the mark on 212 arrives after 212 deliveries and delivers 212
+    // itself, but the user waits for 213, which the target generates 611 ms later.
+    const std::vector<int64_t> d = MigrationDeliveries();
+    const auto s = SummarizeTokenTiming(0, d, {{212, 212}});
+    ASSERT_EQ(s.sit.size(), 1u);
+    EXPECT_EQ(s.sit[0].markedIndex, 212u);
+    EXPECT_NEAR(s.sit[0].sitS, 0.629, 1e-12); // 3.844 - 3.215, not 3.233 - 3.215
+    EXPECT_EQ(s.marksWithoutNext, 0u);
+
+    // Before 213 arrives the handover has no SIT yet, although the mark delivered a token.
+    const std::vector<int64_t> upTo212(d.begin(), d.begin() + 213);
+    const auto pending = SummarizeTokenTiming(0, upTo212, {{212, 212}});
+    EXPECT_TRUE(pending.sit.empty());
+    EXPECT_EQ(pending.marksWithoutNext, 1u);
+
+    // A mark that overtook 210 and 211 too (k < m) runs from 209, the last delivery before it.
+    const auto early = SummarizeTokenTiming(0, d, {{212, 210}});
+    ASSERT_EQ(early.sit.size(), 1u);
+    EXPECT_NEAR(early.sit[0].sitS, (3844000000 - d[209]) * 1e-9, 1e-12);
+}
+
+TEST(SummarizeTokenTiming, MarkedTokenDeliveredBeforeTheMarkKeepsTheNextDelivery)
+{
+    // Token 5 was delivered before its mark, which arrived after 8 deliveries: the silence is
+    // the one the mark ended, from token 7's delivery to token 8's, not to token 6's.
+    const std::vector<int64_t> d{10, 20, 30, 40, 50, 60, 70, 80, 500, 510};
+    const auto s = SummarizeTokenTiming(0, d, {{5, 8}, {7, 8}});
+    ASSERT_EQ(s.sit.size(), 2u);
+    EXPECT_EQ(s.sit[0].markedIndex, 5u);
+    EXPECT_DOUBLE_EQ(s.sit[0].sitS, (500 - 80) * 1e-9);
+    // The same when the marked token is the last delivered before the mark (m + 1 = k).
+    EXPECT_EQ(s.sit[1].markedIndex, 7u);
+    EXPECT_DOUBLE_EQ(s.sit[1].sitS, (500 - 80) * 1e-9);
+    EXPECT_EQ(s.marksWithoutNext, 0u);
 }
 
 TEST(SummarizeTokenTiming, OneTokenHasNoItl)
@@ -172,14 +226,18 @@ TEST(SummarizeTokenTiming, MatchesABruteForceOnRandomSessions)
         std::size_t next = 0;
         for (const ns3::HandoverMark& m : marks)
         {
-            if (m.deliveredBefore == n)
+            // The silence ends with the first token generated after the marked one, or with
+            // the first delivery after the mark if that is later.
+            const std::size_t end =
+                std::max<std::size_t>(m.deliveredBefore, std::size_t{m.markedIndex} + 1);
+            if (end >= n)
             {
                 continue;
             }
             ASSERT_LT(next, s.sit.size());
             const int64_t before = m.deliveredBefore == 0 ? start : d[m.deliveredBefore - 1];
             ASSERT_EQ(s.sit[next].markedIndex, m.markedIndex);
-            ASSERT_DOUBLE_EQ(s.sit[next].sitS, (d[m.deliveredBefore] - before) * 1e-9);
+            ASSERT_DOUBLE_EQ(s.sit[next].sitS, (d[end] - before) * 1e-9);
             ++next;
         }
         ASSERT_EQ(s.sit.size(), next);
