@@ -25,27 +25,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("HandoverCoordinator");
 NS_OBJECT_ENSURE_REGISTERED(HandoverCoordinator);
 
-std::string
-HandoverOutcomeName(HandoverRecord::Outcome outcome)
-{
-    switch (outcome)
-    {
-    case HandoverRecord::PENDING:
-        return "pending";
-    case HandoverRecord::MIGRATED:
-        return "migrated";
-    case HandoverRecord::RELAYED:
-        return "relayed";
-    case HandoverRecord::REUSED:
-        return "reused";
-    case HandoverRecord::CANCELLED:
-        return "cancelled";
-    case HandoverRecord::NO_SESSION:
-        return "no-session";
-    }
-    return "unknown";
-}
-
 TypeId
 HandoverCoordinator::GetTypeId()
 {
@@ -98,7 +77,10 @@ HandoverCoordinator::GetTypeId()
     return tid;
 }
 
-HandoverCoordinator::HandoverCoordinator() = default;
+HandoverCoordinator::HandoverCoordinator()
+    : m_paths([this](uint16_t cellId) { return GetCell(cellId).server; })
+{
+}
 
 HandoverCoordinator::~HandoverCoordinator() = default;
 
@@ -146,7 +128,7 @@ HandoverCoordinator::AddLink(uint16_t cellA,
 void
 HandoverCoordinator::SetFirstCell(uint64_t imsi, uint16_t cellId)
 {
-    m_paths[imsi] = {cellId};
+    m_paths.Reset(imsi, cellId);
 }
 
 void
@@ -237,44 +219,14 @@ HandoverCoordinator::GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) c
 uint16_t
 HandoverCoordinator::OwnerOf(uint64_t imsi) const
 {
-    auto it = m_paths.find(imsi);
-    if (it == m_paths.end() || it->second.empty())
+    const std::vector<uint16_t>& path = m_paths.Get(imsi);
+    if (path.empty())
     {
         return 0;
     }
-    const uint16_t cell = it->second.front();
+    const uint16_t cell = path.front();
     auto c = m_cells.find(cell);
     return c != m_cells.end() && c->second.server->OwnsSession(imsi) ? cell : 0;
-}
-
-bool
-HandoverCoordinator::RouteTo(uint64_t imsi, uint16_t cellId)
-{
-    std::vector<uint16_t>& path = m_paths[imsi];
-    auto on = std::find(path.begin(), path.end(), cellId);
-    if (path.empty() || on != path.end())
-    {
-        // The cells past it keep relay entries, but no packet reaches them any more.
-        path.erase(path.empty() ? path.end() : on + 1, path.end());
-        if (path.empty())
-        {
-            path.push_back(cellId);
-        }
-        GetCell(cellId).server->StopRelay(imsi);
-        return true;
-    }
-    Ptr<EdgeLlmServer> last = GetCell(path.back()).server;
-    if (!last->HasRelayPeer(cellId))
-    {
-        NS_LOG_WARN(
-            "imsi " << imsi << " is in cell " << cellId << ", which has no backhaul link to "
-                    << "cell " << path.back() << "; its tokens are refused until it comes back");
-        return false;
-    }
-    GetCell(cellId).server->StopRelay(imsi);
-    last->StartRelay(imsi, cellId);
-    path.push_back(cellId);
-    return true;
 }
 
 CtHoInput
@@ -385,7 +337,7 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
         // Nothing decoded yet, or nothing left: only the packets have to follow the UE.
         record.outcome = HandoverRecord::NO_SESSION;
         m_records.push_back(record);
-        RouteTo(imsi, targetCell);
+        m_paths.RouteTo(imsi, targetCell);
         TryPrefill(imsi, group);
         return;
     }
@@ -395,7 +347,7 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
     if (targetCell == holder)
     {
         // Back to the cell that holds the whole cache (a ping-pong): it decodes again.
-        RouteTo(imsi, targetCell);
+        m_paths.RouteTo(imsi, targetCell);
         GetCell(holder).server->MarkHandover(imsi);
         if (!engine->IsDecoding(imsi))
         {
@@ -412,7 +364,7 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
     const HandoverPlan plan = PlanFor(imsi, holder, targetCell, group);
     record.prefixTokens = plan.prefixTokens;
     record.predictedDelay = Seconds(plan.predicted.worstDelay);
-    const bool routed = RouteTo(imsi, targetCell);
+    const bool routed = m_paths.RouteTo(imsi, targetCell);
     record.group = group;
     m_records.push_back(record);
     if (plan.action != HandoverPlan::MIGRATE || !routed ||
@@ -452,7 +404,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     // The mark goes out after the stop, so the marked token is the last one before the handover.
     h.server->MarkHandover(imsi);
 
-    m.route = m_paths[imsi];
+    m.route = m_paths.Get(imsi);
     const bool direct = GetSender(holder, target) != nullptr;
     m.prefill = direct ? std::min(m.context, plan.prefixTokens) : m.context;
     m.transfer = m.context - m.prefill;
@@ -544,7 +496,7 @@ HandoverCoordinator::UeReady(uint64_t imsi, uint16_t cellId)
         HandoverStarted(imsi, it->second.target, cellId);
         return;
     }
-    RouteTo(imsi, cellId);
+    m_paths.RouteTo(imsi, cellId);
 }
 
 void
@@ -670,13 +622,10 @@ HandoverCoordinator::TryResume(uint64_t imsi)
     m_migrations.erase(it);
     Cell& h = GetCell(m.holder);
     Cell& t = GetCell(m.target);
-    for (uint16_t cell : m_paths[imsi])
-    {
-        GetCell(cell).server->StopRelay(imsi);
-    }
+    m_paths.StopRelays(imsi);
     t.server->ImportSession(imsi, h.server->ExportSession(imsi));
     h.server->GetEngine()->RemoveSession(imsi);
-    m_paths[imsi] = {m.target};
+    m_paths.Reset(imsi, m.target);
     t.server->GetEngine()->ResumeDecoding(imsi, m.nextToken, m.remaining);
     HandoverRecord& record = m_records[m.record];
     record.kvReady = Simulator::Now();

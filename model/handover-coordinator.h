@@ -6,9 +6,11 @@
 #define EDGE_LLM_HANDOVER_COORDINATOR_H
 
 #include "edge-llm-server.h"
+#include "handover-record.h"
 #include "handover-scheduler.h"
 #include "kv-transfer-application.h"
 #include "ran-observer.h"
+#include "relay-paths.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
@@ -22,47 +24,6 @@
 
 namespace ns3
 {
-
-/**
- * \ingroup edge-llm
- * \brief One handover of one session, as the coordinator carried it out.
- */
-struct HandoverRecord
-{
-    /// How the handover ended for the session.
-    enum Outcome
-    {
-        PENDING,   //!< the migration is still under way
-        MIGRATED,  //!< the target holds the session and decodes it
-        RELAYED,   //!< the session stayed where it was; its tokens are relayed (Detour)
-        REUSED,    //!< the UE came back to the cell that holds the cache; it decodes there again
-        CANCELLED, //!< a later handover of the UE replaced this one mid-migration
-        NO_SESSION //!< nothing to move: no session, or its last token was generated already
-    };
-
-    std::string scheme;         //!< the scheduler's scheme name
-    uint32_t group{0};          //!< oracle group from 1; 0 for online plans and relays
-    uint64_t imsi{0};           //!< the UE
-    uint16_t sourceCell{0};     //!< cell the UE left
-    uint16_t targetCell{0};     //!< cell the UE joined
-    uint16_t holderCell{0};     //!< cell whose server held the session and its cache
-    uint64_t contextTokens{0};  //!< C_i: the KV tokens the holder had when it stopped decoding
-    uint64_t prefillTokens{0};  //!< tokens re-prefilled at the target: [0, prefillTokens)
-    uint64_t transferTokens{0}; //!< tokens whose KV cache is sent: [prefillTokens, C_i)
-    uint64_t kvBytes{0};        //!< KV bytes announced to the backhaul
-    uint64_t prefixTokens{0};   //!< the plan's L
-    Time hoStart;               //!< tau_i: the source cell's HandoverStart
-    Time kvReady{-1};           //!< when the target had the whole cache; negative if never
-    uint32_t resumeIndex{0};    //!< index of the first token generated after the handover
-    Outcome outcome{PENDING};   //!< how it ended
-    Time predictedDelay{0};     //!< the plan's predicted delay for the group's worst session
-};
-
-/**
- * \param outcome an outcome
- * \return its lower-case name, e.g. "migrated"
- */
-std::string HandoverOutcomeName(HandoverRecord::Outcome outcome);
 
 /**
  * \ingroup edge-llm
@@ -251,8 +212,6 @@ class HandoverCoordinator : public Object
     void TryPrefill(uint64_t imsi, uint32_t group);
     /// Resume a migrated session at its target if its whole cache is there.
     void TryResume(uint64_t imsi);
-    /// Make a session's packets reach a cell; false if no backhaul link allows it.
-    bool RouteTo(uint64_t imsi, uint16_t cellId);
     /// \return the cell that owns a session, 0 if none
     uint16_t OwnerOf(uint64_t imsi) const;
     /// \return a cell, or stop the run
@@ -270,13 +229,13 @@ class HandoverCoordinator : public Object
     std::map<uint16_t, Cell> m_cells;                                         //!< by cell id
     std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)
     std::map<std::pair<uint16_t, uint16_t>, DataRate> m_linkRates;            //!< (from, to)
-    std::map<uint64_t, std::vector<uint16_t>> m_paths; //!< per session: owner, then relays
-    std::map<uint64_t, uint32_t> m_epochs;             //!< per session: last epoch used
-    std::map<uint64_t, Migration> m_migrations;        //!< under way, by IMSI
-    std::vector<Group> m_groups;                       //!< oracle groups, number - 1
-    std::map<uint64_t, uint32_t> m_groupOf;            //!< IMSI to its unplanned group number
-    std::vector<HandoverRecord> m_records;             //!< every handover
-    Ptr<RanObserver> m_observer;                       //!< the observer listened to
+    RelayPaths m_paths;                         //!< per session: owner, then relays
+    std::map<uint64_t, uint32_t> m_epochs;      //!< per session: last epoch used
+    std::map<uint64_t, Migration> m_migrations; //!< under way, by IMSI
+    std::vector<Group> m_groups;                //!< oracle groups, number - 1
+    std::map<uint64_t, uint32_t> m_groupOf;     //!< IMSI to its unplanned group number
+    std::vector<HandoverRecord> m_records;      //!< every handover
+    Ptr<RanObserver> m_observer;                //!< the observer listened to
 
     TracedCallback<uint64_t, uint64_t, uint64_t> m_plannedTrace;   //!< HandoverPlanned
     TracedCallback<uint64_t, uint16_t, Time> m_resumedTrace;       //!< SessionResumed

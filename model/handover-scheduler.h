@@ -49,11 +49,11 @@ struct HandoverPlan
         RELAY,   //!< keep it at the source and relay its tokens over the backhaul
     };
 
-    Action action{MIGRATE};   //!< what to do
+    Action action{MIGRATE}; //!< what to do
     /// L, tokens; meaningful for MIGRATE. A value at least every context (tHO uses 2^64 - 1)
     /// re-prefills every session whole.
     uint64_t prefixTokens{0};
-    CtHoValue predicted;      //!< the delays the inputs predict at L (MIGRATE)
+    CtHoValue predicted; //!< the delays the inputs predict at L (MIGRATE)
 };
 
 /**

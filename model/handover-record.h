@@ -1,0 +1,59 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_HANDOVER_RECORD_H
+#define EDGE_LLM_HANDOVER_RECORD_H
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <string>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief One handover of one session, as the coordinator carried it out.
+ */
+struct HandoverRecord
+{
+    /// How the handover ended for the session.
+    enum Outcome
+    {
+        PENDING,   //!< the migration is still under way
+        MIGRATED,  //!< the target holds the session and decodes it
+        RELAYED,   //!< the session stayed where it was; its tokens are relayed (Detour)
+        REUSED,    //!< the UE came back to the cell that holds the cache; it decodes there again
+        CANCELLED, //!< a later handover of the UE replaced this one mid-migration
+        NO_SESSION //!< nothing to move: no session, or its last token was generated already
+    };
+
+    std::string scheme;         //!< the scheduler's scheme name
+    uint32_t group{0};          //!< oracle group from 1; 0 for online plans and relays
+    uint64_t imsi{0};           //!< the UE
+    uint16_t sourceCell{0};     //!< cell the UE left
+    uint16_t targetCell{0};     //!< cell the UE joined
+    uint16_t holderCell{0};     //!< cell whose server held the session and its cache
+    uint64_t contextTokens{0};  //!< C_i: the KV tokens the holder had when it stopped decoding
+    uint64_t prefillTokens{0};  //!< tokens re-prefilled at the target: [0, prefillTokens)
+    uint64_t transferTokens{0}; //!< tokens whose KV cache is sent: [prefillTokens, C_i)
+    uint64_t kvBytes{0};        //!< KV bytes announced to the backhaul
+    uint64_t prefixTokens{0};   //!< the plan's L
+    Time hoStart;               //!< tau_i: the source cell's HandoverStart
+    Time kvReady{-1};           //!< when the target had the whole cache; negative if never
+    uint32_t resumeIndex{0};    //!< index of the first token generated after the handover
+    Outcome outcome{PENDING};   //!< how it ended
+    Time predictedDelay{0};     //!< the plan's predicted delay for the group's worst session
+};
+
+/**
+ * \param outcome an outcome
+ * \return its lower-case name, e.g. "migrated"
+ */
+std::string HandoverOutcomeName(HandoverRecord::Outcome outcome);
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_HANDOVER_RECORD_H */
