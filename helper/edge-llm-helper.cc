@@ -7,6 +7,7 @@
 #include "edge-llm-epc-routes.h"
 
 #include "ns3/edge-llm-client.h"
+#include "ns3/kv-transfer-policy.h"
 #include "ns3/llm-engine.h"
 #include "ns3/log.h"
 #include "ns3/lte-local-breakout.h"
@@ -41,6 +42,7 @@ EdgeLlmHelper::EdgeLlmHelper()
     m_clientFactory.SetTypeId(EdgeLlmClient::GetTypeId());
     m_coordinatorFactory.SetTypeId(HandoverCoordinator::GetTypeId());
     m_schedulerFactory.SetTypeId("ns3::CtHoScheduler");
+    m_kvPolicyFactory.SetTypeId("ns3::EdfKvTransferPolicy");
 }
 
 EdgeLlmHelper::~EdgeLlmHelper() = default;
@@ -95,6 +97,20 @@ EdgeLlmHelper::SetSchedulerType(const std::string& typeName)
     m_schedulerFactory.SetTypeId(tid);
 }
 
+void
+EdgeLlmHelper::SetKvTransferPolicyType(const std::string& typeName)
+{
+    TypeId tid;
+    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(typeName, &tid) ||
+                        !tid.IsChildOf(KvTransferPolicy::GetTypeId()) || !tid.HasConstructor(),
+                    "EdgeLlmHelper::SetKvTransferPolicyType: \""
+                        << typeName
+                        << "\" is not a KvTransferPolicy; allowed: ns3::EdfKvTransferPolicy, "
+                           "ns3::FifoKvTransferPolicy, ns3::StrictPriorityKvTransferPolicy, "
+                           "ns3::SlotBudgetKvTransferPolicy, or another subclass");
+    m_kvPolicyFactory.SetTypeId(tid);
+}
+
 ApplicationContainer
 EdgeLlmHelper::InstallServers(Ptr<EpcHelper> epc,
                               const NodeContainer& enbNodes,
@@ -140,11 +156,13 @@ EdgeLlmHelper::InstallBackhaul(Ptr<BackhaulHelper> backhaul, Ptr<Node> enbA, Ptr
     b->second->AddRelayPeer(cellA, link.addressA);
     DataRateValue rate;
     link.devices.Get(0)->GetAttribute("DataRate", rate);
-    m_links.push_back({cellA,
-                       m_kvApps.at(cellA)->AddPeer(link.addressA, link.addressB),
-                       cellB,
-                       m_kvApps.at(cellB)->AddPeer(link.addressB, link.addressA),
-                       rate.Get()});
+    Ptr<KvTransferSender> aToB = m_kvApps.at(cellA)->AddPeer(link.addressA, link.addressB);
+    Ptr<KvTransferSender> bToA = m_kvApps.at(cellB)->AddPeer(link.addressB, link.addressA);
+    for (Ptr<KvTransferSender> sender : {aToB, bToA})
+    {
+        sender->SetAttribute("Policy", PointerValue(m_kvPolicyFactory.Create<KvTransferPolicy>()));
+    }
+    m_links.push_back({cellA, aToB, cellB, bToA, rate.Get()});
     return link;
 }
 

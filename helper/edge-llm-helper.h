@@ -74,6 +74,13 @@ class EdgeLlmHelper : public Object
      * \param typeName a subclass of ns3::HandoverScheduler
      */
     void SetSchedulerType(const std::string& typeName);
+    /**
+     * \brief Choose how each KV-transfer sender orders the sessions it sends, by TypeId name
+     * ("ns3::EdfKvTransferPolicy" by default: the schedule that attains ctHO's transfer delay;
+     * or "ns3::FifoKvTransferPolicy", ...). An unknown name stops the run, naming it.
+     * \param typeName a subclass of ns3::KvTransferPolicy
+     */
+    void SetKvTransferPolicyType(const std::string& typeName);
 
     /**
      * \brief A server on each eNB, each with its own engine, injecting into its own cell, and
@@ -157,6 +164,7 @@ class EdgeLlmHelper : public Object
     ObjectFactory m_clientFactory;                           //!< clients
     ObjectFactory m_coordinatorFactory;                      //!< the coordinator
     ObjectFactory m_schedulerFactory;                        //!< its scheduler
+    ObjectFactory m_kvPolicyFactory;                         //!< KV senders' policy
     std::map<uint16_t, Ptr<EdgeLlmServer>> m_servers;        //!< by cell
     std::map<uint16_t, Ptr<KvTransferApplication>> m_kvApps; //!< by cell
     std::map<uint32_t, Ptr<EdgeLlmServer>> m_byNode;         //!< by node id
