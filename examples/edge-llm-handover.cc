@@ -23,6 +23,7 @@
 #include "ns3/token-log.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -168,6 +169,9 @@ main(int argc, char* argv[])
     std::ofstream handovers;
     if (!outDir.empty())
     {
+        std::error_code error;
+        std::filesystem::create_directories(outDir, error);
+        NS_ABORT_MSG_IF(error, "--outDir: cannot create " << outDir << ": " << error.message());
         handovers.open(outDir + "/handovers.csv");
         NS_ABORT_MSG_IF(!handovers, "--outDir: cannot write " << outDir << "/handovers.csv");
     }

@@ -367,10 +367,13 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
     const bool routed = m_paths.RouteTo(imsi, targetCell);
     record.group = group;
     m_records.push_back(record);
-    if (plan.action != HandoverPlan::MIGRATE || !routed ||
-        !StartMigration(imsi, holder, targetCell, m_records.size() - 1, plan))
+    const bool migrating = plan.action == HandoverPlan::MIGRATE && routed;
+    if (!migrating || !StartMigration(imsi, holder, targetCell, m_records.size() - 1, plan))
     {
-        GetCell(holder).server->MarkHandover(imsi);
+        if (!migrating)
+        {
+            GetCell(holder).server->MarkHandover(imsi); // a failed start has marked already
+        }
         m_records.back().outcome = HandoverRecord::RELAYED;
         m_records.back().group = 0;
     }
