@@ -13,6 +13,7 @@
 #include "ns3/kv-cache-profile.h"
 #include "ns3/kv-transfer-application.h"
 #include "ns3/llm-engine.h"
+#include "ns3/mobility-model.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -161,7 +162,6 @@ CtHoLineExperiment::Run(const std::string& scheme,
                                                            << " UEs, but --numUes = " << c.numUes);
     CtHoLineRun run;
     run.scheme = scheme;
-    run.inputs = inputs;
     const uint64_t kvBytesPerToken = static_cast<uint64_t>(
         std::ceil(KvCacheProfile::FromPreset(c.kvProfile, c.kvBits).GetBytesPerToken()));
 
@@ -191,8 +191,9 @@ CtHoLineExperiment::Run(const std::string& scheme,
     {
         batchContext += p;
     }
-    const uint32_t sequences = c.numUes + 2 * c.residentUes;
-    batchContext += uint64_t(2) * c.residentUes * c.minPrompt;
+    // The source serves the moving UEs and its own residents.
+    const uint32_t sequences = c.numUes + c.residentUes;
+    batchContext += uint64_t(c.residentUes) * c.minPrompt;
     const double step = std::max(run.compute.DecodeStepTime(sequences, batchContext), 1e-4);
     std::vector<uint32_t> tokens;
     double lastCrossing = 0;
@@ -265,6 +266,16 @@ CtHoLineExperiment::Run(const std::string& scheme,
                     Simulator::Stop(MilliSeconds(1));
                 }
             }));
+    }
+    // The inputs as the network holds them, not as they were asked for: a scheme that drew
+    // its own, or a scenario that moved a UE, shows here.
+    for (uint32_t j = 0; j < c.numUes; ++j)
+    {
+        run.inputs.startX.push_back(
+            s->GetUeNodes().Get(j)->GetObject<MobilityModel>()->GetPosition().x);
+        UintegerValue prompt;
+        s->GetClients().Get(j)->GetAttribute("PromptTokens", prompt);
+        run.inputs.prompts.push_back(static_cast<uint32_t>(prompt.Get()));
     }
     if (before)
     {

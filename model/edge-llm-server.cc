@@ -228,6 +228,14 @@ EdgeLlmServer::OpenSession(const EdgeLlmUplinkHeader& h, Ipv4Address ue, uint16_
         Resend(imsi, s, s.acked, s.generated, false);
         return;
     }
+    if (m_movedAway.count(imsi) > 0)
+    {
+        // A retry that crossed the migration: the session lives on at its new owner, whose
+        // tokens will tell the client where it is now.
+        NS_LOG_INFO("cell " << GetCellId() << ": OPEN_SESSION of imsi " << imsi
+                            << ", which has moved away, ignored");
+        return;
+    }
     auto rejected = m_rejected.find(imsi);
     if (rejected == m_rejected.end())
     {
@@ -460,6 +468,7 @@ EdgeLlmServer::ExportSession(uint64_t imsi)
     SessionState state = std::move(it->second);
     m_sessions.erase(it);
     m_relayNext.erase(imsi);
+    m_movedAway.insert(imsi);
     return state;
 }
 
@@ -475,6 +484,7 @@ EdgeLlmServer::ImportSession(uint64_t imsi, SessionState state)
                                                           << state.acked << ", " << state.generated
                                                           << ")");
     m_sessions[imsi] = std::move(state);
+    m_movedAway.erase(imsi);
 }
 
 const EdgeLlmServer::SessionState&

@@ -18,6 +18,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace ns3
@@ -253,6 +254,7 @@ class EdgeLlmServer : public Application
     std::unordered_map<uint64_t, SessionState> m_sessions; //!< owned here
     std::unordered_map<uint64_t, uint16_t> m_relayNext;    //!< sessions sent on, to which cell
     std::unordered_map<uint64_t, uint32_t> m_rejected;     //!< IMSI → reason code, for retries
+    std::unordered_set<uint64_t> m_movedAway;              //!< sessions exported to another server
     std::vector<Time> m_oneTime;                           //!< reused for one-token packets
 
     uint64_t m_injected{0};     //!< packets injected locally

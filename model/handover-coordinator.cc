@@ -61,6 +61,13 @@ HandoverCoordinator::GetTypeId()
                           UintegerValue(57344),
                           MakeUintegerAccessor(&HandoverCoordinator::m_kvBytesPerToken),
                           MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 32))
+            .AddAttribute(
+                "OracleGrace",
+                "How long past its latest expected handover an oracle group's batch "
+                "waits for members that have not handed over. Range [0, inf).",
+                TimeValue(Seconds(1)),
+                MakeTimeAccessor(&HandoverCoordinator::m_oracleGrace),
+                edgellm::MakeTimeNotNegativeChecker("ns3::HandoverCoordinator::OracleGrace", true))
             .AddTraceSource("HandoverPlanned",
                             "A session's migration was planned: tokens to prefill and to send.",
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_plannedTrace),
@@ -159,7 +166,16 @@ HandoverCoordinator::AddOracleGroup(const std::vector<std::pair<uint64_t, Time>>
         g.waiting.push_back(imsi);
         m_groupOf[imsi] = number;
     }
+    Time latest = Time(0);
+    for (const auto& [imsi, time] : members)
+    {
+        latest = std::max(latest, time);
+    }
     m_groups.push_back(g);
+    Simulator::Schedule(std::max(latest + m_oracleGrace - Simulator::Now(), Time(0)),
+                        &HandoverCoordinator::ReleaseGroup,
+                        this,
+                        number);
     return number;
 }
 
@@ -253,6 +269,24 @@ HandoverCoordinator::LeaveGroup(uint64_t imsi)
     std::vector<uint64_t>& waiting = m_groups[group - 1].waiting;
     waiting.erase(std::remove(waiting.begin(), waiting.end(), imsi), waiting.end());
     return group;
+}
+
+void
+HandoverCoordinator::ReleaseGroup(uint32_t group)
+{
+    Group& g = m_groups[group - 1];
+    if (g.waiting.empty())
+    {
+        return;
+    }
+    NS_LOG_WARN("oracle group " << group << ": " << g.waiting.size()
+                                << " members never handed over; its batch goes without them");
+    for (uint64_t imsi : g.waiting)
+    {
+        m_groupOf.erase(imsi);
+    }
+    g.waiting.clear();
+    TryPrefill(0, group);
 }
 
 HandoverPlan
@@ -362,7 +396,7 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
     }
 
     const HandoverPlan plan = PlanFor(imsi, holder, targetCell, group);
-    record.prefixTokens = plan.prefixTokens;
+    record.prefixTokens = std::min(plan.prefixTokens, record.contextTokens);
     record.predictedDelay = Seconds(plan.predicted.worstDelay);
     const bool routed = m_paths.RouteTo(imsi, targetCell);
     record.group = group;
@@ -373,6 +407,11 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
         if (!migrating)
         {
             GetCell(holder).server->MarkHandover(imsi); // a failed start has marked already
+        }
+        if (!engine->IsDecoding(imsi))
+        {
+            // Stopped by a migration this handover cancelled: the holder decodes on.
+            engine->ResumeDecoding(imsi, next, total - next);
         }
         m_records.back().outcome = HandoverRecord::RELAYED;
         m_records.back().group = 0;

@@ -100,7 +100,9 @@ class HandoverCoordinator : public Object
      *
      * Their first handover is planned as one ctHO group when the first of them hands over:
      * the session lengths are taken as the contexts each will have at its expected handover
-     * time, and L is fixed then.
+     * time, and L is fixed then. The batch prefill waits for every member's handover, but no
+     * longer than OracleGrace past the latest expected time: a member that has not handed
+     * over by then is planned alone when it does.
      * \param members (IMSI, expected handover time) of each session; each IMSI in one group
      * \return the group's number, from 1
      */
@@ -204,6 +206,8 @@ class HandoverCoordinator : public Object
                         const HandoverPlan& plan);
     /// Cancel a migration under way: withdraw its transfer and free the target's engine.
     void CancelMigration(uint64_t imsi);
+    /// Stop waiting for the members of an oracle group that have not handed over.
+    void ReleaseGroup(uint32_t group);
     /// Take a session out of its oracle group's waiting list. \return the group, 0 if none
     uint32_t LeaveGroup(uint64_t imsi);
     /// Plan a session alone (group 0), or fix its oracle group's plan. \return the plan
@@ -225,6 +229,7 @@ class HandoverCoordinator : public Object
     Batching m_batching;                //!< Batching
     DataRate m_plannedRate;             //!< PlannedBackhaulRate
     uint64_t m_kvBytesPerToken;         //!< KvBytesPerToken
+    Time m_oracleGrace;                 //!< OracleGrace
 
     std::map<uint16_t, Cell> m_cells;                                         //!< by cell id
     std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)

@@ -615,6 +615,102 @@ class ThirdCellTestCase : public HandoverTestCase
     }
 };
 
+class TargetFullTestCase : public HandoverTestCase
+{
+  public:
+    TargetFullTestCase()
+        : HandoverTestCase("A target whose memory can never hold the session: it stays at the "
+                           "source, relayed, and every token still arrives exactly once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const CtHoLineExperiment experiment(ShortConfig(1));
+        Emissions e;
+        const CtHoLineRun run =
+            experiment.Run("ctho", experiment.Draw(), [&e](Ptr<EdgeLlmLineScenario> s) {
+                e.Hook(s);
+                // Smaller than any prompt the draw can make.
+                DynamicCast<EdgeLlmServer>(s->GetServers().Get(1))
+                    ->GetEngine()
+                    ->SetAttribute("KvCapacityTokens", UintegerValue(1000));
+            });
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 1u, "one handover");
+        if (run.records.size() != 1)
+        {
+            return;
+        }
+        NS_TEST_ASSERT_MSG_EQ(run.records[0].outcome,
+                              HandoverRecord::RELAYED,
+                              "admission refused: the source keeps it");
+        CheckExactlyOnce(run, e);
+        for (const auto& [index, cell] : e.cell[run.ues.at(0).imsi])
+        {
+            NS_TEST_ASSERT_MSG_EQ(cell, run.records[0].sourceCell, "token " << index);
+        }
+    }
+};
+
+class OracleGraceTestCase : public HandoverTestCase
+{
+  public:
+    OracleGraceTestCase()
+        : HandoverTestCase("An oracle group whose member never hands over: the batch waits "
+                           "OracleGrace past the latest expected handover, then goes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+        s->SetAttribute("EnbCount", UintegerValue(2));
+        s->SetAttribute("EnbSpacing", DoubleValue(300));
+        s->SetAttribute("UeCount", UintegerValue(1));
+        s->SetAttribute("UeStartX", DoubleValue(125));
+        s->SetAttribute("UeSpeed", DoubleValue(20));
+        s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
+        s->SetAttribute("Trigger", StringValue("boundary"));
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+        edge->SetSchedulerType("ns3::TokenHandoverScheduler");
+        edge->SetCoordinatorAttribute("Batching", StringValue("oracle"));
+        edge->SetCoordinatorAttribute("OracleGrace", TimeValue(MilliSeconds(300)));
+        edge->SetClientAttribute("PromptTokens", UintegerValue(1000));
+        edge->SetClientAttribute("TokensToGenerate", UintegerValue(250));
+        s->Build();
+        s->AssignStreams(1);
+        Emissions e;
+        e.Hook(s);
+        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(s->GetClients().Get(0));
+        const Time expected = s->GetBoundaryCrossings().at(0).time;
+        // A second member, expected as early, that no UE will ever be.
+        edge->GetCoordinator()->AddOracleGroup({{client->GetImsi(), expected}, {999, expected}});
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+
+        const std::vector<HandoverRecord>& records = edge->GetCoordinator()->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 1u, "one handover");
+        if (records.size() != 1)
+        {
+            return;
+        }
+        const HandoverRecord& r = records[0];
+        NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, "the session resumed");
+        NS_TEST_ASSERT_MSG_EQ(r.group, 1u, "in its group");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(r.kvReady,
+                                    expected + MilliSeconds(300),
+                                    "the batch waited out the grace");
+        NS_TEST_ASSERT_MSG_LT(r.kvReady,
+                              expected + MilliSeconds(300) + Seconds(0.2),
+                              "and then went at once (10 ms cycle, ~0.1 s prefill)");
+        NS_TEST_ASSERT_MSG_EQ(client->IsComplete(), true, "the session completed");
+        NS_TEST_ASSERT_MSG_EQ(e.count[client->GetImsi()].size(), 250u, "every index emitted");
+        s->Dispose();
+    }
+};
+
 class HandoverTestSuite : public TestSuite
 {
   public:
@@ -626,6 +722,8 @@ class HandoverTestSuite : public TestSuite
         AddTestCase(new ExactlyOnceTestCase(), TestCase::QUICK);
         AddTestCase(new PingPongTestCase(), TestCase::QUICK);
         AddTestCase(new ThirdCellTestCase(), TestCase::QUICK);
+        AddTestCase(new TargetFullTestCase(), TestCase::QUICK);
+        AddTestCase(new OracleGraceTestCase(), TestCase::QUICK);
         AddTestCase(new AgainstAnalyticTestCase(), TestCase::QUICK);
         AddTestCase(new TriggerTestCase("a3"), TestCase::QUICK);
         AddTestCase(new TriggerTestCase("none"), TestCase::QUICK);
