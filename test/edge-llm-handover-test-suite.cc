@@ -122,6 +122,21 @@ class HandoverTestCase : public TestCase
     }
 };
 
+/// eNBs 300 m apart and one UE that starts moving at 1 s; handovers at the midpoints.
+Ptr<EdgeLlmLineScenario>
+OneUeLine(uint32_t enbs, double startX, double speed)
+{
+    Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+    s->SetAttribute("EnbCount", UintegerValue(enbs));
+    s->SetAttribute("EnbSpacing", DoubleValue(300));
+    s->SetAttribute("UeCount", UintegerValue(1));
+    s->SetAttribute("UeStartX", DoubleValue(startX));
+    s->SetAttribute("UeSpeed", DoubleValue(speed));
+    s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
+    s->SetAttribute("Trigger", StringValue("boundary"));
+    return s;
+}
+
 /// The one migrated record of a UE, or null.
 const HandoverRecord*
 Migrated(const CtHoLineRun& run, uint64_t imsi)
@@ -538,14 +553,7 @@ class ThirdCellTestCase : public HandoverTestCase
     {
         // Three eNBs 300 m apart; one UE crosses both boundaries fast, while its cHO migration
         // to the second cell crawls over a 100 Mb/s link.
-        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
-        s->SetAttribute("EnbCount", UintegerValue(3));
-        s->SetAttribute("EnbSpacing", DoubleValue(300));
-        s->SetAttribute("UeCount", UintegerValue(1));
-        s->SetAttribute("UeStartX", DoubleValue(140));
-        s->SetAttribute("UeSpeed", DoubleValue(200));
-        s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
-        s->SetAttribute("Trigger", StringValue("boundary"));
+        Ptr<EdgeLlmLineScenario> s = OneUeLine(3, 140, 200);
         s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("100Mbps")));
         Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
         edge->SetSchedulerType("ns3::CacheHandoverScheduler");
@@ -665,14 +673,7 @@ class OracleGraceTestCase : public HandoverTestCase
   private:
     void DoRun() override
     {
-        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
-        s->SetAttribute("EnbCount", UintegerValue(2));
-        s->SetAttribute("EnbSpacing", DoubleValue(300));
-        s->SetAttribute("UeCount", UintegerValue(1));
-        s->SetAttribute("UeStartX", DoubleValue(125));
-        s->SetAttribute("UeSpeed", DoubleValue(20));
-        s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
-        s->SetAttribute("Trigger", StringValue("boundary"));
+        Ptr<EdgeLlmLineScenario> s = OneUeLine(2, 125, 20);
         Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
         edge->SetSchedulerType("ns3::TokenHandoverScheduler");
         edge->SetCoordinatorAttribute("Batching", StringValue("oracle"));
