@@ -157,6 +157,7 @@ HandoverCoordinator::AddOracleGroup(const std::vector<std::pair<uint64_t, Time>>
     NS_ABORT_MSG_IF(members.empty(), "HandoverCoordinator::AddOracleGroup: no member");
     Group g;
     const auto number = static_cast<uint32_t>(m_groups.size() + 1);
+    Time latest = Time(0);
     for (const auto& [imsi, time] : members)
     {
         NS_ABORT_MSG_IF(m_groupOf.count(imsi) > 0 || g.expected.count(imsi) > 0,
@@ -165,10 +166,6 @@ HandoverCoordinator::AddOracleGroup(const std::vector<std::pair<uint64_t, Time>>
         g.expected[imsi] = time;
         g.waiting.push_back(imsi);
         m_groupOf[imsi] = number;
-    }
-    Time latest = Time(0);
-    for (const auto& [imsi, time] : members)
-    {
         latest = std::max(latest, time);
     }
     m_groups.push_back(g);
@@ -431,42 +428,38 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     Cell& h = GetCell(holder);
     Cell& t = GetCell(target);
     Ptr<LlmEngine> engine = h.server->GetEngine();
-    const EdgeLlmServer::SessionState& state = h.server->GetSessionState(imsi);
-
-    Migration m;
-    m.group = record.group;
-    m.holder = holder;
-    m.target = target;
-    m.nextToken = engine->StopDecoding(imsi);
-    m.remaining = state.tokensToGenerate - m.nextToken;
-    m.context = engine->GetContextTokens(imsi);
-    m.record = recordIndex;
-    record.contextTokens = m.context;
-    record.resumeIndex = static_cast<uint32_t>(m.nextToken);
+    const uint64_t next = engine->StopDecoding(imsi);
+    const uint64_t remaining = h.server->GetSessionState(imsi).tokensToGenerate - next;
+    record.contextTokens = engine->GetContextTokens(imsi);
+    record.resumeIndex = static_cast<uint32_t>(next);
     // The mark goes out after the stop, so the marked token is the last one before the handover.
     h.server->MarkHandover(imsi);
 
-    m.route = m_paths.Get(imsi);
-    const bool direct = GetSender(holder, target) != nullptr;
-    m.prefill = direct ? std::min(m.context, plan.prefixTokens) : m.context;
-    m.transfer = m.context - m.prefill;
-    if (!direct)
+    Migration m;
+    m.record = recordIndex;
+    if (GetSender(holder, target))
     {
-        NS_LOG_INFO("imsi " << imsi << ": cell " << target << " has no link to cell " << holder
-                            << ", which holds the cache; tokens are relayed and re-prefilled");
+        m.route = {holder, target};
+        record.prefillTokens = std::min(record.contextTokens, plan.prefixTokens);
     }
     else
     {
-        m.route = {holder, target};
+        NS_LOG_INFO("imsi " << imsi << ": cell " << target << " has no link to cell " << holder
+                            << ", which holds the cache; tokens are relayed and re-prefilled");
+        m.route = m_paths.Get(imsi);
+        record.prefillTokens = record.contextTokens;
     }
+    record.transferTokens = record.contextTokens - record.prefillTokens;
 
-    if (t.server->GetEngine()->AddResumedSession(imsi, m.context, m.remaining) ==
+    if (t.server->GetEngine()->AddResumedSession(imsi, record.contextTokens, remaining) ==
         LlmEngine::Admission::REJECTED)
     {
         // An admission outcome, not an error: the session stays where its cache is.
-        NS_LOG_INFO("imsi " << imsi << ": cell " << target << " cannot hold " << m.context
-                            << " tokens; it stays at cell " << holder);
-        engine->ResumeDecoding(imsi, m.nextToken, m.remaining);
+        NS_LOG_INFO("imsi " << imsi << ": cell " << target << " cannot hold "
+                            << record.contextTokens << " tokens; it stays at cell " << holder);
+        record.prefillTokens = 0;
+        record.transferTokens = 0;
+        engine->ResumeDecoding(imsi, next, remaining);
         return false;
     }
     m.epoch = ++m_epochs[imsi];
@@ -479,31 +472,29 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     request.epoch = m.epoch;
     request.bytesPerUnit = m_kvBytesPerToken;
     request.forwardedFirst = 0;
-    request.forwardedCount = static_cast<uint32_t>(m.prefill);
-    if (m.transfer > 0)
+    request.forwardedCount = static_cast<uint32_t>(record.prefillTokens);
+    if (record.transferTokens > 0)
     {
-        request.ranges.emplace_back(static_cast<uint32_t>(m.prefill),
-                                    static_cast<uint32_t>(m.transfer));
+        request.ranges.emplace_back(static_cast<uint32_t>(record.prefillTokens),
+                                    static_cast<uint32_t>(record.transferTokens));
     }
     // Earliest deadline first with d_i = tau_i + D_tx*(L) attains D_tx*(L).
     request.deadline = Simulator::Now() + Seconds(plan.predicted.transferDelay);
     GetSender(m.route[0], m.route[1])->Enqueue(request);
 
-    m.tokensIn = m.prefill == 0;
-    m.prefillDone = m.prefill == 0;
-    m.kvDone = m.transfer == 0;
-    record.prefillTokens = m.prefill;
-    record.transferTokens = m.transfer;
-    record.kvBytes = m.transfer * m_kvBytesPerToken;
-    if (m.prefill > 0)
+    m.tokensIn = record.prefillTokens == 0;
+    m.prefillDone = record.prefillTokens == 0;
+    m.kvDone = record.transferTokens == 0;
+    record.kvBytes = record.transferTokens * m_kvBytesPerToken;
+    if (record.prefillTokens > 0)
     {
         // What online plans behind this one wait for: the earliest its prefill can end.
-        const LlmComputeModel model = t.server->GetEngine()->GetLlmComputeModel();
-        t.prefillFreeAt =
-            std::max(t.prefillFreeAt, Simulator::Now()) + Seconds(model.PrefillTime(m.prefill));
+        const LlmComputeModel& model = t.server->GetEngine()->GetLlmComputeModel();
+        t.prefillFreeAt = std::max(t.prefillFreeAt, Simulator::Now()) +
+                          Seconds(model.PrefillTime(record.prefillTokens));
     }
     m_migrations[imsi] = m;
-    m_plannedTrace(imsi, m.prefill, m.transfer);
+    m_plannedTrace(imsi, record.prefillTokens, record.transferTokens);
     return true;
 }
 
@@ -520,11 +511,11 @@ HandoverCoordinator::CancelMigration(uint64_t imsi)
     {
         GetCell(m.route[i]).kv->GetReceiver()->ExpectEpoch(imsi, next);
     }
-    GetCell(m.target).server->GetEngine()->RemoveSession(imsi);
+    GetCell(m.route.back()).server->GetEngine()->RemoveSession(imsi);
     m_records[m.record].outcome = HandoverRecord::CANCELLED;
     m_cancelledTrace(imsi, m.epoch, withdrawn);
-    NS_LOG_INFO("imsi " << imsi << ": migration to cell " << m.target << " cancelled, " << withdrawn
-                        << " KV bytes withdrawn");
+    NS_LOG_INFO("imsi " << imsi << ": migration to cell " << m.route.back() << " cancelled, "
+                        << withdrawn << " KV bytes withdrawn");
 }
 
 void
@@ -533,9 +524,9 @@ HandoverCoordinator::UeReady(uint64_t imsi, uint16_t cellId)
     // After a handover this changes nothing: the path ends there already. After a failed
     // handover or a radio link failure it brings the packets back to where the UE is.
     auto it = m_migrations.find(imsi);
-    if (it != m_migrations.end() && it->second.target != cellId)
+    if (it != m_migrations.end() && it->second.route.back() != cellId)
     {
-        HandoverStarted(imsi, it->second.target, cellId);
+        HandoverStarted(imsi, it->second.route.back(), cellId);
         return;
     }
     m_paths.RouteTo(imsi, cellId);
@@ -559,7 +550,7 @@ HandoverCoordinator::TokensArrived(uint16_t cellId,
     {
         return;
     }
-    if (cellId != m.target)
+    if (cellId != m.route.back())
     {
         // A hop on the way: pass the token IDs on to the next cell.
         KvTransferRequest request;
@@ -572,7 +563,7 @@ HandoverCoordinator::TokensArrived(uint16_t cellId,
         return;
     }
     m.tokensIn = true;
-    TryPrefill(imsi, m.group);
+    TryPrefill(imsi, m_records[m.record].group);
 }
 
 void
@@ -595,7 +586,7 @@ HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
         }
         for (const auto& [member, m] : m_migrations)
         {
-            if (m.group == group)
+            if (m_records[m.record].group == group)
             {
                 batch.push_back(member);
             }
@@ -613,10 +604,11 @@ HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
     for (uint64_t member : batch)
     {
         Migration& m = m_migrations.at(member);
-        if (m.prefill > 0 && !m.prefillSubmitted)
+        const HandoverRecord& r = m_records[m.record];
+        if (r.prefillTokens > 0 && !m.prefillSubmitted)
         {
             m.prefillSubmitted = true;
-            jobs[m.target].emplace_back(member, m.prefill);
+            jobs[r.targetCell].emplace_back(member, r.prefillTokens);
         }
     }
     for (const auto& [cell, list] : jobs)
@@ -632,7 +624,8 @@ HandoverCoordinator::PrefillCompleted(uint16_t cellId,
                                       bool /* urgent */)
 {
     auto it = m_migrations.find(imsi);
-    if (it == m_migrations.end() || it->second.target != cellId || !it->second.prefillSubmitted)
+    if (it == m_migrations.end() || it->second.route.back() != cellId ||
+        !it->second.prefillSubmitted)
     {
         return;
     }
@@ -644,7 +637,7 @@ void
 HandoverCoordinator::KvComplete(uint16_t cellId, uint64_t imsi, uint32_t epoch)
 {
     auto it = m_migrations.find(imsi);
-    if (it == m_migrations.end() || it->second.target != cellId || it->second.epoch != epoch)
+    if (it == m_migrations.end() || it->second.route.back() != cellId || it->second.epoch != epoch)
     {
         return;
     }
@@ -662,19 +655,21 @@ HandoverCoordinator::TryResume(uint64_t imsi)
         return;
     }
     m_migrations.erase(it);
-    Cell& h = GetCell(m.holder);
-    Cell& t = GetCell(m.target);
-    m_paths.StopRelays(imsi);
-    t.server->ImportSession(imsi, h.server->ExportSession(imsi));
-    h.server->GetEngine()->RemoveSession(imsi);
-    m_paths.Reset(imsi, m.target);
-    t.server->GetEngine()->ResumeDecoding(imsi, m.nextToken, m.remaining);
     HandoverRecord& record = m_records[m.record];
+    Cell& h = GetCell(record.holderCell);
+    Cell& t = GetCell(record.targetCell);
+    m_paths.StopRelays(imsi);
+    EdgeLlmServer::SessionState state = h.server->ExportSession(imsi);
+    const uint64_t remaining = state.tokensToGenerate - record.resumeIndex;
+    t.server->ImportSession(imsi, std::move(state));
+    h.server->GetEngine()->RemoveSession(imsi);
+    m_paths.Reset(imsi, record.targetCell);
+    t.server->GetEngine()->ResumeDecoding(imsi, record.resumeIndex, remaining);
     record.kvReady = Simulator::Now();
     record.outcome = HandoverRecord::MIGRATED;
-    NS_LOG_INFO("imsi " << imsi << ": resumed at cell " << m.target << " after "
+    NS_LOG_INFO("imsi " << imsi << ": resumed at cell " << record.targetCell << " after "
                         << (record.kvReady - record.hoStart).As(Time::MS));
-    m_resumedTrace(imsi, m.target, record.kvReady - record.hoStart);
+    m_resumedTrace(imsi, record.targetCell, record.kvReady - record.hoStart);
 }
 
 } // namespace ns3

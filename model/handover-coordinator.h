@@ -159,19 +159,12 @@ class HandoverCoordinator : public Object
         Time prefillFreeAt{0};         //!< end of the handover prefills planned here
     };
 
-    /// A migration under way.
+    /// A migration under way; what it moves (contexts, prefill, transfer, the cells, the
+    /// resume index) is in its HandoverRecord.
     struct Migration
     {
         uint32_t epoch{0};            //!< its epoch
-        uint32_t group{0};            //!< its oracle group; 0 if planned alone
-        uint16_t holder{0};           //!< cell holding the whole cache and the session
-        uint16_t target{0};           //!< cell it moves to
         std::vector<uint16_t> route;  //!< cells the tokens cross, holder first, target last
-        uint64_t context{0};          //!< C_i
-        uint64_t prefill{0};          //!< tokens to prefill
-        uint64_t transfer{0};         //!< tokens whose KV is sent
-        uint64_t nextToken{0};        //!< first token index the target generates
-        uint64_t remaining{0};        //!< tokens the target generates
         bool tokensIn{false};         //!< forwarded tokens have arrived (or none are needed)
         bool prefillSubmitted{false}; //!< its prefill is in the target's engine
         bool prefillDone{false};      //!< its prefill has ended (or none is needed)
