@@ -434,10 +434,7 @@ EdgeLlmClient::Deliver(const DeliveredToken& token, uint16_t cellId)
     // (or the start) to this one, if it is the first token generated after the marked one or
     // the first delivered after the mark, whichever comes later.
     auto ended = [this, &token](std::size_t pos) {
-        const HandoverMark& mark = m_handoverMarks[pos];
-        const uint64_t end =
-            std::max<uint64_t>(mark.deliveredBefore, static_cast<uint64_t>(mark.markedIndex) + 1);
-        return token.index >= end;
+        return token.index >= m_handoverMarks[pos].EndIndex();
     };
     for (std::size_t pos : m_pendingMarks)
     {

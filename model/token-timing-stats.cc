@@ -155,7 +155,7 @@ SummarizeTokenTiming(int64_t startNs,
         }
         // The marked token may come after the mark (the mark's copy, or a resend, delivers
         // it), but it was generated before the handover: the user waits on for the next one.
-        const uint64_t end = std::max<uint64_t>(k, static_cast<uint64_t>(mark.markedIndex) + 1);
+        const uint64_t end = mark.EndIndex();
         if (end >= s.tokens)
         {
             ++s.marksWithoutNext;

@@ -6,6 +6,7 @@
 #define TOKEN_TIMING_STATS_H
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -42,6 +43,12 @@ struct HandoverMark
 {
     uint32_t markedIndex{0};     //!< the token the mark came on
     uint32_t deliveredBefore{0}; //!< tokens delivered in order before the mark arrived
+
+    /// \return the index of the delivery that ends the handover's silence: max(k, m + 1)
+    uint64_t EndIndex() const
+    {
+        return std::max<uint64_t>(deliveredBefore, uint64_t(markedIndex) + 1);
+    }
 };
 
 /**
