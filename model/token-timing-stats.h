@@ -5,8 +5,8 @@
 #ifndef TOKEN_TIMING_STATS_H
 #define TOKEN_TIMING_STATS_H
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
