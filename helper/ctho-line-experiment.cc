@@ -196,12 +196,10 @@ CtHoLineExperiment::Run(const std::string& scheme,
     batchContext += uint64_t(c.residentUes) * c.minPrompt;
     const double step = std::max(run.compute.DecodeStepTime(sequences, batchContext), 1e-4);
     std::vector<uint32_t> tokens;
-    double lastCrossing = 0;
     for (uint32_t j = 0; j < c.numUes; ++j)
     {
         const double crossing =
             c.moveStart.GetSeconds() + (c.bsDistance / 2 - inputs.startX[j]) / c.speed;
-        lastCrossing = std::max(lastCrossing, crossing);
         tokens.push_back(static_cast<uint32_t>(std::ceil(crossing / step)) + c.tokensAfter);
     }
 
@@ -319,14 +317,20 @@ CtHoLineExperiment::Run(const std::string& scheme,
         run.firstTokenAfterS.push_back(first);
         run.sitS.push_back(sit);
     }
+    // The KV endpoints of each eNB, in line order: link i joins eNBs i and i + 1.
+    std::vector<Ptr<KvTransferApplication>> kv;
     for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
     {
-        const uint16_t cell = DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))->GetCellId();
-        Ptr<KvTransferApplication> kv = edge->GetKvTransfer(cell);
-        run.streamBytesReceived += kv->GetReceiver()->GetStreamBytesReceived();
+        kv.push_back(
+            edge->GetKvTransfer(DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))->GetCellId()));
+    }
+    for (Ptr<KvTransferApplication> app : kv)
+    {
+        Ptr<KvTransferReceiver> receiver = app->GetReceiver();
+        run.streamBytesReceived += receiver->GetStreamBytesReceived();
         for (const CtHoLineUe& ue : run.ues)
         {
-            const KvTransferReceiverCounters r = kv->GetReceiver()->GetCounters(ue.imsi);
+            const KvTransferReceiverCounters r = receiver->GetCounters(ue.imsi);
             run.received.announced += r.announced;
             run.received.received += r.received;
             run.received.droppedStale += r.droppedStale;
@@ -334,17 +338,12 @@ CtHoLineExperiment::Run(const std::string& scheme,
             run.received.tokensForwarded += r.tokensForwarded;
         }
     }
-    for (const BackhaulLink& link : s->GetBackhaulLinks())
+    const std::vector<BackhaulLink>& links = s->GetBackhaulLinks();
+    for (std::size_t i = 0; i < links.size(); ++i)
     {
-        for (const auto& [node, peer] :
-             {std::make_pair(link.nodeA, link.addressB), std::make_pair(link.nodeB, link.addressA)})
+        for (Ptr<KvTransferSender> sender :
+             {kv[i]->GetSender(links[i].addressB), kv[i + 1]->GetSender(links[i].addressA)})
         {
-            Ptr<KvTransferApplication> kv;
-            for (uint32_t a = 0; a < node->GetNApplications() && !kv; ++a)
-            {
-                kv = DynamicCast<KvTransferApplication>(node->GetApplication(a));
-            }
-            Ptr<KvTransferSender> sender = kv->GetSender(peer);
             run.streamBytesSent += sender->GetStreamBytesSent();
             for (const CtHoLineUe& ue : run.ues)
             {
