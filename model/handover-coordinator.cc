@@ -97,7 +97,6 @@ HandoverCoordinator::DoDispose()
     m_scheduler = nullptr;
     m_cells.clear();
     m_senders.clear();
-    m_observer = nullptr;
     Object::DoDispose();
 }
 
@@ -141,7 +140,6 @@ HandoverCoordinator::SetFirstCell(uint64_t imsi, uint16_t cellId)
 void
 HandoverCoordinator::Install(Ptr<RanObserver> observer)
 {
-    m_observer = observer;
     observer->TraceConnectWithoutContext("HandoverStarted",
                                          MakeCallback(&HandoverCoordinator::HandoverStarted, this));
     observer->TraceConnectWithoutContext("UeReady",

@@ -233,7 +233,6 @@ class HandoverCoordinator : public Object
     std::vector<Group> m_groups;                //!< oracle groups, number - 1
     std::map<uint64_t, uint32_t> m_groupOf;     //!< IMSI to its unplanned group number
     std::vector<HandoverRecord> m_records;      //!< every handover
-    Ptr<RanObserver> m_observer;                //!< the observer listened to
 
     TracedCallback<uint64_t, uint64_t, uint64_t> m_plannedTrace;   //!< HandoverPlanned
     TracedCallback<uint64_t, uint16_t, Time> m_resumedTrace;       //!< SessionResumed
