@@ -6,6 +6,8 @@
 // plan runs on real packets (TCP over the backhaul) and a real GPU queue, and the delay that
 // comes out is counted and compared with the analytic value of the same measured inputs.
 
+#include "backhaul-frame.h"
+
 #include "ns3/config.h"
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
@@ -103,6 +105,15 @@ class HandoverTestCase : public TestCase
                 NS_TEST_ASSERT_MSG_EQ(n, 1u, run.scheme << ": token " << index << " emitted once");
                 expected = index + 1;
             }
+        }
+    }
+
+    /// Every token of a session was emitted by one cell.
+    void CheckAllFrom(Emissions& e, uint64_t imsi, uint16_t cellId)
+    {
+        for (const auto& [index, cell] : e.cell[imsi])
+        {
+            NS_TEST_ASSERT_MSG_EQ(cell, cellId, "token " << index << " of imsi " << imsi);
         }
     }
 
@@ -208,17 +219,10 @@ class DelayFromPacketsTestCase : public HandoverTestCase
 
         void Rx(Ptr<const Packet> frame)
         {
-            Ptr<Packet> p = frame->Copy();
-            PppHeader ppp;
-            Ipv4Header ip;
-            TcpHeader tcp;
-            p->RemoveHeader(ppp);
-            p->RemoveHeader(ip);
-            p->RemoveHeader(tcp);
-            if (p->GetSize() > 0)
+            const edgellm::test::TcpPayload tcp = edgellm::test::ReadTcpPayload(frame);
+            if (tcp.bytes > 0)
             {
-                frames.push_back({Simulator::Now(),
-                                  tcp.GetSequenceNumber().GetValue() + uint64_t(p->GetSize())});
+                frames.push_back({Simulator::Now(), tcp.seqEnd});
             }
         }
 
@@ -440,10 +444,7 @@ class PingPongTestCase : public HandoverTestCase
         CheckExactlyOnce(run, e);
         CheckBytes(run);
         // Every token came from the source: the target never decoded.
-        for (const auto& [index, cell] : e.cell[run.ues.at(0).imsi])
-        {
-            NS_TEST_ASSERT_MSG_EQ(cell, run.records[0].sourceCell, "token " << index);
-        }
+        CheckAllFrom(e, run.ues.at(0).imsi, run.records[0].sourceCell);
     }
 };
 
@@ -654,10 +655,7 @@ class TargetFullTestCase : public HandoverTestCase
                               HandoverRecord::RELAYED,
                               "admission refused: the source keeps it");
         CheckExactlyOnce(run, e);
-        for (const auto& [index, cell] : e.cell[run.ues.at(0).imsi])
-        {
-            NS_TEST_ASSERT_MSG_EQ(cell, run.records[0].sourceCell, "token " << index);
-        }
+        CheckAllFrom(e, run.ues.at(0).imsi, run.records[0].sourceCell);
     }
 };
 

@@ -2,21 +2,20 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "backhaul-frame.h"
+
 #include "ns3/backhaul-helper.h"
 #include "ns3/config.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
-#include "ns3/ipv4-header.h"
 #include "ns3/kv-transfer-application.h"
 #include "ns3/kv-transfer-header.h"
 #include "ns3/packet.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
-#include "ns3/ppp-header.h"
 #include "ns3/queue-disc.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
-#include "ns3/tcp-header.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/test.h"
 #include "ns3/traffic-control-layer.h"
@@ -348,18 +347,11 @@ class KvTransferAgainstLinkTestCase : public TestCase
     /// TCP payload of a frame seen at a point-to-point device.
     static void Account(uint64_t* payloadBytes, uint64_t* highestEnd, Ptr<const Packet> frame)
     {
-        Ptr<Packet> p = frame->Copy();
-        PppHeader ppp;
-        Ipv4Header ip;
-        TcpHeader tcp;
-        p->RemoveHeader(ppp);
-        p->RemoveHeader(ip);
-        p->RemoveHeader(tcp);
-        *payloadBytes += p->GetSize();
-        if (p->GetSize() > 0)
+        const edgellm::test::TcpPayload tcp = edgellm::test::ReadTcpPayload(frame);
+        *payloadBytes += tcp.bytes;
+        if (tcp.bytes > 0)
         {
-            *highestEnd =
-                std::max<uint64_t>(*highestEnd, tcp.GetSequenceNumber().GetValue() + p->GetSize());
+            *highestEnd = std::max(*highestEnd, tcp.seqEnd);
         }
     }
 
