@@ -14,6 +14,8 @@
  *   ./edge-llm-handover --scheme=all --numUes=4 --backhaulRate=4.5Gbps --outDir=results
  */
 
+#include "example-format.h"
+
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/ctho-line-experiment.h"
@@ -34,19 +36,6 @@ using namespace ns3;
 
 namespace
 {
-
-/// A value in ms, or "-" when not measured.
-std::string
-Ms(double seconds)
-{
-    if (std::isnan(seconds))
-    {
-        return "-";
-    }
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(1) << seconds * 1e3;
-    return os.str();
-}
 
 /// Mean and maximum of the measured values.
 std::pair<double, double>
@@ -94,11 +83,11 @@ PrintRow(const CtHoLineRun& run)
     }
     std::ostringstream r;
     r << std::fixed << std::setprecision(3) << ratio;
-    std::cout << std::setw(7) << run.scheme << std::setw(10) << Ms(worst) << std::setw(10)
-              << Ms(mean) << std::setw(10) << Ms(sitMean) << std::setw(10) << Ms(sitMax)
-              << std::setw(12) << std::setprecision(1) << std::fixed << run.sent.sent / 1e6
-              << std::setw(10) << prefilled << std::setw(12) << Ms(analytic) << std::setw(8)
-              << (std::isnan(ratio) ? "-" : r.str()) << "\n";
+    std::cout << std::setw(7) << run.scheme << std::setw(10) << FormatMs(worst) << std::setw(10)
+              << FormatMs(mean) << std::setw(10) << FormatMs(sitMean) << std::setw(10)
+              << FormatMs(sitMax) << std::setw(12) << std::setprecision(1) << std::fixed
+              << run.sent.sent / 1e6 << std::setw(10) << prefilled << std::setw(12)
+              << FormatMs(analytic) << std::setw(8) << (std::isnan(ratio) ? "-" : r.str()) << "\n";
 }
 
 } // namespace

@@ -10,6 +10,8 @@
 // For each, every session's TTFT, ITL mean/P90/P99, SIT per handover and the tokens
 // recovered by retransmission, as a table and as CSV (tokens.csv, sessions.csv).
 
+#include "example-format.h"
+
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/lte-module.h"
@@ -36,18 +38,6 @@ struct SessionResult
     uint32_t handovers;
     TokenTimingSummary summary;
 };
-
-std::string
-Ms(double seconds)
-{
-    if (std::isnan(seconds))
-    {
-        return "-";
-    }
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(1) << seconds * 1e3;
-    return os.str();
-}
 
 std::vector<SessionResult>
 RunScheme(const std::string& scheme,
@@ -175,16 +165,16 @@ main(int argc, char* argv[])
             std::ostringstream sitCsv;
             for (std::size_t k = 0; k < r.summary.sit.size(); ++k)
             {
-                sit << (k ? "," : "") << Ms(r.summary.sit[k].sitS);
+                sit << (k ? "," : "") << FormatMs(r.summary.sit[k].sitS);
                 sitCsv << (k ? ";" : "") << r.summary.sit[k].sitS;
             }
             std::cout << std::left << std::setw(8) << s << std::setw(6) << r.imsi << std::setw(12)
                       << (std::to_string(r.delivered) + "/" + std::to_string(r.expected))
-                      << std::setw(9) << (r.delivered ? Ms(r.summary.ttftS) : "-") << std::setw(12)
-                      << Ms(r.summary.itlMeanS) << std::setw(11) << Ms(r.summary.itlP90S)
-                      << std::setw(11) << Ms(r.summary.itlP99S) << std::setw(11) << r.recovered
-                      << std::setw(11) << r.handovers << (sit.str().empty() ? "-" : sit.str())
-                      << "\n";
+                      << std::setw(9) << (r.delivered ? FormatMs(r.summary.ttftS) : "-")
+                      << std::setw(12) << FormatMs(r.summary.itlMeanS) << std::setw(11)
+                      << FormatMs(r.summary.itlP90S) << std::setw(11) << FormatMs(r.summary.itlP99S)
+                      << std::setw(11) << r.recovered << std::setw(11) << r.handovers
+                      << (sit.str().empty() ? "-" : sit.str()) << "\n";
             sessions << s << "," << r.imsi << "," << r.expected << "," << r.delivered << ","
                      << r.recovered << "," << r.nacks << "," << r.handovers << ","
                      << r.summary.ttftS << "," << r.summary.itlMeanS << "," << r.summary.itlP50S
