@@ -132,6 +132,22 @@ EdgeLlmLineScenario::GetTypeId()
                                   }
                                   return "not a periodicity LTE defines";
                               }))
+            .AddAttribute(
+                "CqiPeriodicity",
+                "How often every UE reports its downlink CQI, [1 ms, 160 ms]. LTE configures "
+                "periodic CQI reports between 2 and 160 ms; ns-3's own default of 1 ms makes "
+                "each UE run the MI error model over every resource block every other "
+                "subframe, which dominates the run time of a small network.",
+                TimeValue(MilliSeconds(10)),
+                MakeTimeAccessor(&EdgeLlmLineScenario::m_cqiPeriodicity),
+                edgellm::MakeExplainingChecker(
+                    MakeTimeChecker(),
+                    "ns3::EdgeLlmLineScenario::CqiPeriodicity",
+                    "a time in [1 ms, 160 ms]",
+                    [](const AttributeValue& v) {
+                        const Time t = static_cast<const TimeValue&>(v).Get();
+                        return t >= MilliSeconds(1) && t <= MilliSeconds(160) ? "" : "out of range";
+                    }))
             .AddAttribute("MoveStart",
                           "When the moving UEs start driving at UeSpeed; they stand still "
                           "before (>= 0).",
@@ -296,11 +312,11 @@ EdgeLlmLineScenario::Build()
         Ptr<NetDevice> enb = m_enbDevices.Get(nearest[j]);
         m_lte->Attach(m_ueDevices.Get(j), enb);
         firstCells.push_back(DynamicCast<LteEnbNetDevice>(enb)->GetCellId());
+        Ptr<LteUePhy> phy = DynamicCast<LteUeNetDevice>(m_ueDevices.Get(j))->GetPhy();
+        phy->SetAttribute("DownlinkCqiPeriodicity", TimeValue(m_cqiPeriodicity));
         if (m_trigger != "a3")
         {
-            DynamicCast<LteUeNetDevice>(m_ueDevices.Get(j))
-                ->GetPhy()
-                ->SetAttribute("EnableRlfDetection", BooleanValue(false));
+            phy->SetAttribute("EnableRlfDetection", BooleanValue(false));
         }
     }
     if (m_trigger == "boundary")

@@ -163,6 +163,7 @@ class EdgeLlmLineScenario : public Object
     Time m_sessionStagger;                //!< SessionStagger
     uint16_t m_srsPeriodicity;            //!< SrsPeriodicity (0: from UeCount)
     Time m_moveStart;                     //!< MoveStart
+    Time m_cqiPeriodicity;                //!< CqiPeriodicity
     uint32_t m_residentsPerEnb;           //!< ResidentUesPerEnb
     std::vector<double> m_startPositions; //!< from SetUeStartPositions, m
     bool m_startPositionsSet{false};      //!< SetUeStartPositions was called

@@ -6,6 +6,7 @@
 // cannot observe; these death tests check that it stops, naming what is wrong.
 
 #include "ns3/edge-llm-line-scenario.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -42,6 +43,17 @@ TEST(EdgeLlmLineScenarioDeathTest, NonFiniteStartPositionIsNamed)
     GTEST_FLAG_SET(death_test_style, "threadsafe");
     EXPECT_DEATH(BuildWith({120, std::nan("")}), "position 1 is nan; each must be a finite x");
     EXPECT_DEATH(BuildWith({INFINITY, 120}), "position 0 is inf; each must be a finite x");
+}
+
+TEST(EdgeLlmLineScenarioDeathTest, CqiPeriodicityOutsideLteRangeIsNamed)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    for (const Time bad : {MicroSeconds(500), MilliSeconds(161)})
+    {
+        EXPECT_DEATH(
+            CreateObject<EdgeLlmLineScenario>()->SetAttribute("CqiPeriodicity", TimeValue(bad)),
+            "CqiPeriodicity = .* is invalid; allowed: a time in \\[1 ms, 160 ms\\]");
+    }
 }
 
 } // namespace
