@@ -170,6 +170,13 @@ set_target_properties(edge-llm-bench-kv-transfer PROPERTIES RUNTIME_OUTPUT_DIREC
                                                            ${PROJECT_BINARY_DIR}/benchmarks)
 add_test(NAME edge-llm-bench-kv-transfer-smoke COMMAND edge-llm-bench-kv-transfer --smoke)
 
+# One scaling point per process, since peak RSS is a per-process high-water mark.
+add_executable(edge-llm-bench-scale benchmarks/scale-benchmark.cc)
+target_link_libraries(edge-llm-bench-scale PRIVATE ns3-edge-llm)
+set_target_properties(edge-llm-bench-scale PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                                     ${PROJECT_BINARY_DIR}/benchmarks)
+add_test(NAME edge-llm-bench-scale-smoke COMMAND edge-llm-bench-scale --smoke --header)
+
 # The build against ns-3.43's target names, with a fixture that offers only those names.
 add_test(NAME edge-llm-cmake-new-target-names
          COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
