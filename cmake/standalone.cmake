@@ -170,6 +170,22 @@ set_target_properties(edge-llm-bench-kv-transfer PROPERTIES RUNTIME_OUTPUT_DIREC
                                                            ${PROJECT_BINARY_DIR}/benchmarks)
 add_test(NAME edge-llm-bench-kv-transfer-smoke COMMAND edge-llm-bench-kv-transfer --smoke)
 
+# One scaling point per process, since peak RSS is a per-process high-water mark.
+add_executable(edge-llm-bench-scale benchmarks/scale-benchmark.cc)
+target_link_libraries(edge-llm-bench-scale PRIVATE ns3-edge-llm)
+set_target_properties(edge-llm-bench-scale PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                                     ${PROJECT_BINARY_DIR}/benchmarks)
+add_test(NAME edge-llm-bench-scale-smoke COMMAND edge-llm-bench-scale --smoke --header)
+# Fails if a session's context costs memory (KV payloads are virtual); about 10 s.
+add_test(NAME edge-llm-bench-scale-context-memory
+         COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:edge-llm-bench-scale>
+                 -P ${PROJECT_SOURCE_DIR}/test/cmake/check-context-memory.cmake)
+if(EDGE_LLM_PLOT_PYTHON)
+  add_test(NAME edge-llm-bench-run-all-smoke
+           COMMAND ${EDGE_LLM_PLOT_PYTHON} ${PROJECT_SOURCE_DIR}/benchmarks/run-all.py --smoke
+                   --build ${PROJECT_BINARY_DIR} --out ${PROJECT_BINARY_DIR}/run-all-smoke)
+endif()
+
 # The build against ns-3.43's target names, with a fixture that offers only those names.
 add_test(NAME edge-llm-cmake-new-target-names
          COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}

@@ -1,0 +1,239 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""Run every benchmark of edge-llm and collect their outputs in one directory.
+
+Each scaling point runs in a process of its own, because peak RSS is a per-process
+high-water mark. Writes, into --out:
+  scaling.csv, scaling.md   one row per scaling point (wall time, peak RSS, events, packets)
+  scaling.png               wall time and peak RSS against UEs, cells and context
+  <program>.txt             what each other benchmark printed
+
+The full set takes about half an hour on two cores; --smoke runs everything at the tiniest
+sizes, in seconds, to check that it all builds and runs.
+
+Needs Debian's python3-matplotlib: run it with /usr/bin/python3.
+"""
+
+import argparse
+import csv
+import os
+import subprocess
+import sys
+import time
+
+# One axis varies per sweep; the others stay at the sweep's base. sim_s caps the simulated
+# time of every point of the sweep, so that the points simulate the same span.
+FULL_SWEEPS = [
+    # All UEs on one cell, handed over to the other: the load ns-3 needs a longer SRS period
+    # for.
+    {"name": "ues", "axis": "ues", "values": [10, 50, 100, 200],
+     "base": {"ues": 10, "cells": 2, "context": 1024}, "sim_s": 7},
+    {"name": "cells", "axis": "cells", "values": [2, 8, 32, 64],
+     "base": {"ues": 10, "cells": 2, "context": 1024}, "sim_s": 6},
+    # Long enough for a 128K-token prefill (12.4 s) and the KV cache's migration after it.
+    {"name": "context", "axis": "context",
+     "values": [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072],
+     "base": {"ues": 1, "cells": 2, "context": 1024}, "sim_s": 22},
+]
+
+SMOKE_SWEEPS = [
+    {"name": "ues", "axis": "ues", "values": [1, 2],
+     "base": {"ues": 1, "cells": 2, "context": 1024}, "sim_s": 3},
+    {"name": "cells", "axis": "cells", "values": [2, 3],
+     "base": {"ues": 1, "cells": 2, "context": 1024}, "sim_s": 3},
+    {"name": "context", "axis": "context", "values": [1024, 2048],
+     "base": {"ues": 1, "cells": 2, "context": 1024}, "sim_s": 3},
+]
+
+AXIS_LABELS = {"ues": "UEs", "cells": "cells (eNBs)", "context": "context (prompt tokens)"}
+
+# The other benchmark programs: name, arguments of a full run, arguments of a smoke run.
+OTHER_PROGRAMS = [
+    ("edge-llm-bench-ctho-solver", [], ["--smoke"]),
+    ("edge-llm-bench-kv-transfer", [], ["--smoke"]),
+    ("edge-llm-bench-module-overhead", [], ["--smoke"]),
+]
+
+
+def positive_dir(text):
+    if not text:
+        raise argparse.ArgumentTypeError("must be a directory path, not empty")
+    return text
+
+
+def parse_args():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--build", type=positive_dir, default="build",
+                        help="the build directory that holds benchmarks/ (default: build)")
+    parser.add_argument("--out", type=positive_dir, required=True,
+                        help="directory for the outputs (made if missing)")
+    parser.add_argument("--smoke", action="store_true",
+                        help="every benchmark at its tiniest size, in seconds")
+    args = parser.parse_args()
+    bench_dir = os.path.join(args.build, "benchmarks")
+    if not os.path.isdir(bench_dir):
+        parser.error(f"--build {args.build}: no benchmarks/ directory there; build first")
+    return args
+
+
+def run_program(path, arguments):
+    """Run one program; return (exit code, stdout + stderr, wall seconds)."""
+    start = time.monotonic()
+    done = subprocess.run([path] + arguments, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True, check=False)
+    return done.returncode, done.stdout, time.monotonic() - start
+
+
+def run_others(bench_dir, out, smoke):
+    """Run the non-scaling benchmarks; return the names of those that failed."""
+    failed = []
+    for name, full_args, smoke_args in OTHER_PROGRAMS:
+        path = os.path.join(bench_dir, name)
+        if not os.path.exists(path):
+            print(f"{name}: missing ({path} not built); skipped", flush=True)
+            continue
+        code, text, wall = run_program(path, smoke_args if smoke else full_args)
+        with open(os.path.join(out, name + ".txt"), "w", encoding="utf-8") as f:
+            f.write(text)
+        print(f"{name}: exit {code}, {wall:.1f} s wall -> {name}.txt", flush=True)
+        if code != 0:
+            print(text, file=sys.stderr)
+            failed.append(name)
+    return failed
+
+
+def run_scaling(bench_dir, sweeps):
+    """Run every scaling point in its own process; return (rows, names of failed points)."""
+    path = os.path.join(bench_dir, "edge-llm-bench-scale")
+    if not os.path.exists(path):
+        print(f"edge-llm-bench-scale: missing ({path} not built); no scaling table", flush=True)
+        return [], ["edge-llm-bench-scale"]
+    rows, failed = [], []
+    for sweep in sweeps:
+        for value in sweep["values"]:
+            point = dict(sweep["base"])
+            point[sweep["axis"]] = value
+            arguments = [f"--{k}={v}" for k, v in point.items()]
+            arguments += [f"--simTime={sweep['sim_s']}", "--header"]
+            code, text, _ = run_program(path, arguments)
+            label = f"{sweep['name']} sweep, " + " ".join(arguments[:-1])
+            lines = [line for line in text.splitlines() if "," in line]
+            if code != 0 or len(lines) < 2:
+                print(f"{label}: FAILED (exit {code})\n{text}", file=sys.stderr, flush=True)
+                failed.append(label)
+                continue
+            row = next(csv.DictReader(lines[-2:]))
+            row = {"sweep": sweep["name"], **row}
+            rows.append(row)
+            print(f"{label}: {float(row['run_wall_s']):.2f} s wall, "
+                  f"{int(row['peak_rss_kb']) / 1024:.1f} MB peak RSS", flush=True)
+    return rows, failed
+
+
+def ns_per_event(row):
+    return float(row["run_wall_s"]) / max(int(row["events"]), 1) * 1e9
+
+
+def write_csv(rows, path):
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def write_markdown(rows, sweeps, path):
+    header = ("| sweep | UEs | cells | context | simulated s | events | radio packets | "
+              "backhaul MB | tokens | handovers | Run wall s | ns / event | peak RSS MB |")
+    lines = [header, "|" + "|".join(["---"] * (header.count("|") - 1)) + "|"]
+    for r in rows:
+        lines.append(
+            f"| {r['sweep']} | {r['ues']} | {r['cells']} | {r['context']} | {r['sim_s']} | "
+            f"{int(r['events']):,} | {int(r['radio_packets']):,} | "
+            f"{int(r['backhaul_bytes']) / 1e6:,.1f} | {int(r['tokens']):,} | {r['handovers']} | "
+            f"{float(r['run_wall_s']):.2f} | {ns_per_event(r):.0f} | "
+            f"{int(r['peak_rss_kb']) / 1024:.1f} |")
+    lines.append("")
+    lines.append("Run wall s: wall time of Simulator::Run; ns / event: that time per simulator "
+                 "event; peak RSS: the process's high-water mark (getrusage).")
+    for sweep in sweeps:
+        points = [r for r in rows if r["sweep"] == sweep["name"]]
+        if len(points) < 2:
+            continue
+        per_event = [ns_per_event(r) for r in points]
+        rss = [int(r["peak_rss_kb"]) for r in points]
+        lines.append(
+            f"- {sweep['name']}: wall time per event from {min(per_event):.0f} to "
+            f"{max(per_event):.0f} ns (max/min {max(per_event) / min(per_event):.2f}); "
+            f"peak RSS from {min(rss) / 1024:.1f} to {max(rss) / 1024:.1f} MB.")
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def base_text(sweep):
+    names = {"ues": ("UE", "UEs"), "cells": ("cell", "cells")}
+    parts = []
+    for key, value in sweep["base"].items():
+        if key == sweep["axis"]:
+            continue
+        if key == "context":
+            parts.append(f"{value // 1024}K-token context" if value >= 1024
+                         else f"{value}-token context")
+        else:
+            parts.append(f"{value} {names[key][0] if value == 1 else names[key][1]}")
+    return ", ".join(parts) + f", {sweep['sim_s']} s simulated"
+
+
+def write_plot(rows, sweeps, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, len(sweeps), figsize=(5 * len(sweeps), 8), squeeze=False)
+    for col, sweep in enumerate(sweeps):
+        points = [r for r in rows if r["sweep"] == sweep["name"]]
+        x = [int(r[sweep["axis"]]) for r in points]
+        wall = [float(r["run_wall_s"]) for r in points]
+        rss = [int(r["peak_rss_kb"]) / 1024 for r in points]
+        for row, (y, ylabel, what) in enumerate(
+                [(wall, "wall time of the run (s)", "Wall time"),
+                 (rss, "peak RSS (MB)", "Peak RSS")]):
+            ax = axes[row][col]
+            ax.plot(x, y, marker="o")
+            ax.set_xscale("log", base=2)
+            ax.set_xticks(x)
+            ax.set_xticklabels([f"{v // 1024}K" if v >= 1024 else str(v) for v in x])
+            ax.set_xlabel(AXIS_LABELS[sweep["axis"]])
+            ax.set_ylabel(ylabel)
+            ax.set_title(f"{what} vs {AXIS_LABELS[sweep['axis']].split(' ')[0]}\n"
+                         f"({base_text(sweep)})", fontsize=10)
+            ax.set_ylim(0, max(y) * 1.15)
+            ax.grid(True, which="both", alpha=0.3)
+    fig.suptitle("edge-llm scaling: one process per point", fontsize=12)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+
+
+def main():
+    args = parse_args()
+    start = time.monotonic()
+    os.makedirs(args.out, exist_ok=True)
+    bench_dir = os.path.join(args.build, "benchmarks")
+    sweeps = SMOKE_SWEEPS if args.smoke else FULL_SWEEPS
+
+    failed = run_others(bench_dir, args.out, args.smoke)
+    rows, failed_points = run_scaling(bench_dir, sweeps)
+    failed += failed_points
+    if rows:
+        write_csv(rows, os.path.join(args.out, "scaling.csv"))
+        write_markdown(rows, sweeps, os.path.join(args.out, "scaling.md"))
+        write_plot(rows, sweeps, os.path.join(args.out, "scaling.png"))
+        print(f"scaling: {len(rows)} points -> scaling.csv, scaling.md, scaling.png in {args.out}")
+    print(f"total wall time {time.monotonic() - start:.1f} s")
+    if failed:
+        print("failed: " + "; ".join(failed), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
