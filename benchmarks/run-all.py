@@ -25,9 +25,9 @@ import time
 # time of every point of the sweep, so that the points simulate the same span.
 FULL_SWEEPS = [
     # All UEs on one cell, handed over to the other: the load ns-3 needs a longer SRS period
-    # for.
+    # for. Long enough for 200 UEs' KV caches (about 10 GB) to cross the 10 Gb/s link.
     {"name": "ues", "axis": "ues", "values": [10, 50, 100, 200],
-     "base": {"ues": 10, "cells": 2, "context": 1024}, "sim_s": 7},
+     "base": {"ues": 10, "cells": 2, "context": 1024}, "sim_s": 16},
     {"name": "cells", "axis": "cells", "values": [2, 8, 32, 64],
      "base": {"ues": 10, "cells": 2, "context": 1024}, "sim_s": 6},
     # Long enough for a 128K-token prefill (12.4 s) and the KV cache's migration after it.

@@ -86,6 +86,11 @@ SecondsSince(const std::chrono::steady_clock::time_point& start)
 Point
 RunPoint(uint32_t ues, uint32_t cells, uint32_t context, Time simTime)
 {
+    // A target cell hands each incoming UE one of its 12 dedicated RACH preambles and takes
+    // it back only PreambleTransMax x (RaResponseWindowSize + 5) ms later: 400 ms at ns-3's
+    // default of 50 attempts, which caps a cell at 30 handovers a second and fails the rest
+    // of a crowded crossing. 10 attempts, still within LTE's range, give 150 a second.
+    Config::SetDefault("ns3::LteEnbMac::PreambleTransMax", UintegerValue(10));
     Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
     s->SetAttribute("EnbCount", UintegerValue(cells));
     s->SetAttribute("EnbSpacing", DoubleValue(ENB_SPACING_M));
