@@ -186,6 +186,14 @@ if(EDGE_LLM_PLOT_PYTHON)
                    --build ${PROJECT_BINARY_DIR} --out ${PROJECT_BINARY_DIR}/run-all-smoke)
 endif()
 
+# The module's cost over the LTE simulation, against ns-3's UdpClient with the same traffic.
+add_executable(edge-llm-bench-module-overhead benchmarks/module-overhead-benchmark.cc)
+target_link_libraries(edge-llm-bench-module-overhead PRIVATE ns3-edge-llm)
+set_target_properties(edge-llm-bench-module-overhead PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                                               ${PROJECT_BINARY_DIR}/benchmarks)
+add_test(NAME edge-llm-bench-module-overhead-smoke
+         COMMAND edge-llm-bench-module-overhead --smoke)
+
 # The build against ns-3.43's target names, with a fixture that offers only those names.
 add_test(NAME edge-llm-cmake-new-target-names
          COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}

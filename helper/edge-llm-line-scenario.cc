@@ -162,7 +162,13 @@ EdgeLlmLineScenario::GetTypeId()
                 MakeUintegerAccessor(&EdgeLlmLineScenario::m_residentsPerEnb),
                 edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(0, 1000),
                                                "ns3::EdgeLlmLineScenario::ResidentUesPerEnb",
-                                               "an integer in [0, 1000]"));
+                                               "an integer in [0, 1000]"))
+            .AddAttribute("InstallServing",
+                          "Install the edge LLM servers, backhaul links, clients and RAN "
+                          "observer; false builds the same LTE network with none of them.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&EdgeLlmLineScenario::m_installServing),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -324,6 +330,10 @@ EdgeLlmLineScenario::Build()
         PlanBoundaryCrossings(startX, nearest);
     }
 
+    if (!m_installServing)
+    {
+        return;
+    }
     m_servers = m_edge->InstallServers(m_epc, m_enbNodes, m_enbDevices);
     m_links = m_edge->InstallBackhaulLine(m_backhaul, m_enbNodes);
     m_clients = m_edge->InstallClients(m_ueDevices, firstCells);

@@ -57,6 +57,11 @@ struct EdgeLlmBoundaryCrossing
  * ordered alike: the UeCount moving UEs first, then the residents eNB by eNB; residents
  * continue the session stagger after the moving UEs.
  *
+ * With InstallServing false, Build() makes the same LTE network, mobility and handovers with
+ * no servers, backhaul links, clients or observer, e.g. to run other traffic on it; the
+ * accessors of those parts then return empty containers and a null observer. AssignStreams()
+ * draws the same streams either way.
+ *
  * Set the helpers' attributes (GetEdgeLlmHelper, GetBackhaulHelper, GetLteHelper) before
  * Build(); read the parts after it.
  */
@@ -165,6 +170,7 @@ class EdgeLlmLineScenario : public Object
     Time m_moveStart;                     //!< MoveStart
     Time m_cqiPeriodicity;                //!< CqiPeriodicity
     uint32_t m_residentsPerEnb;           //!< ResidentUesPerEnb
+    bool m_installServing;                //!< InstallServing
     std::vector<double> m_startPositions; //!< from SetUeStartPositions, m
     bool m_startPositionsSet{false};      //!< SetUeStartPositions was called
     bool m_built{false};                  //!< Build was called

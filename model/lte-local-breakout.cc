@@ -129,6 +129,34 @@ LteLocalBreakout::SetEnbNetDevice(Ptr<NetDevice> enbDev)
     m_enbDev = enb;
     m_rrc = enb->GetRrc();
     m_contexts.clear();
+    WatchContexts();
+}
+
+void
+LteLocalBreakout::WatchContexts()
+{
+    // A new flag each time: callbacks left on an earlier eNB's RRC set one nobody reads.
+    Ptr<ContextsChanged> flag = Create<ContextsChanged>();
+    m_contextsChanged = flag;
+    Callback<void, uint64_t, uint16_t, uint16_t, UeManager::State, UeManager::State> changed(
+        [flag](uint64_t, uint16_t, uint16_t, UeManager::State, UeManager::State) {
+            flag->changed = true;
+        });
+    ObjectMapValue ues;
+    m_rrc->GetAttribute("UeMap", ues);
+    for (auto it = ues.Begin(); it != ues.End(); ++it)
+    {
+        it->second->TraceConnectWithoutContext("StateTransition", changed);
+    }
+    // The RRC holds this callback, so it is alive whenever the callback runs. A context's
+    // IMSI is set right after NewUeContext or just before a state change, never alone.
+    LteEnbRrc* rrc = PeekPointer(m_rrc);
+    m_rrc->TraceConnectWithoutContext(
+        "NewUeContext",
+        Callback<void, uint16_t, uint16_t>([flag, rrc, changed](uint16_t, uint16_t rnti) {
+            flag->changed = true;
+            rrc->GetUeManager(rnti)->TraceConnectWithoutContext("StateTransition", changed);
+        }));
 }
 
 Ptr<NetDevice>
@@ -204,6 +232,7 @@ LteLocalBreakout::Rescan()
 {
     NS_LOG_FUNCTION(this);
     ++m_scans;
+    m_contextsChanged->changed = false;
     m_contexts.clear();
     ObjectMapValue ues;
     m_rrc->GetAttribute("UeMap", ues);
@@ -231,13 +260,19 @@ LteLocalBreakout::Lookup(uint64_t imsi)
     {
         Ptr<UeManager> ue = it->second;
         uint16_t rnti = ue->GetRnti();
-        // Trusted only while the RRC still holds this very object, and in the steady state:
-        // during an attach or a handover a context may appear or go at any moment.
-        if (ue->GetState() == UeManager::CONNECTED_NORMALLY && m_rrc->HasUeManager(rnti) &&
-            m_rrc->GetUeManager(rnti) == ue)
+        // Trusted only while the RRC still holds this very object, and while a scan would
+        // pick it again: in the steady state, or when no context appeared or changed state
+        // since the last scan (one that went cannot make another better).
+        if ((ue->GetState() == UeManager::CONNECTED_NORMALLY || !m_contextsChanged->changed) &&
+            m_rrc->HasUeManager(rnti) && m_rrc->GetUeManager(rnti) == ue)
         {
             return ue;
         }
+    }
+    else if (!m_contextsChanged->changed)
+    {
+        // No context appeared, and none learnt an IMSI, since the scan that did not find it.
+        return nullptr;
     }
     Rescan();
     it = m_contexts.find(imsi);

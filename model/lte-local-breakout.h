@@ -9,6 +9,7 @@
 
 #include "ns3/lte-enb-rrc.h"
 #include "ns3/net-device.h"
+#include "ns3/simple-ref-count.h"
 #include "ns3/traced-callback.h"
 
 #include <unordered_map>
@@ -36,9 +37,10 @@ class LteEnbNetDevice;
  * dereferences an end iterator (Debian's ns-3 is built without asserts).
  *
  * Lookups are cheap: a map from IMSI to the UE's context object is kept, and an entry is used
- * only if the RRC still holds that very object under its RNTI and it is CONNECTED_NORMALLY.
- * Otherwise (unknown IMSI, a handover or an attach in progress) the RRC's UeMap is scanned
- * again, so a stale RNTI is never sent with.
+ * only if the RRC still holds that very object under its RNTI. The RRC's UeMap is scanned
+ * again only when it may answer differently: a context was created (NewUeContext) or changed
+ * state (StateTransition) since the last scan, or the entry's context was released. So a
+ * stale RNTI is never sent with, and a handover in progress costs no scan per packet.
  */
 class LteLocalBreakout : public RanDownlink
 {
@@ -144,8 +146,22 @@ class LteLocalBreakout : public RanDownlink
      */
     bool Refuse(uint64_t imsi, RefuseReason reason);
 
+    /**
+     * Set by the RRC's traces when its contexts may answer a lookup differently. Shared with
+     * the callbacks the RRC and its contexts hold, which may outlive this object.
+     */
+    struct ContextsChanged : public SimpleRefCount<ContextsChanged>
+    {
+        bool changed{true}; //!< true until the next scan
+    };
+
+    /// Connects the traces that set m_contextsChanged, on the RRC and its contexts.
+    void WatchContexts();
+
     Ptr<LteEnbNetDevice> m_enbDev; //!< The eNB
     Ptr<LteEnbRrc> m_rrc;          //!< Its RRC
+    /// Whether the UeMap may have changed since the last scan
+    Ptr<ContextsChanged> m_contextsChanged;
     /// The UE contexts of the last scan, by IMSI; checked against the RRC before use.
     std::unordered_map<uint64_t, Ptr<UeManager>> m_contexts;
     uint8_t m_ttl{64};                                     //!< IPv4 TTL

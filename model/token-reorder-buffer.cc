@@ -40,6 +40,23 @@ TokenReorderBuffer::Receive(uint32_t firstIndex,
     }
     m_received += generatedNs.size();
 
+    if (firstIndex == m_next && (m_held.empty() || m_held.begin()->first >= end))
+    {
+        // In order, and overlapping nothing held: the common case needs no holding.
+        std::vector<DeliveredToken> out;
+        out.reserve(generatedNs.size());
+        for (int64_t t : generatedNs)
+        {
+            out.push_back({static_cast<uint32_t>(m_next++), t, resent});
+        }
+        if (resent)
+        {
+            m_deliveredByResend += generatedNs.size();
+        }
+        DeliverHeld(out);
+        return out;
+    }
+
     // Everything below m_next was delivered: duplicates.
     uint64_t cursor = std::min(std::max<uint64_t>(firstIndex, m_next), end);
     m_duplicates += cursor - firstIndex;
@@ -81,6 +98,13 @@ TokenReorderBuffer::Receive(uint32_t firstIndex,
     }
 
     std::vector<DeliveredToken> out;
+    DeliverHeld(out);
+    return out;
+}
+
+void
+TokenReorderBuffer::DeliverHeld(std::vector<DeliveredToken>& out)
+{
     while (!m_held.empty() && m_held.begin()->first == m_next)
     {
         Run run = std::move(m_held.begin()->second);
@@ -95,7 +119,6 @@ TokenReorderBuffer::Receive(uint32_t firstIndex,
             m_deliveredByResend += run.generatedNs.size();
         }
     }
-    return out;
 }
 
 void

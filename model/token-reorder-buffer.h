@@ -122,6 +122,9 @@ class TokenReorderBuffer
     /// \param resent they came in a resent packet
     void Hold(uint64_t first, std::vector<int64_t> generatedNs, bool resent);
 
+    /// Append to out the held runs that now continue the delivered tokens, and release them.
+    void DeliverHeld(std::vector<DeliveredToken>& out);
+
     uint32_t m_total;                //!< tokens in the session
     uint64_t m_next{0};              //!< next index to deliver
     std::map<uint64_t, Run> m_held;  //!< runs held, by first index
