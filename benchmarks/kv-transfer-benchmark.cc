@@ -22,6 +22,10 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace ns3;
 using namespace ns3::kvtransferbench;
@@ -205,7 +209,7 @@ CompareSessions(const LinkSpec& link, const SessionSetSpec& set, uint32_t repeti
     const Time first = sessions.front().announced;
     const double ideal = IdealMakespan(sessions, link.rate).GetSeconds();
     std::cout << "\n"
-              << set.sessions << " sessions of " << set.minTokens << " to " << set.maxTokens
+              << "sessions " << set.sessions << ", " << set.minTokens << " to " << set.maxTokens
               << " tokens x " << set.tokenBytes << " B, " << bytes << " bytes in all, announced "
               << set.stagger.GetMicroSeconds() << " us apart; ideal " << ideal << " s\n";
     std::cout << "deadlines: largest and smallest left in turn, back to back at the link rate, "
@@ -219,8 +223,8 @@ CompareSessions(const LinkSpec& link, const SessionSetSpec& set, uint32_t repeti
     std::cout << "protocol EDF  " << kv.wallS << "   " << kv.last.GetSeconds() << "   "
               << ideal / kv.last.GetSeconds() << "        " << DeadlinesMet(kv, sessions) << "/"
               << set.sessions << "\n";
-    std::cout << "wall ratio protocol/BulkSend " << kv.wallS / bulk.wallS << " (" << set.sessions
-              << " sessions)\n";
+    std::cout << "wall ratio protocol/BulkSend " << kv.wallS / bulk.wallS << ", sessions "
+              << set.sessions << "\n";
     std::cout << "session  tokens  announced_s  deadline_s  EDF_done_s   BulkSend_done_s "
                  "(* missed)\n";
     auto done = [&first](Time t, Time deadline) {
@@ -274,15 +278,10 @@ main(int argc, char* argv[])
                  staggerUs);
     cmd.AddValue("smoke", "a tiny run that only checks the program works", smoke);
     cmd.Parse(argc, argv);
-    if (smoke)
-    {
-        tokens = 64;
-        minTokens = 8;
-        maxTokens = 64;
-        repetitions = 1;
-    }
     NS_ABORT_MSG_IF(tokens < 1 || tokens > 0xFFFFFFFFull, "--tokens must be in [1, 2^32 - 1]");
     NS_ABORT_MSG_IF(tokenBytes < 1, "--tokenBytes must be >= 1");
+    NS_ABORT_MSG_IF(tokens > std::numeric_limits<uint64_t>::max() / tokenBytes,
+                    "--tokens x --tokenBytes must be below 2^64");
     NS_ABORT_MSG_IF(repetitions < 1, "--repetitions must be >= 1");
     NS_ABORT_MSG_IF(delayUs < 0, "--delayUs must be >= 0");
     NS_ABORT_MSG_IF(mtu < 576 || mtu > 65000, "--mtu must be in [576, 65000]");
@@ -296,6 +295,14 @@ main(int argc, char* argv[])
                     "--maxTokens x --tokenBytes x --sessions must be below 2^64");
     NS_ABORT_MSG_IF(!(slack >= 1 && slack <= 100), "--slack must be in [1, 100]");
     NS_ABORT_MSG_IF(!(staggerUs >= 0 && staggerUs <= 1e6), "--staggerUs must be in [0, 10^6]");
+    // Checked first, so a bad flag is refused in a smoke run too.
+    if (smoke)
+    {
+        tokens = 64;
+        minTokens = 8;
+        maxTokens = 64;
+        repetitions = 1;
+    }
     LinkSpec link;
     link.rate = DataRate(rateText);
     link.delay = MicroSeconds(delayUs);
