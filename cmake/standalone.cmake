@@ -164,7 +164,8 @@ if(EDGE_LLM_BENCHMARKS)
 endif()
 
 # A simulation comparison rather than a micro-benchmark, so a plain program.
-add_executable(edge-llm-bench-kv-transfer benchmarks/kv-transfer-benchmark.cc)
+add_executable(edge-llm-bench-kv-transfer benchmarks/kv-transfer-benchmark.cc
+                                          benchmarks/kv-transfer-multi-session.cc)
 target_link_libraries(edge-llm-bench-kv-transfer PRIVATE ns3-edge-llm)
 set_target_properties(edge-llm-bench-kv-transfer PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                            ${PROJECT_BINARY_DIR}/benchmarks)

@@ -1,0 +1,106 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_KV_TRANSFER_BENCH_LINK_H
+#define EDGE_LLM_KV_TRANSFER_BENCH_LINK_H
+
+// What the KV-transfer benchmark's runs share: the backhaul link both contenders use, the TCP
+// settings BulkSend gets so that it matches the protocol's, and the wall clock.
+
+#include "ns3/backhaul-helper.h"
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/kv-transfer-socket.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+
+namespace ns3
+{
+namespace kvtransferbench
+{
+
+/// The link every run of one comparison uses.
+struct LinkSpec
+{
+    DataRate rate;   //!< backhaul rate
+    Time delay;      //!< one-way propagation delay
+    uint16_t mtu{0}; //!< IP MTU
+};
+
+/// A two-node backhaul link with the TCP sizes the protocol would choose on it.
+struct Link
+{
+    NodeContainer nodes; //!< node 0 sends, node 1 receives
+    BackhaulLink link;   //!< devices and addresses
+    uint32_t segment{0}; //!< TCP payload bytes per segment
+    uint32_t buffer{0};  //!< TCP send and receive buffer
+};
+
+/**
+ * \param spec the link
+ * \return two nodes with IPv4 joined by it
+ */
+inline Link
+MakeLink(const LinkSpec& spec)
+{
+    Link l;
+    l.nodes.Create(2);
+    InternetStackHelper().Install(l.nodes);
+    Ptr<BackhaulHelper> backhaul = CreateObject<BackhaulHelper>();
+    backhaul->SetAttribute("DataRate", DataRateValue(spec.rate));
+    backhaul->SetAttribute("Delay", TimeValue(spec.delay));
+    backhaul->SetAttribute("Mtu", UintegerValue(spec.mtu));
+    l.link = backhaul->Install(l.nodes.Get(0), l.nodes.Get(1));
+    l.segment = spec.mtu - edgellm::TCP_IP_OVERHEAD_BYTES;
+    l.buffer = edgellm::SocketBufferForLink(l.link.devices.Get(0), spec.mtu);
+    return l;
+}
+
+/**
+ * \brief Give every TCP socket made from now on the protocol's segment size and buffers.
+ *
+ * Undo with Config::Reset() after the run, so that later runs in the process do not
+ * inherit them.
+ *
+ * \param l the link
+ */
+inline void
+SetBulkSendTcpDefaults(const Link& l)
+{
+    Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(l.segment));
+    Config::SetDefault("ns3::TcpSocket::SndBufSize", UintegerValue(l.buffer));
+    Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(l.buffer));
+}
+
+/**
+ * \param l the link
+ * \return BulkSend's write size: BulkSend gives up on a write larger than the socket's free
+ *         space, so it writes pieces that fit
+ */
+inline uint32_t
+BulkSendWriteSize(const Link& l)
+{
+    return std::min<uint32_t>(65536, l.buffer / 2);
+}
+
+/**
+ * \param start a point on the steady clock
+ * \return seconds since then
+ */
+inline double
+WallSeconds(const std::chrono::steady_clock::time_point& start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+} // namespace kvtransferbench
+} // namespace ns3
+
+#endif /* EDGE_LLM_KV_TRANSFER_BENCH_LINK_H */
