@@ -102,8 +102,18 @@ def run_others(bench_dir, out, smoke):
     return failed
 
 
+def run_point(path, arguments):
+    """Run one scaling point; return (its CSV row as a dict or None, exit code, output)."""
+    code, text, _ = run_program(path, arguments + ["--header"])
+    lines = [line for line in text.splitlines() if "," in line]
+    if code != 0 or len(lines) < 2:
+        return None, code, text
+    return next(csv.DictReader(lines[-2:])), code, text
+
+
 def run_scaling(bench_dir, sweeps):
-    """Run every scaling point in its own process; return (rows, names of failed points)."""
+    """Run every scaling point, and its LTE-only floor, each in its own process; return
+    (rows, names of failed points)."""
     path = os.path.join(bench_dir, "edge-llm-bench-scale")
     if not os.path.exists(path):
         print(f"edge-llm-bench-scale: missing ({path} not built); no scaling table", flush=True)
@@ -114,19 +124,23 @@ def run_scaling(bench_dir, sweeps):
             point = dict(sweep["base"])
             point[sweep["axis"]] = value
             arguments = [f"--{k}={v}" for k, v in point.items()]
-            arguments += [f"--simTime={sweep['sim_s']}", "--header"]
-            code, text, _ = run_program(path, arguments)
-            label = f"{sweep['name']} sweep, " + " ".join(arguments[:-1])
-            lines = [line for line in text.splitlines() if "," in line]
-            if code != 0 or len(lines) < 2:
-                print(f"{label}: FAILED (exit {code})\n{text}", file=sys.stderr, flush=True)
+            arguments += [f"--simTime={sweep['sim_s']}"]
+            label = f"{sweep['name']} sweep, " + " ".join(arguments)
+            row, code, text = run_point(path, arguments)
+            floor, floor_code, floor_text = run_point(path, arguments + ["--floor"])
+            if row is None or floor is None:
+                print(f"{label}: FAILED (exit {code}, floor exit {floor_code})\n{text}"
+                      f"\n{floor_text}", file=sys.stderr, flush=True)
                 failed.append(label)
                 continue
-            row = next(csv.DictReader(lines[-2:]))
-            row = {"sweep": sweep["name"], **row}
+            row = {"sweep": sweep["name"], **row,
+                   "floor_events": floor["events"], "floor_run_wall_s": floor["run_wall_s"],
+                   "floor_peak_rss_kb": floor["peak_rss_kb"]}
             rows.append(row)
-            print(f"{label}: {float(row['run_wall_s']):.2f} s wall, "
-                  f"{int(row['peak_rss_kb']) / 1024:.1f} MB peak RSS", flush=True)
+            print(f"{label}: {float(row['run_wall_s']):.2f} s wall "
+                  f"(LTE floor {float(floor['run_wall_s']):.2f}), "
+                  f"{int(row['peak_rss_kb']) / 1024:.1f} MB peak RSS "
+                  f"(floor {int(floor['peak_rss_kb']) / 1024:.1f})", flush=True)
     return rows, failed
 
 
@@ -143,28 +157,36 @@ def write_csv(rows, path):
 
 def write_markdown(rows, sweeps, path):
     header = ("| sweep | UEs | cells | context | simulated s | events | radio packets | "
-              "backhaul MB | tokens | handovers | Run wall s | ns / event | peak RSS MB |")
+              "backhaul MB | tokens | handovers | wall s | LTE floor wall s | ns / event | "
+              "peak RSS MB | LTE floor RSS MB | heap at end MB |")
     lines = [header, "|" + "|".join(["---"] * (header.count("|") - 1)) + "|"]
     for r in rows:
         lines.append(
             f"| {r['sweep']} | {r['ues']} | {r['cells']} | {r['context']} | {r['sim_s']} | "
             f"{int(r['events']):,} | {int(r['radio_packets']):,} | "
             f"{int(r['backhaul_bytes']) / 1e6:,.1f} | {int(r['tokens']):,} | {r['handovers']} | "
-            f"{float(r['run_wall_s']):.2f} | {ns_per_event(r):.0f} | "
-            f"{int(r['peak_rss_kb']) / 1024:.1f} |")
+            f"{float(r['run_wall_s']):.2f} | {float(r['floor_run_wall_s']):.2f} | "
+            f"{ns_per_event(r):.0f} | {int(r['peak_rss_kb']) / 1024:.1f} | "
+            f"{int(r['floor_peak_rss_kb']) / 1024:.1f} | {int(r['heap_end_kb']) / 1024:.1f} |")
     lines.append("")
-    lines.append("Run wall s: wall time of Simulator::Run; ns / event: that time per simulator "
-                 "event; peak RSS: the process's high-water mark (getrusage).")
+    lines.append("wall s: wall time of Simulator::Run; LTE floor: the same network, mobility and "
+                 "handovers without the module (no traffic); ns / event: wall time per simulator "
+                 "event; peak RSS: the process's high-water mark (getrusage); heap at end: heap "
+                 "in use when the run is over (mallinfo2).")
     for sweep in sweeps:
         points = [r for r in rows if r["sweep"] == sweep["name"]]
         if len(points) < 2:
             continue
         per_event = [ns_per_event(r) for r in points]
+        floor_per_event = [float(r["floor_run_wall_s"]) / max(int(r["floor_events"]), 1) * 1e9
+                           for r in points]
         rss = [int(r["peak_rss_kb"]) for r in points]
         lines.append(
-            f"- {sweep['name']}: wall time per event from {min(per_event):.0f} to "
-            f"{max(per_event):.0f} ns (max/min {max(per_event) / min(per_event):.2f}); "
-            f"peak RSS from {min(rss) / 1024:.1f} to {max(rss) / 1024:.1f} MB.")
+            f"- {sweep['name']}: wall time per event from {per_event[0]:.0f} to "
+            f"{per_event[-1]:.0f} ns (last/first {per_event[-1] / per_event[0]:.2f}; LTE floor "
+            f"{floor_per_event[0]:.0f} to {floor_per_event[-1]:.0f} ns, "
+            f"{floor_per_event[-1] / floor_per_event[0]:.2f}); "
+            f"peak RSS from {rss[0] / 1024:.1f} to {rss[-1] / 1024:.1f} MB.")
     with open(path, "w", encoding="utf-8") as f:
         f.write("\n".join(lines) + "\n")
 
@@ -194,11 +216,16 @@ def write_plot(rows, sweeps, path):
         x = [int(r[sweep["axis"]]) for r in points]
         wall = [float(r["run_wall_s"]) for r in points]
         rss = [int(r["peak_rss_kb"]) / 1024 for r in points]
-        for row, (y, ylabel, what) in enumerate(
-                [(wall, "wall time of the run (s)", "Wall time"),
-                 (rss, "peak RSS (MB)", "Peak RSS")]):
+        floor_wall = [float(r["floor_run_wall_s"]) for r in points]
+        floor_rss = [int(r["floor_peak_rss_kb"]) / 1024 for r in points]
+        for row, (y, floor, ylabel, what) in enumerate(
+                [(wall, floor_wall, "wall time of the run (s)", "Wall time"),
+                 (rss, floor_rss, "peak RSS (MB)", "Peak RSS")]):
             ax = axes[row][col]
-            ax.plot(x, y, marker="o")
+            ax.plot(x, y, marker="o", label="edge-llm")
+            ax.plot(x, floor, marker="s", linestyle="--", color="gray",
+                    label="LTE only (no traffic)")
+            ax.legend(fontsize=8)
             ax.set_xscale("log", base=2)
             ax.set_xticks(x)
             ax.set_xticklabels([f"{v // 1024}K" if v >= 1024 else str(v) for v in x])
