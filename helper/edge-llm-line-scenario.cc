@@ -15,6 +15,7 @@
 #include "ns3/lte-enb-rrc.h"
 #include "ns3/lte-ue-net-device.h"
 #include "ns3/lte-ue-phy.h"
+#include "ns3/lte-ue-rrc.h"
 #include "ns3/mobility-helper.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -361,14 +362,15 @@ EdgeLlmLineScenario::PlanBoundaryCrossings(const std::vector<double>& startX,
         {
             const double distance = std::max(0.0, (i + 0.5) * m_enbSpacing - startX[j]);
             const Time t = m_moveStart + Seconds(distance / m_ueSpeed);
-            Ptr<NetDevice> source = m_enbDevices.Get(i);
-            Ptr<NetDevice> target = m_enbDevices.Get(i + 1);
-            m_lte->HandoverRequest(t, ue, source, target);
-            m_crossings.push_back({j,
-                                   ue->GetImsi(),
-                                   t,
-                                   DynamicCast<LteEnbNetDevice>(source)->GetCellId(),
-                                   DynamicCast<LteEnbNetDevice>(target)->GetCellId()});
+            Ptr<LteEnbNetDevice> source = DynamicCast<LteEnbNetDevice>(m_enbDevices.Get(i));
+            Ptr<LteEnbNetDevice> target = DynamicCast<LteEnbNetDevice>(m_enbDevices.Get(i + 1));
+            Simulator::Schedule(t,
+                                &EdgeLlmLineScenario::RequestCrossing,
+                                this,
+                                ue,
+                                source,
+                                target->GetCellId());
+            m_crossings.push_back({j, ue->GetImsi(), t, source->GetCellId(), target->GetCellId()});
         }
     }
 }
@@ -379,6 +381,54 @@ EdgeLlmLineScenario::SetUeStartPositions(const std::vector<double>& x)
     NS_ABORT_MSG_IF(m_built, "EdgeLlmLineScenario::SetUeStartPositions: call it before Build()");
     m_startPositions = x;
     m_startPositionsSet = true;
+}
+
+void
+EdgeLlmLineScenario::RequestCrossing(Ptr<LteUeNetDevice> ue,
+                                     Ptr<LteEnbNetDevice> source,
+                                     uint16_t targetCell)
+{
+    // ns-3 crashes on a handover request for a UE that is not connected normally at both
+    // ends, so one that is still attaching or handing over is asked again shortly.
+    Ptr<LteUeRrc> ueRrc = ue->GetRrc();
+    Ptr<LteEnbRrc> enbRrc = source->GetRrc();
+    const uint16_t rnti = ueRrc->GetRnti();
+    const bool servedBySource = ueRrc->GetCellId() == source->GetCellId();
+    const bool ueReady = ueRrc->GetState() == LteUeRrc::CONNECTED_NORMALLY;
+    if (servedBySource && ueReady && enbRrc->HasUeManager(rnti) &&
+        enbRrc->GetUeManager(rnti)->GetState() == UeManager::CONNECTED_NORMALLY)
+    {
+        enbRrc->SendHandoverRequest(rnti, targetCell);
+        return;
+    }
+    if (ueReady && !servedBySource)
+    {
+        NS_LOG_WARN("IMSI " << ue->GetImsi() << " is served by cell " << ueRrc->GetCellId()
+                            << ", not " << source->GetCellId()
+                            << ", at its crossing: not handed over");
+        ++m_skippedCrossings;
+        return;
+    }
+    NS_LOG_INFO("IMSI " << ue->GetImsi() << " not connected normally at its crossing; retrying");
+    ++m_crossingRetries;
+    Simulator::Schedule(MilliSeconds(CROSSING_RETRY_MS),
+                        &EdgeLlmLineScenario::RequestCrossing,
+                        this,
+                        ue,
+                        source,
+                        targetCell);
+}
+
+uint32_t
+EdgeLlmLineScenario::GetCrossingRetries() const
+{
+    return m_crossingRetries;
+}
+
+uint32_t
+EdgeLlmLineScenario::GetSkippedCrossings() const
+{
+    return m_skippedCrossings;
 }
 
 const std::vector<EdgeLlmBoundaryCrossing>&

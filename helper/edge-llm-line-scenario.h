@@ -9,7 +9,9 @@
 #include "edge-llm-helper.h"
 
 #include "ns3/application-container.h"
+#include "ns3/lte-enb-net-device.h"
 #include "ns3/lte-helper.h"
+#include "ns3/lte-ue-net-device.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
@@ -94,14 +96,21 @@ class EdgeLlmLineScenario : public Object
      *
      * One per moving UE and midpoint ahead of it, (i + 0.5) EnbSpacing between eNB i and
      * i + 1, at MoveStart + distance / UeSpeed; none for a UE that does not move. Times count
-     * from the start of the simulation (Build() is meant to run at time 0). ns-3 stops the
-     * run if a UE is not connected to the source cell when its handover is requested (still
-     * attaching, or handing over): plan the starts and MoveStart so that crossings come after
-     * attachment (tens of ms with ideal RRC) and far enough apart.
+     * from the start of the simulation (Build() is meant to run at time 0). A UE that is not
+     * connected normally to the source cell at its crossing (still attaching, or in another
+     * handover) is asked again every 5 ms until it is, so its handover starts later than
+     * planned (GetCrossingRetries()); one that is connected to another cell by then is not
+     * handed over (GetSkippedCrossings()).
      *
      * \return the crossings, by UE and then by time; empty for the other triggers
      */
     const std::vector<EdgeLlmBoundaryCrossing>& GetBoundaryCrossings() const;
+
+    /// \return how many times a crossing's handover was put off, its UE not being ready
+    uint32_t GetCrossingRetries() const;
+
+    /// \return the crossings not handed over, their UE being served by another cell
+    uint32_t GetSkippedCrossings() const;
 
     /// \return the moving UEs (UeCount); the first ones in GetUeNodes()
     uint32_t GetMovingUeCount() const;
@@ -156,6 +165,17 @@ class EdgeLlmLineScenario : public Object
     void PlanBoundaryCrossings(const std::vector<double>& startX,
                                const std::vector<uint32_t>& firstEnb);
 
+    /**
+     * \brief Request one crossing's handover, or put it off while its UE is not ready.
+     * \param ue the UE
+     * \param source the eNB it leaves
+     * \param targetCell the cell it enters
+     */
+    void RequestCrossing(Ptr<LteUeNetDevice> ue, Ptr<LteEnbNetDevice> source, uint16_t targetCell);
+
+    /// How long a crossing whose UE is not ready is put off
+    static constexpr int64_t CROSSING_RETRY_MS = 5;
+
     uint32_t m_enbCount;                  //!< EnbCount
     double m_enbSpacing;                  //!< EnbSpacing, m
     uint32_t m_ueCount;                   //!< UeCount
@@ -188,6 +208,8 @@ class EdgeLlmLineScenario : public Object
     std::vector<BackhaulLink> m_links;                //!< backhaul links
     Ptr<RanObserver> m_observer;                      //!< observer
     std::vector<EdgeLlmBoundaryCrossing> m_crossings; //!< planned by the "boundary" trigger
+    uint32_t m_crossingRetries{0};                    //!< crossings put off, each time
+    uint32_t m_skippedCrossings{0};                   //!< crossings not handed over
 };
 
 } // namespace ns3

@@ -842,6 +842,66 @@ class BoundaryTriggerTestCase : public ServingTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief A crossing that comes while its UE is still attaching is put off until the UE is
+ * connected, then handed over, where ns-3 would crash on the request.
+ */
+class EarlyCrossingTestCase : public ServingTestCase
+{
+  public:
+    EarlyCrossingTestCase()
+        : ServingTestCase("Boundary trigger: a crossing during the attach waits for it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<EdgeLlmLineScenario> scenario = CreateObject<EdgeLlmLineScenario>();
+        scenario->SetAttribute("Trigger", StringValue("boundary"));
+        scenario->SetAttribute("EnbCount", UintegerValue(2));
+        scenario->SetAttribute("EnbSpacing", DoubleValue(300));
+        scenario->SetAttribute("UeCount", UintegerValue(1));
+        scenario->SetAttribute("UeSpeed", DoubleValue(20));
+        // 0.1 m before the midpoint: the crossing comes 5 ms in, long before the attach ends.
+        scenario->SetUeStartPositions({149.9});
+        scenario->GetEdgeLlmHelper()->SetClientAttribute("TokensToGenerate", UintegerValue(20));
+        scenario->Build();
+        scenario->AssignStreams(1);
+        std::vector<std::pair<Time, uint16_t>> started;
+        std::vector<uint16_t> done;
+        scenario->GetObserver()->TraceConnectWithoutContext(
+            "HandoverStarted",
+            Callback<void, uint64_t, uint16_t, uint16_t>(
+                [&started](uint64_t, uint16_t source, uint16_t) {
+                    started.emplace_back(Simulator::Now(), source);
+                }));
+        scenario->GetObserver()->TraceConnectWithoutContext(
+            "HandoverDone",
+            Callback<void, uint64_t, uint16_t>(
+                [&done](uint64_t, uint16_t target) { done.push_back(target); }));
+
+        const std::vector<EdgeLlmBoundaryCrossing>& plan = scenario->GetBoundaryCrossings();
+        NS_TEST_ASSERT_MSG_EQ(plan.size(), 1u, "one crossing");
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_GT(scenario->GetCrossingRetries(), 0u, "put off at least once");
+        NS_TEST_ASSERT_MSG_EQ(scenario->GetSkippedCrossings(), 0u, "not given up");
+        NS_TEST_ASSERT_MSG_EQ(started.size(), 1u, "handed over once");
+        NS_TEST_ASSERT_MSG_EQ(done.size(), 1u, "and the handover completed");
+        if (plan.size() == 1 && started.size() == 1 && done.size() == 1)
+        {
+            NS_TEST_ASSERT_MSG_EQ_TOL(plan[0].time.GetSeconds(), 0.005, 1e-9, "planned at 5 ms");
+            NS_TEST_ASSERT_MSG_GT(started[0].first, plan[0].time, "after the planned time");
+            NS_TEST_ASSERT_MSG_EQ(started[0].second, plan[0].sourceCell, "from the source");
+            NS_TEST_ASSERT_MSG_EQ(done[0], plan[0].targetCell, "to the target");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief MoveStart: the UEs stand still until then, and drive at UeSpeed after.
  */
 class MoveStartTestCase : public ServingTestCase
@@ -970,6 +1030,7 @@ class EdgeLlmServingTestSuite : public TestSuite
         AddTestCase(new AllTokensLostTestCase());
         AddTestCase(new ResendHoldoffTestCase());
         AddTestCase(new BoundaryTriggerTestCase());
+        AddTestCase(new EarlyCrossingTestCase());
         AddTestCase(new MoveStartTestCase());
         AddTestCase(new ResidentUesTestCase());
     }
