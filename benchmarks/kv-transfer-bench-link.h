@@ -12,6 +12,7 @@
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
 #include "ns3/internet-stack-helper.h"
+#include "ns3/kv-transfer-application.h"
 #include "ns3/kv-transfer-socket.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
@@ -71,6 +72,29 @@ MakeLink(const LinkSpec& spec)
  *
  * \param l the link
  */
+/// The protocol's two ends on a link of their own.
+struct ProtocolEnds
+{
+    Link link;                        //!< the link
+    Ptr<KvTransferSender> sender;     //!< on node 0, towards node 1
+    Ptr<KvTransferReceiver> receiver; //!< on node 1
+};
+
+/// \return a fresh link with a KvTransferApplication at each end, node 0 sending to node 1
+inline ProtocolEnds
+MakeProtocolEnds(const LinkSpec& spec)
+{
+    ProtocolEnds e;
+    e.link = MakeLink(spec);
+    Ptr<KvTransferApplication> a = CreateObject<KvTransferApplication>();
+    Ptr<KvTransferApplication> b = CreateObject<KvTransferApplication>();
+    e.link.nodes.Get(0)->AddApplication(a);
+    e.link.nodes.Get(1)->AddApplication(b);
+    e.sender = a->AddPeer(e.link.link.addressA, e.link.link.addressB);
+    e.receiver = b->GetReceiver();
+    return e;
+}
+
 inline void
 SetBulkSendTcpDefaults(const Link& l)
 {

@@ -44,15 +44,12 @@ struct Run
 Run
 RunProtocol(const LinkSpec& spec, uint64_t tokens, uint64_t tokenBytes)
 {
-    Link l = MakeLink(spec);
-    Ptr<KvTransferApplication> a = CreateObject<KvTransferApplication>();
-    Ptr<KvTransferApplication> b = CreateObject<KvTransferApplication>();
-    l.nodes.Get(0)->AddApplication(a);
-    l.nodes.Get(1)->AddApplication(b);
-    Ptr<KvTransferSender> sender = a->AddPeer(l.link.addressA, l.link.addressB);
+    const ProtocolEnds ends = MakeProtocolEnds(spec);
+    Ptr<KvTransferSender> sender = ends.sender;
+    Ptr<KvTransferReceiver> receiver = ends.receiver;
     Run run;
     const Time start = Seconds(0.1);
-    b->GetReceiver()->SetCompleteCallback(
+    receiver->SetCompleteCallback(
         Callback<void, uint64_t, uint32_t>([&run, start](uint64_t, uint32_t) {
             run.transferS = (Simulator::Now() - start).GetSeconds();
             Simulator::Stop();
@@ -65,7 +62,7 @@ RunProtocol(const LinkSpec& spec, uint64_t tokens, uint64_t tokenBytes)
     const auto wall = std::chrono::steady_clock::now();
     Simulator::Run();
     run.wallS = WallSeconds(wall);
-    run.bytes = b->GetReceiver()->GetCounters(1).received;
+    run.bytes = receiver->GetCounters(1).received;
     Simulator::Destroy();
     return run;
 }

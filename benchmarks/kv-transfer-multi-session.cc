@@ -105,12 +105,9 @@ IdealMakespan(const std::vector<SessionSpec>& sessions, DataRate rate)
 MultiRun
 RunEdfSender(const LinkSpec& spec, const std::vector<SessionSpec>& sessions, uint64_t tokenBytes)
 {
-    Link l = MakeLink(spec);
-    Ptr<KvTransferApplication> a = CreateObject<KvTransferApplication>();
-    Ptr<KvTransferApplication> b = CreateObject<KvTransferApplication>();
-    l.nodes.Get(0)->AddApplication(a);
-    l.nodes.Get(1)->AddApplication(b);
-    Ptr<KvTransferSender> sender = a->AddPeer(l.link.addressA, l.link.addressB);
+    const ProtocolEnds ends = MakeProtocolEnds(spec);
+    Ptr<KvTransferSender> sender = ends.sender;
+    Ptr<KvTransferReceiver> receiver = ends.receiver;
     sender->SetAttribute("Policy", PointerValue(CreateObject<EdfKvTransferPolicy>()));
 
     MultiRun run;
@@ -118,7 +115,7 @@ RunEdfSender(const LinkSpec& spec, const std::vector<SessionSpec>& sessions, uin
     uint32_t left = sessions.size();
     const Time first = FirstAnnouncement(sessions);
     // Session i is IMSI i + 1: an IMSI is >= 1.
-    b->GetReceiver()->SetCompleteCallback(Callback<void, uint64_t, uint32_t>(
+    receiver->SetCompleteCallback(Callback<void, uint64_t, uint32_t>(
         [&run, &left, first](uint64_t imsi, uint32_t) { Finish(run, imsi - 1, left, first); }));
     for (std::size_t i = 0; i < sessions.size(); ++i)
     {
@@ -134,7 +131,7 @@ RunEdfSender(const LinkSpec& spec, const std::vector<SessionSpec>& sessions, uin
     run.wallS = WallSeconds(wall);
     for (std::size_t i = 0; i < sessions.size(); ++i)
     {
-        run.got.push_back(b->GetReceiver()->GetCounters(i + 1).received);
+        run.got.push_back(receiver->GetCounters(i + 1).received);
     }
     Simulator::Destroy();
     return run;
