@@ -157,7 +157,7 @@ def write_csv(rows, path):
 
 def write_markdown(rows, sweeps, path):
     header = ("| sweep | UEs | cells | context | simulated s | events | radio packets | "
-              "backhaul MB | tokens | handovers | wall s | LTE floor wall s | ns / event | "
+              "backhaul MB | tokens | handovers | wall s | LTE floor wall s | wall / floor | ns / event | "
               "peak RSS MB | LTE floor RSS MB | heap at end MB |")
     lines = [header, "|" + "|".join(["---"] * (header.count("|") - 1)) + "|"]
     for r in rows:
@@ -166,6 +166,7 @@ def write_markdown(rows, sweeps, path):
             f"{int(r['events']):,} | {int(r['radio_packets']):,} | "
             f"{int(r['backhaul_bytes']) / 1e6:,.1f} | {int(r['tokens']):,} | {r['handovers']} | "
             f"{float(r['run_wall_s']):.2f} | {float(r['floor_run_wall_s']):.2f} | "
+            f"{float(r['run_wall_s']) / max(float(r['floor_run_wall_s']), 1e-9):.2f} | "
             f"{ns_per_event(r):.0f} | {int(r['peak_rss_kb']) / 1024:.1f} | "
             f"{int(r['floor_peak_rss_kb']) / 1024:.1f} | {int(r['heap_end_kb']) / 1024:.1f} |")
     lines.append("")
