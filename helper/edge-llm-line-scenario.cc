@@ -136,9 +136,9 @@ EdgeLlmLineScenario::GetTypeId()
             .AddAttribute(
                 "CqiPeriodicity",
                 "How often every UE reports its downlink CQI, [1 ms, 160 ms]. LTE configures "
-                "periodic CQI reports between 2 and 160 ms; ns-3's own default of 1 ms makes "
-                "each UE run the MI error model over every resource block every other "
-                "subframe, which dominates the run time of a small network.",
+                "periodic CQI reports between 2 and 160 ms; 1 ms is ns-3's own default, at "
+                "which each UE runs the MI error model over every resource block every other "
+                "subframe, most of the run time of a small network.",
                 TimeValue(MilliSeconds(10)),
                 MakeTimeAccessor(&EdgeLlmLineScenario::m_cqiPeriodicity),
                 edgellm::MakeExplainingChecker(
@@ -186,6 +186,11 @@ EdgeLlmLineScenario::~EdgeLlmLineScenario() = default;
 void
 EdgeLlmLineScenario::DoDispose()
 {
+    for (PendingCrossing& pending : m_pending)
+    {
+        pending.event.Cancel();
+    }
+    m_pending.clear();
     m_lte = nullptr;
     m_epc = nullptr;
     m_edge = nullptr;
@@ -364,14 +369,21 @@ EdgeLlmLineScenario::PlanBoundaryCrossings(const std::vector<double>& startX,
             const Time t = m_moveStart + Seconds(distance / m_ueSpeed);
             Ptr<LteEnbNetDevice> source = DynamicCast<LteEnbNetDevice>(m_enbDevices.Get(i));
             Ptr<LteEnbNetDevice> target = DynamicCast<LteEnbNetDevice>(m_enbDevices.Get(i + 1));
-            Simulator::Schedule(t,
-                                &EdgeLlmLineScenario::RequestCrossing,
-                                this,
-                                ue,
-                                source,
-                                target->GetCellId());
             m_crossings.push_back({j, ue->GetImsi(), t, source->GetCellId(), target->GetCellId()});
+            // Put off for at most a second, and never past the UE's next crossing.
+            if (!m_pending.empty() && m_crossings[m_pending.size() - 1].ue == j)
+            {
+                m_pending.back().giveUp = std::min(m_pending.back().giveUp, t);
+            }
+            m_pending.push_back({ue, source, t + MilliSeconds(CROSSING_PATIENCE_MS), EventId()});
         }
+    }
+    for (std::size_t c = 0; c < m_pending.size(); ++c)
+    {
+        m_pending[c].event = Simulator::Schedule(m_crossings[c].time,
+                                                 &EdgeLlmLineScenario::RequestCrossing,
+                                                 this,
+                                                 c);
     }
 }
 
@@ -384,12 +396,14 @@ EdgeLlmLineScenario::SetUeStartPositions(const std::vector<double>& x)
 }
 
 void
-EdgeLlmLineScenario::RequestCrossing(Ptr<LteUeNetDevice> ue,
-                                     Ptr<LteEnbNetDevice> source,
-                                     uint16_t targetCell)
+EdgeLlmLineScenario::RequestCrossing(std::size_t c)
 {
     // ns-3 crashes on a handover request for a UE that is not connected normally at both
     // ends, so one that is still attaching or handing over is asked again shortly.
+    PendingCrossing& pending = m_pending[c];
+    Ptr<LteUeNetDevice> ue = pending.ue;
+    Ptr<LteEnbNetDevice> source = pending.source;
+    const uint16_t targetCell = m_crossings[c].targetCell;
     Ptr<LteUeRrc> ueRrc = ue->GetRrc();
     Ptr<LteEnbRrc> enbRrc = source->GetRrc();
     const uint16_t rnti = ueRrc->GetRnti();
@@ -409,14 +423,19 @@ EdgeLlmLineScenario::RequestCrossing(Ptr<LteUeNetDevice> ue,
         ++m_skippedCrossings;
         return;
     }
+    if (Simulator::Now() + MilliSeconds(CROSSING_RETRY_MS) > pending.giveUp)
+    {
+        NS_LOG_WARN("IMSI " << ue->GetImsi() << " did not get connected normally to cell "
+                            << source->GetCellId() << " in time: not handed over");
+        ++m_skippedCrossings;
+        return;
+    }
     NS_LOG_INFO("IMSI " << ue->GetImsi() << " not connected normally at its crossing; retrying");
     ++m_crossingRetries;
-    Simulator::Schedule(MilliSeconds(CROSSING_RETRY_MS),
-                        &EdgeLlmLineScenario::RequestCrossing,
-                        this,
-                        ue,
-                        source,
-                        targetCell);
+    pending.event = Simulator::Schedule(MilliSeconds(CROSSING_RETRY_MS),
+                                        &EdgeLlmLineScenario::RequestCrossing,
+                                        this,
+                                        c);
 }
 
 uint32_t

@@ -9,6 +9,7 @@
 #include "edge-llm-helper.h"
 
 #include "ns3/application-container.h"
+#include "ns3/event-id.h"
 #include "ns3/lte-enb-net-device.h"
 #include "ns3/lte-helper.h"
 #include "ns3/lte-ue-net-device.h"
@@ -99,8 +100,9 @@ class EdgeLlmLineScenario : public Object
      * from the start of the simulation (Build() is meant to run at time 0). A UE that is not
      * connected normally to the source cell at its crossing (still attaching, or in another
      * handover) is asked again every 5 ms until it is, so its handover starts later than
-     * planned (GetCrossingRetries()); one that is connected to another cell by then is not
-     * handed over (GetSkippedCrossings()).
+     * planned (GetCrossingRetries()). It is not handed over (GetSkippedCrossings()) if it is
+     * connected to another cell by then, or if it is still not ready a second after the
+     * crossing or at its next crossing, whichever comes first.
      *
      * \return the crossings, by UE and then by time; empty for the other triggers
      */
@@ -167,14 +169,23 @@ class EdgeLlmLineScenario : public Object
 
     /**
      * \brief Request one crossing's handover, or put it off while its UE is not ready.
-     * \param ue the UE
-     * \param source the eNB it leaves
-     * \param targetCell the cell it enters
+     * \param c the crossing, an index into m_crossings
      */
-    void RequestCrossing(Ptr<LteUeNetDevice> ue, Ptr<LteEnbNetDevice> source, uint16_t targetCell);
+    void RequestCrossing(std::size_t c);
 
-    /// How long a crossing whose UE is not ready is put off
+    /// What requesting one crossing needs, beside its EdgeLlmBoundaryCrossing.
+    struct PendingCrossing
+    {
+        Ptr<LteUeNetDevice> ue;      //!< the UE
+        Ptr<LteEnbNetDevice> source; //!< the eNB it leaves
+        Time giveUp;                 //!< no request after this
+        EventId event;               //!< the next attempt
+    };
+
+    /// How long a crossing whose UE is not ready is put off, ms
     static constexpr int64_t CROSSING_RETRY_MS = 5;
+    /// How long a crossing may be put off in all, ms
+    static constexpr int64_t CROSSING_PATIENCE_MS = 1000;
 
     uint32_t m_enbCount;                  //!< EnbCount
     double m_enbSpacing;                  //!< EnbSpacing, m
@@ -208,6 +219,7 @@ class EdgeLlmLineScenario : public Object
     std::vector<BackhaulLink> m_links;                //!< backhaul links
     Ptr<RanObserver> m_observer;                      //!< observer
     std::vector<EdgeLlmBoundaryCrossing> m_crossings; //!< planned by the "boundary" trigger
+    std::vector<PendingCrossing> m_pending;           //!< by crossing, as m_crossings
     uint32_t m_crossingRetries{0};                    //!< crossings put off, each time
     uint32_t m_skippedCrossings{0};                   //!< crossings not handed over
 };

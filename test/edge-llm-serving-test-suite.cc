@@ -902,6 +902,65 @@ class EarlyCrossingTestCase : public ServingTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief Crossings that cannot be made are given up, not retried for ever: the first is put
+ * off until the UE's next crossing, and the next one finds the UE still in its first cell.
+ */
+class GivenUpCrossingTestCase : public ServingTestCase
+{
+  public:
+    GivenUpCrossingTestCase()
+        : ServingTestCase("Boundary trigger: a crossing not ready by the next one is given up")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Three eNBs 20 cm apart: the midpoints come 5 us and 10 ms after the start, both
+        // before the UE has attached to its first cell.
+        Ptr<EdgeLlmLineScenario> scenario = CreateObject<EdgeLlmLineScenario>();
+        scenario->SetAttribute("Trigger", StringValue("boundary"));
+        scenario->SetAttribute("EnbCount", UintegerValue(3));
+        scenario->SetAttribute("EnbSpacing", DoubleValue(0.2));
+        scenario->SetAttribute("UeCount", UintegerValue(1));
+        scenario->SetAttribute("UeSpeed", DoubleValue(20));
+        scenario->SetUeStartPositions({0.0999});
+        scenario->GetEdgeLlmHelper()->SetClientAttribute("TokensToGenerate", UintegerValue(20));
+        scenario->Build();
+        scenario->AssignStreams(1);
+        uint32_t started = 0;
+        scenario->GetObserver()->TraceConnectWithoutContext(
+            "HandoverStarted",
+            Callback<void, uint64_t, uint16_t, uint16_t>(
+                [&started](uint64_t, uint16_t, uint16_t) { ++started; }));
+        uint32_t ready = 0;
+        Time readyAt;
+        scenario->GetObserver()->TraceConnectWithoutContext(
+            "UeReady",
+            Callback<void, uint64_t, uint16_t>([&ready, &readyAt](uint64_t, uint16_t) {
+                ++ready;
+                readyAt = Simulator::Now();
+            }));
+
+        const std::vector<EdgeLlmBoundaryCrossing>& plan = scenario->GetBoundaryCrossings();
+        NS_TEST_ASSERT_MSG_EQ(plan.size(), 2u, "two crossings");
+        Simulator::Stop(Seconds(0.5));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(ready, 1u, "the UE attached once");
+        if (plan.size() == 2)
+        {
+            NS_TEST_ASSERT_MSG_GT(readyAt, plan[1].time, "attached after both crossings");
+        }
+        NS_TEST_ASSERT_MSG_EQ(started, 0u, "no handover requested");
+        NS_TEST_ASSERT_MSG_EQ(scenario->GetSkippedCrossings(), 2u, "both crossings given up");
+        NS_TEST_ASSERT_MSG_GT(scenario->GetCrossingRetries(), 0u, "after being put off");
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief MoveStart: the UEs stand still until then, and drive at UeSpeed after.
  */
 class MoveStartTestCase : public ServingTestCase
@@ -1031,6 +1090,7 @@ class EdgeLlmServingTestSuite : public TestSuite
         AddTestCase(new ResendHoldoffTestCase());
         AddTestCase(new BoundaryTriggerTestCase());
         AddTestCase(new EarlyCrossingTestCase());
+        AddTestCase(new GivenUpCrossingTestCase());
         AddTestCase(new MoveStartTestCase());
         AddTestCase(new ResidentUesTestCase());
     }
