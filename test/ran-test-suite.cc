@@ -178,6 +178,70 @@ struct Received
 
 /**
  * \ingroup edge-llm-tests
+ * \brief Sends at the target while a UE hands over to it do not rescan the RRC's UE map each:
+ * only a new context, or a context's change of state, calls for a scan.
+ */
+class LteBreakoutScansDuringHandoverTestCase : public TestCase
+{
+  public:
+    LteBreakoutScansDuringHandoverTestCase()
+        : TestCase("LTE local breakout: no UeMap scan per packet during a handover")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LteScenario s(2, 1, true);
+        const uint64_t imsi = s.Imsi(0);
+        const Ipv4Address ue = s.ueAddresses.GetAddress(0);
+        Ptr<LteLocalBreakout> target = s.Breakout(1);
+        uint32_t sentDuring = 0;
+        bool handingOver = false;
+        Ptr<LteRanObserver> observer = CreateObject<LteRanObserver>();
+        observer->Install(s.enbDevs);
+        observer->TraceConnectWithoutContext(
+            "HandoverStarted",
+            Callback<void, uint64_t, uint16_t, uint16_t>(
+                [&handingOver](uint64_t, uint16_t, uint16_t) { handingOver = true; }));
+        observer->TraceConnectWithoutContext(
+            "HandoverDone",
+            Callback<void, uint64_t, uint16_t>(
+                [&handingOver](uint64_t, uint16_t) { handingOver = false; }));
+        // A packet every 0.1 ms from the handover request on, counted while it is under way.
+        for (int i = 0; i < 200; ++i)
+        {
+            Simulator::Schedule(Seconds(1) + MicroSeconds(100 * i), [&, target]() {
+                if (target->Send(Create<Packet>(kPayload),
+                                 imsi,
+                                 ue,
+                                 Ipv4Address("15.0.0.1"),
+                                 kServerPort,
+                                 kUePort) &&
+                    handingOver)
+                {
+                    ++sentDuring;
+                }
+            });
+        }
+        s.lte->HandoverRequest(Seconds(1), s.ueDevs.Get(0), s.enbDevs.Get(0), s.enbDevs.Get(1));
+        Simulator::Stop(Seconds(1.2));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_GT(sentDuring, 20u, "the target took packets while the UE was joining");
+        // A scan for the first lookup, and one after each change the traces report: the
+        // context's creation and its few state changes, however many packets there were.
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(target->GetUeMapScans(),
+                                    6u,
+                                    "UeMap scans at the target, for "
+                                        << sentDuring << " packets in the handover");
+        observer = nullptr;
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The observer's events of one X2 handover, local breakout at the source before it, at
  * the target from HandoverStarted on, and the source's refusal once the context is released.
  */
@@ -855,6 +919,7 @@ class EdgeLlmRanTestSuite : public TestSuite
         AddTestCase(new LteRanObserverMappingTestCase);
         AddTestCase(new LteBreakoutGuardsTestCase);
         AddTestCase(new LteHandoverBreakoutTestCase(true));
+        AddTestCase(new LteBreakoutScansDuringHandoverTestCase);
 #ifndef NS3_ASSERT_ENABLE
         // ns-3.37 keeps the source's SRB1 RLC AM timer running after the UE's context is
         // released; when the handover command was not acknowledged by then, the timer's
