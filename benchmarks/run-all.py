@@ -135,8 +135,15 @@ def run_scaling(bench_dir, sweeps):
                       f"\n{floor_text}", file=sys.stderr, flush=True)
                 failed.append(label)
                 continue
+            if row["handovers"] != floor["handovers"]:
+                # The floor is only a floor if it ran the same network and handovers.
+                print(f"{label}: FAILED: {row['handovers']} handovers, but "
+                      f"{floor['handovers']} in the LTE-only floor", file=sys.stderr, flush=True)
+                failed.append(label)
+                continue
             row = {"sweep": sweep["name"], **row,
-                   "floor_events": floor["events"], "floor_run_wall_s": floor["run_wall_s"],
+                   "floor_events": floor["events"], "floor_handovers": floor["handovers"],
+                   "floor_run_wall_s": floor["run_wall_s"],
                    "floor_peak_rss_kb": floor["peak_rss_kb"]}
             rows.append(row)
             print(f"{label}: {float(row['run_wall_s']):.2f} s wall "

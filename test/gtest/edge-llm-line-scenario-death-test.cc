@@ -45,6 +45,18 @@ TEST(EdgeLlmLineScenarioDeathTest, NonFiniteStartPositionIsNamed)
     EXPECT_DEATH(BuildWith({INFINITY, 120}), "position 0 is inf; each must be a finite x");
 }
 
+TEST(EdgeLlmLineScenarioTest, CqiPeriodicityTakesItsWholeRange)
+{
+    // One scenario: each makes an EPC, and a process holds one until Simulator::Destroy.
+    Ptr<EdgeLlmLineScenario> scenario = CreateObject<EdgeLlmLineScenario>();
+    for (const Time ok : {MilliSeconds(1), MilliSeconds(2), MilliSeconds(160)})
+    {
+        EXPECT_TRUE(scenario->SetAttributeFailSafe("CqiPeriodicity", TimeValue(ok))) << ok;
+    }
+    scenario->Dispose();
+    Simulator::Destroy();
+}
+
 TEST(EdgeLlmLineScenarioDeathTest, CqiPeriodicityOutsideLteRangeIsNamed)
 {
     GTEST_FLAG_SET(death_test_style, "threadsafe");
