@@ -8,6 +8,8 @@
 // What the KV-transfer benchmark's runs share: the backhaul link both contenders use, the TCP
 // settings BulkSend gets so that it matches the protocol's, and the wall clock.
 
+#include "bench-common.h"
+
 #include "ns3/backhaul-helper.h"
 #include "ns3/config.h"
 #include "ns3/data-rate.h"
@@ -114,15 +116,7 @@ BulkSendWriteSize(const Link& l)
     return std::min<uint32_t>(65536, l.buffer / 2);
 }
 
-/**
- * \param start a point on the steady clock
- * \return seconds since then
- */
-inline double
-WallSeconds(const std::chrono::steady_clock::time_point& start)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
+using bench::WallSeconds;
 
 } // namespace kvtransferbench
 } // namespace ns3

@@ -11,6 +11,8 @@
 // Prints each run's wall time (Simulator::Run alone, and build + run), the fastest of
 // --reps, and the ratio module / udp.
 
+#include "bench-common.h"
+
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
@@ -24,6 +26,7 @@
 #include <vector>
 
 using namespace ns3;
+using bench::WallSeconds;
 
 namespace
 {
@@ -62,12 +65,6 @@ constexpr uint16_t UDP_PORT = 5000;          // the UdpServers' port on the UEs
 constexpr uint32_t IP_UDP_HEADER_BYTES = 28; // IPv4 and UDP headers, bytes
 constexpr int64_t FIRST_STREAM = 1;          // the LTE devices' first random stream
 
-double
-WallSeconds(const std::chrono::steady_clock::time_point& start)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 /**
  * The line every run uses: all UEs start between 5 m and EnbSpacing/2 - 5 m on the first
  * eNB's side of the first midpoint, so they attach to it and cross one after another.
@@ -104,16 +101,7 @@ MakeScenario(const Setup& setup, bool serving)
 void
 CountOutcomes(Ptr<EdgeLlmLineScenario> scenario, Run& run, std::map<uint32_t, Flow>* flows)
 {
-    const NetDeviceContainer& enbs = scenario->GetEnbDevices();
-    for (uint32_t i = 0; i < enbs.GetN(); ++i)
-    {
-        DynamicCast<LteEnbNetDevice>(enbs.Get(i))
-            ->GetRrc()
-            ->TraceConnectWithoutContext(
-                "HandoverEndOk",
-                Callback<void, uint64_t, uint16_t, uint16_t>(
-                    [&run](uint64_t, uint16_t, uint16_t) { ++run.handovers; }));
-    }
+    bench::CountHandovers(scenario->GetEnbDevices(), run.handovers);
     const NodeContainer& ues = scenario->GetUeNodes();
     for (uint32_t j = 0; j < ues.GetN(); ++j)
     {

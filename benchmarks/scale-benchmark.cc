@@ -17,6 +17,8 @@
 // backhaul, so the bytes on the backhaul grow with the context. With --floor the same LTE
 // network, mobility and handovers run without the module (the LTE-only floor).
 
+#include "bench-common.h"
+
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/internet-module.h"
@@ -68,24 +70,6 @@ struct Point
     uint64_t heapEndKb{0};       //!< heap in use at the end of the run, kB
 };
 
-/**
- * \return the SRS periodicity for a cell that may hold \p ues UEs
- *
- * ns-3 gives each UE of a cell its own SRS offset within the period, and aborts with more
- * than about 32 UEs at the default 40 ms; 320 ms, the longest LTE defines, holds 200.
- */
-uint16_t
-SrsPeriodicityFor(uint32_t ues)
-{
-    return ues <= 30 ? 40 : ues <= 60 ? 80 : ues <= 120 ? 160 : 320;
-}
-
-double
-SecondsSince(const std::chrono::steady_clock::time_point& start)
-{
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
 Point
 RunPoint(uint32_t ues, uint32_t cells, uint32_t context, Time simTime, bool floor)
 {
@@ -116,8 +100,8 @@ RunPoint(uint32_t ues, uint32_t cells, uint32_t context, Time simTime, bool floo
     s->SetUeStartPositions(startX);
     const uint32_t mostAtOneMidpoint = *std::max_element(perBoundary.begin(), perBoundary.end());
     // A cell holds its own UEs and, after their handovers, those of the midpoint before it.
+    // (The scenario's SrsPeriodicity, left at 0, fits all the UEs in one cell.)
     const uint32_t mostInOneCell = std::min(ues, 2 * mostAtOneMidpoint);
-    s->SetAttribute("SrsPeriodicity", UintegerValue(SrsPeriodicityFor(mostInOneCell)));
 
     // Every session opens and has its first prefill before the first UE moves.
     const LlmComputeModel compute =
@@ -149,16 +133,7 @@ RunPoint(uint32_t ues, uint32_t cells, uint32_t context, Time simTime, bool floo
     s->AssignStreams(1);
 
     Point p;
-    // From the RRC, which the floor has as well.
-    for (uint32_t i = 0; i < s->GetEnbDevices().GetN(); ++i)
-    {
-        DynamicCast<LteEnbNetDevice>(s->GetEnbDevices().Get(i))
-            ->GetRrc()
-            ->TraceConnectWithoutContext(
-                "HandoverEndOk",
-                Callback<void, uint64_t, uint16_t, uint16_t>(
-                    [&p](uint64_t, uint16_t, uint16_t) { ++p.handovers; }));
-    }
+    bench::CountHandovers(s->GetEnbDevices(), p.handovers);
     for (uint32_t i = 0; i < s->GetUeNodes().GetN(); ++i)
     {
         s->GetUeNodes().Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
@@ -182,7 +157,7 @@ RunPoint(uint32_t ues, uint32_t cells, uint32_t context, Time simTime, bool floo
     Simulator::Stop(simTime);
     const auto wall = std::chrono::steady_clock::now();
     Simulator::Run();
-    p.runWallS = SecondsSince(wall);
+    p.runWallS = bench::WallSeconds(wall);
     p.events = Simulator::GetEventCount();
     // Heap in use once the run is over: unlike the peak RSS it does not depend on when the
     // allocator happened to return memory, so it shows state kept per token exactly.
@@ -249,7 +224,7 @@ main(int argc, char* argv[])
                                    << "]");
 
     const Point p = RunPoint(ues, cells, context, Seconds(simTime), floor);
-    const double totalWallS = SecondsSince(start);
+    const double totalWallS = bench::WallSeconds(start);
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
 
