@@ -375,7 +375,7 @@ EdgeLlmLineScenario::PlanBoundaryCrossings(const std::vector<double>& startX,
             {
                 m_pending.back().giveUp = std::min(m_pending.back().giveUp, t);
             }
-            m_pending.push_back({ue, source, t + MilliSeconds(CROSSING_PATIENCE_MS), EventId()});
+            m_pending.push_back({source, t + MilliSeconds(CROSSING_PATIENCE_MS), EventId()});
         }
     }
     for (std::size_t c = 0; c < m_pending.size(); ++c)
@@ -401,7 +401,7 @@ EdgeLlmLineScenario::RequestCrossing(std::size_t c)
     // ns-3 crashes on a handover request for a UE that is not connected normally at both
     // ends, so one that is still attaching or handing over is asked again shortly.
     PendingCrossing& pending = m_pending[c];
-    Ptr<LteUeNetDevice> ue = pending.ue;
+    Ptr<LteUeNetDevice> ue = DynamicCast<LteUeNetDevice>(m_ueDevices.Get(m_crossings[c].ue));
     Ptr<LteEnbNetDevice> source = pending.source;
     const uint16_t targetCell = m_crossings[c].targetCell;
     Ptr<LteUeRrc> ueRrc = ue->GetRrc();

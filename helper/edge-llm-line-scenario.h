@@ -111,7 +111,8 @@ class EdgeLlmLineScenario : public Object
     /// \return how many times a crossing's handover was put off, its UE not being ready
     uint32_t GetCrossingRetries() const;
 
-    /// \return the crossings not handed over, their UE being served by another cell
+    /// \return the crossings not handed over: their UE was served by another cell, or was
+    /// not ready in time
     uint32_t GetSkippedCrossings() const;
 
     /// \return the moving UEs (UeCount); the first ones in GetUeNodes()
@@ -176,7 +177,6 @@ class EdgeLlmLineScenario : public Object
     /// What requesting one crossing needs, beside its EdgeLlmBoundaryCrossing.
     struct PendingCrossing
     {
-        Ptr<LteUeNetDevice> ue;      //!< the UE
         Ptr<LteEnbNetDevice> source; //!< the eNB it leaves
         Time giveUp;                 //!< no request after this
         EventId event;               //!< the next attempt
