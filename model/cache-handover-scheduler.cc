@@ -13,7 +13,7 @@ TypeId
 CacheHandoverScheduler::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::CacheHandoverScheduler")
-                            .SetParent<HandoverScheduler>()
+                            .SetParent<CtHoFamilyScheduler>()
                             .SetGroupName("EdgeLlm")
                             .AddConstructor<CacheHandoverScheduler>();
     return tid;
@@ -29,13 +29,10 @@ CacheHandoverScheduler::GetSchemeName() const
     return "cho";
 }
 
-HandoverPlan
-CacheHandoverScheduler::DoPlan(const CtHoSolver& solver) const
+CtHoValue
+CacheHandoverScheduler::ChoosePrefix(const CtHoSolver& solver) const
 {
-    HandoverPlan plan;
-    plan.prefixTokens = 0;
-    plan.predicted = solver.Cho();
-    return plan;
+    return solver.Cho();
 }
 
 } // namespace ns3

@@ -5,7 +5,7 @@
 #ifndef EDGE_LLM_CACHE_HANDOVER_SCHEDULER_H
 #define EDGE_LLM_CACHE_HANDOVER_SCHEDULER_H
 
-#include "handover-scheduler.h"
+#include "ctho-family-scheduler.h"
 
 namespace ns3
 {
@@ -15,7 +15,7 @@ namespace ns3
  * \brief cHO: send every session's whole KV cache over the backhaul, earliest deadline first (L =
  * 0).
  */
-class CacheHandoverScheduler : public HandoverScheduler
+class CacheHandoverScheduler : public CtHoFamilyScheduler
 {
   public:
     /**
@@ -30,7 +30,7 @@ class CacheHandoverScheduler : public HandoverScheduler
     std::string GetSchemeName() const override;
 
   protected:
-    HandoverPlan DoPlan(const CtHoSolver& solver) const override;
+    CtHoValue ChoosePrefix(const CtHoSolver& solver) const override;
 };
 
 } // namespace ns3

@@ -13,7 +13,7 @@ TypeId
 CtHoScheduler::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::CtHoScheduler")
-                            .SetParent<HandoverScheduler>()
+                            .SetParent<CtHoFamilyScheduler>()
                             .SetGroupName("EdgeLlm")
                             .AddConstructor<CtHoScheduler>();
     return tid;
@@ -29,14 +29,10 @@ CtHoScheduler::GetSchemeName() const
     return "ctho";
 }
 
-HandoverPlan
-CtHoScheduler::DoPlan(const CtHoSolver& solver) const
+CtHoValue
+CtHoScheduler::ChoosePrefix(const CtHoSolver& solver) const
 {
-    const CtHoValue best = solver.Solve();
-    HandoverPlan plan;
-    plan.prefixTokens = best.prefixTokens;
-    plan.predicted = best;
-    return plan;
+    return solver.Solve();
 }
 
 } // namespace ns3

@@ -5,7 +5,7 @@
 #ifndef EDGE_LLM_CTHO_SCHEDULER_H
 #define EDGE_LLM_CTHO_SCHEDULER_H
 
-#include "handover-scheduler.h"
+#include "ctho-family-scheduler.h"
 
 namespace ns3
 {
@@ -15,7 +15,7 @@ namespace ns3
  * \brief ctHO: batch-prefill a common prefix of L tokens at the target while the rest of every
  * session's KV cache is sent, with L chosen by CtHoSolver to minimise the worst session's delay.
  */
-class CtHoScheduler : public HandoverScheduler
+class CtHoScheduler : public CtHoFamilyScheduler
 {
   public:
     /**
@@ -30,7 +30,7 @@ class CtHoScheduler : public HandoverScheduler
     std::string GetSchemeName() const override;
 
   protected:
-    HandoverPlan DoPlan(const CtHoSolver& solver) const override;
+    CtHoValue ChoosePrefix(const CtHoSolver& solver) const override;
 };
 
 } // namespace ns3

@@ -30,10 +30,16 @@ DetourScheduler::GetSchemeName() const
 }
 
 HandoverPlan
-DetourScheduler::DoPlan(const CtHoSolver& /* solver */) const
+DetourScheduler::DoPlan(const HandoverPlanInput& input)
 {
     HandoverPlan plan;
-    plan.action = HandoverPlan::RELAY;
+    for (const HandoverSessionView& s : input.sessions)
+    {
+        SessionPlan p;
+        p.imsi = s.imsi;
+        p.action = SessionPlan::RELAY;
+        plan.sessions.push_back(p);
+    }
     return plan;
 }
 

@@ -31,7 +31,7 @@ class DetourScheduler : public HandoverScheduler
     std::string GetSchemeName() const override;
 
   protected:
-    HandoverPlan DoPlan(const CtHoSolver& /* solver */) const override;
+    HandoverPlan DoPlan(const HandoverPlanInput& input) override;
 };
 
 } // namespace ns3

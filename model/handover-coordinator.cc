@@ -6,6 +6,7 @@
 
 #include "ctho-scheduler.h"
 #include "explaining-checker.h"
+#include "kv-transfer-policy.h"
 #include "llm-engine.h"
 
 #include "ns3/abort.h"
@@ -24,6 +25,14 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("HandoverCoordinator");
 NS_OBJECT_ENSURE_REGISTERED(HandoverCoordinator);
+
+namespace
+{
+
+/// The block size of a paged KV cache: an open transfer grows by whole blocks.
+constexpr uint64_t BLOCK_TOKENS = 16;
+
+} // namespace
 
 TypeId
 HandoverCoordinator::GetTypeId()
@@ -56,11 +65,19 @@ HandoverCoordinator::GetTypeId()
                           MakeDataRateAccessor(&HandoverCoordinator::m_plannedRate),
                           MakeDataRateChecker())
             .AddAttribute("KvBytesPerToken",
-                          "KV-cache bytes of one token (KvCacheProfile::GetBytesPerToken; "
-                          "Qwen2.5-7B at 16 bits by default). Range [1, 2^32].",
+                          "KV-cache bytes of one token of a session without its own profile "
+                          "(SetSessionKvProfile; KvCacheProfile::GetBytesPerToken; Qwen2.5-7B "
+                          "at 16 bits by default). Range [1, 2^32].",
                           UintegerValue(57344),
                           MakeUintegerAccessor(&HandoverCoordinator::m_kvBytesPerToken),
                           MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 32))
+            .AddAttribute("KvEntriesPerToken",
+                          "KV entries (layer x KV head) of one token of a session without its "
+                          "own profile; an entry is KvBytesPerToken / KvEntriesPerToken bytes, "
+                          "rounded up (Qwen2.5-7B: 28 x 4). Range [1, 2^16].",
+                          UintegerValue(112),
+                          MakeUintegerAccessor(&HandoverCoordinator::m_kvEntriesPerToken),
+                          MakeUintegerChecker<uint32_t>(1, 1u << 16))
             .AddAttribute(
                 "OracleGrace",
                 "How long past its latest expected handover an oracle group's batch "
@@ -73,14 +90,19 @@ HandoverCoordinator::GetTypeId()
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_plannedTrace),
                             "ns3::HandoverCoordinator::PlannedTracedCallback")
             .AddTraceSource("SessionResumed",
-                            "A migrated session's whole cache is at its target, which decodes "
-                            "it from now on.",
+                            "A migrated session resumed at its target, which decodes it from "
+                            "now on: with its whole cache, or at its deadline with what arrived.",
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_resumedTrace),
                             "ns3::HandoverCoordinator::ResumedTracedCallback")
             .AddTraceSource("MigrationCancelled",
-                            "A later handover cancelled a migration under way.",
+                            "A migration ended before its resume: a later handover, a wrong "
+                            "prediction, a failed handover or the UE's release.",
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_cancelledTrace),
-                            "ns3::HandoverCoordinator::CancelledTracedCallback");
+                            "ns3::HandoverCoordinator::CancelledTracedCallback")
+            .AddTraceSource("MigrationState",
+                            "A migration moved from one state to another.",
+                            MakeTraceSourceAccessor(&HandoverCoordinator::m_stateTrace),
+                            "ns3::HandoverCoordinator::StateTracedCallback");
     return tid;
 }
 
@@ -94,10 +116,34 @@ HandoverCoordinator::~HandoverCoordinator() = default;
 void
 HandoverCoordinator::DoDispose()
 {
+    m_slotTick.Cancel();
     m_scheduler = nullptr;
     m_cells.clear();
     m_senders.clear();
     Object::DoDispose();
+}
+
+std::string
+HandoverCoordinator::StateName(MigrationState state)
+{
+    switch (state)
+    {
+    case NONE:
+        return "none";
+    case PREPARED:
+        return "prepared";
+    case COMMITTED:
+        return "committed";
+    case RESUMED:
+        return "resumed";
+    case CANCELLED:
+        return "cancelled";
+    case FAILED:
+        return "failed";
+    case CLOSED:
+        return "closed";
+    }
+    return "unknown";
 }
 
 void
@@ -129,6 +175,30 @@ HandoverCoordinator::AddLink(uint16_t cellA,
     m_senders[{cellB, cellA}] = senderBtoA;
     m_linkRates[{cellA, cellB}] = rate;
     m_linkRates[{cellB, cellA}] = rate;
+    const Time slot = m_scheduler->GetSlotDuration();
+    if (slot.IsZero())
+    {
+        return;
+    }
+    for (Ptr<KvTransferSender> sender : {senderAtoB, senderBtoA})
+    {
+        Ptr<SlotBudgetKvTransferPolicy> policy =
+            DynamicCast<SlotBudgetKvTransferPolicy>(sender->GetPolicy());
+        NS_ABORT_MSG_IF(!policy,
+                        "HandoverCoordinator: scheduler "
+                            << m_scheduler->GetSchemeName()
+                            << " budgets the backhaul per slot; its KV-transfer policy must be "
+                               "ns3::SlotBudgetKvTransferPolicy (EdgeLlmHelper::"
+                               "SetKvTransferPolicyType)");
+        TimeValue policySlot;
+        policy->GetAttribute("SlotDuration", policySlot);
+        NS_ABORT_MSG_IF(policySlot.Get() != slot,
+                        "ns3::SlotBudgetKvTransferPolicy::SlotDuration = "
+                            << policySlot.Get().As(Time::MS) << " is invalid; allowed: "
+                            << slot.As(Time::MS) << ", the slot of scheduler "
+                            << m_scheduler->GetSchemeName());
+        policy->SetBudgetSource(MakeCallback(&HandoverCoordinator::GetSlotBudget, this));
+    }
 }
 
 void
@@ -138,12 +208,42 @@ HandoverCoordinator::SetFirstCell(uint64_t imsi, uint16_t cellId)
 }
 
 void
+HandoverCoordinator::SetSessionKvProfile(uint64_t imsi, const SessionKvProfile& profile)
+{
+    NS_ABORT_MSG_IF(profile.bytesPerToken == 0 || profile.bytesPerEntry == 0 ||
+                        profile.entriesPerToken == 0,
+                    "HandoverCoordinator::SetSessionKvProfile: imsi "
+                        << imsi
+                        << ": bytesPerToken, bytesPerEntry and entriesPerToken are integers >= 1");
+    m_profiles[imsi] = profile;
+}
+
+SessionKvProfile
+HandoverCoordinator::GetKvProfile(uint64_t imsi) const
+{
+    auto it = m_profiles.find(imsi);
+    if (it != m_profiles.end())
+    {
+        return it->second;
+    }
+    SessionKvProfile p;
+    p.bytesPerToken = m_kvBytesPerToken;
+    p.entriesPerToken = m_kvEntriesPerToken;
+    p.bytesPerEntry = (m_kvBytesPerToken + m_kvEntriesPerToken - 1) / m_kvEntriesPerToken;
+    return p;
+}
+
+void
 HandoverCoordinator::Install(Ptr<RanObserver> observer)
 {
     observer->TraceConnectWithoutContext("HandoverStarted",
                                          MakeCallback(&HandoverCoordinator::HandoverStarted, this));
     observer->TraceConnectWithoutContext("UeReady",
                                          MakeCallback(&HandoverCoordinator::UeReady, this));
+    observer->TraceConnectWithoutContext("HandoverFailed",
+                                         MakeCallback(&HandoverCoordinator::HandoverFailed, this));
+    observer->TraceConnectWithoutContext("UeReleased",
+                                         MakeCallback(&HandoverCoordinator::UeReleased, this));
 }
 
 uint32_t
@@ -180,6 +280,13 @@ HandoverCoordinator::GetRecords() const
     return m_records;
 }
 
+HandoverCoordinator::MigrationState
+HandoverCoordinator::GetMigrationState(uint64_t imsi) const
+{
+    auto it = m_migrations.find(imsi);
+    return it == m_migrations.end() ? NONE : it->second.state;
+}
+
 Ptr<HandoverScheduler>
 HandoverCoordinator::GetScheduler() const
 {
@@ -201,32 +308,6 @@ HandoverCoordinator::GetSender(uint16_t from, uint16_t to) const
     return it == m_senders.end() ? nullptr : it->second;
 }
 
-double
-HandoverCoordinator::GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) const
-{
-    uint64_t bps = m_plannedRate.GetBitRate();
-    if (bps == 0)
-    {
-        auto it = m_linkRates.find({cellA, cellB});
-        if (it != m_linkRates.end())
-        {
-            bps = it->second.GetBitRate();
-        }
-        else
-        {
-            // No direct link: the cache cannot move there, so only token forwarding (tHO)
-            // is possible; the slowest link is a rate the policy can still decide with.
-            bps = std::numeric_limits<uint64_t>::max();
-            for (const auto& [pair, rate] : m_linkRates)
-            {
-                bps = std::min(bps, rate.GetBitRate());
-            }
-            NS_ABORT_MSG_IF(m_linkRates.empty(), "HandoverCoordinator: no backhaul link at all");
-        }
-    }
-    return static_cast<double>(bps) / 8.0 / static_cast<double>(m_kvBytesPerToken);
-}
-
 uint16_t
 HandoverCoordinator::OwnerOf(uint64_t imsi) const
 {
@@ -240,15 +321,14 @@ HandoverCoordinator::OwnerOf(uint64_t imsi) const
     return c != m_cells.end() && c->second.server->OwnsSession(imsi) ? cell : 0;
 }
 
-CtHoInput
-HandoverCoordinator::MakeProblem(uint16_t holder, uint16_t target)
+void
+HandoverCoordinator::SetState(uint64_t imsi, Migration& m, MigrationState state)
 {
-    CtHoInput problem;
-    problem.backhaulTokensPerSecond = GetPlannedTokensPerSecond(holder, target);
-    TimeValue cycle;
-    GetCell(target).server->GetEngine()->GetAttribute("PrefillCycle", cycle);
-    problem.prefillCycle = cycle.Get().GetSeconds();
-    return problem;
+    NS_LOG_INFO("imsi " << imsi << " epoch " << m.epoch << ": " << StateName(m.state) << " -> "
+                        << StateName(state));
+    const MigrationState from = m.state;
+    m.state = state;
+    m_stateTrace(imsi, m.epoch, from, state);
 }
 
 uint32_t
@@ -261,8 +341,8 @@ HandoverCoordinator::LeaveGroup(uint64_t imsi)
     }
     const uint32_t group = member->second;
     m_groupOf.erase(member);
-    std::vector<uint64_t>& waiting = m_groups[group - 1].waiting;
-    waiting.erase(std::remove(waiting.begin(), waiting.end(), imsi), waiting.end());
+    Group& g = m_groups[group - 1];
+    g.waiting.erase(std::remove(g.waiting.begin(), g.waiting.end(), imsi), g.waiting.end());
     return group;
 }
 
@@ -284,74 +364,42 @@ HandoverCoordinator::ReleaseGroup(uint32_t group)
     TryPrefill(0, group);
 }
 
-HandoverPlan
-HandoverCoordinator::PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t group)
-{
-    const Time now = Simulator::Now();
-    Ptr<LlmEngine> engine = GetCell(holder).server->GetEngine();
-    HandoverPlanInput input;
-    input.compute = GetCell(target).server->GetEngine()->GetLlmComputeModel();
-    input.problem = MakeProblem(holder, target);
-    if (group > 0)
-    {
-        Group& g = m_groups[group - 1];
-        if (g.planned)
-        {
-            return g.plan;
-        }
-        // The first handover of the group fixes L for all: the others' contexts are what they
-        // will have at their expected handover times, at the rate they have decoded so far.
-        for (const auto& [other, expected] : g.expected)
-        {
-            const uint16_t cell = OwnerOf(other);
-            if (cell == 0 || !GetCell(cell).server->GetEngine()->HasSession(other))
-            {
-                continue;
-            }
-            Ptr<EdgeLlmServer> server = GetCell(cell).server;
-            uint64_t context = server->GetEngine()->GetContextTokens(other);
-            const double at = std::max(expected, now).GetSeconds();
-            const EdgeLlmServer::SessionState& s = server->GetSessionState(other);
-            if (other != imsi && s.generated >= 2)
-            {
-                const double rate = (s.generated - 1) / (now.GetSeconds() - s.firstTokenNs * 1e-9);
-                const double left = s.tokensToGenerate - s.generated;
-                context += static_cast<uint64_t>(
-                    std::min(left, std::floor(rate * (at - now.GetSeconds()))));
-            }
-            input.problem.ues.push_back({context, other == imsi ? now.GetSeconds() : at});
-        }
-        g.plan = m_scheduler->Plan(input);
-        g.planned = true;
-        return g.plan;
-    }
-    input.problem.ues.push_back({engine->GetContextTokens(imsi), now.GetSeconds()});
-    Cell& t = GetCell(target);
-    input.problem.earliestPrefillStart = std::max(t.prefillFreeAt, now).GetSeconds();
-    if (Ptr<KvTransferSender> sender = GetSender(holder, target))
-    {
-        input.problem.backlogTokens =
-            static_cast<double>(sender->GetBacklogBytes()) / static_cast<double>(m_kvBytesPerToken);
-    }
-    return m_scheduler->Plan(input);
-}
-
 void
 HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
 {
     const Time now = Simulator::Now();
     NS_LOG_FUNCTION(this << imsi << sourceCell << targetCell);
+    auto prepared = m_migrations.find(imsi);
+    if (prepared != m_migrations.end() && prepared->second.state == PREPARED)
+    {
+        const uint16_t holder = prepared->second.route.front();
+        Ptr<LlmEngine> engine = GetCell(holder).server->GetEngine();
+        const bool unfinished =
+            engine->HasSession(imsi) && engine->GetNextTokenIndex(imsi) <
+                                            GetCell(holder).server->GetSessionState(imsi).tokensToGenerate;
+        if (prepared->second.route.back() == targetCell && unfinished)
+        {
+            HandoverRecord& r = m_records[prepared->second.record];
+            r.sourceCell = sourceCell;
+            r.hoStart = now;
+            CommitPrepared(imsi);
+            return;
+        }
+        // The prediction was wrong: what was prepared is waste.
+        EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, false);
+    }
+
     HandoverRecord record;
     record.scheme = m_scheduler->GetSchemeName();
     record.imsi = imsi;
     record.sourceCell = sourceCell;
     record.targetCell = targetCell;
     record.hoStart = now;
-    const uint32_t group = LeaveGroup(imsi);
+    uint32_t group = LeaveGroup(imsi);
 
     if (m_migrations.count(imsi) > 0)
     {
-        CancelMigration(imsi);
+        EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, false);
     }
     const uint16_t holder = OwnerOf(imsi);
     record.holderCell = holder;
@@ -384,20 +432,29 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
         }
         record.outcome = HandoverRecord::REUSED;
         record.kvReady = now;
+        m_scheduler->CompleteRecord(record);
         m_records.push_back(record);
         m_resumedTrace(imsi, holder, Time(0));
         TryPrefill(imsi, group);
         return;
     }
 
-    const HandoverPlan plan = PlanFor(imsi, holder, targetCell, group);
+    HandoverPlan plan = PlanFor(imsi, holder, targetCell, group);
+    if (!plan.Find(imsi))
+    {
+        // An oracle member the group's plan could not see (no session then): alone now.
+        group = 0;
+        plan = PlanFor(imsi, holder, targetCell, 0);
+    }
+    const SessionPlan session = *plan.Find(imsi);
     record.prefixTokens = std::min(plan.prefixTokens, record.contextTokens);
-    record.predictedDelay = Seconds(plan.predicted.worstDelay);
+    record.predictedDelay = plan.predictedDelay.IsNegative() ? Time(0) : plan.predictedDelay;
     const bool routed = m_paths.RouteTo(imsi, targetCell);
     record.group = group;
     m_records.push_back(record);
-    const bool migrating = plan.action == HandoverPlan::MIGRATE && routed;
-    if (!migrating || !StartMigration(imsi, holder, targetCell, m_records.size() - 1, plan))
+    const bool migrating = session.action == SessionPlan::MIGRATE && routed;
+    if (!migrating ||
+        !StartMigration(imsi, holder, targetCell, m_records.size() - 1, session, false))
     {
         if (!migrating)
         {
@@ -410,9 +467,91 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
         }
         m_records.back().outcome = HandoverRecord::RELAYED;
         m_records.back().group = 0;
+        m_scheduler->CompleteRecord(m_records.back());
     }
     // A member that cannot migrate must not hold its group's batch back.
     TryPrefill(imsi, group);
+}
+
+bool
+HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time expected)
+{
+    NS_LOG_FUNCTION(this << imsi << targetCell << expected);
+    const Time now = Simulator::Now();
+    NS_ABORT_MSG_IF(expected < now,
+                    "HandoverCoordinator::PrepareHandover: expected = "
+                        << expected.As(Time::S) << " is invalid; allowed: a time >= now ("
+                        << now.As(Time::S) << ")");
+    GetCell(targetCell);
+    auto it = m_migrations.find(imsi);
+    if (it != m_migrations.end())
+    {
+        if (it->second.state != PREPARED)
+        {
+            return false;
+        }
+        EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, true);
+    }
+    const uint16_t holder = OwnerOf(imsi);
+    if (holder == 0 || holder == targetCell || !GetSender(holder, targetCell))
+    {
+        return false;
+    }
+    Ptr<EdgeLlmServer> server = GetCell(holder).server;
+    Ptr<LlmEngine> engine = server->GetEngine();
+    if (!engine->HasSession(imsi) || !engine->IsDecoding(imsi) ||
+        server->GetSessionState(imsi).generated == 0)
+    {
+        return false;
+    }
+    HandoverPlanInput input;
+    input.nowS = now.GetSeconds();
+    std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
+    input.sessions.push_back(MakeSessionView(imsi,
+                                             holder,
+                                             targetCell,
+                                             expected.GetSeconds(),
+                                             engine->GetContextTokens(imsi),
+                                             false,
+                                             input.links,
+                                             index));
+    input.targets.push_back(MakeTargetView(targetCell));
+    const HandoverPlan plan = m_scheduler->Prepare(input);
+    const SessionPlan* session = plan.Find(imsi);
+    if (!session || session->action != SessionPlan::MIGRATE)
+    {
+        return false;
+    }
+    HandoverRecord record;
+    record.scheme = m_scheduler->GetSchemeName();
+    record.imsi = imsi;
+    record.sourceCell = holder;
+    record.targetCell = targetCell;
+    record.holderCell = holder;
+    record.hoStart = Time(-1);
+    record.preparedAt = now;
+    record.prefixTokens = std::min(plan.prefixTokens, engine->GetContextTokens(imsi));
+    record.predictedDelay = plan.predictedDelay.IsNegative() ? Time(0) : plan.predictedDelay;
+    m_records.push_back(record);
+    if (!StartMigration(imsi, holder, targetCell, m_records.size() - 1, *session, true))
+    {
+        m_records.back().outcome = HandoverRecord::CANCELLED;
+        return false;
+    }
+    m_migrations.at(imsi).expectedS = expected.GetSeconds();
+    return true;
+}
+
+bool
+HandoverCoordinator::CancelPrepared(uint64_t imsi)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.state != PREPARED)
+    {
+        return false;
+    }
+    EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, true);
+    return true;
 }
 
 bool
@@ -420,47 +559,90 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
                                     uint16_t holder,
                                     uint16_t target,
                                     std::size_t recordIndex,
-                                    const HandoverPlan& plan)
+                                    const SessionPlan& plan,
+                                    bool prepared)
 {
     HandoverRecord& record = m_records[recordIndex];
     Cell& h = GetCell(holder);
     Cell& t = GetCell(target);
     Ptr<LlmEngine> engine = h.server->GetEngine();
-    const uint64_t next = engine->StopDecoding(imsi);
+    const bool keepDecoding = prepared && plan.keepDecoding;
+    const uint64_t next = keepDecoding ? engine->GetNextTokenIndex(imsi) : engine->StopDecoding(imsi);
     const uint64_t remaining = h.server->GetSessionState(imsi).tokensToGenerate - next;
+    const SessionKvProfile kv = GetKvProfile(imsi);
     record.contextTokens = engine->GetContextTokens(imsi);
     record.resumeIndex = static_cast<uint32_t>(next);
-    // The mark goes out after the stop, so the marked token is the last one before the handover.
-    h.server->MarkHandover(imsi);
+    if (!prepared)
+    {
+        // The mark goes out after the stop, so the marked token is the last one before the
+        // handover.
+        h.server->MarkHandover(imsi);
+    }
 
     Migration m;
     m.record = recordIndex;
+    m.plan = plan;
+    m.nextToken = next;
+    m.open = keepDecoding;
+    const uint64_t context = record.contextTokens;
+    // An open transfer holds whole blocks only; the last partial one goes with the seal.
+    const uint64_t sendable = m.open ? context / BLOCK_TOKENS * BLOCK_TOKENS : context;
+    const uint64_t units =
+        plan.unit == KvTransferHeader::TOKEN ? sendable : sendable * kv.entriesPerToken;
+    std::vector<PlanRange> prefill = HandoverScheduler::Resolve(plan.prefill, context);
+    std::vector<PlanRange> transfer = HandoverScheduler::Resolve(plan.transfer, units);
     if (GetSender(holder, target))
     {
         m.route = {holder, target};
-        record.prefillTokens = std::min(record.contextTokens, plan.prefixTokens);
     }
     else
     {
         NS_LOG_INFO("imsi " << imsi << ": cell " << target << " has no link to cell " << holder
                             << ", which holds the cache; tokens are relayed and re-prefilled");
         m.route = m_paths.Get(imsi);
-        record.prefillTokens = record.contextTokens;
+        prefill = {{0, context}};
+        transfer.clear();
     }
-    record.transferTokens = record.contextTokens - record.prefillTokens;
+    if (m.open)
+    {
+        NS_ABORT_MSG_IF(plan.unit != KvTransferHeader::TOKEN || plan.transfer.empty() ||
+                            plan.transfer.back().end != PlanRange::CONTEXT_END,
+                        "HandoverScheduler " << m_scheduler->GetSchemeName() << ": imsi " << imsi
+                                             << ": a plan that keeps decoding grows its transfer "
+                                                "at the context's end: its unit is TOKEN and its "
+                                                "last range ends at PlanRange::CONTEXT_END");
+        m.openEnd = std::max<uint64_t>(transfer.empty() ? 0 : transfer.back().end,
+                                       std::max(plan.transfer.back().first, sendable));
+    }
+    record.prefillTokens = prefill.empty() ? 0 : prefill.front().end;
+    record.unit = plan.unit;
+    record.transferRanges = transfer;
+    uint64_t transferUnits = 0;
+    for (const PlanRange& r : transfer)
+    {
+        transferUnits += r.end - r.first;
+    }
+    record.transferTokens = plan.unit == KvTransferHeader::TOKEN
+                                ? transferUnits
+                                : context - record.prefillTokens;
 
-    if (t.server->GetEngine()->AddResumedSession(imsi, record.contextTokens, remaining) ==
+    if (t.server->GetEngine()->AddResumedSession(imsi, context, remaining) ==
         LlmEngine::Admission::REJECTED)
     {
         // An admission outcome, not an error: the session stays where its cache is.
-        NS_LOG_INFO("imsi " << imsi << ": cell " << target << " cannot hold "
-                            << record.contextTokens << " tokens; it stays at cell " << holder);
+        NS_LOG_INFO("imsi " << imsi << ": cell " << target << " cannot hold " << context
+                            << " tokens; it stays at cell " << holder);
         record.prefillTokens = 0;
         record.transferTokens = 0;
-        engine->ResumeDecoding(imsi, next, remaining);
+        record.transferRanges.clear();
+        if (!keepDecoding)
+        {
+            engine->ResumeDecoding(imsi, next, remaining);
+        }
         return false;
     }
     m.epoch = ++m_epochs[imsi];
+    record.epoch = m.epoch;
     for (std::size_t i = 1; i < m.route.size(); ++i)
     {
         GetCell(m.route[i]).kv->GetReceiver()->ExpectEpoch(imsi, m.epoch);
@@ -468,52 +650,229 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     KvTransferRequest request;
     request.imsi = imsi;
     request.epoch = m.epoch;
-    request.bytesPerUnit = m_kvBytesPerToken;
+    request.unit = plan.unit;
+    request.bytesPerUnit =
+        plan.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;
     request.forwardedFirst = 0;
     request.forwardedCount = static_cast<uint32_t>(record.prefillTokens);
-    if (record.transferTokens > 0)
+    for (const PlanRange& r : transfer)
     {
-        request.ranges.emplace_back(static_cast<uint32_t>(record.prefillTokens),
-                                    static_cast<uint32_t>(record.transferTokens));
+        request.ranges.emplace_back(static_cast<uint32_t>(r.first),
+                                    static_cast<uint32_t>(r.end - r.first));
     }
-    // Earliest deadline first with d_i = tau_i + D_tx*(L) attains D_tx*(L).
-    request.deadline = Simulator::Now() + Seconds(plan.predicted.transferDelay);
-    GetSender(m.route[0], m.route[1])->Enqueue(request);
+    request.open = m.open;
+    request.weight = plan.weight;
+    request.priority = plan.priority;
+    if (plan.transferDeadline != Time::Max())
+    {
+        request.deadline = Simulator::Now() + plan.transferDeadline;
+    }
+    Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
+    m.sentAtStart = sender->GetCounters(imsi).sent;
+    m.receivedAtStart = t.kv->GetReceiver()->GetCounters(imsi).received;
+    m.expectedS = Simulator::Now().GetSeconds();
+    if (!request.ranges.empty() || request.forwardedCount > 0 || request.open)
+    {
+        sender->Enqueue(request);
+    }
 
     m.tokensIn = record.prefillTokens == 0;
     m.prefillDone = record.prefillTokens == 0;
-    m.kvDone = record.transferTokens == 0;
-    record.kvBytes = record.transferTokens * m_kvBytesPerToken;
+    m.kvDone = request.ranges.empty() && !m.open;
+    record.kvBytes = transferUnits * request.bytesPerUnit;
     if (record.prefillTokens > 0)
     {
         // What online plans behind this one wait for: the earliest its prefill can end.
         const LlmComputeModel& model = t.server->GetEngine()->GetLlmComputeModel();
         t.prefillFreeAt = std::max(t.prefillFreeAt, Simulator::Now()) +
                           Seconds(model.PrefillTime(record.prefillTokens));
+        t.queuedPrefill += record.prefillTokens;
     }
+    m.state = prepared ? PREPARED : COMMITTED;
     m_migrations[imsi] = m;
+    m_stateTrace(imsi, m.epoch, NONE, m.state);
+    if (m.open && !m_tokensHooked)
+    {
+        m_tokensHooked = true;
+        for (const auto& [cell, c] : m_cells)
+        {
+            c.server->GetEngine()->TraceConnectWithoutContext(
+                "TokenGenerated",
+                MakeCallback(&HandoverCoordinator::TokenGenerated, this, cell));
+        }
+    }
+    if (!prepared && plan.resume == SessionPlan::AT_DEADLINE)
+    {
+        Simulator::Schedule(plan.resumeAfter,
+                            &HandoverCoordinator::DeadlineReached,
+                            this,
+                            imsi,
+                            m.epoch);
+    }
+    ArmSlotTick();
     m_plannedTrace(imsi, record.prefillTokens, record.transferTokens);
     return true;
 }
 
 void
-HandoverCoordinator::CancelMigration(uint64_t imsi)
+HandoverCoordinator::CommitPrepared(uint64_t imsi)
+{
+    Migration& m = m_migrations.at(imsi);
+    HandoverRecord& record = m_records[m.record];
+    Cell& h = GetCell(m.route.front());
+    Ptr<LlmEngine> engine = h.server->GetEngine();
+    if (m.open)
+    {
+        m.nextToken = engine->StopDecoding(imsi);
+        const uint64_t context = engine->GetContextTokens(imsi);
+        record.contextTokens = context;
+        record.resumeIndex = static_cast<uint32_t>(m.nextToken);
+        GetCell(m.route.back()).server->GetEngine()->GrowContext(imsi, context);
+        std::vector<std::pair<uint32_t, uint32_t>> last;
+        if (context > m.openEnd)
+        {
+            last.emplace_back(static_cast<uint32_t>(m.openEnd),
+                              static_cast<uint32_t>(context - m.openEnd));
+            record.transferRanges.push_back({m.openEnd, context});
+            record.transferTokens += context - m.openEnd;
+            record.kvBytes += (context - m.openEnd) * GetKvProfile(imsi).bytesPerToken;
+            m.openEnd = context;
+        }
+        GetSender(m.route[0], m.route[1])->Seal(imsi, m.epoch, last);
+        m.open = false;
+    }
+    h.server->MarkHandover(imsi);
+    m_paths.RouteTo(imsi, record.targetCell);
+    SetState(imsi, m, COMMITTED);
+    if (m.plan.resume == SessionPlan::AT_DEADLINE)
+    {
+        Simulator::Schedule(m.plan.resumeAfter,
+                            &HandoverCoordinator::DeadlineReached,
+                            this,
+                            imsi,
+                            m.epoch);
+    }
+    m_scheduler->Commit(MakeMigrationView(imsi, m, nullptr, nullptr));
+    TryResume(imsi);
+}
+
+void
+HandoverCoordinator::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t /* index */)
 {
     auto it = m_migrations.find(imsi);
-    const Migration m = it->second;
+    if (it == m_migrations.end() || !it->second.open || it->second.route.front() != cellId)
+    {
+        return;
+    }
+    Migration& m = it->second;
+    const uint64_t context = GetCell(cellId).server->GetEngine()->GetContextTokens(imsi);
+    const uint64_t full = context / BLOCK_TOKENS * BLOCK_TOKENS;
+    if (full <= m.openEnd)
+    {
+        return;
+    }
+    // A block is sent once the source has filled it: its KV no longer changes.
+    GetSender(m.route[0], m.route[1])
+        ->Append(imsi,
+                 m.epoch,
+                 {{static_cast<uint32_t>(m.openEnd), static_cast<uint32_t>(full - m.openEnd)}});
+    HandoverRecord& record = m_records[m.record];
+    record.transferRanges.push_back({m.openEnd, full});
+    record.transferTokens += full - m.openEnd;
+    record.kvBytes += (full - m.openEnd) * GetKvProfile(imsi).bytesPerToken;
+    m.openEnd = full;
+    GetCell(m.route.back()).server->GetEngine()->GrowContext(imsi, full);
+}
+
+void
+HandoverCoordinator::EndMigration(uint64_t imsi,
+                                  MigrationState state,
+                                  HandoverRecord::Outcome outcome,
+                                  bool resumeHolder)
+{
+    auto it = m_migrations.find(imsi);
+    Migration m = it->second;
+    const MigrationView view = MakeMigrationView(imsi, m, nullptr, nullptr);
     m_migrations.erase(it);
-    const uint64_t withdrawn = GetSender(m.route[0], m.route[1])->Cancel(imsi, m.epoch);
+    Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
+    const uint64_t withdrawn = sender->Cancel(imsi, m.epoch, KvDiscardReason::NEWER_EPOCH);
     // Bytes still in flight arrive under an epoch the target no longer expects: stale.
     const uint32_t next = ++m_epochs[imsi];
     for (std::size_t i = 1; i < m.route.size(); ++i)
     {
-        GetCell(m.route[i]).kv->GetReceiver()->ExpectEpoch(imsi, next);
+        GetCell(m.route[i]).kv->GetReceiver()->ExpectEpoch(imsi,
+                                                           next,
+                                                           KvDiscardReason::NEWER_EPOCH);
     }
-    GetCell(m.route.back()).server->GetEngine()->RemoveSession(imsi);
-    m_records[m.record].outcome = HandoverRecord::CANCELLED;
+    Cell& t = GetCell(m.route.back());
+    t.server->GetEngine()->RemoveSession(imsi);
+    HandoverRecord& record = m_records[m.record];
+    record.outcome = outcome;
+    record.wastedBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
+    if (m.prefillDone && record.prefillTokens > 0)
+    {
+        record.wastedGpuSeconds =
+            t.server->GetEngine()->GetLlmComputeModel().PrefillTime(record.prefillTokens);
+    }
+    if (m.prefillSubmitted && !m.prefillDone)
+    {
+        t.queuedPrefill -= std::min(t.queuedPrefill, record.prefillTokens);
+    }
+    if (resumeHolder)
+    {
+        // The session stays where its cache is, and decodes on there.
+        Ptr<EdgeLlmServer> holder = GetCell(m.route.front()).server;
+        Ptr<LlmEngine> engine = holder->GetEngine();
+        if (engine->HasSession(imsi) && !engine->IsDecoding(imsi))
+        {
+            const uint64_t total = holder->GetSessionState(imsi).tokensToGenerate;
+            if (m.nextToken < total)
+            {
+                engine->ResumeDecoding(imsi, m.nextToken, total - m.nextToken);
+            }
+        }
+    }
+    if (state == FAILED || state == CLOSED)
+    {
+        m_paths.RouteTo(imsi, m.route.front());
+    }
+    const MigrationState from = m.state;
+    m_stateTrace(imsi, m.epoch, from, state);
+    if (from == PREPARED)
+    {
+        m_scheduler->Cancel(view);
+    }
+    m_scheduler->CompleteRecord(record);
     m_cancelledTrace(imsi, m.epoch, withdrawn);
-    NS_LOG_INFO("imsi " << imsi << ": migration to cell " << m.route.back() << " cancelled, "
-                        << withdrawn << " KV bytes withdrawn");
+    NS_LOG_INFO("imsi " << imsi << ": migration to cell " << m.route.back() << " "
+                        << StateName(state) << ", " << withdrawn << " KV bytes withdrawn");
+}
+
+void
+HandoverCoordinator::HandoverFailed(uint64_t imsi,
+                                    uint16_t cellId,
+                                    RanObserver::HandoverFailureReason /* why */)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.state != COMMITTED)
+    {
+        return;
+    }
+    const Migration& m = it->second;
+    if (cellId != m.route.back() && cellId != m_records[m.record].sourceCell)
+    {
+        return;
+    }
+    EndMigration(imsi, FAILED, HandoverRecord::FAILED, true);
+}
+
+void
+HandoverCoordinator::UeReleased(uint64_t imsi, uint16_t /* cellId */)
+{
+    if (m_migrations.count(imsi) > 0)
+    {
+        EndMigration(imsi, CLOSED, HandoverRecord::CLOSED, true);
+    }
 }
 
 void
@@ -522,7 +881,8 @@ HandoverCoordinator::UeReady(uint64_t imsi, uint16_t cellId)
     // After a handover this changes nothing: the path ends there already. After a failed
     // handover or a radio link failure it brings the packets back to where the UE is.
     auto it = m_migrations.find(imsi);
-    if (it != m_migrations.end() && it->second.route.back() != cellId)
+    if (it != m_migrations.end() && it->second.state == COMMITTED &&
+        it->second.route.back() != cellId)
     {
         HandoverStarted(imsi, it->second.route.back(), cellId);
         return;
@@ -554,7 +914,7 @@ HandoverCoordinator::TokensArrived(uint16_t cellId,
         KvTransferRequest request;
         request.imsi = imsi;
         request.epoch = epoch;
-        request.bytesPerUnit = m_kvBytesPerToken;
+        request.bytesPerUnit = GetKvProfile(imsi).bytesPerToken;
         request.forwardedFirst = first;
         request.forwardedCount = count;
         GetSender(cellId, *(at + 1))->Enqueue(request);
@@ -618,7 +978,7 @@ HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
 void
 HandoverCoordinator::PrefillCompleted(uint16_t cellId,
                                       uint64_t imsi,
-                                      uint64_t /* tokens */,
+                                      uint64_t tokens,
                                       bool /* urgent */)
 {
     auto it = m_migrations.find(imsi);
@@ -627,6 +987,8 @@ HandoverCoordinator::PrefillCompleted(uint16_t cellId,
     {
         return;
     }
+    Cell& t = GetCell(cellId);
+    t.queuedPrefill -= std::min(t.queuedPrefill, tokens);
     it->second.prefillDone = true;
     TryResume(imsi);
 }
@@ -644,18 +1006,59 @@ HandoverCoordinator::KvComplete(uint16_t cellId, uint64_t imsi, uint32_t epoch)
 }
 
 void
+HandoverCoordinator::DeadlineReached(uint64_t imsi, uint32_t epoch)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.epoch != epoch ||
+        it->second.state != COMMITTED)
+    {
+        return;
+    }
+    it->second.deadlinePassed = true;
+    TryResume(imsi);
+}
+
+void
 HandoverCoordinator::TryResume(uint64_t imsi)
 {
     auto it = m_migrations.find(imsi);
     const Migration m = it->second;
-    if (!m.tokensIn || !m.prefillDone || !m.kvDone)
+    // A prefix cannot be decoded over before it is prefilled, even at a deadline.
+    if (m.state != COMMITTED || !m.tokensIn || !m.prefillDone || (!m.kvDone && !m.deadlinePassed))
     {
         return;
     }
-    m_migrations.erase(it);
     HandoverRecord& record = m_records[m.record];
     Cell& h = GetCell(record.holderCell);
     Cell& t = GetCell(record.targetCell);
+    Ptr<KvTransferReceiver> receiver = t.kv->GetReceiver();
+    // What the session resumes with is what the target's receiver counted, not the plan.
+    for (const auto& [first, end] : receiver->GetReceivedRanges(imsi).Ranges())
+    {
+        record.arrived.push_back({first, end});
+    }
+    if (!m.kvDone)
+    {
+        // The window is over: the rest of the transfer is abandoned.
+        uint64_t arrivedUnits = 0;
+        for (const PlanRange& r : record.arrived)
+        {
+            arrivedUnits += r.end - r.first;
+        }
+        const SessionKvProfile kv = GetKvProfile(imsi);
+        const uint64_t bpu =
+            record.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;
+        record.abandonedBytes = record.kvBytes - std::min(record.kvBytes, arrivedUnits * bpu);
+        GetSender(m.route[0], m.route[1])->Cancel(imsi, m.epoch, KvDiscardReason::WINDOW_END);
+        const uint32_t next = ++m_epochs[imsi];
+        for (std::size_t i = 1; i < m.route.size(); ++i)
+        {
+            GetCell(m.route[i]).kv->GetReceiver()->ExpectEpoch(imsi,
+                                                               next,
+                                                               KvDiscardReason::WINDOW_END);
+        }
+    }
+    m_migrations.erase(it);
     m_paths.StopRelays(imsi);
     EdgeLlmServer::SessionState state = h.server->ExportSession(imsi);
     const uint64_t remaining = state.tokensToGenerate - record.resumeIndex;
@@ -665,6 +1068,8 @@ HandoverCoordinator::TryResume(uint64_t imsi)
     t.server->GetEngine()->ResumeDecoding(imsi, record.resumeIndex, remaining);
     record.kvReady = Simulator::Now();
     record.outcome = HandoverRecord::MIGRATED;
+    m_stateTrace(imsi, m.epoch, COMMITTED, RESUMED);
+    m_scheduler->CompleteRecord(record);
     NS_LOG_INFO("imsi " << imsi << ": resumed at cell " << record.targetCell << " after "
                         << (record.kvReady - record.hoStart).As(Time::MS));
     m_resumedTrace(imsi, record.targetCell, record.kvReady - record.hoStart);

@@ -13,6 +13,7 @@
 #include "relay-paths.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/traced-callback.h"
@@ -27,16 +28,28 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
- * \brief Turns handover events into KV-cache recovery plans and carries them out.
+ * \brief Carries out handover plans: a generic migration state machine.
  *
- * It listens to a RanObserver. At a source's HandoverStarted it routes the session's packets
- * to the target (relaying over the backhaul while the source still owns the session), asks
- * its HandoverScheduler for a plan and dispatches it: to the source, the forwarded token IDs
- * and then the KV ranges, on the KV-transfer sender of the link to the target, earliest
- * deadline first; to the target, the resumed session in its engine, the batch prefill once
- * every session of the batch has handed over and its tokens have arrived, and the resumption
- * of decoding once the prefill has ended and the last KV byte has arrived. A handover during
- * a migration bumps the session's epoch, cancels the transfer and replans.
+ * It listens to a RanObserver and asks its HandoverScheduler for plans; it holds no policy
+ * logic. Each migration of a session goes through
+ *
+ *     (predicted) PREPARED --handover to the predicted target--> COMMITTED --> RESUMED
+ *     (handover)            COMMITTED --> RESUMED
+ *
+ * and ends early in CANCELLED (a newer handover, a wrong or withdrawn prediction), FAILED
+ * (the RAN's HandoverFailed) or CLOSED (the UE's release). Every step is guarded by the
+ * migration's epoch, so late events of an older one change nothing.
+ *
+ * A migration forwards the token IDs of its prefill prefix and sends its KV ranges on the
+ * KV-transfer sender of the link to the target, in the plan's order and unit, with its
+ * weight, deadline and priority; the target's engine batch-prefills the prefix once every
+ * session of the batch has handed over and its token IDs have arrived. The session resumes
+ * at the target once its prefill has ended and either all its KV has arrived (ALL_ARRIVED) or
+ * its deadline has passed (AT_DEADLINE): then the transfer's rest is abandoned (withdrawn, or
+ * dropped as stale, under KvDiscardReason::WINDOW_END), and the record holds the ranges the
+ * target's receiver counted. A prepared plan that keeps the source decoding leaves the
+ * transfer open: each 16-token block the source fills is appended, and the last partial
+ * block goes with the seal at the handover.
  *
  * It is a global object that acts with zero latency: it reads the servers' state and
  * commands them directly, as if the control messages took no time. The data they exchange
@@ -50,6 +63,18 @@ class HandoverCoordinator : public Object
     {
         ORACLE, //!< groups known in advance (AddOracleGroup); one plan per group, fixed at tau_1
         ONLINE, //!< each session planned alone when it hands over
+    };
+
+    /// Where a migration is.
+    enum MigrationState
+    {
+        NONE,      //!< no migration
+        PREPARED,  //!< started before a predicted handover
+        COMMITTED, //!< the handover has happened; the target is recovering the session
+        RESUMED,   //!< the target decodes the session (terminal)
+        CANCELLED, //!< replaced by a newer handover, or a prediction proved wrong (terminal)
+        FAILED,    //!< the handover failed; the holder decodes on (terminal)
+        CLOSED,    //!< the UE was released; the holder keeps the session (terminal)
     };
 
     /**
@@ -70,6 +95,10 @@ class HandoverCoordinator : public Object
 
     /**
      * \brief Take a backhaul link between two cells: KV senders both ways.
+     *
+     * With a scheduler that has a slot hook, each sender's policy must be a
+     * SlotBudgetKvTransferPolicy of the same SlotDuration; its budgets are then pulled from
+     * the hook, slot by slot.
      * \param cellA a cell added with AddCell
      * \param senderAtoB the sender on A's node towards B
      * \param cellB another cell
@@ -90,7 +119,16 @@ class HandoverCoordinator : public Object
     void SetFirstCell(uint64_t imsi, uint16_t cellId);
 
     /**
-     * \brief Listen to a RAN observer's handover events.
+     * \brief Give a session its own KV-cache shape; sessions without one use KvBytesPerToken
+     * and KvEntriesPerToken.
+     * \param imsi the UE
+     * \param profile its model's shape; each field >= 1
+     */
+    void SetSessionKvProfile(uint64_t imsi, const SessionKvProfile& profile);
+
+    /**
+     * \brief Listen to a RAN observer's events: HandoverStarted, UeReady, HandoverFailed and
+     * UeReleased.
      * \param observer the observer
      */
     void Install(Ptr<RanObserver> observer);
@@ -98,18 +136,45 @@ class HandoverCoordinator : public Object
     /**
      * \brief Announce a group of sessions that hand over together (oracle batching).
      *
-     * Their first handover is planned as one ctHO group when the first of them hands over:
-     * the session lengths are taken as the contexts each will have at its expected handover
-     * time, and L is fixed then. The batch prefill waits for every member's handover, but no
-     * longer than OracleGrace past the latest expected time: a member that has not handed
-     * over by then is planned alone when it does.
+     * Their first handover is planned as one group when the first of them hands over: the
+     * session lengths are taken as the contexts each will have at its expected handover
+     * time, and the plan is fixed then. The batch prefill waits for every member's handover,
+     * but no longer than OracleGrace past the latest expected time: a member that has not
+     * handed over by then is planned alone when it does.
      * \param members (IMSI, expected handover time) of each session; each IMSI in one group
      * \return the group's number, from 1
      */
     uint32_t AddOracleGroup(const std::vector<std::pair<uint64_t, Time>>& members);
 
-    /// \return every handover so far, in the order they started
+    /**
+     * \brief A handover is predicted: ask the scheduler's prepare hook, and start what it
+     * plans.
+     *
+     * A prediction for a session that has a migration under way, is not decoding at a server,
+     * or whose target is its holder or has no direct link to it, prepares nothing. A newer
+     * prediction for a prepared session replaces the old one (which is cancelled).
+     * \param imsi the UE
+     * \param targetCell the predicted target
+     * \param expected the predicted handover time (>= now)
+     * \return true if a migration was prepared
+     */
+    bool PrepareHandover(uint64_t imsi, uint16_t targetCell, Time expected);
+
+    /**
+     * \brief A prediction is withdrawn: cancel its prepared migration (counted as waste).
+     * \param imsi the UE
+     * \return true if there was one
+     */
+    bool CancelPrepared(uint64_t imsi);
+
+    /// \return every handover so far (and each prepared migration), in the order they began
     const std::vector<HandoverRecord>& GetRecords() const;
+
+    /**
+     * \param imsi a UE
+     * \return the state of its migration under way, or NONE
+     */
+    MigrationState GetMigrationState(uint64_t imsi) const;
 
     /// \return the scheduler in use
     Ptr<HandoverScheduler> GetScheduler() const;
@@ -117,9 +182,16 @@ class HandoverCoordinator : public Object
     /**
      * \param cellA a cell
      * \param cellB another cell
-     * \return the KV rate R, tokens/s, the scheduler is told for the link A to B
+     * \return the KV rate R, tokens/s, the scheduler is told for the link A to B with the
+     *         default KV profile
      */
     double GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) const;
+
+    /**
+     * \param state a state
+     * \return its lower-case name, e.g. "committed"
+     */
+    static std::string StateName(MigrationState state);
 
     /**
      * TracedCallback signature of HandoverPlanned.
@@ -135,7 +207,7 @@ class HandoverCoordinator : public Object
      * TracedCallback signature of SessionResumed.
      * \param [in] imsi the UE
      * \param [in] cellId the cell that decodes it now
-     * \param [in] delay time from HandoverStart to the whole cache being ready
+     * \param [in] delay time from HandoverStart to the resume
      */
     typedef void (*ResumedTracedCallback)(uint64_t imsi, uint16_t cellId, Time delay);
 
@@ -147,6 +219,15 @@ class HandoverCoordinator : public Object
      */
     typedef void (*CancelledTracedCallback)(uint64_t imsi, uint32_t epoch, uint64_t bytes);
 
+    /**
+     * TracedCallback signature of MigrationState.
+     * \param [in] imsi the UE
+     * \param [in] epoch the migration's epoch
+     * \param [in] from the state it leaves (a MigrationState)
+     * \param [in] to the state it enters
+     */
+    typedef void (*StateTracedCallback)(uint64_t imsi, uint32_t epoch, int from, int to);
+
   protected:
     void DoDispose() override;
 
@@ -157,19 +238,28 @@ class HandoverCoordinator : public Object
         Ptr<EdgeLlmServer> server;     //!< its server
         Ptr<KvTransferApplication> kv; //!< its KV-transfer endpoints
         Time prefillFreeAt{0};         //!< end of the handover prefills planned here
+        uint64_t queuedPrefill{0};     //!< tokens of those not yet done
     };
 
-    /// A migration under way; what it moves (contexts, prefill, transfer, the cells, the
-    /// resume index) is in its HandoverRecord.
+    /// A migration under way; what it moves is in its HandoverRecord.
     struct Migration
     {
-        uint32_t epoch{0};            //!< its epoch
-        std::vector<uint16_t> route;  //!< cells the tokens cross, holder first, target last
-        bool tokensIn{false};         //!< forwarded tokens have arrived (or none are needed)
-        bool prefillSubmitted{false}; //!< its prefill is in the target's engine
-        bool prefillDone{false};      //!< its prefill has ended (or none is needed)
-        bool kvDone{false};           //!< its KV ranges have arrived (or none are sent)
-        std::size_t record{0};        //!< index of its HandoverRecord
+        MigrationState state{COMMITTED}; //!< where it is
+        uint32_t epoch{0};               //!< its epoch
+        std::vector<uint16_t> route;     //!< cells the tokens cross, holder first, target last
+        SessionPlan plan;                //!< its plan
+        bool tokensIn{false};            //!< forwarded tokens have arrived (or none needed)
+        bool prefillSubmitted{false};    //!< its prefill is in the target's engine
+        bool prefillDone{false};         //!< its prefill has ended (or none is needed)
+        bool kvDone{false};              //!< its KV ranges have arrived (or none are sent)
+        bool deadlinePassed{false};      //!< AT_DEADLINE: the deadline has come
+        bool open{false};                //!< its transfer grows with the source's blocks
+        uint64_t openEnd{0};             //!< end of the tokens appended to an open transfer
+        uint64_t sentAtStart{0};         //!< the sender's sent counter at its start
+        uint64_t receivedAtStart{0};     //!< the target receiver's received counter then
+        double expectedS{0};             //!< the (expected) handover time it was planned for, s
+        uint64_t nextToken{0};           //!< index of the first token after the stop
+        std::size_t record{0};           //!< index of its HandoverRecord
     };
 
     /// An oracle group.
@@ -183,6 +273,8 @@ class HandoverCoordinator : public Object
 
     void HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
     void UeReady(uint64_t imsi, uint16_t cellId);
+    void HandoverFailed(uint64_t imsi, uint16_t cellId, RanObserver::HandoverFailureReason why);
+    void UeReleased(uint64_t imsi, uint16_t cellId);
     void TokensArrived(uint16_t cellId,
                        uint64_t imsi,
                        uint32_t epoch,
@@ -190,15 +282,27 @@ class HandoverCoordinator : public Object
                        uint32_t count);
     void KvComplete(uint16_t cellId, uint64_t imsi, uint32_t epoch);
     void PrefillCompleted(uint16_t cellId, uint64_t imsi, uint64_t tokens, bool urgent);
+    void TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t index);
+    void DeadlineReached(uint64_t imsi, uint32_t epoch);
+    void SlotTick();
 
-    /// Start a migration of a session held at holder to target. \return false if impossible
+    /// Start a migration (prepared or committed). \return false if impossible
     bool StartMigration(uint64_t imsi,
                         uint16_t holder,
                         uint16_t target,
                         std::size_t record,
-                        const HandoverPlan& plan);
-    /// Cancel a migration under way: withdraw its transfer and free the target's engine.
-    void CancelMigration(uint64_t imsi);
+                        const SessionPlan& plan,
+                        bool prepared);
+    /// The handover of a prepared migration to its target has started.
+    void CommitPrepared(uint64_t imsi);
+    /// The session's migration ends before its resume: withdraw its transfer, free the target,
+    /// and let the holder decode on if resumeHolder (else the caller decides what follows).
+    void EndMigration(uint64_t imsi,
+                      MigrationState state,
+                      HandoverRecord::Outcome outcome,
+                      bool resumeHolder);
+    /// Move a migration to a state and trace it.
+    void SetState(uint64_t imsi, Migration& m, MigrationState state);
     /// Stop waiting for the members of an oracle group that have not handed over.
     void ReleaseGroup(uint32_t group);
     /// Take a session out of its oracle group's waiting list. \return the group, 0 if none
@@ -207,7 +311,7 @@ class HandoverCoordinator : public Object
     HandoverPlan PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t group);
     /// Submit the prefills of a session (group 0) or of a group once all are ready for it.
     void TryPrefill(uint64_t imsi, uint32_t group);
-    /// Resume a migrated session at its target if its whole cache is there.
+    /// Resume a migrated session at its target if it may.
     void TryResume(uint64_t imsi);
     /// \return the cell that owns a session, 0 if none
     uint16_t OwnerOf(uint64_t imsi) const;
@@ -215,28 +319,67 @@ class HandoverCoordinator : public Object
     Cell& GetCell(uint16_t cellId);
     /// \return the sender from one cell to another, or null
     Ptr<KvTransferSender> GetSender(uint16_t from, uint16_t to) const;
-    /// \return the ctHO inputs common to every plan towards target from holder
-    CtHoInput MakeProblem(uint16_t holder, uint16_t target);
+    /// \return the KV-cache shape of a session
+    SessionKvProfile GetKvProfile(uint64_t imsi) const;
+
+    // The views a scheduler is given (handover-coordinator-input.cc).
+
+    /// \return the view of a session of a group
+    HandoverSessionView MakeSessionView(uint64_t imsi,
+                                        uint16_t holder,
+                                        uint16_t target,
+                                        double handoverStartS,
+                                        uint64_t contextTokens,
+                                        bool handedOver,
+                                        std::vector<HandoverLinkView>& links,
+                                        std::map<std::pair<uint16_t, uint16_t>, std::size_t>& index);
+    /// \return the view of a target engine
+    HandoverTargetView MakeTargetView(uint16_t cell);
+    /// \return the view of a migration, with its links added to links
+    MigrationView MakeMigrationView(uint64_t imsi,
+                                    const Migration& m,
+                                    std::vector<HandoverLinkView>* links,
+                                    std::map<std::pair<uint16_t, uint16_t>, std::size_t>* index);
+    /// \return the planned rate of a link, bit/s
+    double GetPlannedRateBps(uint16_t from, uint16_t to) const;
+    /// \return the measured decode rate of a session at its holder, tokens/s
+    double GetDecodeRate(uint64_t imsi, uint16_t holder) const;
+    /// The budget of a session in a slot, from the slot hook (a SlotBudgetKvTransferPolicy's
+    /// source).
+    uint64_t GetSlotBudget(uint64_t imsi, uint32_t epoch, uint64_t slot);
+    /// Ask the slot hook for a slot's budgets, once per slot.
+    void ComputeSlot(uint64_t slot);
+    /// Keep the slot tick running while migrations are under way.
+    void ArmSlotTick();
 
     Ptr<HandoverScheduler> m_scheduler; //!< Scheduler
     Batching m_batching;                //!< Batching
     DataRate m_plannedRate;             //!< PlannedBackhaulRate
     uint64_t m_kvBytesPerToken;         //!< KvBytesPerToken
+    uint32_t m_kvEntriesPerToken;       //!< KvEntriesPerToken
     Time m_oracleGrace;                 //!< OracleGrace
 
     std::map<uint16_t, Cell> m_cells;                                         //!< by cell id
     std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)
     std::map<std::pair<uint16_t, uint16_t>, DataRate> m_linkRates;            //!< (from, to)
-    RelayPaths m_paths;                         //!< per session: owner, then relays
-    std::map<uint64_t, uint32_t> m_epochs;      //!< per session: last epoch used
-    std::map<uint64_t, Migration> m_migrations; //!< under way, by IMSI
-    std::vector<Group> m_groups;                //!< oracle groups, number - 1
-    std::map<uint64_t, uint32_t> m_groupOf;     //!< IMSI to its unplanned group number
-    std::vector<HandoverRecord> m_records;      //!< every handover
+    std::map<uint64_t, SessionKvProfile> m_profiles; //!< sessions with their own KV shape
+    RelayPaths m_paths;                              //!< per session: owner, then relays
+    std::map<uint64_t, uint32_t> m_epochs;           //!< per session: last epoch used
+    std::map<uint64_t, Migration> m_migrations;      //!< under way, by IMSI
+    std::vector<Group> m_groups;                     //!< oracle groups, number - 1
+    std::map<uint64_t, uint32_t> m_groupOf;          //!< IMSI to its unplanned group number
+    std::vector<HandoverRecord> m_records;           //!< every handover
+    bool m_tokensHooked{false};                      //!< TokenGenerated of every engine heard
+    uint64_t m_budgetSlot{0};                        //!< the slot of m_budgets
+    bool m_budgetsValid{false};                      //!< m_budgets holds m_budgetSlot's
+    SlotBudgets m_budgets;                           //!< the slot hook's last answer
+    std::map<uint64_t, uint32_t> m_budgetEpochs;     //!< epoch of each budgeted session
+    EventId m_slotTick;                              //!< the next slot tick
 
     TracedCallback<uint64_t, uint64_t, uint64_t> m_plannedTrace;   //!< HandoverPlanned
     TracedCallback<uint64_t, uint16_t, Time> m_resumedTrace;       //!< SessionResumed
     TracedCallback<uint64_t, uint32_t, uint64_t> m_cancelledTrace; //!< MigrationCancelled
+    TracedCallback<uint64_t, uint32_t, int, int> m_stateTrace;     //!< MigrationState
 };
 
 } // namespace ns3

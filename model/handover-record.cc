@@ -24,6 +24,10 @@ HandoverOutcomeName(HandoverRecord::Outcome outcome)
         return "cancelled";
     case HandoverRecord::NO_SESSION:
         return "no-session";
+    case HandoverRecord::FAILED:
+        return "failed";
+    case HandoverRecord::CLOSED:
+        return "closed";
     }
     return "unknown";
 }

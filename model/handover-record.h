@@ -5,10 +5,14 @@
 #ifndef EDGE_LLM_HANDOVER_RECORD_H
 #define EDGE_LLM_HANDOVER_RECORD_H
 
+#include "handover-plan.h"
+
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -26,8 +30,10 @@ struct HandoverRecord
         MIGRATED,  //!< the target holds the session and decodes it
         RELAYED,   //!< the session stayed where it was; its tokens are relayed (Detour)
         REUSED,    //!< the UE came back to the cell that holds the cache; it decodes there again
-        CANCELLED, //!< a later handover of the UE replaced this one mid-migration
-        NO_SESSION //!< nothing to move: no session, or its last token was generated already
+        CANCELLED, //!< a later handover (or a wrong prediction) replaced this migration
+        NO_SESSION, //!< nothing to move: no session, or its last token was generated already
+        FAILED,    //!< the RAN reported the handover failed; the holder decodes on
+        CLOSED,    //!< the UE was released mid-migration; the holder keeps the session
     };
 
     std::string scheme;         //!< the scheduler's scheme name
@@ -46,6 +52,19 @@ struct HandoverRecord
     uint32_t resumeIndex{0};    //!< index of the first token generated after the handover
     Outcome outcome{PENDING};   //!< how it ended
     Time predictedDelay{0};     //!< the plan's predicted delay for the group's worst session
+    uint32_t epoch{0};          //!< the migration's transfer epoch; 0 if none
+    Time preparedAt{-1};        //!< when the migration was prepared; negative if it was not
+    /// The unit of transferRanges and arrived
+    KvTransferHeader::RangeUnit unit{KvTransferHeader::TOKEN};
+    std::vector<PlanRange> transferRanges; //!< the KV ranges the plan sent, resolved
+    /// The KV ranges that arrived by the resume, as the target's receiver counted them
+    std::vector<PlanRange> arrived;
+    /// KV bytes of the transfer that had not arrived when the session resumed (a deadline):
+    /// withdrawn before TCP, or in flight and then dropped as stale
+    uint64_t abandonedBytes{0};
+    uint64_t wastedBytes{0};     //!< KV bytes of prepared work thrown away (sent to TCP)
+    double wastedGpuSeconds{0};  //!< GPU time of prepared prefills thrown away, s
+    std::map<std::string, double> policyValues; //!< the policy's own results, by name
 };
 
 /**

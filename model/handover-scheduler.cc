@@ -7,6 +7,10 @@
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -14,6 +18,94 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("HandoverScheduler");
 NS_OBJECT_ENSURE_REGISTERED(HandoverScheduler);
+
+namespace
+{
+
+/// Throw std::invalid_argument with a message built from the stream.
+#define EDGE_LLM_REQUIRE(cond, msg)                                                                \
+    do                                                                                             \
+    {                                                                                              \
+        if (!(cond))                                                                               \
+        {                                                                                          \
+            std::ostringstream why_;                                                               \
+            why_ << msg;                                                                           \
+            throw std::invalid_argument(why_.str());                                               \
+        }                                                                                          \
+    } while (false)
+
+void
+CheckInput(const HandoverPlanInput& input)
+{
+    EDGE_LLM_REQUIRE(!input.sessions.empty(),
+                     "HandoverPlanInput::sessions is empty; a group holds at least 1");
+    std::set<uint64_t> seen;
+    for (const HandoverSessionView& s : input.sessions)
+    {
+        EDGE_LLM_REQUIRE(s.imsi >= 1, "HandoverSessionView::imsi = 0; an IMSI is >= 1");
+        EDGE_LLM_REQUIRE(seen.insert(s.imsi).second,
+                         "HandoverPlanInput::sessions holds imsi " << s.imsi << " twice");
+        EDGE_LLM_REQUIRE(s.contextTokens >= 1,
+                         "HandoverSessionView::contextTokens = 0 for imsi "
+                             << s.imsi << "; allowed: an integer >= 1");
+        EDGE_LLM_REQUIRE(s.kv.bytesPerToken >= 1 && s.kv.bytesPerEntry >= 1 &&
+                             s.kv.entriesPerToken >= 1,
+                         "SessionKvProfile of imsi "
+                             << s.imsi << ": bytesPerToken, bytesPerEntry and entriesPerToken "
+                             << "are >= 1");
+        EDGE_LLM_REQUIRE(std::isfinite(s.handoverStartS) && s.handoverStartS >= 0,
+                         "HandoverSessionView::handoverStartS = "
+                             << s.handoverStartS << " for imsi " << s.imsi
+                             << "; allowed: a finite time >= 0");
+        EDGE_LLM_REQUIRE(std::isfinite(s.decodeTokensPerSecond) && s.decodeTokensPerSecond >= 0,
+                         "HandoverSessionView::decodeTokensPerSecond = "
+                             << s.decodeTokensPerSecond << "; allowed: a finite rate >= 0");
+        for (std::size_t l : s.links)
+        {
+            EDGE_LLM_REQUIRE(l < input.links.size(),
+                             "HandoverSessionView::links of imsi "
+                                 << s.imsi << " names link " << l << " of "
+                                 << input.links.size());
+        }
+        input.GetTarget(s.targetCell);
+    }
+    for (const HandoverLinkView& l : input.links)
+    {
+        EDGE_LLM_REQUIRE(l.rateBps > 0 && std::isfinite(l.rateBps) && l.plannedRateBps > 0 &&
+                             std::isfinite(l.plannedRateBps),
+                         "HandoverLinkView " << l.fromCell << " -> " << l.toCell
+                                             << ": rateBps and plannedRateBps are finite and > 0");
+    }
+}
+
+} // namespace
+
+const HandoverTargetView&
+HandoverPlanInput::GetTarget(uint16_t cell) const
+{
+    for (const HandoverTargetView& t : targets)
+    {
+        if (t.cell == cell)
+        {
+            return t;
+        }
+    }
+    throw std::invalid_argument("HandoverPlanInput::targets has no view of cell " +
+                                std::to_string(cell));
+}
+
+const SessionPlan*
+HandoverPlan::Find(uint64_t imsi) const
+{
+    for (const SessionPlan& p : sessions)
+    {
+        if (p.imsi == imsi)
+        {
+            return &p;
+        }
+    }
+    return nullptr;
+}
 
 TypeId
 HandoverScheduler::GetTypeId()
@@ -27,23 +119,255 @@ HandoverScheduler::HandoverScheduler() = default;
 
 HandoverScheduler::~HandoverScheduler() = default;
 
-HandoverPlan
-HandoverScheduler::Plan(const HandoverPlanInput& input) const
+std::vector<PlanRange>
+HandoverScheduler::Resolve(const std::vector<PlanRange>& ranges, uint64_t end)
 {
+    std::vector<PlanRange> out;
+    for (PlanRange r : ranges)
+    {
+        r.end = std::min(r.end, end);
+        if (r.first < r.end)
+        {
+            out.push_back(r);
+        }
+    }
+    return out;
+}
+
+std::string
+HandoverScheduler::CheckPlan(const HandoverPlanInput& input,
+                             const HandoverPlan& plan,
+                             const std::string& who)
+{
+    std::ostringstream why;
+    std::set<uint64_t> planned;
+    for (const SessionPlan& p : plan.sessions)
+    {
+        auto view = std::find_if(input.sessions.begin(),
+                                 input.sessions.end(),
+                                 [&p](const HandoverSessionView& s) { return s.imsi == p.imsi; });
+        if (view == input.sessions.end())
+        {
+            why << who << ": SessionPlan::imsi = " << p.imsi << " is not a session of the group";
+            return why.str();
+        }
+        if (!planned.insert(p.imsi).second)
+        {
+            why << who << ": two plans for imsi " << p.imsi;
+            return why.str();
+        }
+        if (p.action == SessionPlan::RELAY)
+        {
+            continue;
+        }
+        if (!(p.weight > 0) || !std::isfinite(p.weight))
+        {
+            why << who << ": SessionPlan::weight = " << p.weight << " for imsi " << p.imsi
+                << "; allowed: a finite number > 0";
+            return why.str();
+        }
+        if (p.resumeAfter.IsNegative() || p.transferDeadline.IsNegative())
+        {
+            why << who << ": SessionPlan::resumeAfter and transferDeadline of imsi " << p.imsi
+                << " are times >= 0";
+            return why.str();
+        }
+        if (p.resume == SessionPlan::AT_DEADLINE && p.resumeAfter == Time::Max())
+        {
+            why << who << ": SessionPlan::resumeAfter of imsi " << p.imsi
+                << " is infinite; AT_DEADLINE needs a finite time >= 0";
+            return why.str();
+        }
+        const uint64_t context = view->contextTokens;
+        const std::vector<PlanRange> prefill = Resolve(p.prefill, context);
+        // A token's KV depends on every token before it, so only a prefix can be re-prefilled.
+        if (prefill.size() > 1 || (prefill.size() == 1 && prefill[0].first != 0))
+        {
+            why << who << ": SessionPlan::prefill of imsi " << p.imsi
+                << " must be one range [0, P) (a token's KV depends on every earlier token)";
+            return why.str();
+        }
+        const uint64_t prefix = prefill.empty() ? 0 : prefill[0].end;
+        const uint64_t units = p.unit == KvTransferHeader::TOKEN
+                                   ? context
+                                   : context * view->kv.entriesPerToken;
+        std::vector<PlanRange> transfer = Resolve(p.transfer, units);
+        std::sort(transfer.begin(), transfer.end(), [](const PlanRange& a, const PlanRange& b) {
+            return a.first < b.first;
+        });
+        for (std::size_t i = 1; i < transfer.size(); ++i)
+        {
+            if (transfer[i].first < transfer[i - 1].end)
+            {
+                why << who << ": SessionPlan::transfer of imsi " << p.imsi << " overlaps at "
+                    << transfer[i].first;
+                return why.str();
+            }
+        }
+        if (p.unit == KvTransferHeader::TOKEN && p.resume == SessionPlan::ALL_ARRIVED)
+        {
+            // Prefill and transfer must hold every token once: what the target decodes with.
+            uint64_t at = prefix;
+            for (const PlanRange& r : transfer)
+            {
+                if (r.first != at)
+                {
+                    why << who << ": imsi " << p.imsi << ": tokens [" << at << ", " << r.first
+                        << ") are neither prefilled nor sent, or sent twice";
+                    return why.str();
+                }
+                at = r.end;
+            }
+            if (at != context)
+            {
+                why << who << ": imsi " << p.imsi << ": tokens [" << at << ", " << context
+                    << ") are neither prefilled nor sent";
+                return why.str();
+            }
+        }
+        else if (p.unit == KvTransferHeader::TOKEN && !transfer.empty() &&
+                 transfer.front().first < prefix)
+        {
+            why << who << ": imsi " << p.imsi << ": the transfer overlaps the prefill at "
+                << transfer.front().first;
+            return why.str();
+        }
+    }
+    for (const HandoverSessionView& s : input.sessions)
+    {
+        if (planned.count(s.imsi) == 0 && !plan.sessions.empty())
+        {
+            why << who << ": the plan has no SessionPlan for imsi " << s.imsi;
+            return why.str();
+        }
+    }
+    return "";
+}
+
+HandoverPlan
+HandoverScheduler::Plan(const HandoverPlanInput& input)
+{
+    HandoverPlan plan;
     try
     {
-        const CtHoSolver solver(input.problem, input.compute);
-        HandoverPlan plan = DoPlan(solver);
-        NS_LOG_INFO(GetSchemeName()
-                    << ": " << input.problem.ues.size() << " sessions, L = " << plan.prefixTokens
-                    << ", predicted worst delay " << plan.predicted.worstDelay << " s");
-        return plan;
+        CheckInput(input);
+        plan = DoPlan(input);
     }
     catch (const std::invalid_argument& e)
     {
         NS_FATAL_ERROR("HandoverScheduler " << GetSchemeName() << ": " << e.what());
     }
+    NS_ABORT_MSG_IF(plan.sessions.empty(),
+                    "HandoverScheduler " << GetSchemeName() << ": Plan gave no SessionPlan for "
+                                         << input.sessions.size() << " sessions");
+    const std::string why = CheckPlan(input, plan, "HandoverScheduler " + GetSchemeName());
+    NS_ABORT_MSG_IF(!why.empty(), why);
+    NS_LOG_INFO(GetSchemeName() << ": " << input.sessions.size() << " sessions, L = "
+                                << plan.prefixTokens << ", predicted worst delay "
+                                << plan.predictedDelay.As(Time::MS));
+    return plan;
+}
+
+HandoverPlan
+HandoverScheduler::Prepare(const HandoverPlanInput& input)
+{
+    HandoverPlan plan;
+    try
+    {
+        CheckInput(input);
+        plan = DoPrepare(input);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        NS_FATAL_ERROR("HandoverScheduler " << GetSchemeName() << ": " << e.what());
+    }
+    const std::string why = CheckPlan(input, plan, "HandoverScheduler " + GetSchemeName());
+    NS_ABORT_MSG_IF(!why.empty(), why);
+    return plan;
+}
+
+void
+HandoverScheduler::Commit(const MigrationView& migration)
+{
+    DoCommit(migration);
+}
+
+void
+HandoverScheduler::Cancel(const MigrationView& migration)
+{
+    DoCancel(migration);
+}
+
+SlotBudgets
+HandoverScheduler::Slot(const HandoverSlotInput& input)
+{
+    SlotBudgets budgets = DoSlot(input);
+    std::vector<double> used(input.links.size(), 0);
+    for (const auto& [imsi, bytes] : budgets)
+    {
+        auto m = std::find_if(input.migrations.begin(),
+                              input.migrations.end(),
+                              [imsi = imsi](const MigrationView& v) { return v.imsi == imsi; });
+        NS_ABORT_MSG_IF(m == input.migrations.end(),
+                        "HandoverScheduler " << GetSchemeName() << ": a slot budget for imsi "
+                                             << imsi << ", which has no migration under way");
+        for (std::size_t l : m->links)
+        {
+            used[l] += static_cast<double>(bytes);
+        }
+    }
+    for (std::size_t l = 0; l < input.links.size(); ++l)
+    {
+        const HandoverLinkView& link = input.links[l];
+        // Integer budgets of a capacity that is not a whole number of bytes may round up.
+        const double capacity = std::ceil(link.rateBps * input.slotS / 8.0);
+        NS_ABORT_MSG_IF(used[l] > capacity,
+                        "HandoverScheduler " << GetSchemeName() << ": slot " << input.slot
+                                             << " budgets " << used[l] << " bytes on link "
+                                             << link.fromCell << " -> " << link.toCell
+                                             << ", more than its capacity of " << capacity
+                                             << " bytes per slot (rate x slot / 8)");
+    }
+    return budgets;
+}
+
+void
+HandoverScheduler::CompleteRecord(HandoverRecord& record) const
+{
+    DoCompleteRecord(record);
+}
+
+Time
+HandoverScheduler::GetSlotDuration() const
+{
+    return Time(0);
+}
+
+HandoverPlan
+HandoverScheduler::DoPrepare(const HandoverPlanInput& /* input */)
+{
     return {};
+}
+
+void
+HandoverScheduler::DoCommit(const MigrationView& /* migration */)
+{
+}
+
+void
+HandoverScheduler::DoCancel(const MigrationView& /* migration */)
+{
+}
+
+SlotBudgets
+HandoverScheduler::DoSlot(const HandoverSlotInput& /* input */)
+{
+    return {};
+}
+
+void
+HandoverScheduler::DoCompleteRecord(HandoverRecord& /* record */) const
+{
 }
 
 } // namespace ns3

@@ -5,9 +5,10 @@
 #ifndef EDGE_LLM_HANDOVER_SCHEDULER_H
 #define EDGE_LLM_HANDOVER_SCHEDULER_H
 
-#include "ctho-solver.h"
-#include "llm-compute-model.h"
+#include "handover-plan.h"
+#include "handover-record.h"
 
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 
 #include <string>
@@ -17,53 +18,22 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
- * \brief What a HandoverScheduler is told about one handover group.
+ * \brief A handover policy: given a handover group, say how each of its sessions is recovered.
  *
- * The group is one session (online batching) or the sessions a batch prefill serves together
- * (oracle batching). Times are seconds of simulation time.
- */
-struct HandoverPlanInput
-{
-    /// The group as the ctHO problem sees it: C_i, tau_i, the planned backhaul rate R in tokens
-    /// per second, the prefill cycle, the earliest prefill start and the backhaul backlog.
-    CtHoInput problem;
-    /// The target engine's compute model: p(batch) of the batch prefill.
-    LlmComputeModel compute{LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName())};
-};
-
-/**
- * \ingroup edge-llm
- * \brief A scheduler's answer for a handover group.
+ * The HandoverCoordinator gathers the inputs from the RAN, the servers and the backhaul, asks
+ * the policy, and carries out the plan; the policy itself holds no simulator object. Plan()
+ * is the one call every policy answers. A stateful policy may implement the optional hooks:
+ * - Prepare(), when a handover is predicted: work to start before it (a prefill at the
+ *   predicted target, an open transfer that grows while the source decodes);
+ * - Commit() and Cancel(), when the predicted handover happens or turns out wrong;
+ * - Slot(), at the start of every slot of GetSlotDuration() while migrations are under way:
+ *   each session's KV-byte budget for the slot;
+ * - CompleteRecord(), when a handover ends: the policy's own results in its record.
  *
- * A MIGRATE plan gives one prefix length L for the group: each session re-prefills its tokens
- * [0, min(C_i, L)) at the target and receives the KV cache of [L, C_i) over the backhaul,
- * earliest deadline first, with deadline tau_i + predicted.transferDelay. A RELAY plan moves
- * nothing: the source keeps decoding and relays its tokens to the serving cell (Detour).
- */
-struct HandoverPlan
-{
-    /// What happens to the sessions of the group.
-    enum Action
-    {
-        MIGRATE, //!< move the session to the target: prefill and/or KV transfer
-        RELAY,   //!< keep it at the source and relay its tokens over the backhaul
-    };
-
-    Action action{MIGRATE}; //!< what to do
-    /// L, tokens; meaningful for MIGRATE. A value at least every context (tHO uses 2^64 - 1)
-    /// re-prefills every session whole.
-    uint64_t prefixTokens{0};
-    CtHoValue predicted; //!< the delays the inputs predict at L (MIGRATE)
-};
-
-/**
- * \ingroup edge-llm
- * \brief A handover policy: given a handover group, say how its sessions are recovered.
- *
- * Policies are pure logic with no simulator state: the HandoverCoordinator gathers the
- * inputs from the RAN and the servers, asks the policy, and carries the plan out. A policy
- * is chosen by its TypeId name (HandoverCoordinator's Scheduler attribute, or
- * EdgeLlmHelper::SetSchedulerType), so a new one is one new file with a subclass.
+ * A policy is chosen by its TypeId name (HandoverCoordinator's Scheduler attribute, or
+ * EdgeLlmHelper::SetSchedulerType), and its attributes are set through the helper
+ * (EdgeLlmHelper::SetSchedulerAttribute). Every registered subclass with a constructor is a
+ * scheme that the examples accept by GetSchemeName() (see handover-scheme-registry.h).
  */
 class HandoverScheduler : public Object
 {
@@ -78,25 +48,112 @@ class HandoverScheduler : public Object
     ~HandoverScheduler() override;
 
     /**
-     * \brief Plan a handover group.
+     * \brief Plan a handover group whose handovers have started (or, for oracle groups, are
+     * expected).
      *
-     * Invalid inputs (no session, a context of 0 tokens, a rate <= 0, ...) stop the run with
-     * the field's name and its allowed range.
+     * The input and the plan are checked: an input with no session, a context of 0 tokens,
+     * a rate <= 0, ...; a plan that misses a session of the group, re-prefills anything but a
+     * prefix, or does not tile the context with its prefill and token transfer stops the run
+     * with the field's name and its allowed range.
      * \param input the group
-     * \return the plan
+     * \return one plan per session
      */
-    HandoverPlan Plan(const HandoverPlanInput& input) const;
+    HandoverPlan Plan(const HandoverPlanInput& input);
+
+    /**
+     * \brief A handover of one session is predicted: plan the work to start now.
+     * \param input the session, with its predicted target and its expected handover time
+     * \return a plan for it, or a plan with no session to prepare nothing; checked as Plan()'s
+     */
+    HandoverPlan Prepare(const HandoverPlanInput& input);
+
+    /**
+     * \brief A prepared migration's handover has started, towards its prepared target.
+     * \param migration the migration, committed now
+     */
+    void Commit(const MigrationView& migration);
+
+    /**
+     * \brief A prepared migration was thrown away: the handover went elsewhere, or the
+     * prediction was withdrawn.
+     * \param migration the migration, as it stood
+     */
+    void Cancel(const MigrationView& migration);
+
+    /**
+     * \brief A slot starts: give each migration its KV-byte budget for the slot.
+     *
+     * Called once per slot of GetSlotDuration() while migrations are under way, from the
+     * first of the senders' refills and the coordinator's own slot tick, so every sender sees
+     * the same budgets. The budgets of the sessions that cross one link must fit its capacity
+     * for the slot (rate x slot / 8 bytes); more stops the run, naming the link.
+     * \param input the migrations and their links
+     * \return bytes per session; a session not named gets 0
+     */
+    SlotBudgets Slot(const HandoverSlotInput& input);
+
+    /**
+     * \brief Complete a handover's record with the policy's own results.
+     * \param record the record, as the coordinator filled it
+     */
+    void CompleteRecord(HandoverRecord& record) const;
 
     /// \return the scheme's short name, e.g. "ctho", as written in result files
     virtual std::string GetSchemeName() const = 0;
 
+    /// \return the slot of the Slot() hook; 0 (the default) when the policy has none
+    virtual Time GetSlotDuration() const;
+
+    /**
+     * \brief Check a plan against its input, and resolve CONTEXT_END.
+     * \param input the input
+     * \param plan the plan
+     * \param who the caller, for the message
+     * \return the empty string, or the first rule the plan breaks
+     */
+    static std::string CheckPlan(const HandoverPlanInput& input,
+                                 const HandoverPlan& plan,
+                                 const std::string& who);
+
+    /**
+     * \brief The ranges of a plan resolved against a context: CONTEXT_END becomes the
+     * context's end, token ranges are cut at it, and empty ranges are dropped.
+     * \param ranges the plan's ranges
+     * \param end the context's end (tokens) or the entries of the context (entries)
+     * \return the resolved ranges, in the same order
+     */
+    static std::vector<PlanRange> Resolve(const std::vector<PlanRange>& ranges, uint64_t end);
+
   protected:
     /**
      * \brief The policy itself.
-     * \param solver the group's ctHO problem, validated
-     * \return the plan
+     * \param input the group, checked
+     * \return one plan per session
      */
-    virtual HandoverPlan DoPlan(const CtHoSolver& solver) const = 0;
+    virtual HandoverPlan DoPlan(const HandoverPlanInput& input) = 0;
+
+    /**
+     * \brief The prepare hook; by default nothing is prepared.
+     * \param input the session, checked
+     * \return its plan, or none
+     */
+    virtual HandoverPlan DoPrepare(const HandoverPlanInput& input);
+
+    /// \brief The commit hook; does nothing by default. \param migration the migration
+    virtual void DoCommit(const MigrationView& migration);
+
+    /// \brief The cancel hook; does nothing by default. \param migration the migration
+    virtual void DoCancel(const MigrationView& migration);
+
+    /**
+     * \brief The slot hook; called only when GetSlotDuration() > 0.
+     * \param input the migrations
+     * \return bytes per session
+     */
+    virtual SlotBudgets DoSlot(const HandoverSlotInput& input);
+
+    /// \brief The record hook; does nothing by default. \param record the record
+    virtual void DoCompleteRecord(HandoverRecord& record) const;
 };
 
 } // namespace ns3

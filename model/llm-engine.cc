@@ -496,6 +496,26 @@ LlmEngine::ResumeDecoding(uint64_t imsi, uint64_t nextTokenIndex, uint64_t remai
     }
 }
 
+void
+LlmEngine::GrowContext(uint64_t imsi, uint64_t contextTokens)
+{
+    NS_LOG_FUNCTION(this << imsi << contextTokens);
+    Session& s = GetOrFatal(imsi, "GrowContext");
+    if (s.phase == Phase::DECODE_READY || s.phase == Phase::DECODING)
+    {
+        NS_FATAL_ERROR("ns3::LlmEngine::GrowContext: imsi = "
+                       << imsi << " is invalid; allowed: a session that is not decoding");
+    }
+    if (contextTokens < s.contextTokens || contextTokens >= s.reservedTokens)
+    {
+        NS_FATAL_ERROR("ns3::LlmEngine::GrowContext: contextTokens = "
+                       << contextTokens << " is invalid; allowed: an integer in ["
+                       << s.contextTokens << ", " << s.reservedTokens - 1 << "] for imsi "
+                       << imsi);
+    }
+    s.contextTokens = contextTokens;
+}
+
 uint64_t
 LlmEngine::StopDecoding(uint64_t imsi)
 {

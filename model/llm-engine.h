@@ -258,6 +258,15 @@ class LlmEngine : public Object
      */
     uint64_t GetContextTokens(uint64_t imsi) const;
     /**
+     * \brief Grow the context of a session that is not decoding here, as its source decodes
+     * on while the session is prepared here (a proactive migration). Its reservation is
+     * unchanged: what the source decoded no longer needs room to be generated.
+     * \param imsi a session of this engine that is not decoding; stops the run otherwise
+     * \param contextTokens its context now; allowed: at least its current context, and below
+     *        its reservation
+     */
+    void GrowContext(uint64_t imsi, uint64_t contextTokens);
+    /**
      * \param imsi a session
      * \return whether it waits for admission
      */

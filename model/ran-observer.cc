@@ -38,6 +38,11 @@ RanObserver::GetTypeId()
                             "A handover failed, with the reporting cell and the reason.",
                             MakeTraceSourceAccessor(&RanObserver::m_handoverFailedTrace),
                             "ns3::RanObserver::HandoverFailedTracedCallback")
+            .AddTraceSource("UeReleased",
+                            "The cell that served the UE released its connection: the UE has "
+                            "left connected mode (not a source's release after a handover).",
+                            MakeTraceSourceAccessor(&RanObserver::m_ueReleasedTrace),
+                            "ns3::RanObserver::UeReadyTracedCallback")
             .AddTraceSource("RadioDrop",
                             "A cell's radio stack dropped a downlink packet of a UE (LTE: the "
                             "RLC transmit buffer was full).",
@@ -110,6 +115,7 @@ RanObserver::NotifyUeReleased(uint64_t imsi, uint16_t cellId)
     if (it != m_servingCell.end() && it->second == cellId)
     {
         m_servingCell.erase(it);
+        m_ueReleasedTrace(imsi, cellId);
     }
 }
 

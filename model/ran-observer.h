@@ -155,8 +155,9 @@ class RanObserver : public Object
     void NotifyHandoverDone(uint64_t imsi, uint16_t targetCellId);
 
     /**
-     * \brief Forgets the serving cell if it is this one: the cell dropped the UE's context
-     * (a source's release after a handover concerns a cell that no longer serves).
+     * \brief Forgets the serving cell and fires UeReleased if it is this one: the cell dropped
+     * the UE's context (a source's release after a handover concerns a cell that no longer
+     * serves, and is no news).
      * \param imsi the UE
      * \param cellId the cell that released the UE
      */
@@ -181,6 +182,8 @@ class RanObserver : public Object
     TracedCallback<uint64_t, uint16_t> m_handoverDoneTrace;
     /// The HandoverFailed trace source.
     TracedCallback<uint64_t, uint16_t, HandoverFailureReason> m_handoverFailedTrace;
+    /// The UeReleased trace source.
+    TracedCallback<uint64_t, uint16_t> m_ueReleasedTrace;
     /// The RadioDrop trace source.
     TracedCallback<uint64_t, uint16_t> m_radioDropTrace;
     /// Packets dropped by the radio stacks.

@@ -15,7 +15,7 @@ TypeId
 TokenHandoverScheduler::GetTypeId()
 {
     static TypeId tid = TypeId("ns3::TokenHandoverScheduler")
-                            .SetParent<HandoverScheduler>()
+                            .SetParent<CtHoFamilyScheduler>()
                             .SetGroupName("EdgeLlm")
                             .AddConstructor<TokenHandoverScheduler>();
     return tid;
@@ -31,14 +31,13 @@ TokenHandoverScheduler::GetSchemeName() const
     return "tho";
 }
 
-HandoverPlan
-TokenHandoverScheduler::DoPlan(const CtHoSolver& solver) const
+CtHoValue
+TokenHandoverScheduler::ChoosePrefix(const CtHoSolver& solver) const
 {
-    HandoverPlan plan;
+    CtHoValue value = solver.Tho();
     // Not C_max: the contexts planned with may be estimates, and tHO re-prefills all of each.
-    plan.prefixTokens = std::numeric_limits<uint64_t>::max();
-    plan.predicted = solver.Tho();
-    return plan;
+    value.prefixTokens = std::numeric_limits<uint64_t>::max();
+    return value;
 }
 
 } // namespace ns3

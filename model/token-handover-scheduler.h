@@ -5,7 +5,7 @@
 #ifndef EDGE_LLM_TOKEN_HANDOVER_SCHEDULER_H
 #define EDGE_LLM_TOKEN_HANDOVER_SCHEDULER_H
 
-#include "handover-scheduler.h"
+#include "ctho-family-scheduler.h"
 
 namespace ns3
 {
@@ -15,7 +15,7 @@ namespace ns3
  * \brief tHO: forward every session's tokens and re-prefill its whole context at the target, in one
  * batch for the group (L = C_max).
  */
-class TokenHandoverScheduler : public HandoverScheduler
+class TokenHandoverScheduler : public CtHoFamilyScheduler
 {
   public:
     /**
@@ -30,7 +30,7 @@ class TokenHandoverScheduler : public HandoverScheduler
     std::string GetSchemeName() const override;
 
   protected:
-    HandoverPlan DoPlan(const CtHoSolver& solver) const override;
+    CtHoValue ChoosePrefix(const CtHoSolver& solver) const override;
 };
 
 } // namespace ns3

@@ -1,0 +1,330 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The views a HandoverCoordinator gives its scheduler: the plan inputs, the migrations of
+// the slot hook, and the slot budgets pulled by the KV senders.
+
+#include "handover-coordinator.h"
+#include "llm-engine.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorInput");
+
+double
+HandoverCoordinator::GetPlannedRateBps(uint16_t from, uint16_t to) const
+{
+    if (m_plannedRate.GetBitRate() != 0)
+    {
+        return static_cast<double>(m_plannedRate.GetBitRate());
+    }
+    auto it = m_linkRates.find({from, to});
+    NS_ABORT_MSG_IF(it == m_linkRates.end(),
+                    "HandoverCoordinator: no backhaul link " << from << " -> " << to);
+    return static_cast<double>(it->second.GetBitRate());
+}
+
+double
+HandoverCoordinator::GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) const
+{
+    uint64_t bps = m_plannedRate.GetBitRate();
+    if (bps == 0)
+    {
+        auto it = m_linkRates.find({cellA, cellB});
+        if (it != m_linkRates.end())
+        {
+            bps = it->second.GetBitRate();
+        }
+        else
+        {
+            // No direct link: the slowest link is a rate the policy can still decide with.
+            NS_ABORT_MSG_IF(m_linkRates.empty(), "HandoverCoordinator: no backhaul link at all");
+            bps = std::numeric_limits<uint64_t>::max();
+            for (const auto& [pair, rate] : m_linkRates)
+            {
+                bps = std::min(bps, rate.GetBitRate());
+            }
+        }
+    }
+    return static_cast<double>(bps) / 8.0 / static_cast<double>(m_kvBytesPerToken);
+}
+
+double
+HandoverCoordinator::GetDecodeRate(uint64_t imsi, uint16_t holder) const
+{
+    const EdgeLlmServer::SessionState& s = m_cells.at(holder).server->GetSessionState(imsi);
+    if (s.generated < 2)
+    {
+        return 0;
+    }
+    return (s.generated - 1) / (Simulator::Now().GetSeconds() - s.firstTokenNs * 1e-9);
+}
+
+HandoverSessionView
+HandoverCoordinator::MakeSessionView(uint64_t imsi,
+                                     uint16_t holder,
+                                     uint16_t target,
+                                     double handoverStartS,
+                                     uint64_t contextTokens,
+                                     bool handedOver,
+                                     std::vector<HandoverLinkView>& links,
+                                     std::map<std::pair<uint16_t, uint16_t>, std::size_t>& index)
+{
+    Ptr<EdgeLlmServer> server = GetCell(holder).server;
+    const EdgeLlmServer::SessionState& state = server->GetSessionState(imsi);
+    HandoverSessionView v;
+    v.imsi = imsi;
+    v.holderCell = holder;
+    v.targetCell = target;
+    v.contextTokens = contextTokens;
+    v.nextTokenIndex = server->GetEngine()->GetNextTokenIndex(imsi);
+    v.tokensLeft = state.tokensToGenerate - std::min<uint64_t>(state.tokensToGenerate,
+                                                               v.nextTokenIndex);
+    v.decodeTokensPerSecond = GetDecodeRate(imsi, holder);
+    v.handoverStartS = handoverStartS;
+    v.kv = GetKvProfile(imsi);
+    v.handedOver = handedOver;
+    auto add = [this, &links, &index](uint16_t from, uint16_t to) {
+        auto [it, inserted] = index.try_emplace({from, to}, links.size());
+        if (inserted)
+        {
+            HandoverLinkView l;
+            l.fromCell = from;
+            l.toCell = to;
+            l.rateBps = static_cast<double>(m_linkRates.at({from, to}).GetBitRate());
+            l.plannedRateBps = GetPlannedRateBps(from, to);
+            l.backlogBytes = GetSender(from, to)->GetBacklogBytes();
+            for (const auto& [other, m] : m_migrations)
+            {
+                if (m.route.size() >= 2 && m.route[0] == from && m.route[1] == to)
+                {
+                    l.imsis.push_back(other);
+                }
+            }
+            links.push_back(l);
+        }
+        return it->second;
+    };
+    if (GetSender(holder, target))
+    {
+        const std::size_t l = add(holder, target);
+        v.links.push_back(l);
+        std::vector<uint64_t>& carried = links[l].imsis;
+        if (std::find(carried.begin(), carried.end(), imsi) == carried.end())
+        {
+            carried.push_back(imsi);
+        }
+        links[l].bottleneck = carried.size() > 1;
+    }
+    else
+    {
+        // No direct link: the cache cannot move; every link is there for a policy that
+        // wants a rate to decide with.
+        for (const auto& [pair, rate] : m_linkRates)
+        {
+            add(pair.first, pair.second);
+        }
+    }
+    return v;
+}
+
+HandoverTargetView
+HandoverCoordinator::MakeTargetView(uint16_t cell)
+{
+    Cell& c = GetCell(cell);
+    Ptr<LlmEngine> engine = c.server->GetEngine();
+    HandoverTargetView t;
+    t.cell = cell;
+    TimeValue cycle;
+    engine->GetAttribute("PrefillCycle", cycle);
+    t.prefillCycleS = cycle.Get().GetSeconds();
+    t.prefillFreeAtS = c.prefillFreeAt.GetSeconds();
+    t.queuedPrefillTokens = c.queuedPrefill;
+    t.kvCapacityTokens = engine->GetKvCapacityTokens();
+    t.freeKvTokens = t.kvCapacityTokens - std::min(t.kvCapacityTokens, engine->GetKvTokensInUse());
+    t.compute = engine->GetLlmComputeModel();
+    return t;
+}
+
+HandoverPlan
+HandoverCoordinator::PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t group)
+{
+    const Time now = Simulator::Now();
+    HandoverPlanInput input;
+    input.nowS = now.GetSeconds();
+    input.group = group;
+    input.targets.push_back(MakeTargetView(target));
+    std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
+    if (group == 0)
+    {
+        const uint64_t context = GetCell(holder).server->GetEngine()->GetContextTokens(imsi);
+        input.sessions.push_back(MakeSessionView(imsi,
+                                                 holder,
+                                                 target,
+                                                 now.GetSeconds(),
+                                                 context,
+                                                 true,
+                                                 input.links,
+                                                 index));
+        return m_scheduler->Plan(input);
+    }
+    Group& g = m_groups[group - 1];
+    if (g.planned)
+    {
+        return g.plan;
+    }
+    // The first handover of the group fixes the plan for all: the others' contexts are what
+    // they will have at their expected handover times, at the rate they have decoded so far.
+    for (const auto& [other, expected] : g.expected)
+    {
+        const uint16_t cell = OwnerOf(other);
+        if (cell == 0 || !GetCell(cell).server->GetEngine()->HasSession(other))
+        {
+            continue;
+        }
+        Ptr<EdgeLlmServer> server = GetCell(cell).server;
+        uint64_t context = server->GetEngine()->GetContextTokens(other);
+        const double at = std::max(expected, now).GetSeconds();
+        const EdgeLlmServer::SessionState& s = server->GetSessionState(other);
+        if (other != imsi && s.generated >= 2)
+        {
+            const double rate = GetDecodeRate(other, cell);
+            const double left = s.tokensToGenerate - s.generated;
+            context += static_cast<uint64_t>(
+                std::min(left, std::floor(rate * (at - now.GetSeconds()))));
+        }
+        input.sessions.push_back(MakeSessionView(other,
+                                                 cell,
+                                                 target,
+                                                 other == imsi ? now.GetSeconds() : at,
+                                                 context,
+                                                 other == imsi,
+                                                 input.links,
+                                                 index));
+    }
+    g.plan = m_scheduler->Plan(input);
+    g.planned = true;
+    return g.plan;
+}
+
+MigrationView
+HandoverCoordinator::MakeMigrationView(
+    uint64_t imsi,
+    const Migration& m,
+    std::vector<HandoverLinkView>* links,
+    std::map<std::pair<uint16_t, uint16_t>, std::size_t>* index)
+{
+    const HandoverRecord& r = m_records[m.record];
+    MigrationView v;
+    v.imsi = imsi;
+    v.epoch = m.epoch;
+    v.holderCell = m.route.front();
+    v.targetCell = m.route.back();
+    v.committed = m.state == COMMITTED;
+    v.announcedBytes = r.kvBytes;
+    Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
+    v.sentBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
+    v.receivedBytes =
+        GetCell(m.route.back()).kv->GetReceiver()->GetCounters(imsi).received - m.receivedAtStart;
+    v.weight = m.plan.weight;
+    v.handoverStartS = v.committed ? r.hoStart.GetSeconds() : m.expectedS;
+    v.resumeAtS = v.committed && m.plan.resume == SessionPlan::AT_DEADLINE
+                      ? (r.hoStart + m.plan.resumeAfter).GetSeconds()
+                      : -1;
+    v.kv = GetKvProfile(imsi);
+    if (links && index)
+    {
+        const std::pair<uint16_t, uint16_t> key{m.route[0], m.route[1]};
+        auto [it, inserted] = index->try_emplace(key, links->size());
+        if (inserted)
+        {
+            HandoverLinkView l;
+            l.fromCell = key.first;
+            l.toCell = key.second;
+            l.rateBps = static_cast<double>(m_linkRates.at(key).GetBitRate());
+            l.plannedRateBps = GetPlannedRateBps(key.first, key.second);
+            l.backlogBytes = sender->GetBacklogBytes();
+            links->push_back(l);
+        }
+        HandoverLinkView& l = (*links)[it->second];
+        l.imsis.push_back(imsi);
+        l.bottleneck = l.imsis.size() > 1;
+        v.links.push_back(it->second);
+    }
+    return v;
+}
+
+void
+HandoverCoordinator::ComputeSlot(uint64_t slot)
+{
+    HandoverSlotInput input;
+    input.nowS = Simulator::Now().GetSeconds();
+    input.slot = slot;
+    input.slotS = m_scheduler->GetSlotDuration().GetSeconds();
+    std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
+    m_budgetEpochs.clear();
+    for (const auto& [imsi, m] : m_migrations)
+    {
+        const bool transferring = !m.kvDone && (m.open || m_records[m.record].kvBytes > 0);
+        if ((m.state == PREPARED || m.state == COMMITTED) && transferring)
+        {
+            input.migrations.push_back(MakeMigrationView(imsi, m, &input.links, &index));
+            m_budgetEpochs[imsi] = m.epoch;
+        }
+    }
+    m_budgets = input.migrations.empty() ? SlotBudgets{} : m_scheduler->Slot(input);
+    m_budgetSlot = slot;
+    m_budgetsValid = true;
+}
+
+uint64_t
+HandoverCoordinator::GetSlotBudget(uint64_t imsi, uint32_t epoch, uint64_t slot)
+{
+    if (!m_budgetsValid || m_budgetSlot != slot)
+    {
+        ComputeSlot(slot);
+    }
+    auto e = m_budgetEpochs.find(imsi);
+    auto b = m_budgets.find(imsi);
+    // A migration that began inside the slot waits for the next one.
+    return e == m_budgetEpochs.end() || e->second != epoch || b == m_budgets.end() ? 0
+                                                                                  : b->second;
+}
+
+void
+HandoverCoordinator::ArmSlotTick()
+{
+    const Time slot = m_scheduler->GetSlotDuration();
+    if (slot.IsZero() || m_slotTick.IsRunning() || m_migrations.empty())
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    const int64_t k = now.GetTimeStep() / slot.GetTimeStep() + 1;
+    m_slotTick = Simulator::Schedule(slot * k - now, &HandoverCoordinator::SlotTick, this);
+}
+
+void
+HandoverCoordinator::SlotTick()
+{
+    const Time slot = m_scheduler->GetSlotDuration();
+    const auto k = static_cast<uint64_t>(Simulator::Now().GetTimeStep() / slot.GetTimeStep());
+    // The senders' refills at this instant may have asked already: one answer per slot.
+    if (!m_budgetsValid || m_budgetSlot != k)
+    {
+        ComputeSlot(k);
+    }
+    ArmSlotTick();
+}
+
+} // namespace ns3
