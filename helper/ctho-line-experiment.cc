@@ -333,7 +333,7 @@ CtHoLineExperiment::Run(const std::string& scheme,
             const KvTransferReceiverCounters r = receiver->GetCounters(ue.imsi);
             run.received.announced += r.announced;
             run.received.received += r.received;
-            run.received.droppedStale += r.droppedStale;
+            run.received.stale += r.stale;
             run.received.droppedInvalid += r.droppedInvalid;
             run.received.tokensForwarded += r.tokensForwarded;
         }
@@ -350,7 +350,7 @@ CtHoLineExperiment::Run(const std::string& scheme,
                 const KvTransferSenderCounters k = sender->GetCounters(ue.imsi);
                 run.sent.announced += k.announced;
                 run.sent.sent += k.sent;
-                run.sent.cancelled += k.cancelled;
+                run.sent.withdrawn += k.withdrawn;
                 run.sent.acked += k.acked;
             }
         }

@@ -73,9 +73,9 @@ std::string
 KvTransferHeader::Check() const
 {
     std::ostringstream why;
-    if (m_type < BEGIN || m_type > CANCEL)
+    if (m_type < BEGIN || m_type > SEAL)
     {
-        why << "type = " << unsigned(m_type) << " is not in [1, 5]";
+        why << "type = " << unsigned(m_type) << " is not in [1, 7]";
     }
     else if (m_unit > ENTRY)
     {
@@ -89,7 +89,20 @@ KvTransferHeader::Check() const
     {
         why << "first + count = " << uint64_t(m_first) + m_count << " exceeds 2^32";
     }
-    else if (m_type == END || m_type == CANCEL)
+    else if (m_type == CANCEL)
+    {
+        if (m_first >= KV_DISCARD_REASONS)
+        {
+            why << "CANCEL reason (first) = " << m_first << " is not in [0, "
+                << KV_DISCARD_REASONS - 1 << "]";
+        }
+        else if (m_count != 0 || m_payloadBytes != 0)
+        {
+            why << "CANCEL carries no range and no payload; got count = " << m_count
+                << ", payloadBytes = " << m_payloadBytes;
+        }
+    }
+    else if (m_type == END || m_type == OPEN || m_type == SEAL)
     {
         if (m_first != 0 || m_count != 0 || m_payloadBytes != 0)
         {
@@ -208,6 +221,18 @@ KvTransferHeader::GetFollowingBytes() const
     return m_type == BEGIN ? 0 : m_payloadBytes;
 }
 
+KvTransferHeader
+KvTransferHeader::MakeCancel(uint64_t imsi, uint32_t epoch, KvDiscardReason reason)
+{
+    return Make(CANCEL, imsi, epoch, TOKEN, static_cast<uint32_t>(reason), 0, 0);
+}
+
+KvDiscardReason
+KvTransferHeader::GetCancelReason() const
+{
+    return static_cast<KvDiscardReason>(m_first);
+}
+
 const char*
 KvTransferHeader::TypeName(uint8_t type)
 {
@@ -223,6 +248,10 @@ KvTransferHeader::TypeName(uint8_t type)
         return "END";
     case CANCEL:
         return "CANCEL";
+    case OPEN:
+        return "OPEN";
+    case SEAL:
+        return "SEAL";
     default:
         return "UNKNOWN";
     }
@@ -231,8 +260,13 @@ KvTransferHeader::TypeName(uint8_t type)
 void
 KvTransferHeader::Print(std::ostream& os) const
 {
-    os << TypeName(m_type) << " imsi=" << m_imsi << " epoch=" << m_epoch
-       << " unit=" << (m_unit == TOKEN ? "token" : "entry") << " range=[" << m_first << ","
+    os << TypeName(m_type) << " imsi=" << m_imsi << " epoch=" << m_epoch;
+    if (m_type == CANCEL && m_first < KV_DISCARD_REASONS)
+    {
+        os << " reason=" << KvDiscardReasonName(GetCancelReason());
+        return;
+    }
+    os << " unit=" << (m_unit == TOKEN ? "token" : "entry") << " range=[" << m_first << ","
        << uint64_t(m_first) + m_count << ") payloadBytes=" << m_payloadBytes;
 }
 

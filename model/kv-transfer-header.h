@@ -5,6 +5,8 @@
 #ifndef EDGE_LLM_KV_TRANSFER_HEADER_H
 #define EDGE_LLM_KV_TRANSFER_HEADER_H
 
+#include "kv-transfer-ledger.h"
+
 #include "ns3/header.h"
 
 #include <cstdint>
@@ -22,21 +24,29 @@ namespace ns3
  * | offset | width | field         | rule                                             |
  * |--------|-------|---------------|--------------------------------------------------|
  * | 0      | 2     | magic         | 0x4B56 ("KV")                                    |
- * | 2      | 1     | version       | 1                                                |
- * | 3      | 1     | type          | BEGIN 1, TOKENS 2, DATA 3, END 4, CANCEL 5       |
+ * | 2      | 1     | version       | 2                                                |
+ * | 3      | 1     | type          | BEGIN 1, TOKENS 2, DATA 3, END 4, CANCEL 5,      |
+ * |        |       |               | OPEN 6, SEAL 7                                   |
  * | 4      | 1     | unit          | TOKEN 0, ENTRY 1 (importance-ordered entries)     |
  * | 5      | 3     | reserved      | 0                                                |
  * | 8      | 8     | imsi          | >= 1                                             |
  * | 16     | 4     | epoch         | any                                              |
- * | 20     | 4     | first         | first + count <= 2^32                            |
- * | 24     | 4     | count         | >= 1 for BEGIN, TOKENS, DATA; 0 for END, CANCEL  |
+ * | 20     | 4     | first         | first + count <= 2^32; CANCEL: reason code [0, 2]|
+ * | 24     | 4     | count         | >= 1 for BEGIN, TOKENS, DATA; 0 for the others   |
  * | 28     | 8     | payloadBytes  | see below                                        |
  *
  * The payload follows the header in the byte stream and is virtual: its size is exact on
  * the wire, its content is zeros that nobody allocates. BEGIN announces a range and the bytes
  * that will cover it (payloadBytes >= 1, nothing follows); TOKENS forwards the IDs of
  * tokens [first, first + count) at 4 bytes each (payloadBytes = 4 count, unit TOKEN); DATA
- * carries the KV bytes of a range (payloadBytes >= 1); END and CANCEL carry nothing.
+ * carries the KV bytes of a range (payloadBytes >= 1); END, OPEN and SEAL carry nothing
+ * (first, count and payloadBytes 0). CANCEL carries no range and no payload either, and
+ * puts the KvDiscardReason of the cancel in first (count and payloadBytes 0). OPEN comes
+ * before the first BEGIN of an open transfer, one that grows while the source decodes; SEAL
+ * follows the BEGINs of its last ranges.
+ *
+ * Version 2 added OPEN, SEAL and CANCEL's reason; a version 1 peer would misread them, so
+ * version 1 headers are refused.
  */
 class KvTransferHeader : public Header
 {
@@ -48,7 +58,9 @@ class KvTransferHeader : public Header
         TOKENS = 2, //!< forwarded token IDs
         DATA = 3,   //!< KV bytes of a range
         END = 4,    //!< the sender has sent all of this epoch's data
-        CANCEL = 5, //!< the sender abandons this epoch's transfer
+        CANCEL = 5, //!< the sender abandons this epoch's transfer; first holds the reason
+        OPEN = 6,   //!< an open transfer begins: more ranges may follow until SEAL
+        SEAL = 7,   //!< an open transfer's last range has been announced
     };
 
     /// What first and count count.
@@ -59,7 +71,7 @@ class KvTransferHeader : public Header
     };
 
     static constexpr uint16_t MAGIC = 0x4B56;         //!< first two bytes of every header
-    static constexpr uint8_t VERSION = 1;             //!< the version this code speaks
+    static constexpr uint8_t VERSION = 2;             //!< the version this code speaks
     static constexpr uint32_t SERIALIZED_SIZE = 36;   //!< bytes on the wire
     static constexpr uint32_t BYTES_PER_TOKEN_ID = 4; //!< virtual size of a forwarded ID
 
@@ -121,6 +133,18 @@ class KvTransferHeader : public Header
     uint64_t GetPayloadBytes() const;
     /// \return the payload bytes that follow this header in the stream (0 for BEGIN)
     uint64_t GetFollowingBytes() const;
+
+    /**
+     * \brief Make a CANCEL message.
+     * \param imsi session
+     * \param epoch the epoch abandoned
+     * \param reason why; it travels in the first field
+     * \return the header
+     */
+    static KvTransferHeader MakeCancel(uint64_t imsi, uint32_t epoch, KvDiscardReason reason);
+
+    /// \return the reason a CANCEL carries; only meaningful for a CANCEL
+    KvDiscardReason GetCancelReason() const;
 
     /// \return a short name of a message type, e.g. "DATA"
     static const char* TypeName(uint8_t type);

@@ -156,9 +156,17 @@ SlotBudgetKvTransferPolicy::GetTypeId()
 SlotBudgetKvTransferPolicy::SlotBudgetKvTransferPolicy() = default;
 
 void
-SlotBudgetKvTransferPolicy::SetBudget(uint64_t imsi, uint64_t bytesPerSlot)
+SlotBudgetKvTransferPolicy::SetBudget(uint64_t imsi, uint32_t epoch, uint64_t bytesPerSlot)
 {
-    m_usage[imsi].budget = bytesPerSlot;
+    Usage& u = m_usage[{imsi, epoch}];
+    u.hasBudget = true;
+    u.budget = bytesPerSlot;
+}
+
+void
+SlotBudgetKvTransferPolicy::SetBudgetSource(BudgetSource source)
+{
+    m_source = source;
 }
 
 uint64_t
@@ -175,23 +183,32 @@ SlotBudgetKvTransferPolicy::Select(const std::vector<const KvTransferJobInfo*>& 
 }
 
 uint64_t
+SlotBudgetKvTransferPolicy::FixedBudget(const Key& key) const
+{
+    auto it = m_usage.find(key);
+    return it != m_usage.end() && it->second.hasBudget ? it->second.budget : m_defaultBudget;
+}
+
+uint64_t
 SlotBudgetKvTransferPolicy::GetAllowance(const KvTransferJobInfo& job, Time now) const
 {
-    auto it = m_usage.find(job.imsi);
-    if (it == m_usage.end())
-    {
-        return m_defaultBudget;
-    }
-    const Usage& u = it->second;
-    const uint64_t used = u.slot == GetSlotIndex(now) ? u.used : 0;
-    return u.budget > used ? u.budget - used : 0;
+    const Key key{job.imsi, job.epoch};
+    const uint64_t slot = GetSlotIndex(now);
+    const uint64_t budget =
+        m_source.IsNull() ? FixedBudget(key) : m_source(job.imsi, job.epoch, slot);
+    auto it = m_usage.find(key);
+    const uint64_t used = it != m_usage.end() && it->second.slot == slot ? it->second.used : 0;
+    return budget > used ? budget - used : 0;
 }
 
 uint64_t
 SlotBudgetKvTransferPolicy::GetAllowancePerRefill(const KvTransferJobInfo& job) const
 {
-    auto it = m_usage.find(job.imsi);
-    return it == m_usage.end() ? m_defaultBudget : it->second.budget;
+    if (!m_source.IsNull())
+    {
+        return std::numeric_limits<uint64_t>::max();
+    }
+    return FixedBudget({job.imsi, job.epoch});
 }
 
 Time
@@ -203,12 +220,15 @@ SlotBudgetKvTransferPolicy::GetNextRefill(Time now) const
 void
 SlotBudgetKvTransferPolicy::NotifySent(const KvTransferJobInfo& job, uint64_t bytes, Time now)
 {
-    auto [it, inserted] = m_usage.try_emplace(job.imsi);
-    if (inserted)
+    // The sender cancels a session's older epochs when it queues a newer one, so once the
+    // newer one sends, their entries are of no more use; dropping them keeps one per session.
+    auto older = m_usage.lower_bound({job.imsi, 0});
+    while (older != m_usage.end() && older->first.first == job.imsi &&
+           older->first.second < job.epoch)
     {
-        it->second.budget = m_defaultBudget;
+        older = m_usage.erase(older);
     }
-    Usage& u = it->second;
+    Usage& u = m_usage[{job.imsi, job.epoch}];
     const uint64_t slot = GetSlotIndex(now);
     if (u.slot != slot)
     {

@@ -5,11 +5,13 @@
 #ifndef EDGE_LLM_KV_TRANSFER_POLICY_H
 #define EDGE_LLM_KV_TRANSFER_POLICY_H
 
+#include "ns3/callback.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
 
 #include <cstdint>
 #include <map>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -30,6 +32,7 @@ struct KvTransferJobInfo
     uint64_t bytesPerUnit{0};   //!< bytes of one token or entry
     uint64_t remainingBytes{0}; //!< KV bytes not yet put in a message
     uint64_t sentBytes{0};      //!< KV bytes already put in messages
+    double weight{1};           //!< KvTransferRequest::weight, for weighted policies
 };
 
 /**
@@ -140,19 +143,34 @@ class StrictPriorityKvTransferPolicy : public KvTransferPolicy
 
 /**
  * \ingroup edge-llm
- * \brief Per-slot byte budgets, one per session, for deadline-bounded partial transfers.
+ * \brief Per-slot byte budgets, one per transfer (session and epoch), for deadline-bounded
+ * partial transfers.
  *
- * Time is cut into slots of SlotDuration from t = 0. In each slot a session may send at most
- * its budget (SetBudget; DefaultBudgetBytes otherwise); what it does not use is lost. Among
- * sessions with budget left, arrival order decides. A message never exceeds the budget left,
- * so the bytes chosen in a slot never exceed it either (a message is charged when it is
- * chosen). A session whose budget is 0 is held back: after SetBudget, call the sender's
- * Reschedule() for the change to act before the next slot. A budget above 0 but below one
- * unit stops the run, since that session could never send.
+ * Time is cut into slots of SlotDuration from t = 0. In each slot a transfer may send at most
+ * its budget; what it does not use is lost. Among transfers with budget left, arrival order
+ * decides. A message never exceeds the budget left, so the bytes chosen in a slot never
+ * exceed it either (a message is charged when it is chosen). Budgets and usage are kept per
+ * (imsi, epoch): a session's new epoch starts with its own budget, not with what its
+ * cancelled predecessor left.
+ *
+ * The budget comes from one of two places:
+ * - a budget source (SetBudgetSource): budget(imsi, epoch, slot) for each slot, which may
+ *   change from slot to slot (0 in one, large in the next). The sender wakes at every slot
+ *   start while a transfer has bytes left, and asks again;
+ * - otherwise a fixed budget per slot, SetBudget, or DefaultBudgetBytes for a transfer
+ *   without one. A budget of 0 holds the transfer back: after SetBudget, call the sender's
+ *   Reschedule() for the change to act before the next slot. A budget above 0 but below one
+ *   unit stops the run, since that transfer could never send.
  */
 class SlotBudgetKvTransferPolicy : public KvTransferPolicy
 {
   public:
+    /**
+     * Where budgets come from: callback(imsi, epoch, slotIndex) returning that transfer's
+     * budget in bytes for that slot.
+     */
+    typedef Callback<uint64_t, uint64_t, uint32_t, uint64_t> BudgetSource;
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -161,11 +179,27 @@ class SlotBudgetKvTransferPolicy : public KvTransferPolicy
     SlotBudgetKvTransferPolicy();
 
     /**
-     * \brief Set one session's budget per slot, from the current slot on.
+     * \brief Set one transfer's budget per slot, from the current slot on. Not used while a
+     * budget source is set.
      * \param imsi the session
+     * \param epoch the transfer's epoch
      * \param bytesPerSlot its budget in bytes
      */
-    void SetBudget(uint64_t imsi, uint64_t bytesPerSlot);
+    void SetBudget(uint64_t imsi, uint32_t epoch, uint64_t bytesPerSlot);
+
+    /**
+     * \brief Take every budget from a source; SetBudget and DefaultBudgetBytes are then not
+     * used. A null callback goes back to them.
+     *
+     * The source is called synchronously from GetAllowance(), i.e. when the sender looks for
+     * work (woken at each slot's start by its refill event, or after a message), so no event
+     * at the same timestamp can see another budget than the sender did. It may be called
+     * several times for the same slot, and must return the same value each time: the
+     * allowance is the budget minus what the transfer used in the slot.
+     *
+     * \param source callback(imsi, epoch, slotIndex) -> bytes
+     */
+    void SetBudgetSource(BudgetSource source);
 
     /**
      * \param now a time
@@ -177,21 +211,30 @@ class SlotBudgetKvTransferPolicy : public KvTransferPolicy
                        Time now) const override;
     uint64_t GetAllowance(const KvTransferJobInfo& job, Time now) const override;
     Time GetNextRefill(Time now) const override;
+    /// With a source, unlimited: a slot's budget says nothing of the next one's.
     uint64_t GetAllowancePerRefill(const KvTransferJobInfo& job) const override;
     void NotifySent(const KvTransferJobInfo& job, uint64_t bytes, Time now) override;
 
   private:
-    /// A session's budget and what it used in the slot it last sent in.
+    /// A transfer's fixed budget and what it used in the slot it last sent in.
     struct Usage
     {
-        uint64_t budget{0}; //!< bytes per slot
-        uint64_t slot{0};   //!< slot of `used`
-        uint64_t used{0};   //!< bytes used in `slot`
+        bool hasBudget{false}; //!< SetBudget was called; else DefaultBudgetBytes
+        uint64_t budget{0};    //!< bytes per slot
+        uint64_t slot{0};      //!< slot of `used`
+        uint64_t used{0};      //!< bytes used in `slot`
     };
 
-    Time m_slot;                       //!< SlotDuration
-    uint64_t m_defaultBudget;          //!< DefaultBudgetBytes
-    std::map<uint64_t, Usage> m_usage; //!< per session
+    /// The key of a transfer.
+    using Key = std::pair<uint64_t, uint32_t>;
+
+    /// \return the fixed budget of a transfer
+    uint64_t FixedBudget(const Key& key) const;
+
+    Time m_slot;                  //!< SlotDuration
+    uint64_t m_defaultBudget;     //!< DefaultBudgetBytes
+    BudgetSource m_source;        //!< budget source; null for fixed budgets
+    std::map<Key, Usage> m_usage; //!< per (imsi, epoch)
 };
 
 } // namespace ns3

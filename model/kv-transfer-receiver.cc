@@ -201,12 +201,16 @@ KvTransferReceiver::Consume(Stream& stream, Ptr<Packet> p)
                 }
                 else
                 {
-                    m_counters[imsi].droppedStale += k;
+                    CountStale(imsi, stream.current.GetEpoch(), k);
                 }
             }
-            else if (stream.sink)
+            else if (stream.sink == SINK_STALE)
             {
-                *stream.sink += k;
+                CountStale(stream.current.GetImsi(), stream.current.GetEpoch(), k);
+            }
+            else if (stream.sink == SINK_INVALID)
+            {
+                m_counters[stream.current.GetImsi()].droppedInvalid += k;
             }
             if (stream.payloadLeft == 0)
             {
@@ -240,7 +244,7 @@ KvTransferReceiver::Consume(Stream& stream, Ptr<Packet> p)
     }
 }
 
-uint64_t*
+KvTransferReceiver::Sink
 KvTransferReceiver::Drop(const KvTransferHeader& header, DropReason reason)
 {
     ++m_drops[reason];
@@ -248,23 +252,81 @@ KvTransferReceiver::Drop(const KvTransferHeader& header, DropReason reason)
     NS_LOG_INFO("drop (" << ReasonName(reason) << ") " << header);
     if (header.GetMessageType() != KvTransferHeader::DATA)
     {
-        return nullptr;
+        return SINK_NONE;
     }
-    KvTransferReceiverCounters& c = m_counters[header.GetImsi()];
-    return reason == STALE_EPOCH ? &c.droppedStale : &c.droppedInvalid;
+    return reason == STALE_EPOCH ? SINK_STALE : SINK_INVALID;
+}
+
+void
+KvTransferReceiver::Retire(Session& s, uint32_t epoch, KvDiscardReason reason)
+{
+    for (const auto& [e, r] : s.retired)
+    {
+        if (e == epoch)
+        {
+            return;
+        }
+    }
+    s.retired.emplace_back(epoch, reason);
+    if (s.retired.size() > RETIRED_KEPT)
+    {
+        s.retired.pop_front();
+    }
+}
+
+void
+KvTransferReceiver::CountStale(uint64_t imsi, uint32_t epoch, uint64_t bytes)
+{
+    KvDiscardReason reason = KvDiscardReason::NEWER_EPOCH;
+    auto it = m_sessions.find(imsi);
+    if (it != m_sessions.end())
+    {
+        for (const auto& [e, r] : it->second.retired)
+        {
+            if (e == epoch)
+            {
+                reason = r;
+            }
+        }
+    }
+    KvTransferReceiverCounters& c = m_counters[imsi];
+    c.stale += bytes;
+    c.staleBy[static_cast<std::size_t>(reason)] += bytes;
 }
 
 KvTransferReceiver::Session&
-KvTransferReceiver::ResetEpoch(uint64_t imsi, uint32_t epoch)
+KvTransferReceiver::ResetEpoch(uint64_t imsi, uint32_t epoch, KvDiscardReason reason)
 {
-    Session& s = m_sessions[imsi];
+    auto [it, inserted] = m_sessions.try_emplace(imsi);
+    Session& s = it->second;
+    if (!inserted)
+    {
+        // A cancelled epoch retired at its CANCEL already, and keeps that reason.
+        Retire(s, s.epoch, reason);
+    }
     s.epoch = epoch;
     s.cancelled = false;
     s.complete = false;
+    s.open = false;
     s.announced.Clear();
     s.received.Clear();
     s.epochBytes = 0;
     return s;
+}
+
+void
+KvTransferReceiver::CheckComplete(uint64_t imsi, Session& s)
+{
+    if (s.complete || s.open || s.cancelled || s.received.Count() != s.announced.Count())
+    {
+        return;
+    }
+    s.complete = true;
+    m_sessionComplete(imsi, s.epoch, s.epochBytes);
+    if (!m_complete.IsNull())
+    {
+        m_complete(imsi, s.epoch);
+    }
 }
 
 void
@@ -273,13 +335,14 @@ KvTransferReceiver::OnHeader(Stream& stream)
     const KvTransferHeader& h = stream.current;
     m_messageReceived(h);
     stream.accepted = false;
-    stream.sink = nullptr;
+    stream.sink = SINK_NONE;
     const uint64_t imsi = h.GetImsi();
     const uint64_t first = h.GetFirst();
     const uint64_t end = first + h.GetCount();
     auto it = m_sessions.find(imsi);
+    const KvTransferHeader::MessageType type = h.GetMessageType();
 
-    if (h.GetMessageType() == KvTransferHeader::BEGIN)
+    if (type == KvTransferHeader::BEGIN || type == KvTransferHeader::OPEN)
     {
         if (it != m_sessions.end() && (h.GetEpoch() < it->second.epoch ||
                                        (h.GetEpoch() == it->second.epoch && it->second.cancelled)))
@@ -288,8 +351,15 @@ KvTransferReceiver::OnHeader(Stream& stream)
             return;
         }
         Session& s = (it == m_sessions.end() || h.GetEpoch() > it->second.epoch)
-                         ? ResetEpoch(imsi, h.GetEpoch())
+                         ? ResetEpoch(imsi, h.GetEpoch(), KvDiscardReason::NEWER_EPOCH)
                          : it->second;
+        if (type == KvTransferHeader::OPEN)
+        {
+            s.open = true;
+            s.complete = false;
+            stream.accepted = true;
+            return;
+        }
         if (s.announced.Overlaps(first, end))
         {
             Drop(h, OUT_OF_RANGE);
@@ -313,15 +383,11 @@ KvTransferReceiver::OnHeader(Stream& stream)
         stream.sink = Drop(h, STALE_EPOCH);
         return;
     }
-    switch (h.GetMessageType())
+    switch (type)
     {
     case KvTransferHeader::TOKENS:
-        m_counters[imsi].tokensForwarded += h.GetCount();
+        // Reported at the end of its payload: the IDs are not here yet.
         stream.accepted = true;
-        if (!m_tokens.IsNull())
-        {
-            m_tokens(imsi, h.GetEpoch(), h.GetFirst(), h.GetCount());
-        }
         return;
     case KvTransferHeader::DATA:
         if (!s.announced.Contains(first, end) || s.received.Overlaps(first, end))
@@ -334,7 +400,14 @@ KvTransferReceiver::OnHeader(Stream& stream)
     case KvTransferHeader::CANCEL:
         s.cancelled = true;
         s.complete = false;
+        Retire(s, s.epoch, h.GetCancelReason());
         stream.accepted = true;
+        return;
+    case KvTransferHeader::SEAL:
+        s.open = false;
+        stream.accepted = true;
+        // Every range is announced now; the data may all be in already.
+        CheckComplete(imsi, s);
         return;
     default: // END: the data before it in the stream has been read
         stream.accepted = true;
@@ -346,30 +419,37 @@ void
 KvTransferReceiver::OnMessageEnd(Stream& stream)
 {
     const KvTransferHeader& h = stream.current;
-    if (!stream.accepted || h.GetMessageType() != KvTransferHeader::DATA)
+    if (!stream.accepted || (h.GetMessageType() != KvTransferHeader::DATA &&
+                             h.GetMessageType() != KvTransferHeader::TOKENS))
     {
         return;
     }
-    Session& s = m_sessions[h.GetImsi()];
+    const uint64_t imsi = h.GetImsi();
+    Session& s = m_sessions[imsi];
     if (s.epoch != h.GetEpoch() || s.cancelled)
     {
         return;
     }
-    s.received.Add(h.GetFirst(), uint64_t(h.GetFirst()) + h.GetCount());
-    if (!s.complete && s.received.Count() == s.announced.Count())
+    if (h.GetMessageType() == KvTransferHeader::TOKENS)
     {
-        s.complete = true;
-        m_sessionComplete(h.GetImsi(), s.epoch, s.epochBytes);
-        if (!m_complete.IsNull())
+        m_counters[imsi].tokensForwarded += h.GetCount();
+        if (!m_tokens.IsNull())
         {
-            m_complete(h.GetImsi(), s.epoch);
+            m_tokens(imsi, h.GetEpoch(), h.GetFirst(), h.GetCount());
         }
+        return;
     }
+    s.received.Add(h.GetFirst(), uint64_t(h.GetFirst()) + h.GetCount());
+    CheckComplete(imsi, s);
 }
 
 void
-KvTransferReceiver::ExpectEpoch(uint64_t imsi, uint32_t epoch)
+KvTransferReceiver::ExpectEpoch(uint64_t imsi, uint32_t epoch, KvDiscardReason reason)
 {
+    const auto code = static_cast<std::size_t>(reason);
+    NS_ABORT_MSG_IF(code >= KV_DISCARD_REASONS,
+                    "KvTransferReceiver::ExpectEpoch: reason = " << code << " is not in [0, "
+                                                                 << KV_DISCARD_REASONS - 1 << "]");
     auto it = m_sessions.find(imsi);
     NS_ABORT_MSG_IF(it != m_sessions.end() && epoch < it->second.epoch,
                     "KvTransferReceiver::ExpectEpoch: imsi " << imsi << " epoch " << epoch
@@ -377,7 +457,7 @@ KvTransferReceiver::ExpectEpoch(uint64_t imsi, uint32_t epoch)
                                                              << it->second.epoch);
     if (it == m_sessions.end() || epoch > it->second.epoch)
     {
-        ResetEpoch(imsi, epoch);
+        ResetEpoch(imsi, epoch, reason);
     }
 }
 

@@ -17,6 +17,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace ns3
@@ -216,7 +217,7 @@ KvTransferSender::Enqueue(const KvTransferRequest& request)
 {
     const uint64_t imsi = request.imsi;
     NS_ABORT_MSG_IF(imsi == 0, "KvTransferRequest::imsi = 0; an IMSI is >= 1");
-    const bool tokensOnly = request.ranges.empty();
+    const bool tokensOnly = request.ranges.empty() && !request.open;
     NS_ABORT_MSG_IF(tokensOnly && request.forwardedCount == 0,
                     "KvTransferRequest::ranges is empty and KvTransferRequest::forwardedCount = 0 "
                     "for imsi "
@@ -225,6 +226,9 @@ KvTransferSender::Enqueue(const KvTransferRequest& request)
                            "tokens-only transfer");
     NS_ABORT_MSG_IF(!tokensOnly && request.bytesPerUnit == 0,
                     "KvTransferRequest::bytesPerUnit = 0 for imsi " << imsi << "; it is >= 1");
+    NS_ABORT_MSG_IF(!(request.weight > 0) || !std::isfinite(request.weight),
+                    "KvTransferRequest::weight = " << request.weight << " for imsi " << imsi
+                                                   << "; it is > 0 and finite");
     std::vector<uint32_t> superseded;
     for (const Job& j : m_jobs)
     {
@@ -245,7 +249,6 @@ KvTransferSender::Enqueue(const KvTransferRequest& request)
 
     auto sorted = request.ranges;
     std::sort(sorted.begin(), sorted.end());
-    uint64_t units = 0;
     uint64_t previousEnd = 0;
     for (std::size_t i = 0; i < sorted.size(); ++i)
     {
@@ -258,15 +261,11 @@ KvTransferSender::Enqueue(const KvTransferRequest& request)
         NS_ABORT_MSG_IF(i > 0 && first < previousEnd,
                         "KvTransferRequest::ranges overlap at " << first);
         previousEnd = end;
-        units += count;
     }
-    NS_ABORT_MSG_IF(!tokensOnly &&
-                        units > std::numeric_limits<uint64_t>::max() / request.bytesPerUnit,
-                    "KvTransferRequest: " << units << " units of " << request.bytesPerUnit
-                                          << " bytes overflow 64 bits");
 
     Job job;
     job.tokensOnly = tokensOnly;
+    job.open = request.open;
     job.unit = request.unit;
     job.info.imsi = imsi;
     job.info.epoch = request.epoch;
@@ -274,22 +273,21 @@ KvTransferSender::Enqueue(const KvTransferRequest& request)
     job.info.enqueued = Simulator::Now();
     job.info.deadline = request.deadline;
     job.info.priority = request.priority;
+    job.info.weight = request.weight;
     job.info.bytesPerUnit = request.bytesPerUnit;
-    job.info.remainingBytes = units * request.bytesPerUnit;
-    // The order given is the order sent: importance order for entries.
-    job.ranges.assign(request.ranges.begin(), request.ranges.end());
-    m_counters[imsi].announced += job.info.remainingBytes;
 
-    for (const auto& [first, count] : request.ranges)
+    if (request.open)
     {
-        m_control.push_back(KvTransferHeader::Make(KvTransferHeader::BEGIN,
+        // Ahead of every BEGIN, so the peer knows from the first one that more may follow.
+        m_control.push_back(KvTransferHeader::Make(KvTransferHeader::OPEN,
                                                    imsi,
                                                    request.epoch,
-                                                   request.unit,
-                                                   first,
-                                                   count,
-                                                   uint64_t(count) * request.bytesPerUnit));
+                                                   KvTransferHeader::TOKEN,
+                                                   0,
+                                                   0,
+                                                   0));
     }
+    AddRanges(job, request.ranges, "KvTransferSender::Enqueue");
     if (request.forwardedCount > 0)
     {
         m_control.push_back(KvTransferHeader::Make(KvTransferHeader::TOKENS,
@@ -305,15 +303,137 @@ KvTransferSender::Enqueue(const KvTransferRequest& request)
     // the link does not carry bytes the receiver would drop as stale.
     for (uint32_t old : superseded)
     {
-        Cancel(imsi, old);
+        Cancel(imsi, old, KvDiscardReason::NEWER_EPOCH);
     }
     m_jobs.push_back(std::move(job));
     Pump();
 }
 
-uint64_t
-KvTransferSender::Cancel(uint64_t imsi, uint32_t epoch)
+void
+KvTransferSender::AddRanges(Job& job,
+                            const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                            const char* caller)
 {
+    const uint64_t imsi = job.info.imsi;
+    const uint32_t epoch = job.info.epoch;
+    const uint64_t bpu = job.info.bytesPerUnit;
+    // Checked in full before anything is queued, so a refused call changes nothing.
+    edgellm::RangeSet held = job.held;
+    uint64_t units = 0;
+    for (const auto& [first, count] : ranges)
+    {
+        const uint64_t end = uint64_t(first) + count;
+        NS_ABORT_MSG_IF(count == 0,
+                        caller << ": imsi " << imsi << " epoch " << epoch << ": an empty range at "
+                               << first << "; count is >= 1");
+        NS_ABORT_MSG_IF(end > (uint64_t(1) << 32),
+                        caller << ": imsi " << imsi << " epoch " << epoch << ": range [" << first
+                               << ", " << end << ") ends past 2^32");
+        NS_ABORT_MSG_IF(held.Overlaps(first, end),
+                        caller << ": imsi " << imsi << " epoch " << epoch << ": range [" << first
+                               << ", " << end << ") overlaps a range the transfer holds");
+        held.Add(first, end);
+        units += count;
+    }
+    NS_ABORT_MSG_IF(bpu > 0 && held.Count() > std::numeric_limits<uint64_t>::max() / bpu,
+                    caller << ": imsi " << imsi << " epoch " << epoch << ": " << held.Count()
+                           << " units of " << bpu << " bytes overflow 64 bits");
+    job.held = std::move(held);
+    const uint64_t bytes = units * bpu;
+    job.info.remainingBytes += bytes;
+    m_counters[imsi].announced += bytes;
+    // The order given is the order sent: importance order for entries.
+    for (const auto& [first, count] : ranges)
+    {
+        job.ranges.emplace_back(first, count);
+        m_control.push_back(KvTransferHeader::Make(KvTransferHeader::BEGIN,
+                                                   imsi,
+                                                   epoch,
+                                                   job.unit,
+                                                   first,
+                                                   count,
+                                                   uint64_t(count) * bpu));
+    }
+}
+
+KvTransferSender::Job&
+KvTransferSender::OpenJob(uint64_t imsi, uint32_t epoch, const char* caller)
+{
+    auto it = FindJob(imsi, epoch);
+    if (it == m_jobs.end())
+    {
+        const bool written =
+            std::any_of(m_awaitingAck.begin(), m_awaitingAck.end(), [imsi, epoch](const Job& j) {
+                return j.info.imsi == imsi && j.info.epoch == epoch;
+            });
+        NS_ABORT_MSG_IF(written,
+                        caller << ": imsi " << imsi << " epoch " << epoch
+                               << " is sealed already: all of it has reached TCP");
+        NS_FATAL_ERROR(caller << ": imsi " << imsi << " epoch " << epoch
+                              << " is not queued (never enqueued, cancelled or superseded)");
+    }
+    NS_ABORT_MSG_IF(!it->open,
+                    caller << ": imsi " << imsi << " epoch " << epoch
+                           << " is not open; enqueue it with KvTransferRequest::open = true");
+    NS_ABORT_MSG_IF(it->sealed,
+                    caller << ": imsi " << imsi << " epoch " << epoch << " is sealed already");
+    return *it;
+}
+
+void
+KvTransferSender::Append(uint64_t imsi,
+                         uint32_t epoch,
+                         const std::vector<std::pair<uint32_t, uint32_t>>& ranges)
+{
+    Job& job = OpenJob(imsi, epoch, "KvTransferSender::Append");
+    AddRanges(job, ranges, "KvTransferSender::Append");
+    Pump();
+}
+
+void
+KvTransferSender::Seal(uint64_t imsi,
+                       uint32_t epoch,
+                       const std::vector<std::pair<uint32_t, uint32_t>>& lastRanges)
+{
+    Job& job = OpenJob(imsi, epoch, "KvTransferSender::Seal");
+    AddRanges(job, lastRanges, "KvTransferSender::Seal");
+    job.sealed = true;
+    m_control.push_back(KvTransferHeader::Make(KvTransferHeader::SEAL,
+                                               imsi,
+                                               epoch,
+                                               KvTransferHeader::TOKEN,
+                                               0,
+                                               0,
+                                               0));
+    if (job.ranges.empty())
+    {
+        // All its data was chosen before the seal: the END can follow the last DATA now.
+        m_ends.push_back(KvTransferHeader::Make(KvTransferHeader::END,
+                                                imsi,
+                                                epoch,
+                                                KvTransferHeader::TOKEN,
+                                                0,
+                                                0,
+                                                0));
+    }
+    Pump();
+}
+
+bool
+KvTransferSender::IsOpen(uint64_t imsi, uint32_t epoch) const
+{
+    return std::any_of(m_jobs.begin(), m_jobs.end(), [imsi, epoch](const Job& j) {
+        return j.info.imsi == imsi && j.info.epoch == epoch && j.open && !j.sealed;
+    });
+}
+
+uint64_t
+KvTransferSender::Cancel(uint64_t imsi, uint32_t epoch, KvDiscardReason reason)
+{
+    const auto code = static_cast<std::size_t>(reason);
+    NS_ABORT_MSG_IF(code >= KV_DISCARD_REASONS,
+                    "KvTransferSender::Cancel: reason = " << code << " is not in [0, "
+                                                          << KV_DISCARD_REASONS - 1 << "]");
     auto it = FindJob(imsi, epoch);
     if (it == m_jobs.end())
     {
@@ -321,10 +441,12 @@ KvTransferSender::Cancel(uint64_t imsi, uint32_t epoch)
     }
     const uint64_t withdrawn = it->info.remainingBytes;
     const bool peerKnows = it->peerKnows;
-    m_counters[imsi].cancelled += withdrawn;
+    KvTransferSenderCounters& counters = m_counters[imsi];
+    counters.withdrawn += withdrawn;
+    counters.withdrawnBy[code] += withdrawn;
     m_jobs.erase(it);
-    // What the peer has not been told yet is not told: its BEGIN and TOKENS, and an END,
-    // which would tell it the transfer is whole.
+    // What the peer has not been told yet is not told: its OPEN, BEGIN, TOKENS and SEAL, and
+    // an END, which would tell it the transfer is whole.
     auto ofJob = [imsi, epoch](const KvTransferHeader& h) {
         return h.GetImsi() == imsi && h.GetEpoch() == epoch;
     };
@@ -332,16 +454,11 @@ KvTransferSender::Cancel(uint64_t imsi, uint32_t epoch)
     m_ends.erase(std::remove_if(m_ends.begin(), m_ends.end(), ofJob), m_ends.end());
     if (peerKnows)
     {
-        m_control.push_back(KvTransferHeader::Make(KvTransferHeader::CANCEL,
-                                                   imsi,
-                                                   epoch,
-                                                   KvTransferHeader::TOKEN,
-                                                   0,
-                                                   0,
-                                                   0));
+        m_control.push_back(KvTransferHeader::MakeCancel(imsi, epoch, reason));
     }
     m_transferCancelled(imsi, epoch, withdrawn);
-    NS_LOG_INFO("cancel imsi " << imsi << " epoch " << epoch << ": " << withdrawn << " bytes");
+    NS_LOG_INFO("cancel imsi " << imsi << " epoch " << epoch << " (" << KvDiscardReasonName(reason)
+                               << "): " << withdrawn << " bytes");
     Pump();
     return withdrawn;
 }
@@ -440,7 +557,8 @@ KvTransferSender::NextMessage()
     {
         job.ranges.pop_front();
     }
-    if (job.ranges.empty())
+    // An open transfer's END waits for its seal, since more ranges may come.
+    if (job.ranges.empty() && (!job.open || job.sealed))
     {
         m_ends.push_back(KvTransferHeader::Make(KvTransferHeader::END,
                                                 job.info.imsi,
@@ -497,7 +615,8 @@ KvTransferSender::Pump()
         {
             m_writing.headerWritten = true;
             if (h.GetMessageType() == KvTransferHeader::BEGIN ||
-                h.GetMessageType() == KvTransferHeader::TOKENS)
+                h.GetMessageType() == KvTransferHeader::TOKENS ||
+                h.GetMessageType() == KvTransferHeader::OPEN)
             {
                 auto job = FindJob(h.GetImsi(), h.GetEpoch());
                 if (job != m_jobs.end())

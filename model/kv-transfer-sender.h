@@ -6,7 +6,9 @@
 #define EDGE_LLM_KV_TRANSFER_SENDER_H
 
 #include "kv-transfer-header.h"
+#include "kv-transfer-ledger.h"
 #include "kv-transfer-policy.h"
+#include "range-set.h"
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
@@ -17,6 +19,7 @@
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <deque>
 #include <list>
 #include <map>
@@ -30,9 +33,13 @@ namespace ns3
  * \ingroup edge-llm
  * \brief One session's KV transfer, as its owner hands it to a sender.
  *
- * With no ranges the transfer is tokens-only (a token handover: the target re-prefills the
- * forwarded token IDs and no KV byte moves); it then needs forwarded token IDs, and
- * unit, bytesPerUnit, deadline and priority are ignored.
+ * With no ranges and not open, the transfer is tokens-only (a token handover: the target
+ * re-prefills the forwarded token IDs and no KV byte moves); it then needs forwarded token
+ * IDs, and unit, bytesPerUnit, deadline, priority and weight are ignored.
+ *
+ * An open transfer grows while the source decodes: KvTransferSender::Append() adds ranges
+ * and KvTransferSender::Seal() closes it. It may start with no range, and is then not
+ * tokens-only.
  */
 struct KvTransferRequest
 {
@@ -45,18 +52,24 @@ struct KvTransferRequest
     uint32_t forwardedCount{0}; //!< forwarded token IDs; 0 for none, >= 1 without ranges
     Time deadline{Time::Max()}; //!< for EDF policies
     uint32_t priority{0};       //!< for strict-priority policies; lower first
+    bool open{false};           //!< more ranges follow through Append() until Seal()
+    double weight{1};           //!< share for weighted policies; > 0 and finite
 };
 
 /**
  * \ingroup edge-llm
  * \brief Byte counts of one session at a sender, over all its epochs.
+ *
+ * announced = sent + withdrawn once the message being written at a Cancel() is finished;
+ * withdrawn is the sum of withdrawnBy.
  */
 struct KvTransferSenderCounters
 {
-    uint64_t announced{0}; //!< KV bytes enqueued
+    uint64_t announced{0}; //!< KV bytes enqueued or appended
     uint64_t sent{0};      //!< KV bytes handed to TCP
-    uint64_t cancelled{0}; //!< KV bytes withdrawn before they reached TCP
-    uint64_t acked{0};     //!< KV bytes of transfers the peer's TCP has acknowledged in full
+    uint64_t withdrawn{0}; //!< KV bytes withdrawn: announced and never handed to TCP
+    std::array<uint64_t, KV_DISCARD_REASONS> withdrawnBy{}; //!< withdrawn, by KvDiscardReason
+    uint64_t acked{0}; //!< KV bytes of transfers the peer's TCP has acknowledged in full
 };
 
 /**
@@ -72,11 +85,16 @@ struct KvTransferSenderCounters
  *
  * A tokens-only transfer (no ranges) is its TOKENS message alone: no BEGIN, DATA or END,
  * since the peer has nothing to assemble and the TOKENS message carries everything it learns.
- * It counts 0 KV bytes announced, sent, cancelled and acked; like any transfer it completes
+ * It counts 0 KV bytes announced, sent, withdrawn and acked; like any transfer it completes
  * (TransferAcked with 0 bytes, then the completion callback) once the peer's TCP has
  * acknowledged its last byte, can be cancelled, and is superseded by a newer epoch.
  *
- * Counters: announced = sent + cancelled for every session once the message being written
+ * An open transfer (KvTransferRequest::open) is announced by an OPEN message ahead of its
+ * first BEGIN, grows with Append(), and ends with Seal(), which sends a SEAL after the BEGINs
+ * of its last ranges. Its END follows its last DATA once it is sealed, so it completes only
+ * after Seal().
+ *
+ * Counters: announced = sent + withdrawn for every session once the message being written
  * when Cancel() was called has been written.
  */
 class KvTransferSender : public Object
@@ -107,11 +125,12 @@ class KvTransferSender : public Object
     /**
      * \brief Queue one session's transfer: its BEGIN and TOKENS go ahead of queued data.
      *
-     * A newer epoch of a session cancels its older ones still queued. A request with no
-     * ranges is a tokens-only transfer: only its TOKENS message is sent. Stops the run if a
-     * field is out of range: imsi 0, neither ranges nor forwarded token IDs, an empty or
-     * overflowing range, overlapping ranges, bytesPerUnit 0 with ranges, forwarded token IDs
-     * past 2^32, or an epoch not newer than one of the session already queued.
+     * A newer epoch of a session cancels its older ones still queued (reason NEWER_EPOCH). A
+     * request with no ranges that is not open is a tokens-only transfer: only its TOKENS
+     * message is sent. Stops the run if a field is out of range: imsi 0, neither ranges nor
+     * forwarded token IDs (unless open), an empty or overflowing range, overlapping ranges,
+     * bytesPerUnit 0 with ranges or open, forwarded token IDs past 2^32, a weight not > 0 or
+     * not finite, or an epoch not newer than one of the session already queued.
      *
      * \param request the transfer
      */
@@ -125,12 +144,57 @@ class KvTransferSender : public Object
      * The DATA message being written, if it is this transfer's, is finished, since TCP is a
      * byte stream.
      *
+     * The CANCEL carries the reason, so the peer counts what was in flight as stale under
+     * the same reason as the bytes withdrawn here.
+     *
      * \param imsi the session
      * \param epoch the epoch to cancel
+     * \param reason why; the withdrawn bytes are counted under it
      * \return the KV bytes withdrawn; 0 if the transfer is not queued, is tokens-only, or
      *         all its data has reached TCP already
      */
-    uint64_t Cancel(uint64_t imsi, uint32_t epoch);
+    uint64_t Cancel(uint64_t imsi,
+                    uint32_t epoch,
+                    KvDiscardReason reason = KvDiscardReason::NEWER_EPOCH);
+
+    /**
+     * \brief Add ranges to an open transfer; their BEGINs go ahead of queued data, their DATA
+     * after the ranges already queued, in the order given.
+     *
+     * Stops the run if the transfer is not queued, was not enqueued open, is sealed already,
+     * or a range is empty, ends past 2^32, or overlaps one the transfer already holds or
+     * another of the same call.
+     *
+     * \param imsi the session
+     * \param epoch the transfer's epoch
+     * \param ranges (first, count) in the order they should be sent
+     */
+    void Append(uint64_t imsi,
+                uint32_t epoch,
+                const std::vector<std::pair<uint32_t, uint32_t>>& ranges);
+
+    /**
+     * \brief Close an open transfer, after appending its last ranges (e.g. a last partial
+     * block).
+     *
+     * A SEAL follows the BEGINs of the last ranges; the END follows the transfer's last DATA,
+     * and the transfer completes (TransferAcked, completion callback) once the peer's TCP has
+     * acknowledged it. Stops the run as Append() does.
+     *
+     * \param imsi the session
+     * \param epoch the transfer's epoch
+     * \param lastRanges (first, count) to append first; may be empty
+     */
+    void Seal(uint64_t imsi,
+              uint32_t epoch,
+              const std::vector<std::pair<uint32_t, uint32_t>>& lastRanges = {});
+
+    /**
+     * \param imsi a session
+     * \param epoch an epoch
+     * \return true if that transfer is queued, was enqueued open, and is not sealed yet
+     */
+    bool IsOpen(uint64_t imsi, uint32_t epoch) const;
 
     /**
      * \brief Look for work again now: call it after raising a policy's allowances (for
@@ -160,7 +224,7 @@ class KvTransferSender : public Object
      * queued transfer, plus the rest of the DATA message being written, which is finished
      * even if its transfer is cancelled. Headers and forwarded token IDs are not counted, nor
      * bytes already in the socket buffer. Over all sessions it equals announced - sent -
-     * cancelled.
+     * withdrawn.
      *
      * \return the bytes; 0 when everything enqueued has reached TCP or been withdrawn
      */
@@ -198,6 +262,9 @@ class KvTransferSender : public Object
         std::deque<std::pair<uint32_t, uint32_t>> ranges; //!< what is left to put in DATA
         bool peerKnows{false};  //!< a BEGIN or TOKENS of it has reached TCP
         bool tokensOnly{false}; //!< no ranges: its TOKENS message is the whole transfer
+        bool open{false};       //!< enqueued open: Append() and Seal() apply
+        bool sealed{false};     //!< an open transfer was sealed
+        edgellm::RangeSet held; //!< every range announced, to refuse an overlapping Append
         uint64_t streamEnd{0};  //!< stream offset just past its last message, once written
     };
 
@@ -220,6 +287,12 @@ class KvTransferSender : public Object
     bool NextMessage();
     void Begin(const KvTransferHeader& header);
     std::list<Job>::iterator FindJob(uint64_t imsi, uint32_t epoch);
+    /// The open, unsealed job that Append or Seal (named by caller) acts on; fatal if none.
+    Job& OpenJob(uint64_t imsi, uint32_t epoch, const char* caller);
+    /// Check ranges against the job and queue them with their BEGINs.
+    void AddRanges(Job& job,
+                   const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                   const char* caller);
 
     Ptr<Node> m_node;               //!< host
     Ipv4Address m_local;            //!< local address

@@ -121,10 +121,10 @@ class HandoverTestCase : public TestCase
     void CheckBytes(const CtHoLineRun& run)
     {
         NS_TEST_ASSERT_MSG_EQ(run.sent.announced,
-                              run.sent.sent + run.sent.cancelled,
+                              run.sent.sent + run.sent.withdrawn,
                               run.scheme << ": announced = sent + cancelled");
         NS_TEST_ASSERT_MSG_EQ(run.sent.sent,
-                              run.received.received + run.received.droppedStale,
+                              run.received.received + run.received.stale,
                               run.scheme << ": sent = received + dropped as stale");
         NS_TEST_ASSERT_MSG_EQ(run.received.droppedInvalid, 0u, "no byte out of range");
         NS_TEST_ASSERT_MSG_EQ(run.streamBytesSent,
@@ -434,10 +434,10 @@ class PingPongTestCase : public HandoverTestCase
                               run.records[0].sourceCell,
                               "the return goes to the source");
         NS_TEST_ASSERT_MSG_EQ(cancelled, 1u, "one cancellation traced");
-        NS_TEST_ASSERT_MSG_GT(run.sent.cancelled + run.received.droppedStale,
+        NS_TEST_ASSERT_MSG_GT(run.sent.withdrawn + run.received.stale,
                               0u,
                               "part of the cache never arrived");
-        NS_TEST_ASSERT_MSG_EQ(run.sent.cancelled, cancelledBytes, "the trace counts it");
+        NS_TEST_ASSERT_MSG_EQ(run.sent.withdrawn, cancelledBytes, "the trace counts it");
         NS_TEST_ASSERT_MSG_EQ((run.received.received < run.sent.announced),
                               true,
                               "the target did not get the whole cache");
@@ -606,9 +606,9 @@ class ThirdCellTestCase : public HandoverTestCase
             edge->GetKvTransfer(cell1)->GetSender(s->GetBackhaulLinks().at(0).addressB);
         const KvTransferSenderCounters k = out->GetCounters(imsi);
         const KvTransferReceiverCounters h = hop->GetCounters(imsi);
-        NS_TEST_ASSERT_MSG_EQ(k.announced, k.sent + k.cancelled, "announced = sent + cancelled");
-        NS_TEST_ASSERT_MSG_EQ(k.sent, h.received + h.droppedStale, "sent = received + stale");
-        NS_TEST_ASSERT_MSG_GT(k.cancelled, 0u, "most of it never left");
+        NS_TEST_ASSERT_MSG_EQ(k.announced, k.sent + k.withdrawn, "announced = sent + withdrawn");
+        NS_TEST_ASSERT_MSG_EQ(k.sent, h.received + h.stale, "sent = received + stale");
+        NS_TEST_ASSERT_MSG_GT(k.withdrawn, 0u, "most of it never left");
 
         NS_TEST_ASSERT_MSG_EQ(client->IsComplete(), true, "the session completed");
         NS_TEST_ASSERT_MSG_EQ(client->GetDeliveredTokens(), 250u, "every token delivered");

@@ -277,7 +277,7 @@ class KvTransferOrderTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
- * \brief Cancelling an epoch mid-transfer: bytes announced = sent + cancelled, and once
+ * \brief Cancelling an epoch mid-transfer: bytes announced = sent + withdrawn, and once
  * drained, sent = received + dropped as stale; the next epoch then completes.
  */
 class KvTransferCancelTestCase : public TestCase
@@ -315,10 +315,10 @@ class KvTransferCancelTestCase : public TestCase
         const uint64_t announced = (2000 + 200) * kTokenBytes;
         NS_TEST_ASSERT_MSG_EQ(s.announced, announced, "both epochs announced");
         NS_TEST_ASSERT_MSG_GT(m_cancelled, 0u, "the cancel withdrew bytes");
-        NS_TEST_ASSERT_MSG_EQ(s.cancelled, m_cancelled, "counted as cancelled");
-        NS_TEST_ASSERT_MSG_EQ(s.announced, s.sent + s.cancelled, "announced = sent + cancelled");
-        NS_TEST_ASSERT_MSG_EQ(s.sent, r.received + r.droppedStale, "sent = received + stale");
-        NS_TEST_ASSERT_MSG_GT(r.droppedStale, 0u, "bytes in flight at the cancel were stale");
+        NS_TEST_ASSERT_MSG_EQ(s.withdrawn, m_cancelled, "counted as withdrawn");
+        NS_TEST_ASSERT_MSG_EQ(s.announced, s.sent + s.withdrawn, "announced = sent + withdrawn");
+        NS_TEST_ASSERT_MSG_EQ(s.sent, r.received + r.stale, "sent = received + stale");
+        NS_TEST_ASSERT_MSG_GT(r.stale, 0u, "bytes in flight at the cancel were stale");
         NS_TEST_ASSERT_MSG_EQ(r.droppedInvalid, 0u, "nothing else was dropped");
         NS_TEST_ASSERT_MSG_EQ(c.done.size(), 1u, "only the new epoch completes");
         NS_TEST_ASSERT_MSG_EQ(b.receiver->GetReceivedRanges(1).Count(), 200u, "epoch 1's range");
@@ -456,7 +456,7 @@ class KvTransferSlotBudgetTestCase : public TestCase
         m_policy = CreateObject<SlotBudgetKvTransferPolicy>();
         m_policy->SetAttribute("SlotDuration", TimeValue(MilliSeconds(10)));
         const uint64_t budget = 50 * kTokenBytes;
-        m_policy->SetBudget(4, budget);
+        m_policy->SetBudget(4, 0, budget);
         b.sender->SetAttribute("Policy", PointerValue(m_policy));
         b.sender->TraceConnectWithoutContext(
             "MessageSent",
@@ -640,19 +640,19 @@ class KvTransferWithdrawTestCase : public TestCase
 
         const KvTransferSenderCounters s3 = b.sender->GetCounters(3);
         const KvTransferReceiverCounters r3 = b.receiver->GetCounters(3);
-        NS_TEST_ASSERT_MSG_GT(s3.cancelled, 0u, "session 3 was cut short");
-        NS_TEST_ASSERT_MSG_EQ(s3.announced, s3.sent + s3.cancelled, "announced = sent + cancelled");
-        NS_TEST_ASSERT_MSG_EQ(s3.sent, r3.received + r3.droppedStale, "sent = received + stale");
+        NS_TEST_ASSERT_MSG_GT(s3.withdrawn, 0u, "session 3 was cut short");
+        NS_TEST_ASSERT_MSG_EQ(s3.announced, s3.sent + s3.withdrawn, "announced = sent + withdrawn");
+        NS_TEST_ASSERT_MSG_EQ(s3.sent, r3.received + r3.stale, "sent = received + stale");
         NS_TEST_ASSERT_MSG_EQ(b.receiver->IsComplete(3),
                               false,
                               "a cancelled epoch is not complete");
 
         const KvTransferSenderCounters s4 = b.sender->GetCounters(4);
-        NS_TEST_ASSERT_MSG_GT(s4.cancelled, 0u, "epoch 0 was superseded");
+        NS_TEST_ASSERT_MSG_GT(s4.withdrawn, 0u, "epoch 0 was superseded");
         NS_TEST_ASSERT_MSG_EQ(b.receiver->IsComplete(4), true, "epoch 1 completes");
         NS_TEST_ASSERT_MSG_EQ(b.receiver->GetReceivedRanges(4).Count(), 10u, "epoch 1's range");
         NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(4).received +
-                                  b.receiver->GetCounters(4).droppedStale,
+                                  b.receiver->GetCounters(4).stale,
                               s4.sent,
                               "sent = received + stale for the superseded session too");
         uint32_t completions1 = 0;
@@ -717,7 +717,7 @@ class KvTransferTokensOnlyTestCase : public TestCase
         const KvTransferSenderCounters s = b.sender->GetCounters(5);
         NS_TEST_ASSERT_MSG_EQ(s.announced, 0u, "no KV byte announced");
         NS_TEST_ASSERT_MSG_EQ(s.sent, 0u, "no KV byte sent");
-        NS_TEST_ASSERT_MSG_EQ(s.cancelled, 0u, "nothing cancelled");
+        NS_TEST_ASSERT_MSG_EQ(s.withdrawn, 0u, "nothing cancelled");
         const KvTransferReceiverCounters r = b.receiver->GetCounters(5);
         NS_TEST_ASSERT_MSG_EQ(r.announced, 0u, "the receiver saw no announcement");
         NS_TEST_ASSERT_MSG_EQ(r.received, 0u, "nor KV bytes");
@@ -863,7 +863,7 @@ class KvTransferBacklogTestCase : public TestCase
         for (uint64_t imsi : {1, 2, 3})
         {
             const KvTransferSenderCounters c = sender->GetCounters(imsi);
-            pending += c.announced - c.sent - c.cancelled;
+            pending += c.announced - c.sent - c.withdrawn;
         }
         m_samples.push_back({sender->GetBacklogBytes(), pending});
     }
@@ -893,7 +893,7 @@ class KvTransferBacklogTestCase : public TestCase
         bool partial = false;
         for (const auto& [backlog, pending] : m_samples)
         {
-            NS_TEST_ASSERT_MSG_EQ(backlog, pending, "backlog = announced - sent - cancelled");
+            NS_TEST_ASSERT_MSG_EQ(backlog, pending, "backlog = announced - sent - withdrawn");
             partial = partial || (backlog > 0 && backlog < 150 * kTokenBytes);
         }
         NS_TEST_ASSERT_MSG_EQ(partial, true, "a sample fell while data was flowing");
@@ -1023,7 +1023,7 @@ class KvTransferDropTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(b.receiver->GetDroppedMessages(R::STALE_EPOCH), 1u, "stale");
         NS_TEST_ASSERT_MSG_EQ(b.receiver->GetDroppedMessages(R::OUT_OF_RANGE), 2u, "out of range");
         NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(9).droppedInvalid, 20u, "unknown bytes");
-        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(5).droppedStale, 20u, "stale bytes");
+        NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(5).stale, 20u, "stale bytes");
         NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(5).droppedInvalid, 120u, "invalid bytes");
         NS_TEST_ASSERT_MSG_EQ(b.receiver->GetCounters(5).received, 100u, "valid bytes");
         NS_TEST_ASSERT_MSG_EQ(c.done.size(), 1u, "the valid messages complete the session");

@@ -37,6 +37,9 @@ OneOfEach()
         H::Make(H::DATA, 42, 0xFFFFFFFFu, H::ENTRY, 0xFFFFFFF0u, 16, 917504),
         H::Make(H::END, 9, 3, H::TOKEN, 0, 0, 0),
         H::Make(H::CANCEL, 9, 4, H::TOKEN, 0, 0, 0),
+        H::MakeCancel(9, 5, KvDiscardReason::LINK_DOWN),
+        H::Make(H::OPEN, 9, 6, H::TOKEN, 0, 0, 0),
+        H::Make(H::SEAL, 9, 6, H::TOKEN, 0, 0, 0),
     };
 }
 
@@ -78,7 +81,7 @@ TEST(KvTransferHeader, FieldsSitAtTheDocumentedOffsetsInNetworkOrder)
     const std::vector<uint8_t> raw =
         Bytes(H::Make(H::DATA, 0x0102030405060708ULL, 0x0A0B0C0D, H::ENTRY, 0x11, 0x22, 0x33));
     const std::vector<uint8_t> expected = {
-        0x4B, 0x56, 1, 3, 1, 0,    0, 0, 1, 2,    3, 4, 5, 6, 7, 8, 0x0A, 0x0B,
+        0x4B, 0x56, 2, 3, 1, 0,    0, 0, 1, 2,    3, 4, 5, 6, 7, 8, 0x0A, 0x0B,
         0x0C, 0x0D, 0, 0, 0, 0x11, 0, 0, 0, 0x22, 0, 0, 0, 0, 0, 0, 0,    0x33};
     EXPECT_EQ(raw, expected);
 }
@@ -118,9 +121,10 @@ TEST(KvTransferHeader, EachBrokenRuleIsNamed)
 
     const std::vector<Case> cases = {
         {0, 0x00, "magic"},
-        {2, 2, "version"},
+        {2, 1, "version"}, // version 1 lacks OPEN, SEAL and CANCEL's reason
+        {2, 3, "version"},
         {3, 0, "type"},
-        {3, 6, "type"},
+        {3, 8, "type"},
         {4, 2, "unit"},
         {6, 1, "reserved"},
         {15, 0, "imsi"}, // with bytes 8..14 zero, the IMSI becomes 0
@@ -178,6 +182,62 @@ TEST(KvTransferHeader, PayloadRulesFollowTheType)
     EXPECT_FALSE(parseOf(H::DATA, H::ENTRY, 0xFFFFFFFFu, 2, 1));
 }
 
+TEST(KvTransferHeader, OpenSealAndCancelCarryNoRangeAndCancelCarriesItsReason)
+{
+    std::string why;
+    H h;
+    // Raw bytes, so the rules are checked on what a peer could send, not on what Make allows.
+    auto parseOf = [&](uint8_t type, uint32_t first, uint32_t count, uint64_t payload) {
+        std::vector<uint8_t> raw = Bytes(H::Make(H::END, 3, 2, H::TOKEN, 0, 0, 0));
+        raw[3] = type;
+        for (int i = 0; i < 4; ++i)
+        {
+            raw[20 + i] = static_cast<uint8_t>(first >> (24 - 8 * i));
+            raw[24 + i] = static_cast<uint8_t>(count >> (24 - 8 * i));
+        }
+        for (int i = 0; i < 8; ++i)
+        {
+            raw[28 + i] = static_cast<uint8_t>(payload >> (56 - 8 * i));
+        }
+        why.clear();
+        return H::Parse(raw.data(), raw.size(), h, why);
+    };
+    for (uint8_t type : {uint8_t(H::OPEN), uint8_t(H::SEAL)})
+    {
+        EXPECT_TRUE(parseOf(type, 0, 0, 0)) << why;
+        EXPECT_EQ(h.GetMessageType(), type);
+        EXPECT_FALSE(parseOf(type, 1, 0, 0)) << H::TypeName(type) << " with first 1";
+        EXPECT_NE(why.find("no range and no payload"), std::string::npos) << why;
+        EXPECT_FALSE(parseOf(type, 0, 1, 0)) << H::TypeName(type) << " with count 1";
+        EXPECT_FALSE(parseOf(type, 0, 0, 1)) << H::TypeName(type) << " with a payload";
+    }
+    const KvDiscardReason reasons[] = {KvDiscardReason::NEWER_EPOCH,
+                                       KvDiscardReason::WINDOW_END,
+                                       KvDiscardReason::LINK_DOWN};
+    for (uint32_t code = 0; code < 3; ++code)
+    {
+        EXPECT_TRUE(parseOf(H::CANCEL, code, 0, 0)) << why;
+        EXPECT_EQ(h.GetCancelReason(), reasons[code]);
+        EXPECT_EQ(h.GetFirst(), code);
+    }
+    EXPECT_FALSE(parseOf(H::CANCEL, 3, 0, 0));
+    EXPECT_NE(why.find("CANCEL reason (first) = 3 is not in [0, 2]"), std::string::npos) << why;
+    EXPECT_FALSE(parseOf(H::CANCEL, 0xFFFFFFFFu, 0, 0));
+    EXPECT_FALSE(parseOf(H::CANCEL, 1, 1, 0));
+    EXPECT_NE(why.find("count = 1"), std::string::npos) << why;
+    EXPECT_FALSE(parseOf(H::CANCEL, 1, 0, 8));
+    EXPECT_NE(why.find("payloadBytes = 8"), std::string::npos) << why;
+
+    // The reason is on the wire at offset 20, where first is.
+    const std::vector<uint8_t> raw = Bytes(H::MakeCancel(4, 1, KvDiscardReason::WINDOW_END));
+    EXPECT_EQ(raw[3], 5);
+    EXPECT_EQ(raw[20], 0);
+    EXPECT_EQ(raw[23], 1);
+    EXPECT_STREQ(KvDiscardReasonName(KvDiscardReason::NEWER_EPOCH), "newer-epoch");
+    EXPECT_STREQ(KvDiscardReasonName(KvDiscardReason::WINDOW_END), "window-end");
+    EXPECT_STREQ(KvDiscardReasonName(KvDiscardReason::LINK_DOWN), "link-down");
+}
+
 TEST(KvTransferHeader, RandomBytesNeverParseIntoAnInvalidHeader)
 {
     std::mt19937_64 rng(7);
@@ -195,9 +255,9 @@ TEST(KvTransferHeader, RandomBytesNeverParseIntoAnInvalidHeader)
         {
             raw[0] = 0x4B;
             raw[1] = 0x56;
-            raw[2] = 1;
+            raw[2] = 2;
             raw[5] = raw[6] = raw[7] = 0;
-            raw[3] = static_cast<uint8_t>(1 + trial % 5);
+            raw[3] = static_cast<uint8_t>(1 + trial % 7);
             raw[4] = static_cast<uint8_t>(trial % 3 == 0);
         }
         H out;
@@ -221,4 +281,5 @@ TEST(KvTransferHeaderDeathTest, MakingAnInvalidHeaderStopsWithTheRule)
     EXPECT_DEATH(H::Make(H::DATA, 1, 0, H::TOKEN, 0, 0, 10), "count = 0");
     EXPECT_DEATH(H::Make(H::TOKENS, 1, 0, H::TOKEN, 0, 2, 9), "4 x count");
     EXPECT_DEATH(H::Make(H::BEGIN, 0, 0, H::TOKEN, 0, 2, 9), "imsi = 0");
+    EXPECT_DEATH(H::Make(H::CANCEL, 1, 0, H::TOKEN, 3, 0, 0), "CANCEL reason \\(first\\) = 3");
 }

@@ -63,7 +63,7 @@ TEST(KvTransferPolicy, SlotBudgetChargesWithinASlotAndRefillsAtTheNext)
     p->SetAttribute("SlotDuration", TimeValue(MilliSeconds(10)));
     const KvTransferJobInfo a = Job(1, 0, Time::Max(), 0);
     const KvTransferJobInfo b = Job(2, 1, Time::Max(), 0);
-    p->SetBudget(1, 500);
+    p->SetBudget(1, 0, 500);
     EXPECT_EQ(p->GetAllowance(a, MilliSeconds(3)), 500u);
     EXPECT_EQ(p->GetAllowance(b, MilliSeconds(3)), 0u) << "no budget, default 0";
     p->NotifySent(a, 300, MilliSeconds(3));

@@ -31,7 +31,7 @@ TransferUnderBudget(uint64_t budgetBytes)
     nodes.Get(1)->AddApplication(b);
     Ptr<KvTransferSender> sender = a->AddPeer(link.addressA, link.addressB);
     Ptr<SlotBudgetKvTransferPolicy> policy = CreateObject<SlotBudgetKvTransferPolicy>();
-    policy->SetBudget(1, budgetBytes);
+    policy->SetBudget(1, 0, budgetBytes);
     sender->SetAttribute("Policy", PointerValue(policy));
     KvTransferRequest r;
     r.imsi = 1;
