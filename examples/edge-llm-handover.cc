@@ -20,6 +20,7 @@
 #include "ns3/core-module.h"
 #include "ns3/ctho-line-experiment.h"
 #include "ns3/edge-llm-client.h"
+#include "ns3/handover-scheme-flag.h"
 #include "ns3/input-checks.h"
 #include "ns3/kv-cache-profile.h"
 #include "ns3/token-log.h"
@@ -31,6 +32,7 @@
 #include <iostream>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 using namespace ns3;
 
@@ -96,13 +98,13 @@ int
 main(int argc, char* argv[])
 {
     CtHoLineConfig config;
-    std::string scheme = "all";
+    HandoverSchemeFlag scheme(CtHoLineExperiment::PaperSchemes());
     std::string plannedRate;
     std::string outDir;
     std::string tokensCsv;
 
     CommandLine cmd(__FILE__);
-    cmd.AddValue("scheme", "ctho, tho, cho, detour, or all", scheme);
+    scheme.AddTo(cmd);
     cmd.AddValue("numUes", "K, the UEs that hand over, [1, 64]", config.numUes);
     cmd.AddValue("cMax", "largest prompt, tokens (prompts are U[1024, cMax])", config.cMax);
     cmd.AddValue("backhaulRate", "rate of the backhaul link", config.backhaulRate);
@@ -129,14 +131,14 @@ main(int argc, char* argv[])
     cmd.Parse(argc, argv);
     config.plannedBackhaulRate = plannedRate.empty() ? config.backhaulRate : DataRate(plannedRate);
 
-    std::vector<std::string> schemes{scheme};
-    if (scheme == "all")
+    std::vector<std::string> schemes;
+    try
     {
-        schemes = {"tho", "cho", "ctho", "detour"};
+        schemes = scheme.GetSchemes();
     }
-    for (const std::string& s : schemes)
+    catch (const std::invalid_argument& e)
     {
-        CtHoLineExperiment::SchedulerTypeOf(s); // stops the run on an unknown name
+        NS_FATAL_ERROR(e.what());
     }
     const CtHoLineExperiment experiment(config);
     const CtHoLineInputs inputs = experiment.Draw();

@@ -10,6 +10,8 @@
 #include "ns3/double.h"
 #include "ns3/edge-llm-client.h"
 #include "ns3/gpu-compute-model.h"
+#include "ns3/handover-scheme-registry.h"
+#include "ns3/input-checks.h"
 #include "ns3/kv-cache-profile.h"
 #include "ns3/kv-transfer-application.h"
 #include "ns3/llm-engine.h"
@@ -117,17 +119,23 @@ CtHoLineExperiment::CtHoLineExperiment(CtHoLineConfig config)
 std::string
 CtHoLineExperiment::SchedulerTypeOf(const std::string& scheme)
 {
-    static const std::map<std::string, std::string> types{
-        {"ctho", "ns3::CtHoScheduler"},
-        {"tho", "ns3::TokenHandoverScheduler"},
-        {"cho", "ns3::CacheHandoverScheduler"},
-        {"detour", "ns3::DetourScheduler"},
-    };
-    auto it = types.find(scheme);
-    NS_ABORT_MSG_IF(it == types.end(),
-                    "--scheme = " << scheme
-                                  << " is invalid; allowed: ctho, tho, cho, detour or all");
-    return it->second;
+    try
+    {
+        return edgellm::HandoverSchedulerTypeOf(scheme);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        NS_FATAL_ERROR("--scheme = " << scheme << " is invalid; allowed: "
+                                     << edgellm::JoinNames(edgellm::HandoverSchemeNames())
+                                     << " or all");
+    }
+    return "";
+}
+
+std::vector<std::string>
+CtHoLineExperiment::PaperSchemes()
+{
+    return {"tho", "cho", "ctho", "detour"};
 }
 
 CtHoLineInputs
@@ -162,8 +170,8 @@ CtHoLineExperiment::Run(const std::string& scheme,
                                                            << " UEs, but --numUes = " << c.numUes);
     CtHoLineRun run;
     run.scheme = scheme;
-    const uint64_t kvBytesPerToken = static_cast<uint64_t>(
-        std::ceil(KvCacheProfile::FromPreset(c.kvProfile, c.kvBits).GetBytesPerToken()));
+    const KvCacheProfile profile = KvCacheProfile::FromPreset(c.kvProfile, c.kvBits);
+    const uint64_t kvBytesPerToken = static_cast<uint64_t>(std::ceil(profile.GetBytesPerToken()));
 
     Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
     s->SetAttribute("EnbCount", UintegerValue(2));
@@ -208,6 +216,8 @@ CtHoLineExperiment::Run(const std::string& scheme,
     edge->SetCoordinatorAttribute("Batching", StringValue(c.batching));
     edge->SetCoordinatorAttribute("PlannedBackhaulRate", DataRateValue(c.plannedBackhaulRate));
     edge->SetCoordinatorAttribute("KvBytesPerToken", UintegerValue(kvBytesPerToken));
+    edge->SetCoordinatorAttribute("KvEntriesPerToken",
+                                  UintegerValue(profile.GetLayers() * profile.GetKvHeads()));
     edge->SetEngineAttribute("PrefillCycle", TimeValue(c.prefillCycle));
     // Residents decode for the whole run.
     edge->SetClientAttribute("PromptTokens", UintegerValue(c.minPrompt));

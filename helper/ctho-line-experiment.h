@@ -147,7 +147,7 @@ class CtHoLineExperiment
 
     /**
      * \brief Run one scheme. The simulator is destroyed at the end.
-     * \param scheme ctho, tho, cho or detour
+     * \param scheme a registered scheme: ctho, tho, cho, detour, or one of the program's own
      * \param inputs the scenario's inputs
      * \param before called before the simulation runs; may be empty
      * \param after called after it ran, before the simulator is destroyed; may be empty
@@ -159,10 +159,13 @@ class CtHoLineExperiment
                     Hook after = {}) const;
 
     /**
-     * \param scheme a scheme name; another stops the run naming --scheme
+     * \param scheme a registered scheme name; another stops the run naming --scheme
      * \return the TypeId name of its HandoverScheduler
      */
     static std::string SchedulerTypeOf(const std::string& scheme);
+
+    /// \return the schemes the paper compares, in the order its table lists them
+    static std::vector<std::string> PaperSchemes();
 
     /**
      * \brief The measured and analytic delays of each group of a run.

@@ -7,6 +7,8 @@
 #include "edge-llm-epc-routes.h"
 
 #include "ns3/edge-llm-client.h"
+#include "ns3/handover-scheme-registry.h"
+#include "ns3/input-checks.h"
 #include "ns3/kv-transfer-policy.h"
 #include "ns3/llm-engine.h"
 #include "ns3/log.h"
@@ -87,14 +89,25 @@ void
 EdgeLlmHelper::SetSchedulerType(const std::string& typeName)
 {
     TypeId tid;
-    NS_ABORT_MSG_IF(!TypeId::LookupByNameFailSafe(typeName, &tid) ||
-                        !tid.IsChildOf(HandoverScheduler::GetTypeId()) || !tid.HasConstructor(),
-                    "EdgeLlmHelper::SetSchedulerType: \""
-                        << typeName
-                        << "\" is not a HandoverScheduler; allowed: ns3::CtHoScheduler, "
-                           "ns3::TokenHandoverScheduler, ns3::CacheHandoverScheduler, "
-                           "ns3::DetourScheduler, or another subclass");
+    if (!TypeId::LookupByNameFailSafe(typeName, &tid) ||
+        !tid.IsChildOf(HandoverScheduler::GetTypeId()) || !tid.HasConstructor())
+    {
+        std::vector<std::string> types;
+        for (const edgellm::HandoverScheme& s : edgellm::ListHandoverSchemes())
+        {
+            types.push_back(s.typeName);
+        }
+        NS_FATAL_ERROR("EdgeLlmHelper::SetSchedulerType: \""
+                       << typeName << "\" is not a HandoverScheduler; allowed: "
+                       << edgellm::JoinNames(types));
+    }
     m_schedulerFactory.SetTypeId(tid);
+}
+
+void
+EdgeLlmHelper::SetSchedulerAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_schedulerFactory.Set(name, value);
 }
 
 void
@@ -109,6 +122,12 @@ EdgeLlmHelper::SetKvTransferPolicyType(const std::string& typeName)
                            "ns3::FifoKvTransferPolicy, ns3::StrictPriorityKvTransferPolicy, "
                            "ns3::SlotBudgetKvTransferPolicy, or another subclass");
     m_kvPolicyFactory.SetTypeId(tid);
+}
+
+void
+EdgeLlmHelper::SetKvTransferPolicyAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_kvPolicyFactory.Set(name, value);
 }
 
 ApplicationContainer

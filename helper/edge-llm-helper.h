@@ -69,11 +69,24 @@ class EdgeLlmHelper : public Object
     void SetCoordinatorAttribute(const std::string& name, const AttributeValue& value);
     /**
      * \brief Choose the handover policy by its TypeId name, e.g. "ns3::CtHoScheduler",
-     * "ns3::TokenHandoverScheduler", "ns3::CacheHandoverScheduler", "ns3::DetourScheduler".
-     * An unknown name stops the run, naming it.
+     * "ns3::TokenHandoverScheduler", "ns3::CacheHandoverScheduler", "ns3::DetourScheduler",
+     * or any other registered subclass. An unknown name stops the run, naming it and the
+     * registered ones. Attributes set before are kept only if the new type has them.
      * \param typeName a subclass of ns3::HandoverScheduler
      */
     void SetSchedulerType(const std::string& typeName);
+    /**
+     * \param name an attribute of the scheduler type chosen with SetSchedulerType (call
+     *        that first); an unknown name or a bad value stops the run with ns-3's message
+     * \param value its value for the scheduler InstallObserver makes
+     */
+    void SetSchedulerAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \param name an attribute of the KV-transfer policy type chosen with
+     *        SetKvTransferPolicyType (call that first), e.g. "SlotDuration"
+     * \param value its value for the policy of every KV-transfer sender installed afterwards
+     */
+    void SetKvTransferPolicyAttribute(const std::string& name, const AttributeValue& value);
     /**
      * \brief Choose how each KV-transfer sender orders the sessions it sends, by TypeId name
      * ("ns3::EdfKvTransferPolicy" by default: the schedule that attains ctHO's transfer delay;

@@ -448,7 +448,7 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
     }
     const SessionPlan session = *plan.Find(imsi);
     record.prefixTokens = std::min(plan.prefixTokens, record.contextTokens);
-    record.predictedDelay = plan.predictedDelay.IsNegative() ? Time(0) : plan.predictedDelay;
+    record.predictedDelay = plan.predictedDelay.IsStrictlyNegative() ? Time(0) : plan.predictedDelay;
     const bool routed = m_paths.RouteTo(imsi, targetCell);
     record.group = group;
     m_records.push_back(record);
@@ -531,7 +531,7 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
     record.hoStart = Time(-1);
     record.preparedAt = now;
     record.prefixTokens = std::min(plan.prefixTokens, engine->GetContextTokens(imsi));
-    record.predictedDelay = plan.predictedDelay.IsNegative() ? Time(0) : plan.predictedDelay;
+    record.predictedDelay = plan.predictedDelay.IsStrictlyNegative() ? Time(0) : plan.predictedDelay;
     m_records.push_back(record);
     if (!StartMigration(imsi, holder, targetCell, m_records.size() - 1, *session, true))
     {
@@ -1033,7 +1033,8 @@ HandoverCoordinator::TryResume(uint64_t imsi)
     Cell& t = GetCell(record.targetCell);
     Ptr<KvTransferReceiver> receiver = t.kv->GetReceiver();
     // What the session resumes with is what the target's receiver counted, not the plan.
-    for (const auto& [first, end] : receiver->GetReceivedRanges(imsi).Ranges())
+    const edgellm::RangeSet received = receiver->GetReceivedRanges(imsi);
+    for (const auto& [first, end] : received.Ranges())
     {
         record.arrived.push_back({first, end});
     }

@@ -166,7 +166,7 @@ HandoverScheduler::CheckPlan(const HandoverPlanInput& input,
                 << "; allowed: a finite number > 0";
             return why.str();
         }
-        if (p.resumeAfter.IsNegative() || p.transferDeadline.IsNegative())
+        if (p.resumeAfter.IsStrictlyNegative() || p.transferDeadline.IsStrictlyNegative())
         {
             why << who << ": SessionPlan::resumeAfter and transferDeadline of imsi " << p.imsi
                 << " are times >= 0";

@@ -7,14 +7,17 @@
 
 #include "ns3/cache-handover-scheduler.h"
 #include "ns3/ctho-line-experiment.h"
+#include "ns3/ctho-family-scheduler.h"
 #include "ns3/ctho-scheduler.h"
 #include "ns3/detour-scheduler.h"
 #include "ns3/edge-llm-helper.h"
 #include "ns3/handover-scheduler.h"
+#include "ns3/handover-scheme-registry.h"
 #include "ns3/object-factory.h"
 #include "ns3/token-handover-scheduler.h"
 
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <limits>
 
 using namespace ns3;
@@ -22,44 +25,174 @@ using namespace ns3;
 namespace
 {
 
-/// The ctHO paper's group: four UEs, contexts 1024 to 3072, handovers 50 ms apart.
+/// The ctHO paper's group: four UEs, contexts 1024 to 3072, handovers 50 ms apart, one link.
 HandoverPlanInput
 PaperGroup(double gbps)
 {
     HandoverPlanInput in;
-    in.problem.ues = {{2463, 3.00}, {1200, 3.05}, {3072, 3.10}, {2000, 3.15}};
-    in.problem.backhaulTokensPerSecond = gbps * 1e9 / 8 / 57344;
-    in.problem.prefillCycle = 0.01;
+    in.nowS = 3.0;
+    const std::pair<uint64_t, double> ues[] = {{2463, 3.00}, {1200, 3.05}, {3072, 3.10}, {2000, 3.15}};
+    uint64_t imsi = 1;
+    for (const auto& [context, tau] : ues)
+    {
+        HandoverSessionView v;
+        v.imsi = imsi++;
+        v.holderCell = 1;
+        v.targetCell = 2;
+        v.contextTokens = context;
+        v.handoverStartS = tau;
+        v.links = {0};
+        in.sessions.push_back(v);
+    }
+    HandoverLinkView link;
+    link.fromCell = 1;
+    link.toCell = 2;
+    link.rateBps = gbps * 1e9;
+    link.plannedRateBps = gbps * 1e9;
+    link.imsis = {1, 2, 3, 4};
+    link.bottleneck = true;
+    in.links.push_back(link);
+    HandoverTargetView target;
+    target.cell = 2;
+    target.prefillCycleS = 0.01;
+    in.targets.push_back(target);
     return in;
+}
+
+/// The solver of the paper's group, built by hand from its numbers (not from the view).
+CtHoSolver
+PaperSolver(double gbps)
+{
+    CtHoInput problem;
+    problem.ues = {{2463, 3.00}, {1200, 3.05}, {3072, 3.10}, {2000, 3.15}};
+    problem.backhaulTokensPerSecond = gbps * 1e9 / 8 / 57344;
+    problem.prefillCycle = 0.01;
+    problem.earliestPrefillStart = 3.0;
+    return CtHoSolver(problem, LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName()));
+}
+
+/// Each session of a ctHO-family plan prefills [0, min(C, L)) and sends [L, C): all, once.
+void
+ExpectPrefixPlan(const HandoverPlanInput& in, const HandoverPlan& plan, uint64_t L)
+{
+    ASSERT_EQ(plan.sessions.size(), in.sessions.size());
+    for (const HandoverSessionView& v : in.sessions)
+    {
+        const SessionPlan* p = plan.Find(v.imsi);
+        ASSERT_NE(p, nullptr) << v.imsi;
+        EXPECT_EQ(p->action, SessionPlan::MIGRATE);
+        const auto prefill = HandoverScheduler::Resolve(p->prefill, v.contextTokens);
+        const auto transfer = HandoverScheduler::Resolve(p->transfer, v.contextTokens);
+        const uint64_t P = std::min(v.contextTokens, L);
+        if (P == 0)
+        {
+            EXPECT_TRUE(prefill.empty());
+        }
+        else
+        {
+            ASSERT_EQ(prefill.size(), 1u);
+            EXPECT_EQ(prefill[0], (PlanRange{0, P}));
+        }
+        if (P == v.contextTokens)
+        {
+            EXPECT_TRUE(transfer.empty());
+        }
+        else
+        {
+            ASSERT_EQ(transfer.size(), 1u);
+            EXPECT_EQ(transfer[0], (PlanRange{P, v.contextTokens}));
+        }
+        EXPECT_EQ(p->resume, SessionPlan::ALL_ARRIVED);
+    }
 }
 
 TEST(HandoverSchedulerTest, EachPolicyIsTheSolversPlanAtItsOwnPrefix)
 {
     const HandoverPlanInput in = PaperGroup(4.5);
-    const CtHoSolver solver(in.problem, in.compute);
+    const CtHoSolver solver = PaperSolver(4.5);
 
     const HandoverPlan tho = CreateObject<TokenHandoverScheduler>()->Plan(in);
-    EXPECT_EQ(tho.action, HandoverPlan::MIGRATE);
     // At least every context: each session re-prefills all of its own.
     EXPECT_GE(tho.prefixTokens, solver.GetMaxContext());
-    EXPECT_DOUBLE_EQ(tho.predicted.worstDelay, solver.Tho().worstDelay);
-    EXPECT_DOUBLE_EQ(tho.predicted.transferDelay, 0.0);
+    ExpectPrefixPlan(in, tho, tho.prefixTokens);
+    EXPECT_DOUBLE_EQ(tho.predictedDelay.GetSeconds(), solver.Tho().worstDelay);
 
     const HandoverPlan cho = CreateObject<CacheHandoverScheduler>()->Plan(in);
     EXPECT_EQ(cho.prefixTokens, 0u);
-    EXPECT_DOUBLE_EQ(cho.predicted.worstDelay, solver.Cho().worstDelay);
-    EXPECT_DOUBLE_EQ(cho.predicted.prefillDelay, 0.0);
+    ExpectPrefixPlan(in, cho, 0);
+    EXPECT_NEAR(cho.predictedDelay.GetSeconds(), solver.Cho().worstDelay, 1e-9);
+    // EDF with deadlines tau_i + D_tx*(0).
+    EXPECT_NEAR(cho.Find(1)->transferDeadline.GetSeconds(), solver.Cho().transferDelay, 1e-9);
 
     const HandoverPlan ctho = CreateObject<CtHoScheduler>()->Plan(in);
     EXPECT_EQ(ctho.prefixTokens, solver.Solve().prefixTokens);
-    EXPECT_DOUBLE_EQ(ctho.predicted.worstDelay, solver.Evaluate(ctho.prefixTokens).worstDelay);
+    ExpectPrefixPlan(in, ctho, ctho.prefixTokens);
+    EXPECT_NEAR(ctho.predictedDelay.GetSeconds(),
+                solver.Evaluate(ctho.prefixTokens).worstDelay,
+                1e-9);
     // Strictly inside (0, C_max) here, so it beats both baselines.
     EXPECT_GT(ctho.prefixTokens, 0u);
     EXPECT_LT(ctho.prefixTokens, solver.GetMaxContext());
-    EXPECT_LT(ctho.predicted.worstDelay, tho.predicted.worstDelay);
-    EXPECT_LT(ctho.predicted.worstDelay, cho.predicted.worstDelay);
+    EXPECT_LT(ctho.predictedDelay, tho.predictedDelay);
+    EXPECT_LT(ctho.predictedDelay, cho.predictedDelay);
 
-    EXPECT_EQ(CreateObject<DetourScheduler>()->Plan(in).action, HandoverPlan::RELAY);
+    const HandoverPlan detour = CreateObject<DetourScheduler>()->Plan(in);
+    ASSERT_EQ(detour.sessions.size(), 4u);
+    for (const SessionPlan& p : detour.sessions)
+    {
+        EXPECT_EQ(p.action, SessionPlan::RELAY);
+    }
+}
+
+TEST(HandoverSchedulerTest, TheCtHoViewTakesBacklogQueuedPrefillsAndTheHeaviestModel)
+{
+    HandoverPlanInput in = PaperGroup(4.5);
+    in.links[0].backlogBytes = 57344 * 1000;
+    in.targets[0].prefillFreeAtS = 3.2;
+    in.sessions[2].kv.bytesPerToken = 2 * 57344;
+    const CtHoInput view = CtHoFamilyScheduler::MakeCtHoView(in);
+    ASSERT_EQ(view.ues.size(), 4u);
+    EXPECT_EQ(view.ues[2].contextTokens, 3072u);
+    EXPECT_DOUBLE_EQ(view.ues[3].handoverTime, 3.15);
+    // The heaviest token of the group sets R and B_0: 4.5 Gb/s of 114688-byte tokens.
+    EXPECT_DOUBLE_EQ(view.backhaulTokensPerSecond, 4.5e9 / 8 / 114688);
+    EXPECT_DOUBLE_EQ(view.backlogTokens, 500.0);
+    EXPECT_DOUBLE_EQ(view.earliestPrefillStart, 3.2);
+    EXPECT_DOUBLE_EQ(view.prefillCycle, 0.01);
+    // A queued prefill at the target pushes ctHO's batch back: its delay grows.
+    const HandoverPlan idle = CreateObject<CtHoScheduler>()->Plan(PaperGroup(4.5));
+    in = PaperGroup(4.5);
+    in.targets[0].prefillFreeAtS = 3.5;
+    const HandoverPlan busy = CreateObject<CtHoScheduler>()->Plan(in);
+    EXPECT_GT(busy.predictedDelay, idle.predictedDelay);
+}
+
+TEST(HandoverSchedulerTest, CheckPlanRefusesGapsOverlapsAndNonPrefixPrefills)
+{
+    const HandoverPlanInput in = PaperGroup(4.5);
+    HandoverPlan plan = CreateObject<CtHoScheduler>()->Plan(in);
+    EXPECT_EQ(HandoverScheduler::CheckPlan(in, plan, "t"), "");
+    HandoverPlan gap = plan;
+    gap.sessions[0].transfer = {{gap.sessions[0].transfer[0].first + 16, PlanRange::CONTEXT_END}};
+    EXPECT_NE(HandoverScheduler::CheckPlan(in, gap, "t").find("neither prefilled nor sent"),
+              std::string::npos);
+    HandoverPlan middle = plan;
+    middle.sessions[1].prefill = {{16, 32}};
+    EXPECT_NE(HandoverScheduler::CheckPlan(in, middle, "t").find("one range [0, P)"),
+              std::string::npos);
+    HandoverPlan missing = plan;
+    missing.sessions.pop_back();
+    EXPECT_NE(HandoverScheduler::CheckPlan(in, missing, "t").find("no SessionPlan for imsi"),
+              std::string::npos);
+    HandoverPlan weight = plan;
+    weight.sessions[0].weight = 0;
+    EXPECT_NE(HandoverScheduler::CheckPlan(in, weight, "t").find("SessionPlan::weight = 0"),
+              std::string::npos);
+    // A partial plan is allowed when it resumes at a deadline: what arrives is what it gets.
+    HandoverPlan partial = gap;
+    partial.sessions[0].resume = SessionPlan::AT_DEADLINE;
+    partial.sessions[0].resumeAfter = MilliSeconds(500);
+    EXPECT_EQ(HandoverScheduler::CheckPlan(in, partial, "t"), "");
 }
 
 TEST(HandoverSchedulerTest, CtHoFollowsTheBackhaul)
@@ -89,7 +222,21 @@ TEST(HandoverSchedulerTest, ChosenByTypeIdName)
         ASSERT_NE(s, nullptr) << type;
         EXPECT_EQ(s->GetSchemeName(), scheme);
         EXPECT_EQ(CtHoLineExperiment::SchedulerTypeOf(scheme), type);
+        EXPECT_EQ(edgellm::HandoverSchedulerTypeOf(scheme), type);
     }
+    // The registry holds the module's four; an abstract base is not a scheme.
+    const std::vector<std::string> registered = edgellm::HandoverSchemeNames();
+    for (const char* scheme : {"cho", "ctho", "detour", "tho"})
+    {
+        EXPECT_NE(std::find(registered.begin(), registered.end(), scheme), registered.end())
+            << scheme;
+    }
+    for (const edgellm::HandoverScheme& s : edgellm::ListHandoverSchemes())
+    {
+        EXPECT_NE(s.typeName, "ns3::CtHoFamilyScheduler");
+        EXPECT_NE(s.typeName, "ns3::HandoverScheduler");
+    }
+    EXPECT_THROW(edgellm::HandoverSchedulerTypeOf("nope"), std::invalid_argument);
 }
 
 class HandoverSchedulerDeathTest : public ::testing::Test
@@ -104,13 +251,20 @@ class HandoverSchedulerDeathTest : public ::testing::Test
 TEST_F(HandoverSchedulerDeathTest, BadInputsStopTheRunNamingTheField)
 {
     HandoverPlanInput in = PaperGroup(4.5);
-    in.problem.ues[1].contextTokens = 0;
+    in.sessions[1].contextTokens = 0;
     EXPECT_DEATH(CreateObject<CtHoScheduler>()->Plan(in),
-                 "HandoverScheduler ctho: .*contextTokens");
+                 "HandoverScheduler ctho: HandoverSessionView::contextTokens = 0 for imsi 2");
     in = PaperGroup(4.5);
-    in.problem.backhaulTokensPerSecond = 0;
+    in.links[0].plannedRateBps = 0;
     EXPECT_DEATH(CreateObject<CacheHandoverScheduler>()->Plan(in),
-                 "HandoverScheduler cho: .*backhaulTokensPerSecond");
+                 "HandoverScheduler cho: HandoverLinkView 1 -> 2: rateBps and plannedRateBps");
+    in = PaperGroup(4.5);
+    in.sessions.clear();
+    EXPECT_DEATH(CreateObject<TokenHandoverScheduler>()->Plan(in),
+                 "HandoverPlanInput::sessions is empty");
+    in = PaperGroup(4.5);
+    in.targets.clear();
+    EXPECT_DEATH(CreateObject<CtHoScheduler>()->Plan(in), "targets has no view of cell 2");
 }
 
 TEST_F(HandoverSchedulerDeathTest, UnknownSchedulerNamesStopTheRun)
@@ -118,10 +272,10 @@ TEST_F(HandoverSchedulerDeathTest, UnknownSchedulerNamesStopTheRun)
     Ptr<EdgeLlmHelper> helper = CreateObject<EdgeLlmHelper>();
     EXPECT_DEATH(
         helper->SetSchedulerType("ns3::NoSuchScheduler"),
-        "\"ns3::NoSuchScheduler\" is not a HandoverScheduler; allowed: ns3::CtHoScheduler");
+        "\"ns3::NoSuchScheduler\" is not a HandoverScheduler; allowed: .*ns3::CtHoScheduler");
     EXPECT_DEATH(helper->SetSchedulerType("ns3::LlmEngine"), "is not a HandoverScheduler");
     EXPECT_DEATH(CtHoLineExperiment::SchedulerTypeOf("pallas"),
-                 "--scheme = pallas is invalid; allowed: ctho, tho, cho, detour or all");
+                 "--scheme = pallas is invalid; allowed: cho, ctho, detour, tho or all");
 }
 
 TEST_F(HandoverSchedulerDeathTest, OracleBatchingNeedsTheBoundaryTrigger)

@@ -1,0 +1,59 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "handover-scheme-flag.h"
+
+#include "ns3/handover-scheme-registry.h"
+#include "ns3/input-checks.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace ns3
+{
+
+HandoverSchemeFlag::HandoverSchemeFlag(std::vector<std::string> all, std::string value)
+    : m_all(std::move(all)),
+      m_value(std::move(value))
+{
+}
+
+void
+HandoverSchemeFlag::AddTo(CommandLine& cmd, const std::string& name)
+{
+    m_name = name;
+    cmd.AddValue(name, GetHelp(), m_value);
+}
+
+std::string
+HandoverSchemeFlag::GetHelp() const
+{
+    return "the handover scheme: " + edgellm::JoinNames(edgellm::HandoverSchemeNames()) +
+           ", or all (" + edgellm::JoinNames(m_all) + ")";
+}
+
+const std::string&
+HandoverSchemeFlag::GetValue() const
+{
+    return m_value;
+}
+
+std::vector<std::string>
+HandoverSchemeFlag::GetSchemes() const
+{
+    const std::vector<std::string> names = edgellm::HandoverSchemeNames();
+    const std::vector<std::string> schemes =
+        m_value == "all" ? m_all : std::vector<std::string>{m_value};
+    for (const std::string& s : schemes)
+    {
+        if (std::find(names.begin(), names.end(), s) == names.end())
+        {
+            throw std::invalid_argument("--" + m_name + " = " + s + " is invalid; allowed: " +
+                                        edgellm::JoinNames(names) + " or all");
+        }
+    }
+    return schemes;
+}
+
+} // namespace ns3

@@ -1,0 +1,61 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_HANDOVER_SCHEME_FLAG_H
+#define EDGE_LLM_HANDOVER_SCHEME_FLAG_H
+
+#include "ns3/command-line.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief The --scheme flag of a program: one registered handover scheme, or "all".
+ *
+ * Its help lists every scheme registered with ns-3 when the flag is added, the module's and
+ * any a program defines itself (a HandoverScheduler subclass with NS_OBJECT_ENSURE_REGISTERED),
+ * so a new policy needs no change here.
+ */
+class HandoverSchemeFlag
+{
+  public:
+    /**
+     * \param all the schemes "all" runs, in that order
+     * \param value the default value
+     */
+    explicit HandoverSchemeFlag(std::vector<std::string> all, std::string value = "all");
+
+    /**
+     * \brief Add --scheme to a command line.
+     * \param cmd the command line
+     * \param name the flag's name
+     */
+    void AddTo(CommandLine& cmd, const std::string& name = "scheme");
+
+    /// \return the flag's help: the registered schemes, and what "all" is
+    std::string GetHelp() const;
+
+    /// \return the flag's value, as given
+    const std::string& GetValue() const;
+
+    /**
+     * \brief The schemes to run: "all" expanded, or the one named.
+     * \return the names; throws std::invalid_argument with "--<name> = <value> is invalid;
+     *         allowed: ..." for a name that is not registered
+     */
+    std::vector<std::string> GetSchemes() const;
+
+  private:
+    std::vector<std::string> m_all; //!< what "all" means
+    std::string m_value;            //!< the value
+    std::string m_name{"scheme"};   //!< the flag's name
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_HANDOVER_SCHEME_FLAG_H */
