@@ -4,9 +4,11 @@
 
 #include "ns3/kv-transfer-policy.h"
 #include "ns3/nstime.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 #include <limits>
+#include <tuple>
 #include <vector>
 
 using namespace ns3;
@@ -73,6 +75,71 @@ TEST(KvTransferPolicy, SlotBudgetChargesWithinASlotAndRefillsAtTheNext)
     EXPECT_EQ(p->GetNextRefill(MilliSeconds(9)), MilliSeconds(10));
     EXPECT_EQ(p->GetAllowance(a, MilliSeconds(10)), 500u) << "a new slot, a new budget";
     EXPECT_EQ(p->GetSlotIndex(MilliSeconds(25)), 2u);
+}
+
+TEST(KvTransferPolicy, SlotBudgetsAreKeptPerSessionAndEpoch)
+{
+    Ptr<SlotBudgetKvTransferPolicy> p = CreateObject<SlotBudgetKvTransferPolicy>();
+    p->SetAttribute("SlotDuration", TimeValue(MilliSeconds(10)));
+    KvTransferJobInfo old = Job(1, 0, Time::Max(), 0);
+    KvTransferJobInfo next = Job(1, 1, Time::Max(), 0);
+    next.epoch = 1;
+    const KvTransferJobInfo other = Job(2, 2, Time::Max(), 0);
+    p->SetBudget(1, 0, 500);
+    p->SetBudget(1, 1, 300);
+    EXPECT_EQ(p->GetAllowance(old, MilliSeconds(1)), 500u);
+    EXPECT_EQ(p->GetAllowance(next, MilliSeconds(1)), 300u);
+    EXPECT_EQ(p->GetAllowance(other, MilliSeconds(1)), 0u) << "imsi 2 has no budget";
+    EXPECT_EQ(p->GetAllowancePerRefill(old), 500u);
+    EXPECT_EQ(p->GetAllowancePerRefill(next), 300u);
+    p->NotifySent(old, 500, MilliSeconds(1));
+    EXPECT_EQ(p->GetAllowance(old, MilliSeconds(2)), 0u);
+    EXPECT_EQ(p->GetAllowance(next, MilliSeconds(2)), 300u) << "epoch 1 uses its own budget";
+    p->NotifySent(next, 100, MilliSeconds(2));
+    EXPECT_EQ(p->GetAllowance(next, MilliSeconds(3)), 200u);
+    p->SetAttribute("DefaultBudgetBytes", UintegerValue(700));
+    EXPECT_EQ(p->GetAllowance(other, MilliSeconds(3)), 700u) << "the default, read now";
+}
+
+TEST(KvTransferPolicy, ABudgetSourceSetsEachSlotAndReplacesFixedBudgets)
+{
+    Ptr<SlotBudgetKvTransferPolicy> p = CreateObject<SlotBudgetKvTransferPolicy>();
+    p->SetAttribute("SlotDuration", TimeValue(MilliSeconds(10)));
+    p->SetAttribute("DefaultBudgetBytes", UintegerValue(100000));
+    p->SetBudget(1, 0, 100000);
+
+    struct Calls
+    {
+        std::vector<std::tuple<uint64_t, uint32_t, uint64_t>> seen;
+
+        uint64_t Budget(uint64_t imsi, uint32_t epoch, uint64_t slot)
+        {
+            seen.emplace_back(imsi, epoch, slot);
+            // 0 in even slots, 250 bytes per slot index in odd ones, and 40 for epoch 3.
+            return epoch == 3 ? 40 : (slot % 2 == 0 ? 0 : 250 * slot);
+        }
+    } calls;
+
+    p->SetBudgetSource(MakeCallback(&Calls::Budget, &calls));
+    KvTransferJobInfo a = Job(1, 0, Time::Max(), 0);
+    KvTransferJobInfo b = Job(1, 1, Time::Max(), 0);
+    b.epoch = 3;
+    EXPECT_EQ(p->GetAllowance(a, MilliSeconds(5)), 0u) << "slot 0: the source says 0";
+    EXPECT_EQ(p->GetAllowance(a, MilliSeconds(15)), 250u) << "slot 1";
+    p->NotifySent(a, 200, MilliSeconds(15));
+    EXPECT_EQ(p->GetAllowance(a, MilliSeconds(19)), 50u) << "slot 1, 200 used";
+    EXPECT_EQ(p->GetAllowance(a, MilliSeconds(25)), 0u) << "slot 2";
+    EXPECT_EQ(p->GetAllowance(a, MilliSeconds(35)), 750u) << "slot 3, nothing used yet";
+    EXPECT_EQ(p->GetAllowance(b, MilliSeconds(35)), 40u) << "another epoch, its own budget";
+    ASSERT_FALSE(calls.seen.empty());
+    EXPECT_EQ(calls.seen.back(), std::make_tuple(uint64_t(1), uint32_t(3), uint64_t(3)));
+    EXPECT_EQ(calls.seen.front(), std::make_tuple(uint64_t(1), uint32_t(0), uint64_t(0)));
+    // A budget of 0 now says nothing of the next slot: never "below one unit per refill".
+    EXPECT_EQ(p->GetAllowancePerRefill(a), std::numeric_limits<uint64_t>::max());
+
+    p->SetBudgetSource(SlotBudgetKvTransferPolicy::BudgetSource());
+    EXPECT_EQ(p->GetAllowance(b, MilliSeconds(45)), 100000u) << "back to the default";
+    EXPECT_EQ(p->GetAllowancePerRefill(a), 100000u) << "and to the fixed budget";
 }
 
 TEST(KvTransferPolicy, SlotDurationOfZeroIsRefused)

@@ -11,6 +11,7 @@
 #include "ns3/simulator.h"
 
 #include <gtest/gtest.h>
+#include <limits>
 
 using namespace ns3;
 
@@ -81,6 +82,103 @@ TEST(KvTransferSenderDeathTest, NeitherRangesNorTokensStopsTheRun)
         },
         ::testing::ExitedWithCode(0),
         "");
+    sender->Dispose();
+}
+
+/// An open request of imsi 3, epoch 1, holding [0, 16).
+KvTransferRequest
+OpenRequest()
+{
+    KvTransferRequest r;
+    r.imsi = 3;
+    r.epoch = 1;
+    r.open = true;
+    r.ranges = {{0, 16}};
+    r.bytesPerUnit = 57344;
+    return r;
+}
+
+TEST(KvTransferSenderDeathTest, AppendAndSealMisuseStopsTheRun)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    // The sender is never connected, so everything stays queued.
+    Ptr<KvTransferSender> sender = CreateObject<KvTransferSender>();
+    sender->Enqueue(OpenRequest());
+    KvTransferRequest closed = OpenRequest();
+    closed.imsi = 4;
+    closed.open = false;
+    sender->Enqueue(closed);
+    EXPECT_TRUE(sender->IsOpen(3, 1));
+    EXPECT_FALSE(sender->IsOpen(4, 1)) << "enqueued closed";
+    EXPECT_FALSE(sender->IsOpen(3, 0)) << "another epoch";
+
+    EXPECT_DEATH(sender->Append(9, 1, {{16, 16}}),
+                 "KvTransferSender::Append: imsi 9 epoch 1 is not queued");
+    EXPECT_DEATH(sender->Append(3, 2, {{16, 16}}),
+                 "KvTransferSender::Append: imsi 3 epoch 2 is not queued");
+    EXPECT_DEATH(sender->Append(4, 1, {{16, 16}}),
+                 "KvTransferSender::Append: imsi 4 epoch 1 is not open");
+    EXPECT_DEATH(sender->Seal(4, 1), "KvTransferSender::Seal: imsi 4 epoch 1 is not open");
+    EXPECT_DEATH(sender->Append(3, 1, {{16, 0}}), "an empty range at 16; count is >= 1");
+    EXPECT_DEATH(sender->Append(3, 1, {{8, 16}}),
+                 "range \\[8, 24\\) overlaps a range the transfer holds");
+    EXPECT_DEATH(sender->Append(3, 1, {{16, 16}, {20, 4}}),
+                 "range \\[20, 24\\) overlaps a range the transfer holds");
+    EXPECT_DEATH(sender->Append(3, 1, {{0xFFFFFFF0u, 32}}), "ends past 2\\^32");
+    EXPECT_DEATH(sender->Seal(3, 1, {{0, 1}}),
+                 "KvTransferSender::Seal: imsi 3 epoch 1: range \\[0, 1\\) overlaps");
+
+    // Valid use, then misuse of the sealed transfer.
+    sender->Append(3, 1, {{32, 16}, {16, 16}});
+    sender->Seal(3, 1, {{48, 5}});
+    EXPECT_FALSE(sender->IsOpen(3, 1)) << "sealed";
+    EXPECT_EQ(sender->GetBacklogBytes(), (16 + 16 + 16 + 5 + 16) * 57344u);
+    EXPECT_EQ(sender->GetCounters(3).announced, (16 + 16 + 16 + 5) * 57344u);
+    EXPECT_DEATH(sender->Append(3, 1, {{64, 16}}),
+                 "KvTransferSender::Append: imsi 3 epoch 1 is sealed already");
+    EXPECT_DEATH(sender->Seal(3, 1), "KvTransferSender::Seal: imsi 3 epoch 1 is sealed already");
+
+    // A cancelled open transfer is gone, and its withdrawn bytes are counted by reason.
+    EXPECT_EQ(sender->Cancel(3, 1, KvDiscardReason::LINK_DOWN), 53 * 57344u);
+    EXPECT_EQ(sender->GetCounters(3).withdrawnBy[2], 53 * 57344u);
+    EXPECT_DEATH(sender->Append(3, 1, {{64, 16}}), "imsi 3 epoch 1 is not queued");
+    sender->Dispose();
+}
+
+TEST(KvTransferSenderDeathTest, AWeightThatIsNotPositiveAndFiniteStopsTheRun)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    Ptr<KvTransferSender> sender = CreateObject<KvTransferSender>();
+    KvTransferRequest r = OpenRequest();
+    for (double w : {0.0,
+                     -1.0,
+                     std::numeric_limits<double>::infinity(),
+                     std::numeric_limits<double>::quiet_NaN()})
+    {
+        r.weight = w;
+        EXPECT_DEATH(sender->Enqueue(r),
+                     "KvTransferRequest::weight = .* for imsi 3; it is > 0 "
+                     "and finite")
+            << w;
+    }
+    sender->Dispose();
+}
+
+TEST(KvTransferSenderDeathTest, AnOpenTransferNeedsBytesPerUnitButNoRange)
+{
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    Ptr<KvTransferSender> sender = CreateObject<KvTransferSender>();
+    KvTransferRequest r = OpenRequest();
+    r.ranges.clear();
+    r.bytesPerUnit = 0;
+    EXPECT_DEATH(sender->Enqueue(r), "KvTransferRequest::bytesPerUnit = 0 for imsi 3");
+    r.bytesPerUnit = 100;
+    r.weight = 2.5;
+    sender->Enqueue(r); // open with no range: not tokens-only, and nothing to send yet
+    EXPECT_TRUE(sender->IsOpen(3, 1));
+    EXPECT_EQ(sender->GetBacklogBytes(), 0u);
+    sender->Seal(3, 1, {{0, 3}});
+    EXPECT_EQ(sender->GetBacklogBytes(), 300u);
     sender->Dispose();
 }
 
