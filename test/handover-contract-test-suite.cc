@@ -1,0 +1,429 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The policy contract, end to end on an LTE line: a test policy that uses every hook, and the
+// migration state machine that carries its plans out. Each case counts at the edges: DATA
+// bytes where the sender hands them to TCP, headers where the receiver reads them, tokens
+// where the engines emit them and the client takes them.
+
+#include "hook-test-scheduler.h"
+
+#include "ns3/config.h"
+#include "ns3/core-module.h"
+#include "ns3/edge-llm-module.h"
+#include "ns3/error-model.h"
+#include "ns3/internet-module.h"
+#include "ns3/lte-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/test.h"
+
+#include <map>
+#include <memory>
+#include <vector>
+
+using namespace ns3;
+
+NS_OBJECT_ENSURE_REGISTERED(HookTestScheduler);
+
+namespace
+{
+
+/// KV bytes of one token of Qwen2.5-7B at 16 bits, the coordinator's default.
+constexpr uint64_t kTokenBytes = 57344;
+
+/// The slot of the budget cases.
+const Time kSlot = MilliSeconds(10);
+
+/// A RAN observer whose events a test fires by hand.
+class ScriptedRanObserver : public RanObserver
+{
+  public:
+    void Install(const NetDeviceContainer& /* ranDevs */) override
+    {
+    }
+
+    /// \param imsi the UE \param cell where it is served
+    void Ready(uint64_t imsi, uint16_t cell)
+    {
+        NotifyUeReady(imsi, cell);
+    }
+
+    /// \param imsi the UE \param source its cell \param target where it goes
+    void Start(uint64_t imsi, uint16_t source, uint16_t target)
+    {
+        NotifyHandoverStarted(imsi, source, target);
+    }
+
+    /// \param imsi the UE \param cell the target that gave up on it
+    void Fail(uint64_t imsi, uint16_t cell)
+    {
+        NotifyHandoverFailed(imsi, cell, JOINING_TIMEOUT);
+    }
+
+    /// \param imsi the UE \param cell the cell that serves it and releases it
+    void Release(uint64_t imsi, uint16_t cell)
+    {
+        NotifyUeReleased(imsi, cell);
+    }
+};
+
+/// One UE on a line of two eNBs, what the edges saw, and the pieces a case pokes at.
+struct Bench
+{
+    Ptr<EdgeLlmLineScenario> s;
+    Ptr<EdgeLlmHelper> edge;
+    Ptr<HandoverCoordinator> coordinator;
+    Ptr<HookTestScheduler> policy; //!< null for another scheme
+    Ptr<EdgeLlmClient> client;
+    Ptr<KvTransferSender> sender;     //!< cell 1 -> cell 2
+    Ptr<KvTransferReceiver> receiver; //!< at cell 2
+    uint64_t imsi{0};
+    uint16_t cell1{0};
+    uint16_t cell2{0};
+
+    std::map<uint64_t, uint32_t> emitted;                  //!< token index -> emissions
+    std::map<uint64_t, uint16_t> emittedBy;                //!< token index -> cell
+    std::map<std::pair<uint32_t, uint64_t>, uint64_t> dataBytesBySlot; //!< (epoch, slot)
+    std::map<uint32_t, uint64_t> dataBytesByEpoch;         //!< DATA bytes handed to TCP
+    std::vector<std::pair<Time, KvTransferHeader>> sent;    //!< headers handed to TCP
+    std::vector<std::pair<Time, KvTransferHeader>> read;    //!< headers the target read
+    std::vector<Time> completes;                           //!< target: SessionComplete
+    std::vector<std::pair<int, int>> states;               //!< MigrationState moves
+    std::vector<Time> stateTimes;                          //!< when
+    std::vector<Time> prefillsDone;                        //!< target: PrefillCompleted
+
+    void Emitted(uint16_t cell, uint64_t imsi_, uint64_t index)
+    {
+        if (imsi_ == imsi)
+        {
+            ++emitted[index];
+            emittedBy[index] = cell;
+        }
+    }
+};
+
+/// Build the line: the UE starts at 125 m and moves at 20 m/s from 1 s (crossing at 2.25 s).
+std::shared_ptr<Bench>
+MakeBench(const std::string& scheduler,
+          const std::string& trigger,
+          const std::function<void(Ptr<EdgeLlmLineScenario>, Ptr<EdgeLlmHelper>)>& configure,
+          uint32_t tokens = 300)
+{
+    auto b = std::make_shared<Bench>();
+    b->s = CreateObject<EdgeLlmLineScenario>();
+    b->s->SetAttribute("EnbCount", UintegerValue(2));
+    b->s->SetAttribute("EnbSpacing", DoubleValue(300));
+    b->s->SetAttribute("UeCount", UintegerValue(1));
+    b->s->SetAttribute("UeStartX", DoubleValue(125));
+    b->s->SetAttribute("UeSpeed", DoubleValue(20));
+    b->s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
+    b->s->SetAttribute("Trigger", StringValue(trigger));
+    b->edge = b->s->GetEdgeLlmHelper();
+    b->edge->SetSchedulerType(scheduler);
+    b->edge->SetClientAttribute("PromptTokens", UintegerValue(1000));
+    b->edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
+    if (configure)
+    {
+        configure(b->s, b->edge);
+    }
+    b->s->Build();
+    b->s->AssignStreams(1);
+    b->coordinator = b->edge->GetCoordinator();
+    b->policy = DynamicCast<HookTestScheduler>(b->coordinator->GetScheduler());
+    b->client = DynamicCast<EdgeLlmClient>(b->s->GetClients().Get(0));
+    b->imsi = b->client->GetImsi();
+    b->cell1 = DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(0))->GetCellId();
+    b->cell2 = DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(1))->GetCellId();
+    const BackhaulLink& link = b->s->GetBackhaulLinks().at(0);
+    b->sender = b->edge->GetKvTransfer(b->cell1)->GetSender(link.addressB);
+    b->receiver = b->edge->GetKvTransfer(b->cell2)->GetReceiver();
+    Bench* raw = b.get();
+    for (uint32_t i = 0; i < b->s->GetServers().GetN(); ++i)
+    {
+        Ptr<EdgeLlmServer> server = DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(i));
+        server->GetEngine()->TraceConnectWithoutContext(
+            "TokenGenerated",
+            MakeCallback(&Bench::Emitted, raw, server->GetCellId()));
+    }
+    b->sender->TraceConnectWithoutContext(
+        "MessageSent",
+        Callback<void, const KvTransferHeader&>([raw](const KvTransferHeader& h) {
+            raw->sent.emplace_back(Simulator::Now(), h);
+            if (h.GetMessageType() == KvTransferHeader::DATA)
+            {
+                const uint64_t slot = Simulator::Now().GetTimeStep() / kSlot.GetTimeStep();
+                raw->dataBytesBySlot[{h.GetEpoch(), slot}] += h.GetPayloadBytes();
+                raw->dataBytesByEpoch[h.GetEpoch()] += h.GetPayloadBytes();
+            }
+        }));
+    b->receiver->TraceConnectWithoutContext(
+        "MessageReceived",
+        Callback<void, const KvTransferHeader&>(
+            [raw](const KvTransferHeader& h) { raw->read.emplace_back(Simulator::Now(), h); }));
+    b->receiver->TraceConnectWithoutContext(
+        "SessionComplete",
+        Callback<void, uint64_t, uint32_t, uint64_t>(
+            [raw](uint64_t, uint32_t, uint64_t) { raw->completes.push_back(Simulator::Now()); }));
+    b->coordinator->TraceConnectWithoutContext(
+        "MigrationState",
+        Callback<void, uint64_t, uint32_t, int, int>([raw](uint64_t, uint32_t, int from, int to) {
+            raw->states.emplace_back(from, to);
+            raw->stateTimes.push_back(Simulator::Now());
+        }));
+    DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(1))
+        ->GetEngine()
+        ->TraceConnectWithoutContext("PrefillCompleted",
+                                     Callback<void, uint64_t, uint64_t, bool>(
+                                         [raw](uint64_t, uint64_t, bool) {
+                                             raw->prefillsDone.push_back(Simulator::Now());
+                                         }));
+    return b;
+}
+
+/// The base: every case destroys the simulator and resets the defaults it touched.
+class ContractTestCase : public TestCase
+{
+  public:
+    explicit ContractTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    void DoTeardown() override
+    {
+        Simulator::Destroy();
+        Config::Reset();
+    }
+
+    /// Every token emitted once, in order, and delivered once; the session complete.
+    void CheckExactlyOnce(const Bench& b, uint32_t tokens)
+    {
+        NS_TEST_ASSERT_MSG_EQ(b.client->IsComplete(), true, "the session completed");
+        NS_TEST_ASSERT_MSG_EQ(b.client->GetDeliveredTokens(), tokens, "every token delivered");
+        NS_TEST_ASSERT_MSG_EQ(b.emitted.size(), tokens, "every index emitted");
+        uint64_t expected = 0;
+        for (const auto& [index, n] : b.emitted)
+        {
+            NS_TEST_ASSERT_MSG_EQ(index, expected, "no index skipped");
+            NS_TEST_ASSERT_MSG_EQ(n, 1u, "token " << index << " emitted once");
+            expected = index + 1;
+        }
+    }
+
+    /// The byte ledger of the session, once drained.
+    void CheckLedger(const Bench& b)
+    {
+        const KvTransferSenderCounters s = b.sender->GetCounters(b.imsi);
+        const KvTransferReceiverCounters r = b.receiver->GetCounters(b.imsi);
+        NS_TEST_ASSERT_MSG_EQ(s.announced, s.sent + s.withdrawn, "announced = sent + withdrawn");
+        uint64_t withdrawn = 0;
+        uint64_t stale = 0;
+        for (std::size_t i = 0; i < KV_DISCARD_REASONS; ++i)
+        {
+            withdrawn += s.withdrawnBy[i];
+            stale += r.staleBy[i];
+        }
+        NS_TEST_ASSERT_MSG_EQ(withdrawn, s.withdrawn, "every withdrawn byte has a reason");
+        NS_TEST_ASSERT_MSG_EQ(stale, r.stale, "every stale byte has a reason");
+        NS_TEST_ASSERT_MSG_EQ(s.sent, r.received + r.stale, "sent = received + stale, drained");
+        NS_TEST_ASSERT_MSG_EQ(r.droppedInvalid, 0u, "no byte out of range");
+        uint64_t handed = 0;
+        for (const auto& [epoch, bytes] : b.dataBytesByEpoch)
+        {
+            handed += bytes;
+        }
+        NS_TEST_ASSERT_MSG_EQ(handed, s.sent, "the DATA messages handed to TCP hold every sent byte");
+    }
+};
+
+class SlotBudgetsTestCase : public ContractTestCase
+{
+  public:
+    SlotBudgetsTestCase()
+        : ContractTestCase("The slot hook's budgets, on a schedule, bound every slot's DATA bytes "
+                           "where they are handed to TCP, and are used whole while data is left")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t unit = 8 * kTokenBytes;
+        auto b = MakeBench("ns3::HookTestScheduler", "boundary", [unit](Ptr<EdgeLlmLineScenario>, Ptr<EdgeLlmHelper> e) {
+            e->SetSchedulerAttribute("Slot", TimeValue(kSlot));
+            e->SetSchedulerAttribute("UnitBytes", UintegerValue(unit));
+            e->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
+            e->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(kSlot));
+        });
+        Simulator::Stop(Seconds(15));
+        Simulator::Run();
+
+        const std::vector<HandoverRecord>& records = b->coordinator->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 1u, "one handover");
+        const HandoverRecord& r = records.at(0);
+        NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, "it resumed");
+        NS_TEST_ASSERT_MSG_EQ(r.kvBytes, r.contextTokens * kTokenBytes, "the whole cache");
+        // The schedule, written here independently: slot k gives (k mod 3 + 1) x 8 tokens.
+        auto budget = [unit](uint64_t k) { return (k % 3 + 1) * unit; };
+        uint64_t first = UINT64_MAX;
+        uint64_t last = 0;
+        for (const auto& [key, bytes] : b->dataBytesBySlot)
+        {
+            NS_TEST_ASSERT_MSG_EQ(key.first, r.epoch, "DATA only of the migration's epoch");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(bytes, budget(key.second), "slot " << key.second);
+            first = std::min(first, key.second);
+            last = std::max(last, key.second);
+        }
+        NS_TEST_ASSERT_MSG_GT(last, first + 10, "the transfer spans many slots");
+        // Between its first slot (it may start mid-slot) and its last (the data runs out),
+        // every slot sends its whole budget: the budgets drive the sender.
+        for (uint64_t k = first + 1; k < last; ++k)
+        {
+            auto it = b->dataBytesBySlot.find({r.epoch, k});
+            NS_TEST_ASSERT_MSG_EQ((it == b->dataBytesBySlot.end() ? 0 : it->second),
+                                  budget(k),
+                                  "slot " << k << " used its whole budget");
+        }
+        // One answer per slot, whoever asked first (the refill or the coordinator's tick).
+        uint64_t previous = 0;
+        for (std::size_t i = 0; i < b->policy->slotCalls.size(); ++i)
+        {
+            const HookTestScheduler::SlotCall& c = b->policy->slotCalls[i];
+            NS_TEST_ASSERT_MSG_EQ(c.budget, budget(c.slot), "the hook's own answer");
+            if (i > 0)
+            {
+                NS_TEST_ASSERT_MSG_GT(c.slot, previous, "each slot asked once");
+            }
+            previous = c.slot;
+        }
+        NS_TEST_ASSERT_MSG_EQ(r.policyValues.count("hook-records"), 1u, "the record hook ran");
+        CheckExactlyOnce(*b, 300);
+        CheckLedger(*b);
+        b->s->Dispose();
+    }
+};
+
+class DeadlineTestCase : public ContractTestCase
+{
+  public:
+    DeadlineTestCase()
+        : ContractTestCase("A resume at a deadline, the link cut mid-transfer: the session "
+                           "resumes with exactly what arrived, and the rest is abandoned under "
+                           "window-end")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time window = MilliSeconds(300);
+        auto b = MakeBench("ns3::HookTestScheduler",
+                           "boundary",
+                           [window](Ptr<EdgeLlmLineScenario> s, Ptr<EdgeLlmHelper> e) {
+                               e->SetSchedulerAttribute("Window", TimeValue(window));
+                               // 1000 tokens take ~460 ms at 1 Gb/s: the window ends first.
+                               s->GetBackhaulHelper()->SetAttribute(
+                                   "DataRate",
+                                   DataRateValue(DataRate("1Gbps")));
+                           });
+        // The link is cut 100 ms into the migration, and comes back after the deadline.
+        Ptr<RateErrorModel> cut = CreateObject<RateErrorModel>();
+        cut->SetAttribute("ErrorRate", DoubleValue(1.0));
+        cut->SetAttribute("ErrorUnit", StringValue("ERROR_UNIT_PACKET"));
+        cut->Disable();
+        b->s->GetBackhaulLinks().at(0).devices.Get(1)->SetAttribute("ReceiveErrorModel",
+                                                                    PointerValue(cut));
+        Time cutAt;
+        b->coordinator->TraceConnectWithoutContext(
+            "MigrationState",
+            Callback<void, uint64_t, uint32_t, int, int>(
+                [cut, &cutAt](uint64_t, uint32_t, int, int to) {
+                    if (to == HandoverCoordinator::COMMITTED)
+                    {
+                        cutAt = Simulator::Now() + MilliSeconds(100);
+                        Simulator::Schedule(MilliSeconds(100), &RateErrorModel::Enable, cut);
+                        Simulator::Schedule(MilliSeconds(700), &RateErrorModel::Disable, cut);
+                    }
+                }));
+        Simulator::Stop(Seconds(15));
+        Simulator::Run();
+
+        const std::vector<HandoverRecord>& records = b->coordinator->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 1u, "one handover");
+        const HandoverRecord& r = records.at(0);
+        NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, "it resumed");
+        NS_TEST_ASSERT_MSG_EQ(r.kvReady, r.hoStart + window, "at the deadline, not later");
+        // What arrived, from the headers the target read before the resume: each DATA
+        // message whose header came in, except perhaps the last, whose payload the cut kept.
+        std::vector<std::pair<uint64_t, uint64_t>> headers;
+        for (const auto& [t, h] : b->read)
+        {
+            if (t <= r.kvReady && h.GetMessageType() == KvTransferHeader::DATA &&
+                h.GetEpoch() == r.epoch)
+            {
+                headers.emplace_back(h.GetFirst(), uint64_t(h.GetFirst()) + h.GetCount());
+            }
+        }
+        edgellm::RangeSet all;
+        edgellm::RangeSet allButLast;
+        for (std::size_t i = 0; i < headers.size(); ++i)
+        {
+            all.Add(headers[i].first, headers[i].second);
+            if (i + 1 < headers.size())
+            {
+                allButLast.Add(headers[i].first, headers[i].second);
+            }
+        }
+        edgellm::RangeSet arrived;
+        uint64_t arrivedTokens = 0;
+        for (const PlanRange& a : r.arrived)
+        {
+            arrived.Add(a.first, a.end);
+            arrivedTokens += a.end - a.first;
+        }
+        const bool matches = arrived.Ranges() == all.Ranges() ||
+                             arrived.Ranges() == allButLast.Ranges();
+        NS_TEST_ASSERT_MSG_EQ(matches, true, "the record holds the ranges that arrived");
+        NS_TEST_ASSERT_MSG_GT(arrivedTokens, 0u, "some arrived before the cut");
+        NS_TEST_ASSERT_MSG_LT(arrivedTokens, r.contextTokens, "not all of it");
+        // By hand: at most 100 ms of a 1 Gb/s link before the cut.
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(arrivedTokens * kTokenBytes,
+                                    uint64_t(1e9 / 8 * 0.1),
+                                    "no more than the link carried before the cut");
+        NS_TEST_ASSERT_MSG_EQ(r.abandonedBytes,
+                              r.kvBytes - arrivedTokens * kTokenBytes,
+                              "the rest is abandoned");
+        const KvTransferSenderCounters s = b->sender->GetCounters(b->imsi);
+        const KvTransferReceiverCounters rc = b->receiver->GetCounters(b->imsi);
+        const auto windowEnd = static_cast<std::size_t>(KvDiscardReason::WINDOW_END);
+        NS_TEST_ASSERT_MSG_GT(s.withdrawnBy[windowEnd], 0u, "bytes never handed to TCP");
+        NS_TEST_ASSERT_MSG_EQ(s.withdrawn, s.withdrawnBy[windowEnd], "all under window-end");
+        NS_TEST_ASSERT_MSG_GT(rc.staleBy[windowEnd], 0u, "bytes in flight at the cut, stale");
+        NS_TEST_ASSERT_MSG_EQ(rc.stale, rc.staleBy[windowEnd], "all under window-end");
+        NS_TEST_ASSERT_MSG_EQ(r.abandonedBytes + arrivedTokens * kTokenBytes,
+                              s.announced,
+                              "what arrived and what was abandoned is the whole transfer");
+        CheckExactlyOnce(*b, 300);
+        CheckLedger(*b);
+        b->s->Dispose();
+    }
+};
+
+} // namespace
+
+/// The policy contract and the migration state machine.
+class HandoverContractTestSuite : public TestSuite
+{
+  public:
+    HandoverContractTestSuite()
+        : TestSuite("edge-llm-contract", UNIT)
+    {
+        AddTestCase(new SlotBudgetsTestCase(), TestCase::QUICK);
+        AddTestCase(new DeadlineTestCase(), TestCase::QUICK);
+    }
+};
+
+/// The suite's instance.
+static HandoverContractTestSuite g_handoverContractTestSuite;
