@@ -411,6 +411,238 @@ class DeadlineTestCase : public ContractTestCase
     }
 };
 
+class PreparedTestCase : public ContractTestCase
+{
+  public:
+    PreparedTestCase()
+        : ContractTestCase("A predicted handover: the prefix is prefilled at the target before "
+                           "it, the suffix streams in blocks as the source decodes, the seal "
+                           "goes at the handover, and the session resumes with all of it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto b = MakeBench("ns3::HookTestScheduler", "boundary", nullptr);
+        const Time crossing = b->s->GetBoundaryCrossings().at(0).time;
+        bool prepared = false;
+        Simulator::Schedule(crossing - Seconds(1) - Simulator::Now(), [&b, &prepared, crossing]() {
+            prepared = b->coordinator->PrepareHandover(b->imsi, b->cell2, crossing);
+        });
+        Simulator::Stop(Seconds(15));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(prepared, true, "the prepare hook planned work");
+        const std::vector<HandoverRecord>& records = b->coordinator->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 1u, "one migration");
+        const HandoverRecord& r = records.at(0);
+        NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, "it resumed");
+        NS_TEST_ASSERT_MSG_EQ(r.preparedAt, crossing - Seconds(1), "prepared 1 s ahead");
+        NS_TEST_ASSERT_MSG_GT(r.hoStart, r.preparedAt, "then handed over");
+        const std::vector<std::pair<int, int>> states{
+            {HandoverCoordinator::NONE, HandoverCoordinator::PREPARED},
+            {HandoverCoordinator::PREPARED, HandoverCoordinator::COMMITTED},
+            {HandoverCoordinator::COMMITTED, HandoverCoordinator::RESUMED}};
+        NS_TEST_ASSERT_MSG_EQ((b->states == states), true, "prepared, committed, resumed");
+        NS_TEST_ASSERT_MSG_EQ(b->stateTimes.at(1), r.hoStart, "committed at the handover");
+        NS_TEST_ASSERT_MSG_EQ(b->policy->commits.size(), 1u, "the commit hook");
+        NS_TEST_ASSERT_MSG_EQ(b->policy->cancels.size(), 0u, "no cancel");
+        // The prefix: the whole blocks of half the context the prepare hook saw.
+        const uint64_t seen = b->policy->prepares.at(0).sessions.at(0).contextTokens;
+        NS_TEST_ASSERT_MSG_EQ(r.prefillTokens, seen / 2 / 16 * 16, "the prepared prefix");
+        NS_TEST_ASSERT_MSG_EQ(b->prefillsDone.size(), 1u, "one prefill at the target");
+        NS_TEST_ASSERT_MSG_LT(b->prefillsDone.at(0), r.hoStart, "done before the handover");
+        // The source decoded on: the context at the handover is larger than at the prepare.
+        NS_TEST_ASSERT_MSG_GT(r.contextTokens, seen + 16, "at least one more block decoded");
+        // On the wire: OPEN, then a BEGIN per block range, the SEAL at the handover, END.
+        uint32_t opens = 0;
+        uint32_t begins = 0;
+        uint32_t beginsAfterSeal = 0;
+        Time sealSent = Time::Max();
+        for (const auto& [t, h] : b->sent)
+        {
+            if (h.GetEpoch() != r.epoch)
+            {
+                continue;
+            }
+            switch (h.GetMessageType())
+            {
+            case KvTransferHeader::OPEN:
+                ++opens;
+                break;
+            case KvTransferHeader::BEGIN:
+                ++begins;
+                beginsAfterSeal += t > sealSent ? 1 : 0;
+                NS_TEST_ASSERT_MSG_EQ(h.GetFirst() % 16, 0u, "ranges start on a block");
+                NS_TEST_ASSERT_MSG_LT(t, r.hoStart + MilliSeconds(1), "sent as decoded");
+                break;
+            case KvTransferHeader::SEAL:
+                sealSent = t;
+                break;
+            default:
+                break;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(opens, 1u, "one OPEN");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(begins, 3u, "the first range, appended blocks, the last");
+        NS_TEST_ASSERT_MSG_EQ(beginsAfterSeal, 0u, "nothing announced after the seal");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(sealSent, r.hoStart, "sealed at the handover");
+        Time sealRead = Time::Max();
+        for (const auto& [t, h] : b->read)
+        {
+            if (h.GetEpoch() == r.epoch && h.GetMessageType() == KvTransferHeader::SEAL)
+            {
+                sealRead = t;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(b->completes.size(), 1u, "complete once");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(b->completes.at(0), sealRead, "only after the seal");
+        // What arrived is the suffix, whole: [prefix, context), measured at the receiver.
+        NS_TEST_ASSERT_MSG_EQ(r.arrived.size(), 1u, "one range arrived");
+        NS_TEST_ASSERT_MSG_EQ((r.arrived.at(0) == PlanRange{r.prefillTokens, r.contextTokens}),
+                              true,
+                              "the whole suffix");
+        // Most of the cache moved before the handover: the rest takes far less than a whole
+        // cache would over this link (hand: C x 57344 B x 8 / 4.5 Gb/s).
+        const double whole = r.contextTokens * kTokenBytes * 8 / 4.5e9;
+        NS_TEST_ASSERT_MSG_LT((r.kvReady - r.hoStart).GetSeconds(), whole / 2, "a short wait");
+        CheckExactlyOnce(*b, 300);
+        CheckLedger(*b);
+        b->s->Dispose();
+    }
+};
+
+class WrongPredictionTestCase : public ContractTestCase
+{
+  public:
+    WrongPredictionTestCase()
+        : ContractTestCase("A prediction withdrawn: the prepared work is cancelled and counted "
+                           "as waste, the source decodes on, and the real handover is planned "
+                           "afresh")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        auto b = MakeBench("ns3::HookTestScheduler", "boundary", nullptr);
+        const Time crossing = b->s->GetBoundaryCrossings().at(0).time;
+        Simulator::Schedule(crossing - Seconds(1) - Simulator::Now(), [&b, crossing]() {
+            b->coordinator->PrepareHandover(b->imsi, b->cell2, crossing);
+        });
+        bool withdrawn = false;
+        Simulator::Schedule(crossing - MilliSeconds(300) - Simulator::Now(),
+                            [&b, &withdrawn]() {
+                                withdrawn = b->coordinator->CancelPrepared(b->imsi);
+                            });
+        Simulator::Stop(Seconds(15));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(withdrawn, true, "there was a prepared migration");
+        const std::vector<HandoverRecord>& records = b->coordinator->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 2u, "the prepared one, then the handover");
+        const HandoverRecord& p = records.at(0);
+        NS_TEST_ASSERT_MSG_EQ(p.outcome, HandoverRecord::CANCELLED, "thrown away");
+        NS_TEST_ASSERT_MSG_EQ(p.hoStart.IsStrictlyNegative(), true, "it never handed over");
+        NS_TEST_ASSERT_MSG_EQ(b->policy->cancels.size(), 1u, "the cancel hook");
+        NS_TEST_ASSERT_MSG_EQ(b->policy->commits.size(), 0u, "no commit");
+        // Waste: the bytes of its epoch handed to TCP by the cancel (the message being
+        // written is finished after it), and its prefill, done before the cancel.
+        const uint64_t handed = b->dataBytesByEpoch[p.epoch];
+        NS_TEST_ASSERT_MSG_GT(p.wastedBytes, 0u, "bytes were sent");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(p.wastedBytes, handed, "no more than went to TCP");
+        NS_TEST_ASSERT_MSG_LT(handed - p.wastedBytes, 1048577u, "less one message at most");
+        NS_TEST_ASSERT_MSG_EQ((b->prefillsDone.size() >= 1), true, "its prefill had run");
+        Ptr<LlmEngine> target =
+            DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(1))->GetEngine();
+        NS_TEST_ASSERT_MSG_EQ(p.wastedGpuSeconds,
+                              target->GetLlmComputeModel().PrefillTime(p.prefillTokens),
+                              "its prefill's GPU time");
+        const HandoverRecord& h = records.at(1);
+        NS_TEST_ASSERT_MSG_EQ(h.outcome, HandoverRecord::MIGRATED, "the real one migrated");
+        NS_TEST_ASSERT_MSG_EQ(h.prefillTokens, 0u, "planned afresh: the whole cache is sent");
+        NS_TEST_ASSERT_MSG_GT(h.epoch, p.epoch, "under a newer epoch");
+        NS_TEST_ASSERT_MSG_EQ(b->policy->plans.size(), 1u, "by the plan hook");
+        const auto newer = static_cast<std::size_t>(KvDiscardReason::NEWER_EPOCH);
+        const KvTransferSenderCounters s = b->sender->GetCounters(b->imsi);
+        NS_TEST_ASSERT_MSG_EQ(s.withdrawn, s.withdrawnBy[newer], "withdrawn: newer epoch");
+        CheckExactlyOnce(*b, 300);
+        CheckLedger(*b);
+        b->s->Dispose();
+    }
+};
+
+class TerminalStatesTestCase : public ContractTestCase
+{
+  public:
+    TerminalStatesTestCase()
+        : ContractTestCase("A failed handover and a released UE end their migrations as failed "
+                           "and closed: the target is freed, the holder decodes on, tokens "
+                           "exactly once, bytes conserve")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // No handover of ns-3's own: the RAN events come from a script, and the UE stays in
+        // its first cell, where every token must still arrive.
+        auto b = MakeBench(
+            "ns3::CacheHandoverScheduler",
+            "none",
+            [](Ptr<EdgeLlmLineScenario> s, Ptr<EdgeLlmHelper>) {
+                s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("1Gbps")));
+            },
+            400);
+        Ptr<ScriptedRanObserver> ran = CreateObject<ScriptedRanObserver>();
+        b->coordinator->Install(ran);
+        Bench* raw = b.get();
+        Simulator::Schedule(Seconds(0.5), [ran, raw]() { ran->Ready(raw->imsi, raw->cell1); });
+        Simulator::Schedule(Seconds(2), [ran, raw]() {
+            ran->Start(raw->imsi, raw->cell1, raw->cell2);
+        });
+        Simulator::Schedule(Seconds(2.05), [ran, raw]() { ran->Fail(raw->imsi, raw->cell2); });
+        Simulator::Schedule(Seconds(3), [ran, raw]() {
+            ran->Start(raw->imsi, raw->cell1, raw->cell2);
+        });
+        Simulator::Schedule(Seconds(3.05), [ran, raw]() {
+            ran->Release(raw->imsi, raw->cell1);
+        });
+        Simulator::Stop(Seconds(20));
+        Simulator::Run();
+
+        const std::vector<HandoverRecord>& records = b->coordinator->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 2u, "two migrations");
+        NS_TEST_ASSERT_MSG_EQ(records.at(0).outcome, HandoverRecord::FAILED, "the first failed");
+        NS_TEST_ASSERT_MSG_EQ(records.at(1).outcome, HandoverRecord::CLOSED, "the second closed");
+        const std::vector<std::pair<int, int>> states{
+            {HandoverCoordinator::NONE, HandoverCoordinator::COMMITTED},
+            {HandoverCoordinator::COMMITTED, HandoverCoordinator::FAILED},
+            {HandoverCoordinator::NONE, HandoverCoordinator::COMMITTED},
+            {HandoverCoordinator::COMMITTED, HandoverCoordinator::CLOSED}};
+        NS_TEST_ASSERT_MSG_EQ((b->states == states), true, "committed, then failed or closed");
+        NS_TEST_ASSERT_MSG_EQ(b->coordinator->GetMigrationState(b->imsi),
+                              HandoverCoordinator::NONE,
+                              "nothing left under way");
+        // Each was cut 50 ms into a ~460 ms transfer: part withdrawn, part stale.
+        const KvTransferSenderCounters s = b->sender->GetCounters(b->imsi);
+        NS_TEST_ASSERT_MSG_GT(s.withdrawn, 0u, "the transfers were withdrawn");
+        NS_TEST_ASSERT_MSG_EQ(b->completes.size(), 0u, "neither completed at the target");
+        Ptr<LlmEngine> target =
+            DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(1))->GetEngine();
+        NS_TEST_ASSERT_MSG_EQ(target->HasSession(b->imsi), false, "the target was freed");
+        NS_TEST_ASSERT_MSG_EQ(target->GetKvTokensInUse(), 0u, "and its memory");
+        for (const auto& [index, cell] : b->emittedBy)
+        {
+            NS_TEST_ASSERT_MSG_EQ(cell, b->cell1, "token " << index << " from the holder");
+        }
+        CheckExactlyOnce(*b, 400);
+        CheckLedger(*b);
+        b->s->Dispose();
+    }
+};
+
 } // namespace
 
 /// The policy contract and the migration state machine.
@@ -422,6 +654,9 @@ class HandoverContractTestSuite : public TestSuite
     {
         AddTestCase(new SlotBudgetsTestCase(), TestCase::QUICK);
         AddTestCase(new DeadlineTestCase(), TestCase::QUICK);
+        AddTestCase(new PreparedTestCase(), TestCase::QUICK);
+        AddTestCase(new WrongPredictionTestCase(), TestCase::QUICK);
+        AddTestCase(new TerminalStatesTestCase(), TestCase::QUICK);
     }
 };
 
