@@ -8,6 +8,7 @@ cpp_examples = [
     ("edge-llm-ctho-analytic --sweep=cMax --values=2048,32768", "True", "True"),
     ("edge-llm-streaming --enbs=2 --ues=1 --tokens=300 --simTime=6", "True", "True"),
     ("edge-llm-handover --numUes=2 --tokensAfter=60 --moveStart=1s", "True", "True"),
+    ("edge-llm-custom-policy --numUes=2 --window=150ms", "True", "True"),
 ]
 
 python_examples = []
