@@ -117,8 +117,8 @@ class EqualShareScheduler : public HandoverScheduler
     }
 
   private:
-    Time m_slot;        //!< Slot
-    Time m_window;      //!< Window
+    Time m_slot;         //!< Slot
+    Time m_window;       //!< Window
     uint64_t m_slots{0}; //!< slots allocated so far
 };
 
@@ -203,18 +203,15 @@ main(int argc, char* argv[])
             const bool done = r.outcome == HandoverRecord::MIGRATED;
             migrated += done ? 1 : 0;
             auto slots = r.policyValues.find("slots");
-            std::cout << std::left << std::setw(12) << name << std::right << std::setw(6)
-                      << r.imsi << "  " << std::left << std::setw(9)
-                      << HandoverOutcomeName(r.outcome) << std::right << std::setw(10)
-                      << std::fixed << std::setprecision(1)
-                      << (done ? (r.kvReady - r.hoStart).GetMilliSeconds() : 0.0)
-                      << std::setw(9) << std::setprecision(3)
-                      << (r.contextTokens > 0 ? double(arrived + r.prefillTokens) /
-                                                     r.contextTokens
+            std::cout << std::left << std::setw(12) << name << std::right << std::setw(6) << r.imsi
+                      << "  " << std::left << std::setw(9) << HandoverOutcomeName(r.outcome)
+                      << std::right << std::setw(10) << std::fixed << std::setprecision(1)
+                      << (done ? (r.kvReady - r.hoStart).GetMilliSeconds() : 0.0) << std::setw(9)
+                      << std::setprecision(3)
+                      << (r.contextTokens > 0 ? double(arrived + r.prefillTokens) / r.contextTokens
                                               : 0.0)
                       << std::setw(7) << std::setprecision(0)
-                      << (slots == r.policyValues.end() ? 0 : slots->second)
-                      << "\n";
+                      << (slots == r.policyValues.end() ? 0 : slots->second) << "\n";
         }
         // The verdict: every UE handed over and every session got every token.
         for (uint32_t i = 0; i < s->GetClients().GetN(); ++i)

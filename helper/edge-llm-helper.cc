@@ -98,8 +98,8 @@ EdgeLlmHelper::SetSchedulerType(const std::string& typeName)
             types.push_back(s.typeName);
         }
         NS_FATAL_ERROR("EdgeLlmHelper::SetSchedulerType: \""
-                       << typeName << "\" is not a HandoverScheduler; allowed: "
-                       << edgellm::JoinNames(types));
+                       << typeName
+                       << "\" is not a HandoverScheduler; allowed: " << edgellm::JoinNames(types));
     }
     m_schedulerFactory.SetTypeId(tid);
 }

@@ -88,8 +88,8 @@ HandoverCoordinator::MakeSessionView(uint64_t imsi,
     v.targetCell = target;
     v.contextTokens = contextTokens;
     v.nextTokenIndex = server->GetEngine()->GetNextTokenIndex(imsi);
-    v.tokensLeft = state.tokensToGenerate - std::min<uint64_t>(state.tokensToGenerate,
-                                                               v.nextTokenIndex);
+    v.tokensLeft =
+        state.tokensToGenerate - std::min<uint64_t>(state.tokensToGenerate, v.nextTokenIndex);
     v.decodeTokensPerSecond = GetDecodeRate(imsi, holder);
     v.handoverStartS = handoverStartS;
     v.kv = GetKvProfile(imsi);
@@ -200,8 +200,8 @@ HandoverCoordinator::PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, ui
         {
             const double rate = GetDecodeRate(other, cell);
             const double left = s.tokensToGenerate - s.generated;
-            context += static_cast<uint64_t>(
-                std::min(left, std::floor(rate * (at - now.GetSeconds()))));
+            context +=
+                static_cast<uint64_t>(std::min(left, std::floor(rate * (at - now.GetSeconds()))));
         }
         input.sessions.push_back(MakeSessionView(other,
                                                  cell,
@@ -218,11 +218,10 @@ HandoverCoordinator::PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, ui
 }
 
 MigrationView
-HandoverCoordinator::MakeMigrationView(
-    uint64_t imsi,
-    const Migration& m,
-    std::vector<HandoverLinkView>* links,
-    std::map<std::pair<uint16_t, uint16_t>, std::size_t>* index)
+HandoverCoordinator::MakeMigrationView(uint64_t imsi,
+                                       const Migration& m,
+                                       std::vector<HandoverLinkView>* links,
+                                       std::map<std::pair<uint16_t, uint16_t>, std::size_t>* index)
 {
     const HandoverRecord& r = m_records[m.record];
     MigrationView v;
@@ -297,8 +296,7 @@ HandoverCoordinator::GetSlotBudget(uint64_t imsi, uint32_t epoch, uint64_t slot)
     auto e = m_budgetEpochs.find(imsi);
     auto b = m_budgets.find(imsi);
     // A migration that began inside the slot waits for the next one.
-    return e == m_budgetEpochs.end() || e->second != epoch || b == m_budgets.end() ? 0
-                                                                                  : b->second;
+    return e == m_budgetEpochs.end() || e->second != epoch || b == m_budgets.end() ? 0 : b->second;
 }
 
 void

@@ -232,6 +232,9 @@ class HandoverCoordinator : public Object
     void DoDispose() override;
 
   private:
+    /// The block size of a paged KV cache: an open transfer grows by whole blocks.
+    static constexpr uint64_t BLOCK_TOKENS = 16;
+
     /// A cell's pieces.
     struct Cell
     {
@@ -325,14 +328,15 @@ class HandoverCoordinator : public Object
     // The views a scheduler is given (handover-coordinator-input.cc).
 
     /// \return the view of a session of a group
-    HandoverSessionView MakeSessionView(uint64_t imsi,
-                                        uint16_t holder,
-                                        uint16_t target,
-                                        double handoverStartS,
-                                        uint64_t contextTokens,
-                                        bool handedOver,
-                                        std::vector<HandoverLinkView>& links,
-                                        std::map<std::pair<uint16_t, uint16_t>, std::size_t>& index);
+    HandoverSessionView MakeSessionView(
+        uint64_t imsi,
+        uint16_t holder,
+        uint16_t target,
+        double handoverStartS,
+        uint64_t contextTokens,
+        bool handedOver,
+        std::vector<HandoverLinkView>& links,
+        std::map<std::pair<uint16_t, uint16_t>, std::size_t>& index);
     /// \return the view of a target engine
     HandoverTargetView MakeTargetView(uint16_t cell);
     /// \return the view of a migration, with its links added to links

@@ -38,13 +38,13 @@ struct SessionKvProfile
  */
 struct HandoverLinkView
 {
-    uint16_t fromCell{0};          //!< where it leaves
-    uint16_t toCell{0};            //!< where it arrives
-    double rateBps{0};             //!< its rate, bit/s
-    double plannedRateBps{0};      //!< the rate the policy is told to plan with, bit/s
-    uint64_t backlogBytes{0};      //!< KV bytes queued on it that TCP has not taken yet
-    std::vector<uint64_t> imsis;   //!< sessions whose transfers it carries, in flight or planned
-    bool bottleneck{false};        //!< it carries the transfers of more than one session
+    uint16_t fromCell{0};        //!< where it leaves
+    uint16_t toCell{0};          //!< where it arrives
+    double rateBps{0};           //!< its rate, bit/s
+    double plannedRateBps{0};    //!< the rate the policy is told to plan with, bit/s
+    uint64_t backlogBytes{0};    //!< KV bytes queued on it that TCP has not taken yet
+    std::vector<uint64_t> imsis; //!< sessions whose transfers it carries, in flight or planned
+    bool bottleneck{false};      //!< it carries the transfers of more than one session
 };
 
 /**
@@ -53,12 +53,12 @@ struct HandoverLinkView
  */
 struct HandoverTargetView
 {
-    uint16_t cell{0};                 //!< the cell
-    double prefillCycleS{0};          //!< T_c of its engine, s
-    double prefillFreeAtS{0};         //!< when the handover prefills already planned there end, s
-    uint64_t queuedPrefillTokens{0};  //!< tokens of handover prefills planned and not yet done
-    uint64_t freeKvTokens{0};         //!< KV capacity not reserved by its sessions, tokens
-    uint64_t kvCapacityTokens{0};     //!< its whole KV capacity, tokens
+    uint16_t cell{0};                //!< the cell
+    double prefillCycleS{0};         //!< T_c of its engine, s
+    double prefillFreeAtS{0};        //!< when the handover prefills already planned there end, s
+    uint64_t queuedPrefillTokens{0}; //!< tokens of handover prefills planned and not yet done
+    uint64_t freeKvTokens{0};        //!< KV capacity not reserved by its sessions, tokens
+    uint64_t kvCapacityTokens{0};    //!< its whole KV capacity, tokens
     /// its compute model: p(L) and the batch prefill
     LlmComputeModel compute{LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName())};
 };
@@ -69,17 +69,17 @@ struct HandoverTargetView
  */
 struct HandoverSessionView
 {
-    uint64_t imsi{0};                  //!< the UE
-    uint16_t holderCell{0};            //!< the cell whose server holds its session and cache
-    uint16_t targetCell{0};            //!< the cell it hands over (or is predicted to) to
-    uint64_t contextTokens{0};         //!< C_i: KV tokens it has (or is expected to have), >= 1
-    uint64_t nextTokenIndex{0};        //!< index of the next token it will generate
-    uint64_t tokensLeft{0};            //!< tokens it has still to generate
-    double decodeTokensPerSecond{0};   //!< its measured decode rate; 0 before two tokens
-    double handoverStartS{0};          //!< tau_i: its handover start (or the expected one), s
-    SessionKvProfile kv;               //!< its KV-cache shape
-    std::vector<std::size_t> links;    //!< indices into HandoverPlanInput::links, holder first
-    bool handedOver{true};             //!< false for an expected handover (oracle, prediction)
+    uint64_t imsi{0};                //!< the UE
+    uint16_t holderCell{0};          //!< the cell whose server holds its session and cache
+    uint16_t targetCell{0};          //!< the cell it hands over (or is predicted to) to
+    uint64_t contextTokens{0};       //!< C_i: KV tokens it has (or is expected to have), >= 1
+    uint64_t nextTokenIndex{0};      //!< index of the next token it will generate
+    uint64_t tokensLeft{0};          //!< tokens it has still to generate
+    double decodeTokensPerSecond{0}; //!< its measured decode rate; 0 before two tokens
+    double handoverStartS{0};        //!< tau_i: its handover start (or the expected one), s
+    SessionKvProfile kv;             //!< its KV-cache shape
+    std::vector<std::size_t> links;  //!< indices into HandoverPlanInput::links, holder first
+    bool handedOver{true};           //!< false for an expected handover (oracle, prediction)
 };
 
 /**
@@ -156,13 +156,13 @@ struct SessionPlan
     /// KV ranges to send, in the order given. Token ranges start on a 16-token block unless
     /// they start where a prefill range ends.
     std::vector<PlanRange> transfer;
-    double weight{1};             //!< the session's weight in a shared allocation, > 0
-    Resume resume{ALL_ARRIVED};   //!< the resume rule
+    double weight{1};           //!< the session's weight in a shared allocation, > 0
+    Resume resume{ALL_ARRIVED}; //!< the resume rule
     /// AT_DEADLINE: how long after the handover the target resumes, >= 0
     Time resumeAfter{Time(0)};
     /// The EDF deadline of its transfer, after the handover; Time::Max() for none
     Time transferDeadline{Time::Max()};
-    uint32_t priority{0};         //!< strict priority of its transfer; lower first
+    uint32_t priority{0}; //!< strict priority of its transfer; lower first
     /// A prepared plan: the source decodes on until the handover, and the blocks it fills go
     /// to the target as they are made (an open transfer, sealed at the handover)
     bool keepDecoding{false};
@@ -193,18 +193,18 @@ struct HandoverPlan
  */
 struct MigrationView
 {
-    uint64_t imsi{0};           //!< the session
-    uint32_t epoch{0};          //!< its transfer's epoch
-    uint16_t holderCell{0};     //!< where its cache comes from
-    uint16_t targetCell{0};     //!< where it goes
-    bool committed{false};      //!< the handover has happened (false: prepared)
-    uint64_t announcedBytes{0}; //!< KV bytes of its transfer so far
-    uint64_t sentBytes{0};      //!< of those, handed to TCP
-    uint64_t receivedBytes{0};  //!< of those, arrived at the target
-    double weight{1};           //!< the plan's weight
-    double handoverStartS{0};   //!< its handover start, s (the expected one while prepared)
-    double resumeAtS{-1};       //!< AT_DEADLINE: when it resumes, s; negative otherwise
-    SessionKvProfile kv;        //!< its KV-cache shape
+    uint64_t imsi{0};               //!< the session
+    uint32_t epoch{0};              //!< its transfer's epoch
+    uint16_t holderCell{0};         //!< where its cache comes from
+    uint16_t targetCell{0};         //!< where it goes
+    bool committed{false};          //!< the handover has happened (false: prepared)
+    uint64_t announcedBytes{0};     //!< KV bytes of its transfer so far
+    uint64_t sentBytes{0};          //!< of those, handed to TCP
+    uint64_t receivedBytes{0};      //!< of those, arrived at the target
+    double weight{1};               //!< the plan's weight
+    double handoverStartS{0};       //!< its handover start, s (the expected one while prepared)
+    double resumeAtS{-1};           //!< AT_DEADLINE: when it resumes, s; negative otherwise
+    SessionKvProfile kv;            //!< its KV-cache shape
     std::vector<std::size_t> links; //!< indices into HandoverSlotInput::links
 };
 
@@ -214,11 +214,11 @@ struct MigrationView
  */
 struct HandoverSlotInput
 {
-    double nowS{0};                          //!< the slot's start, s
-    uint64_t slot{0};                        //!< its index: floor(now / slot duration)
-    double slotS{0};                         //!< the slot's duration, s
-    std::vector<MigrationView> migrations;   //!< every migration whose transfer is open
-    std::vector<HandoverLinkView> links;     //!< every link they cross
+    double nowS{0};                        //!< the slot's start, s
+    uint64_t slot{0};                      //!< its index: floor(now / slot duration)
+    double slotS{0};                       //!< the slot's duration, s
+    std::vector<MigrationView> migrations; //!< every migration whose transfer is open
+    std::vector<HandoverLinkView> links;   //!< every link they cross
 };
 
 /// Per session: KV bytes it may hand to TCP in the slot.

@@ -26,14 +26,14 @@ struct HandoverRecord
     /// How the handover ended for the session.
     enum Outcome
     {
-        PENDING,   //!< the migration is still under way
-        MIGRATED,  //!< the target holds the session and decodes it
-        RELAYED,   //!< the session stayed where it was; its tokens are relayed (Detour)
-        REUSED,    //!< the UE came back to the cell that holds the cache; it decodes there again
-        CANCELLED, //!< a later handover (or a wrong prediction) replaced this migration
+        PENDING,    //!< the migration is still under way
+        MIGRATED,   //!< the target holds the session and decodes it
+        RELAYED,    //!< the session stayed where it was; its tokens are relayed (Detour)
+        REUSED,     //!< the UE came back to the cell that holds the cache; it decodes there again
+        CANCELLED,  //!< a later handover (or a wrong prediction) replaced this migration
         NO_SESSION, //!< nothing to move: no session, or its last token was generated already
-        FAILED,    //!< the RAN reported the handover failed; the holder decodes on
-        CLOSED,    //!< the UE was released mid-migration; the holder keeps the session
+        FAILED,     //!< the RAN reported the handover failed; the holder decodes on
+        CLOSED,     //!< the UE was released mid-migration; the holder keeps the session
     };
 
     std::string scheme;         //!< the scheduler's scheme name
@@ -62,8 +62,8 @@ struct HandoverRecord
     /// KV bytes of the transfer that had not arrived when the session resumed (a deadline):
     /// withdrawn before TCP, or in flight and then dropped as stale
     uint64_t abandonedBytes{0};
-    uint64_t wastedBytes{0};     //!< KV bytes of prepared work thrown away (sent to TCP)
-    double wastedGpuSeconds{0};  //!< GPU time of prepared prefills thrown away, s
+    uint64_t wastedBytes{0};    //!< KV bytes of prepared work thrown away (sent to TCP)
+    double wastedGpuSeconds{0}; //!< GPU time of prepared prefills thrown away, s
     std::map<std::string, double> policyValues; //!< the policy's own results, by name
 };
 

@@ -63,9 +63,8 @@ CheckInput(const HandoverPlanInput& input)
         for (std::size_t l : s.links)
         {
             EDGE_LLM_REQUIRE(l < input.links.size(),
-                             "HandoverSessionView::links of imsi "
-                                 << s.imsi << " names link " << l << " of "
-                                 << input.links.size());
+                             "HandoverSessionView::links of imsi " << s.imsi << " names link " << l
+                                                                   << " of " << input.links.size());
         }
         input.GetTarget(s.targetCell);
     }
@@ -188,9 +187,8 @@ HandoverScheduler::CheckPlan(const HandoverPlanInput& input,
             return why.str();
         }
         const uint64_t prefix = prefill.empty() ? 0 : prefill[0].end;
-        const uint64_t units = p.unit == KvTransferHeader::TOKEN
-                                   ? context
-                                   : context * view->kv.entriesPerToken;
+        const uint64_t units =
+            p.unit == KvTransferHeader::TOKEN ? context : context * view->kv.entriesPerToken;
         std::vector<PlanRange> transfer = Resolve(p.transfer, units);
         std::sort(transfer.begin(), transfer.end(), [](const PlanRange& a, const PlanRange& b) {
             return a.first < b.first;
@@ -262,9 +260,9 @@ HandoverScheduler::Plan(const HandoverPlanInput& input)
                                          << input.sessions.size() << " sessions");
     const std::string why = CheckPlan(input, plan, "HandoverScheduler " + GetSchemeName());
     NS_ABORT_MSG_IF(!why.empty(), why);
-    NS_LOG_INFO(GetSchemeName() << ": " << input.sessions.size() << " sessions, L = "
-                                << plan.prefixTokens << ", predicted worst delay "
-                                << plan.predictedDelay.As(Time::MS));
+    NS_LOG_INFO(GetSchemeName() << ": " << input.sessions.size()
+                                << " sessions, L = " << plan.prefixTokens
+                                << ", predicted worst delay " << plan.predictedDelay.As(Time::MS));
     return plan;
 }
 

@@ -69,8 +69,8 @@ HandoverSchedulerTypeOf(const std::string& name)
             return s.typeName;
         }
     }
-    throw std::invalid_argument("\"" + name + "\" is not a handover scheme; allowed: " +
-                                JoinNames(HandoverSchemeNames()));
+    throw std::invalid_argument(
+        "\"" + name + "\" is not a handover scheme; allowed: " + JoinNames(HandoverSchemeNames()));
 }
 
 } // namespace edgellm

@@ -510,8 +510,7 @@ LlmEngine::GrowContext(uint64_t imsi, uint64_t contextTokens)
     {
         NS_FATAL_ERROR("ns3::LlmEngine::GrowContext: contextTokens = "
                        << contextTokens << " is invalid; allowed: an integer in ["
-                       << s.contextTokens << ", " << s.reservedTokens - 1 << "] for imsi "
-                       << imsi);
+                       << s.contextTokens << ", " << s.reservedTokens - 1 << "] for imsi " << imsi);
     }
     s.contextTokens = contextTokens;
 }

@@ -82,16 +82,16 @@ struct Bench
     uint16_t cell1{0};
     uint16_t cell2{0};
 
-    std::map<uint64_t, uint32_t> emitted;                  //!< token index -> emissions
-    std::map<uint64_t, uint16_t> emittedBy;                //!< token index -> cell
+    std::map<uint64_t, uint32_t> emitted;                              //!< token index -> emissions
+    std::map<uint64_t, uint16_t> emittedBy;                            //!< token index -> cell
     std::map<std::pair<uint32_t, uint64_t>, uint64_t> dataBytesBySlot; //!< (epoch, slot)
-    std::map<uint32_t, uint64_t> dataBytesByEpoch;         //!< DATA bytes handed to TCP
-    std::vector<std::pair<Time, KvTransferHeader>> sent;    //!< headers handed to TCP
-    std::vector<std::pair<Time, KvTransferHeader>> read;    //!< headers the target read
-    std::vector<Time> completes;                           //!< target: SessionComplete
-    std::vector<std::pair<int, int>> states;               //!< MigrationState moves
-    std::vector<Time> stateTimes;                          //!< when
-    std::vector<Time> prefillsDone;                        //!< target: PrefillCompleted
+    std::map<uint32_t, uint64_t> dataBytesByEpoch;                     //!< DATA bytes handed to TCP
+    std::vector<std::pair<Time, KvTransferHeader>> sent;               //!< headers handed to TCP
+    std::vector<std::pair<Time, KvTransferHeader>> read;               //!< headers the target read
+    std::vector<Time> completes;                                       //!< target: SessionComplete
+    std::vector<std::pair<int, int>> states;                           //!< MigrationState moves
+    std::vector<Time> stateTimes;                                      //!< when
+    std::vector<Time> prefillsDone;                                    //!< target: PrefillCompleted
 
     void Emitted(uint16_t cell, uint64_t imsi_, uint64_t index)
     {
@@ -173,11 +173,11 @@ MakeBench(const std::string& scheduler,
         }));
     DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(1))
         ->GetEngine()
-        ->TraceConnectWithoutContext("PrefillCompleted",
-                                     Callback<void, uint64_t, uint64_t, bool>(
-                                         [raw](uint64_t, uint64_t, bool) {
-                                             raw->prefillsDone.push_back(Simulator::Now());
-                                         }));
+        ->TraceConnectWithoutContext(
+            "PrefillCompleted",
+            Callback<void, uint64_t, uint64_t, bool>([raw](uint64_t, uint64_t, bool) {
+                raw->prefillsDone.push_back(Simulator::Now());
+            }));
     return b;
 }
 
@@ -234,7 +234,9 @@ class ContractTestCase : public TestCase
         {
             handed += bytes;
         }
-        NS_TEST_ASSERT_MSG_EQ(handed, s.sent, "the DATA messages handed to TCP hold every sent byte");
+        NS_TEST_ASSERT_MSG_EQ(handed,
+                              s.sent,
+                              "the DATA messages handed to TCP hold every sent byte");
     }
 };
 
@@ -251,12 +253,14 @@ class SlotBudgetsTestCase : public ContractTestCase
     void DoRun() override
     {
         const uint64_t unit = 8 * kTokenBytes;
-        auto b = MakeBench("ns3::HookTestScheduler", "boundary", [unit](Ptr<EdgeLlmLineScenario>, Ptr<EdgeLlmHelper> e) {
-            e->SetSchedulerAttribute("Slot", TimeValue(kSlot));
-            e->SetSchedulerAttribute("UnitBytes", UintegerValue(unit));
-            e->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
-            e->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(kSlot));
-        });
+        auto b = MakeBench("ns3::HookTestScheduler",
+                           "boundary",
+                           [unit](Ptr<EdgeLlmLineScenario>, Ptr<EdgeLlmHelper> e) {
+                               e->SetSchedulerAttribute("Slot", TimeValue(kSlot));
+                               e->SetSchedulerAttribute("UnitBytes", UintegerValue(unit));
+                               e->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
+                               e->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(kSlot));
+                           });
         Simulator::Stop(Seconds(15));
         Simulator::Run();
 
@@ -319,15 +323,14 @@ class DeadlineTestCase : public ContractTestCase
     void DoRun() override
     {
         const Time window = MilliSeconds(300);
-        auto b = MakeBench("ns3::HookTestScheduler",
-                           "boundary",
-                           [window](Ptr<EdgeLlmLineScenario> s, Ptr<EdgeLlmHelper> e) {
-                               e->SetSchedulerAttribute("Window", TimeValue(window));
-                               // 1000 tokens take ~460 ms at 1 Gb/s: the window ends first.
-                               s->GetBackhaulHelper()->SetAttribute(
-                                   "DataRate",
-                                   DataRateValue(DataRate("1Gbps")));
-                           });
+        auto b = MakeBench(
+            "ns3::HookTestScheduler",
+            "boundary",
+            [window](Ptr<EdgeLlmLineScenario> s, Ptr<EdgeLlmHelper> e) {
+                e->SetSchedulerAttribute("Window", TimeValue(window));
+                // 1000 tokens take ~460 ms at 1 Gb/s: the window ends first.
+                s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("1Gbps")));
+            });
         // The link is cut 100 ms into the migration, and comes back after the deadline.
         Ptr<RateErrorModel> cut = CreateObject<RateErrorModel>();
         cut->SetAttribute("ErrorRate", DoubleValue(1.0));
@@ -383,8 +386,8 @@ class DeadlineTestCase : public ContractTestCase
             arrived.Add(a.first, a.end);
             arrivedTokens += a.end - a.first;
         }
-        const bool matches = arrived.Ranges() == all.Ranges() ||
-                             arrived.Ranges() == allButLast.Ranges();
+        const bool matches =
+            arrived.Ranges() == all.Ranges() || arrived.Ranges() == allButLast.Ranges();
         NS_TEST_ASSERT_MSG_EQ(matches, true, "the record holds the ranges that arrived");
         NS_TEST_ASSERT_MSG_GT(arrivedTokens, 0u, "some arrived before the cut");
         NS_TEST_ASSERT_MSG_LT(arrivedTokens, r.contextTokens, "not all of it");
@@ -532,10 +535,9 @@ class WrongPredictionTestCase : public ContractTestCase
             b->coordinator->PrepareHandover(b->imsi, b->cell2, crossing);
         });
         bool withdrawn = false;
-        Simulator::Schedule(crossing - MilliSeconds(300) - Simulator::Now(),
-                            [&b, &withdrawn]() {
-                                withdrawn = b->coordinator->CancelPrepared(b->imsi);
-                            });
+        Simulator::Schedule(crossing - MilliSeconds(300) - Simulator::Now(), [&b, &withdrawn]() {
+            withdrawn = b->coordinator->CancelPrepared(b->imsi);
+        });
         Simulator::Stop(Seconds(15));
         Simulator::Run();
 
@@ -554,8 +556,7 @@ class WrongPredictionTestCase : public ContractTestCase
         NS_TEST_ASSERT_MSG_LT_OR_EQ(p.wastedBytes, handed, "no more than went to TCP");
         NS_TEST_ASSERT_MSG_LT(handed - p.wastedBytes, 1048577u, "less one message at most");
         NS_TEST_ASSERT_MSG_EQ((b->prefillsDone.size() >= 1), true, "its prefill had run");
-        Ptr<LlmEngine> target =
-            DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(1))->GetEngine();
+        Ptr<LlmEngine> target = DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(1))->GetEngine();
         NS_TEST_ASSERT_MSG_EQ(p.wastedGpuSeconds,
                               target->GetLlmComputeModel().PrefillTime(p.prefillTokens),
                               "its prefill's GPU time");
@@ -599,16 +600,12 @@ class TerminalStatesTestCase : public ContractTestCase
         b->coordinator->Install(ran);
         Bench* raw = b.get();
         Simulator::Schedule(Seconds(0.5), [ran, raw]() { ran->Ready(raw->imsi, raw->cell1); });
-        Simulator::Schedule(Seconds(2), [ran, raw]() {
-            ran->Start(raw->imsi, raw->cell1, raw->cell2);
-        });
+        Simulator::Schedule(Seconds(2),
+                            [ran, raw]() { ran->Start(raw->imsi, raw->cell1, raw->cell2); });
         Simulator::Schedule(Seconds(2.05), [ran, raw]() { ran->Fail(raw->imsi, raw->cell2); });
-        Simulator::Schedule(Seconds(3), [ran, raw]() {
-            ran->Start(raw->imsi, raw->cell1, raw->cell2);
-        });
-        Simulator::Schedule(Seconds(3.05), [ran, raw]() {
-            ran->Release(raw->imsi, raw->cell1);
-        });
+        Simulator::Schedule(Seconds(3),
+                            [ran, raw]() { ran->Start(raw->imsi, raw->cell1, raw->cell2); });
+        Simulator::Schedule(Seconds(3.05), [ran, raw]() { ran->Release(raw->imsi, raw->cell1); });
         Simulator::Stop(Seconds(20));
         Simulator::Run();
 
@@ -629,8 +626,7 @@ class TerminalStatesTestCase : public ContractTestCase
         const KvTransferSenderCounters s = b->sender->GetCounters(b->imsi);
         NS_TEST_ASSERT_MSG_GT(s.withdrawn, 0u, "the transfers were withdrawn");
         NS_TEST_ASSERT_MSG_EQ(b->completes.size(), 0u, "neither completed at the target");
-        Ptr<LlmEngine> target =
-            DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(1))->GetEngine();
+        Ptr<LlmEngine> target = DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(1))->GetEngine();
         NS_TEST_ASSERT_MSG_EQ(target->HasSession(b->imsi), false, "the target was freed");
         NS_TEST_ASSERT_MSG_EQ(target->GetKvTokensInUse(), 0u, "and its memory");
         for (const auto& [index, cell] : b->emittedBy)

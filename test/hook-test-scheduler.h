@@ -88,12 +88,12 @@ class HookTestScheduler : public HandoverScheduler
         return (slot % 3 + 1) * m_unit;
     }
 
-    std::vector<SlotCall> slotCalls;          //!< every budget handed out
-    std::vector<MigrationView> commits;       //!< every commit
-    std::vector<MigrationView> cancels;       //!< every cancel
-    std::vector<HandoverPlanInput> prepares;  //!< every prepare
-    std::vector<HandoverPlanInput> plans;     //!< every plan
-    mutable uint32_t records{0};              //!< records completed
+    std::vector<SlotCall> slotCalls;         //!< every budget handed out
+    std::vector<MigrationView> commits;      //!< every commit
+    std::vector<MigrationView> cancels;      //!< every cancel
+    std::vector<HandoverPlanInput> prepares; //!< every prepare
+    std::vector<HandoverPlanInput> plans;    //!< every plan
+    mutable uint32_t records{0};             //!< records completed
 
   protected:
     HandoverPlan DoPlan(const HandoverPlanInput& input) override

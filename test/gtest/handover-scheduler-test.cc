@@ -6,8 +6,8 @@
 // solver it wraps, and chosen by its TypeId name as users choose it.
 
 #include "ns3/cache-handover-scheduler.h"
-#include "ns3/ctho-line-experiment.h"
 #include "ns3/ctho-family-scheduler.h"
+#include "ns3/ctho-line-experiment.h"
 #include "ns3/ctho-scheduler.h"
 #include "ns3/detour-scheduler.h"
 #include "ns3/edge-llm-helper.h"
@@ -16,8 +16,8 @@
 #include "ns3/object-factory.h"
 #include "ns3/token-handover-scheduler.h"
 
-#include <gtest/gtest.h>
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <limits>
 
 using namespace ns3;
@@ -31,7 +31,10 @@ PaperGroup(double gbps)
 {
     HandoverPlanInput in;
     in.nowS = 3.0;
-    const std::pair<uint64_t, double> ues[] = {{2463, 3.00}, {1200, 3.05}, {3072, 3.10}, {2000, 3.15}};
+    const std::pair<uint64_t, double> ues[] = {{2463, 3.00},
+                                               {1200, 3.05},
+                                               {3072, 3.10},
+                                               {2000, 3.15}};
     uint64_t imsi = 1;
     for (const auto& [context, tau] : ues)
     {

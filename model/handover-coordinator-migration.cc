@@ -1,0 +1,431 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The migration itself: its start, its transfer and prefill, its resume, and its end before the
+// resume.
+
+#include "handover-coordinator.h"
+#include "llm-engine.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorMigration");
+
+bool
+HandoverCoordinator::StartMigration(uint64_t imsi,
+                                    uint16_t holder,
+                                    uint16_t target,
+                                    std::size_t recordIndex,
+                                    const SessionPlan& plan,
+                                    bool prepared)
+{
+    HandoverRecord& record = m_records[recordIndex];
+    Cell& h = GetCell(holder);
+    Cell& t = GetCell(target);
+    Ptr<LlmEngine> engine = h.server->GetEngine();
+    const bool keepDecoding = prepared && plan.keepDecoding;
+    const uint64_t next =
+        keepDecoding ? engine->GetNextTokenIndex(imsi) : engine->StopDecoding(imsi);
+    const uint64_t remaining = h.server->GetSessionState(imsi).tokensToGenerate - next;
+    const SessionKvProfile kv = GetKvProfile(imsi);
+    record.contextTokens = engine->GetContextTokens(imsi);
+    record.resumeIndex = static_cast<uint32_t>(next);
+    if (!prepared)
+    {
+        // The mark goes out after the stop, so the marked token is the last one before the
+        // handover.
+        h.server->MarkHandover(imsi);
+    }
+
+    Migration m;
+    m.record = recordIndex;
+    m.plan = plan;
+    m.nextToken = next;
+    m.open = keepDecoding;
+    const uint64_t context = record.contextTokens;
+    // An open transfer holds whole blocks only; the last partial one goes with the seal.
+    const uint64_t sendable = m.open ? context / BLOCK_TOKENS * BLOCK_TOKENS : context;
+    const uint64_t units =
+        plan.unit == KvTransferHeader::TOKEN ? sendable : sendable * kv.entriesPerToken;
+    std::vector<PlanRange> prefill = HandoverScheduler::Resolve(plan.prefill, context);
+    std::vector<PlanRange> transfer = HandoverScheduler::Resolve(plan.transfer, units);
+    if (GetSender(holder, target))
+    {
+        m.route = {holder, target};
+    }
+    else
+    {
+        NS_LOG_INFO("imsi " << imsi << ": cell " << target << " has no link to cell " << holder
+                            << ", which holds the cache; tokens are relayed and re-prefilled");
+        m.route = m_paths.Get(imsi);
+        prefill = {{0, context}};
+        transfer.clear();
+    }
+    if (m.open)
+    {
+        NS_ABORT_MSG_IF(plan.unit != KvTransferHeader::TOKEN || plan.transfer.empty() ||
+                            plan.transfer.back().end != PlanRange::CONTEXT_END,
+                        "HandoverScheduler " << m_scheduler->GetSchemeName() << ": imsi " << imsi
+                                             << ": a plan that keeps decoding grows its transfer "
+                                                "at the context's end: its unit is TOKEN and its "
+                                                "last range ends at PlanRange::CONTEXT_END");
+        m.openEnd = std::max<uint64_t>(transfer.empty() ? 0 : transfer.back().end,
+                                       std::max(plan.transfer.back().first, sendable));
+    }
+    record.prefillTokens = prefill.empty() ? 0 : prefill.front().end;
+    record.unit = plan.unit;
+    record.transferRanges = transfer;
+    uint64_t transferUnits = 0;
+    for (const PlanRange& r : transfer)
+    {
+        transferUnits += r.end - r.first;
+    }
+    record.transferTokens =
+        plan.unit == KvTransferHeader::TOKEN ? transferUnits : context - record.prefillTokens;
+
+    if (t.server->GetEngine()->AddResumedSession(imsi, context, remaining) ==
+        LlmEngine::Admission::REJECTED)
+    {
+        // An admission outcome, not an error: the session stays where its cache is.
+        NS_LOG_INFO("imsi " << imsi << ": cell " << target << " cannot hold " << context
+                            << " tokens; it stays at cell " << holder);
+        record.prefillTokens = 0;
+        record.transferTokens = 0;
+        record.transferRanges.clear();
+        if (!keepDecoding)
+        {
+            engine->ResumeDecoding(imsi, next, remaining);
+        }
+        return false;
+    }
+    m.epoch = ++m_epochs[imsi];
+    record.epoch = m.epoch;
+    for (std::size_t i = 1; i < m.route.size(); ++i)
+    {
+        GetCell(m.route[i]).kv->GetReceiver()->ExpectEpoch(imsi, m.epoch);
+    }
+    KvTransferRequest request;
+    request.imsi = imsi;
+    request.epoch = m.epoch;
+    request.unit = plan.unit;
+    request.bytesPerUnit =
+        plan.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;
+    request.forwardedFirst = 0;
+    request.forwardedCount = static_cast<uint32_t>(record.prefillTokens);
+    for (const PlanRange& r : transfer)
+    {
+        request.ranges.emplace_back(static_cast<uint32_t>(r.first),
+                                    static_cast<uint32_t>(r.end - r.first));
+    }
+    request.open = m.open;
+    request.weight = plan.weight;
+    request.priority = plan.priority;
+    if (plan.transferDeadline != Time::Max())
+    {
+        request.deadline = Simulator::Now() + plan.transferDeadline;
+    }
+    Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
+    m.sentAtStart = sender->GetCounters(imsi).sent;
+    m.receivedAtStart = t.kv->GetReceiver()->GetCounters(imsi).received;
+    m.expectedS = Simulator::Now().GetSeconds();
+    if (!request.ranges.empty() || request.forwardedCount > 0 || request.open)
+    {
+        sender->Enqueue(request);
+    }
+
+    m.tokensIn = record.prefillTokens == 0;
+    m.prefillDone = record.prefillTokens == 0;
+    m.kvDone = request.ranges.empty() && !m.open;
+    record.kvBytes = transferUnits * request.bytesPerUnit;
+    if (record.prefillTokens > 0)
+    {
+        // What online plans behind this one wait for: the earliest its prefill can end.
+        const LlmComputeModel& model = t.server->GetEngine()->GetLlmComputeModel();
+        t.prefillFreeAt = std::max(t.prefillFreeAt, Simulator::Now()) +
+                          Seconds(model.PrefillTime(record.prefillTokens));
+        t.queuedPrefill += record.prefillTokens;
+    }
+    m.state = prepared ? PREPARED : COMMITTED;
+    m_migrations[imsi] = m;
+    m_stateTrace(imsi, m.epoch, NONE, m.state);
+    if (m.open && !m_tokensHooked)
+    {
+        m_tokensHooked = true;
+        for (const auto& [cell, c] : m_cells)
+        {
+            c.server->GetEngine()->TraceConnectWithoutContext(
+                "TokenGenerated",
+                MakeCallback(&HandoverCoordinator::TokenGenerated, this, cell));
+        }
+    }
+    if (!prepared && plan.resume == SessionPlan::AT_DEADLINE)
+    {
+        Simulator::Schedule(plan.resumeAfter,
+                            &HandoverCoordinator::DeadlineReached,
+                            this,
+                            imsi,
+                            m.epoch);
+    }
+    ArmSlotTick();
+    m_plannedTrace(imsi, record.prefillTokens, record.transferTokens);
+    return true;
+}
+
+void
+HandoverCoordinator::EndMigration(uint64_t imsi,
+                                  MigrationState state,
+                                  HandoverRecord::Outcome outcome,
+                                  bool resumeHolder)
+{
+    auto it = m_migrations.find(imsi);
+    Migration m = it->second;
+    const MigrationView view = MakeMigrationView(imsi, m, nullptr, nullptr);
+    m_migrations.erase(it);
+    Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
+    const uint64_t withdrawn = sender->Cancel(imsi, m.epoch, KvDiscardReason::NEWER_EPOCH);
+    // Bytes still in flight arrive under an epoch the target no longer expects: stale.
+    const uint32_t next = ++m_epochs[imsi];
+    for (std::size_t i = 1; i < m.route.size(); ++i)
+    {
+        GetCell(m.route[i])
+            .kv->GetReceiver()
+            ->ExpectEpoch(imsi, next, KvDiscardReason::NEWER_EPOCH);
+    }
+    Cell& t = GetCell(m.route.back());
+    t.server->GetEngine()->RemoveSession(imsi);
+    HandoverRecord& record = m_records[m.record];
+    record.outcome = outcome;
+    record.wastedBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
+    if (m.prefillDone && record.prefillTokens > 0)
+    {
+        record.wastedGpuSeconds =
+            t.server->GetEngine()->GetLlmComputeModel().PrefillTime(record.prefillTokens);
+    }
+    if (m.prefillSubmitted && !m.prefillDone)
+    {
+        t.queuedPrefill -= std::min(t.queuedPrefill, record.prefillTokens);
+    }
+    if (resumeHolder)
+    {
+        // The session stays where its cache is, and decodes on there.
+        Ptr<EdgeLlmServer> holder = GetCell(m.route.front()).server;
+        Ptr<LlmEngine> engine = holder->GetEngine();
+        if (engine->HasSession(imsi) && !engine->IsDecoding(imsi))
+        {
+            const uint64_t total = holder->GetSessionState(imsi).tokensToGenerate;
+            if (m.nextToken < total)
+            {
+                engine->ResumeDecoding(imsi, m.nextToken, total - m.nextToken);
+            }
+        }
+    }
+    if (state == FAILED || state == CLOSED)
+    {
+        m_paths.RouteTo(imsi, m.route.front());
+    }
+    const MigrationState from = m.state;
+    m_stateTrace(imsi, m.epoch, from, state);
+    if (from == PREPARED)
+    {
+        m_scheduler->Cancel(view);
+    }
+    m_scheduler->CompleteRecord(record);
+    m_cancelledTrace(imsi, m.epoch, withdrawn);
+    NS_LOG_INFO("imsi " << imsi << ": migration to cell " << m.route.back() << " "
+                        << StateName(state) << ", " << withdrawn << " KV bytes withdrawn");
+}
+
+void
+HandoverCoordinator::TokensArrived(uint16_t cellId,
+                                   uint64_t imsi,
+                                   uint32_t epoch,
+                                   uint32_t first,
+                                   uint32_t count)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.epoch != epoch)
+    {
+        return;
+    }
+    Migration& m = it->second;
+    auto at = std::find(m.route.begin(), m.route.end(), cellId);
+    if (at == m.route.end() || at == m.route.begin())
+    {
+        return;
+    }
+    if (cellId != m.route.back())
+    {
+        // A hop on the way: pass the token IDs on to the next cell.
+        KvTransferRequest request;
+        request.imsi = imsi;
+        request.epoch = epoch;
+        request.bytesPerUnit = GetKvProfile(imsi).bytesPerToken;
+        request.forwardedFirst = first;
+        request.forwardedCount = count;
+        GetSender(cellId, *(at + 1))->Enqueue(request);
+        return;
+    }
+    m.tokensIn = true;
+    TryPrefill(imsi, m_records[m.record].group);
+}
+
+void
+HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
+{
+    std::vector<uint64_t> batch;
+    if (group == 0)
+    {
+        if (m_migrations.count(imsi) == 0)
+        {
+            return;
+        }
+        batch.push_back(imsi);
+    }
+    else
+    {
+        if (!m_groups[group - 1].waiting.empty())
+        {
+            return; // the batch starts after the group's last handover
+        }
+        for (const auto& [member, m] : m_migrations)
+        {
+            if (m_records[m.record].group == group)
+            {
+                batch.push_back(member);
+            }
+        }
+    }
+    for (uint64_t member : batch)
+    {
+        if (!m_migrations.at(member).tokensIn)
+        {
+            return;
+        }
+    }
+    // Every session of the batch is in: the engine starts them together at its next cycle.
+    std::map<uint16_t, std::vector<std::pair<uint64_t, uint64_t>>> jobs; // by target
+    for (uint64_t member : batch)
+    {
+        Migration& m = m_migrations.at(member);
+        const HandoverRecord& r = m_records[m.record];
+        if (r.prefillTokens > 0 && !m.prefillSubmitted)
+        {
+            m.prefillSubmitted = true;
+            jobs[r.targetCell].emplace_back(member, r.prefillTokens);
+        }
+    }
+    for (const auto& [cell, list] : jobs)
+    {
+        GetCell(cell).server->GetEngine()->SubmitPrefillBatch(list, true);
+    }
+}
+
+void
+HandoverCoordinator::PrefillCompleted(uint16_t cellId,
+                                      uint64_t imsi,
+                                      uint64_t tokens,
+                                      bool /* urgent */)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.route.back() != cellId ||
+        !it->second.prefillSubmitted)
+    {
+        return;
+    }
+    Cell& t = GetCell(cellId);
+    t.queuedPrefill -= std::min(t.queuedPrefill, tokens);
+    it->second.prefillDone = true;
+    TryResume(imsi);
+}
+
+void
+HandoverCoordinator::KvComplete(uint16_t cellId, uint64_t imsi, uint32_t epoch)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.route.back() != cellId || it->second.epoch != epoch)
+    {
+        return;
+    }
+    it->second.kvDone = true;
+    TryResume(imsi);
+}
+
+void
+HandoverCoordinator::DeadlineReached(uint64_t imsi, uint32_t epoch)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.epoch != epoch || it->second.state != COMMITTED)
+    {
+        return;
+    }
+    it->second.deadlinePassed = true;
+    TryResume(imsi);
+}
+
+void
+HandoverCoordinator::TryResume(uint64_t imsi)
+{
+    auto it = m_migrations.find(imsi);
+    const Migration m = it->second;
+    // A prefix cannot be decoded over before it is prefilled, even at a deadline.
+    if (m.state != COMMITTED || !m.tokensIn || !m.prefillDone || (!m.kvDone && !m.deadlinePassed))
+    {
+        return;
+    }
+    HandoverRecord& record = m_records[m.record];
+    Cell& h = GetCell(record.holderCell);
+    Cell& t = GetCell(record.targetCell);
+    Ptr<KvTransferReceiver> receiver = t.kv->GetReceiver();
+    // What the session resumes with is what the target's receiver counted, not the plan.
+    const edgellm::RangeSet received = receiver->GetReceivedRanges(imsi);
+    for (const auto& [first, end] : received.Ranges())
+    {
+        record.arrived.push_back({first, end});
+    }
+    if (!m.kvDone)
+    {
+        // The window is over: the rest of the transfer is abandoned.
+        uint64_t arrivedUnits = 0;
+        for (const PlanRange& r : record.arrived)
+        {
+            arrivedUnits += r.end - r.first;
+        }
+        const SessionKvProfile kv = GetKvProfile(imsi);
+        const uint64_t bpu =
+            record.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;
+        record.abandonedBytes = record.kvBytes - std::min(record.kvBytes, arrivedUnits * bpu);
+        GetSender(m.route[0], m.route[1])->Cancel(imsi, m.epoch, KvDiscardReason::WINDOW_END);
+        const uint32_t next = ++m_epochs[imsi];
+        for (std::size_t i = 1; i < m.route.size(); ++i)
+        {
+            GetCell(m.route[i])
+                .kv->GetReceiver()
+                ->ExpectEpoch(imsi, next, KvDiscardReason::WINDOW_END);
+        }
+    }
+    m_migrations.erase(it);
+    m_paths.StopRelays(imsi);
+    EdgeLlmServer::SessionState state = h.server->ExportSession(imsi);
+    const uint64_t remaining = state.tokensToGenerate - record.resumeIndex;
+    t.server->ImportSession(imsi, std::move(state));
+    h.server->GetEngine()->RemoveSession(imsi);
+    m_paths.Reset(imsi, record.targetCell);
+    t.server->GetEngine()->ResumeDecoding(imsi, record.resumeIndex, remaining);
+    record.kvReady = Simulator::Now();
+    record.outcome = HandoverRecord::MIGRATED;
+    m_stateTrace(imsi, m.epoch, COMMITTED, RESUMED);
+    m_scheduler->CompleteRecord(record);
+    NS_LOG_INFO("imsi " << imsi << ": resumed at cell " << record.targetCell << " after "
+                        << (record.kvReady - record.hoStart).As(Time::MS));
+    m_resumedTrace(imsi, record.targetCell, record.kvReady - record.hoStart);
+}
+
+} // namespace ns3

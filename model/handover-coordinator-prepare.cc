@@ -1,0 +1,173 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Prepared migrations: started before a predicted handover, committed at it, or thrown away.
+
+#include "handover-coordinator.h"
+#include "llm-engine.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorPrepare");
+
+bool
+HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time expected)
+{
+    NS_LOG_FUNCTION(this << imsi << targetCell << expected);
+    const Time now = Simulator::Now();
+    NS_ABORT_MSG_IF(expected < now,
+                    "HandoverCoordinator::PrepareHandover: expected = "
+                        << expected.As(Time::S) << " is invalid; allowed: a time >= now ("
+                        << now.As(Time::S) << ")");
+    GetCell(targetCell);
+    auto it = m_migrations.find(imsi);
+    if (it != m_migrations.end())
+    {
+        if (it->second.state != PREPARED)
+        {
+            return false;
+        }
+        EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, true);
+    }
+    const uint16_t holder = OwnerOf(imsi);
+    if (holder == 0 || holder == targetCell || !GetSender(holder, targetCell))
+    {
+        return false;
+    }
+    Ptr<EdgeLlmServer> server = GetCell(holder).server;
+    Ptr<LlmEngine> engine = server->GetEngine();
+    if (!engine->HasSession(imsi) || !engine->IsDecoding(imsi) ||
+        server->GetSessionState(imsi).generated == 0)
+    {
+        return false;
+    }
+    HandoverPlanInput input;
+    input.nowS = now.GetSeconds();
+    std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
+    input.sessions.push_back(MakeSessionView(imsi,
+                                             holder,
+                                             targetCell,
+                                             expected.GetSeconds(),
+                                             engine->GetContextTokens(imsi),
+                                             false,
+                                             input.links,
+                                             index));
+    input.targets.push_back(MakeTargetView(targetCell));
+    const HandoverPlan plan = m_scheduler->Prepare(input);
+    const SessionPlan* session = plan.Find(imsi);
+    if (!session || session->action != SessionPlan::MIGRATE)
+    {
+        return false;
+    }
+    HandoverRecord record;
+    record.scheme = m_scheduler->GetSchemeName();
+    record.imsi = imsi;
+    record.sourceCell = holder;
+    record.targetCell = targetCell;
+    record.holderCell = holder;
+    record.hoStart = Time(-1);
+    record.preparedAt = now;
+    record.prefixTokens = std::min(plan.prefixTokens, engine->GetContextTokens(imsi));
+    record.predictedDelay =
+        plan.predictedDelay.IsStrictlyNegative() ? Time(0) : plan.predictedDelay;
+    m_records.push_back(record);
+    if (!StartMigration(imsi, holder, targetCell, m_records.size() - 1, *session, true))
+    {
+        m_records.back().outcome = HandoverRecord::CANCELLED;
+        return false;
+    }
+    m_migrations.at(imsi).expectedS = expected.GetSeconds();
+    return true;
+}
+
+bool
+HandoverCoordinator::CancelPrepared(uint64_t imsi)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.state != PREPARED)
+    {
+        return false;
+    }
+    EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, true);
+    return true;
+}
+
+void
+HandoverCoordinator::CommitPrepared(uint64_t imsi)
+{
+    Migration& m = m_migrations.at(imsi);
+    HandoverRecord& record = m_records[m.record];
+    Cell& h = GetCell(m.route.front());
+    Ptr<LlmEngine> engine = h.server->GetEngine();
+    if (m.open)
+    {
+        m.nextToken = engine->StopDecoding(imsi);
+        const uint64_t context = engine->GetContextTokens(imsi);
+        record.contextTokens = context;
+        record.resumeIndex = static_cast<uint32_t>(m.nextToken);
+        GetCell(m.route.back()).server->GetEngine()->GrowContext(imsi, context);
+        std::vector<std::pair<uint32_t, uint32_t>> last;
+        if (context > m.openEnd)
+        {
+            last.emplace_back(static_cast<uint32_t>(m.openEnd),
+                              static_cast<uint32_t>(context - m.openEnd));
+            record.transferRanges.push_back({m.openEnd, context});
+            record.transferTokens += context - m.openEnd;
+            record.kvBytes += (context - m.openEnd) * GetKvProfile(imsi).bytesPerToken;
+            m.openEnd = context;
+        }
+        GetSender(m.route[0], m.route[1])->Seal(imsi, m.epoch, last);
+        m.open = false;
+    }
+    h.server->MarkHandover(imsi);
+    m_paths.RouteTo(imsi, record.targetCell);
+    SetState(imsi, m, COMMITTED);
+    if (m.plan.resume == SessionPlan::AT_DEADLINE)
+    {
+        Simulator::Schedule(m.plan.resumeAfter,
+                            &HandoverCoordinator::DeadlineReached,
+                            this,
+                            imsi,
+                            m.epoch);
+    }
+    m_scheduler->Commit(MakeMigrationView(imsi, m, nullptr, nullptr));
+    TryResume(imsi);
+}
+
+void
+HandoverCoordinator::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t /* index */)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || !it->second.open || it->second.route.front() != cellId)
+    {
+        return;
+    }
+    Migration& m = it->second;
+    const uint64_t context = GetCell(cellId).server->GetEngine()->GetContextTokens(imsi);
+    const uint64_t full = context / BLOCK_TOKENS * BLOCK_TOKENS;
+    if (full <= m.openEnd)
+    {
+        return;
+    }
+    // A block is sent once the source has filled it: its KV no longer changes.
+    GetSender(m.route[0], m.route[1])
+        ->Append(imsi,
+                 m.epoch,
+                 {{static_cast<uint32_t>(m.openEnd), static_cast<uint32_t>(full - m.openEnd)}});
+    HandoverRecord& record = m_records[m.record];
+    record.transferRanges.push_back({m.openEnd, full});
+    record.transferTokens += full - m.openEnd;
+    record.kvBytes += (full - m.openEnd) * GetKvProfile(imsi).bytesPerToken;
+    m.openEnd = full;
+    GetCell(m.route.back()).server->GetEngine()->GrowContext(imsi, full);
+}
+
+} // namespace ns3
