@@ -132,14 +132,16 @@ main(int argc, char* argv[])
     config.plannedBackhaulRate = plannedRate.empty() ? config.backhaulRate : DataRate(plannedRate);
 
     std::vector<std::string> schemes;
+    std::string invalid;
     try
     {
         schemes = scheme.GetSchemes();
     }
     catch (const std::invalid_argument& e)
     {
-        NS_FATAL_ERROR(e.what());
+        invalid = e.what();
     }
+    NS_ABORT_MSG_IF(!invalid.empty(), invalid);
     const CtHoLineExperiment experiment(config);
     const CtHoLineInputs inputs = experiment.Draw();
 

@@ -119,17 +119,11 @@ CtHoLineExperiment::CtHoLineExperiment(CtHoLineConfig config)
 std::string
 CtHoLineExperiment::SchedulerTypeOf(const std::string& scheme)
 {
-    try
-    {
-        return edgellm::HandoverSchedulerTypeOf(scheme);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        NS_FATAL_ERROR("--scheme = " << scheme << " is invalid; allowed: "
-                                     << edgellm::JoinNames(edgellm::HandoverSchemeNames())
-                                     << " or all");
-    }
-    return "";
+    const std::vector<std::string> names = edgellm::HandoverSchemeNames();
+    NS_ABORT_MSG_IF(std::find(names.begin(), names.end(), scheme) == names.end(),
+                    "--scheme = " << scheme << " is invalid; allowed: " << edgellm::JoinNames(names)
+                                  << " or all");
+    return edgellm::HandoverSchedulerTypeOf(scheme);
 }
 
 std::vector<std::string>

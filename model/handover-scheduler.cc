@@ -300,7 +300,7 @@ SlotBudgets
 HandoverScheduler::Slot(const HandoverSlotInput& input)
 {
     SlotBudgets budgets = DoSlot(input);
-    std::vector<double> used(input.links.size(), 0);
+    std::vector<uint64_t> used(input.links.size(), 0);
     for (const auto& [imsi, bytes] : budgets)
     {
         auto m = std::find_if(input.migrations.begin(),
@@ -311,14 +311,14 @@ HandoverScheduler::Slot(const HandoverSlotInput& input)
                                              << imsi << ", which has no migration under way");
         for (std::size_t l : m->links)
         {
-            used[l] += static_cast<double>(bytes);
+            used[l] += bytes;
         }
     }
     for (std::size_t l = 0; l < input.links.size(); ++l)
     {
         const HandoverLinkView& link = input.links[l];
         // Integer budgets of a capacity that is not a whole number of bytes may round up.
-        const double capacity = std::ceil(link.rateBps * input.slotS / 8.0);
+        const auto capacity = static_cast<uint64_t>(std::ceil(link.rateBps * input.slotS / 8.0));
         NS_ABORT_MSG_IF(used[l] > capacity,
                         "HandoverScheduler " << GetSchemeName() << ": slot " << input.slot
                                              << " budgets " << used[l] << " bytes on link "

@@ -278,7 +278,7 @@ TEST_F(HandoverSchedulerDeathTest, UnknownSchedulerNamesStopTheRun)
         "\"ns3::NoSuchScheduler\" is not a HandoverScheduler; allowed: .*ns3::CtHoScheduler");
     EXPECT_DEATH(helper->SetSchedulerType("ns3::LlmEngine"), "is not a HandoverScheduler");
     EXPECT_DEATH(CtHoLineExperiment::SchedulerTypeOf("pallas"),
-                 "--scheme = pallas is invalid; allowed: cho, ctho, detour, tho or all");
+                 "--scheme = pallas is invalid; allowed: cho, ctho, detour, .*tho or all");
 }
 
 TEST_F(HandoverSchedulerDeathTest, OracleBatchingNeedsTheBoundaryTrigger)
