@@ -176,7 +176,7 @@ HandoverCoordinator::PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, ui
                                                  true,
                                                  input.links,
                                                  index));
-        return m_scheduler->Plan(input);
+        return Scheduler()->Plan(input);
     }
     Group& g = m_groups[group - 1];
     if (g.planned)
@@ -212,7 +212,7 @@ HandoverCoordinator::PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, ui
                                                  input.links,
                                                  index));
     }
-    g.plan = m_scheduler->Plan(input);
+    g.plan = Scheduler()->Plan(input);
     g.planned = true;
     return g.plan;
 }
@@ -269,7 +269,7 @@ HandoverCoordinator::ComputeSlot(uint64_t slot)
     HandoverSlotInput input;
     input.nowS = Simulator::Now().GetSeconds();
     input.slot = slot;
-    input.slotS = m_scheduler->GetSlotDuration().GetSeconds();
+    input.slotS = Scheduler()->GetSlotDuration().GetSeconds();
     std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
     m_budgetEpochs.clear();
     for (const auto& [imsi, m] : m_migrations)
@@ -281,7 +281,7 @@ HandoverCoordinator::ComputeSlot(uint64_t slot)
             m_budgetEpochs[imsi] = m.epoch;
         }
     }
-    m_budgets = input.migrations.empty() ? SlotBudgets{} : m_scheduler->Slot(input);
+    m_budgets = input.migrations.empty() ? SlotBudgets{} : Scheduler()->Slot(input);
     m_budgetSlot = slot;
     m_budgetsValid = true;
 }
@@ -302,7 +302,7 @@ HandoverCoordinator::GetSlotBudget(uint64_t imsi, uint32_t epoch, uint64_t slot)
 void
 HandoverCoordinator::ArmSlotTick()
 {
-    const Time slot = m_scheduler->GetSlotDuration();
+    const Time slot = Scheduler()->GetSlotDuration();
     if (slot.IsZero() || m_slotTick.IsRunning() || m_migrations.empty())
     {
         return;
@@ -315,14 +315,18 @@ HandoverCoordinator::ArmSlotTick()
 void
 HandoverCoordinator::SlotTick()
 {
-    const Time slot = m_scheduler->GetSlotDuration();
+    const Time slot = Scheduler()->GetSlotDuration();
     const auto k = static_cast<uint64_t>(Simulator::Now().GetTimeStep() / slot.GetTimeStep());
     // The senders' refills at this instant may have asked already: one answer per slot.
     if (!m_budgetsValid || m_budgetSlot != k)
     {
         ComputeSlot(k);
     }
-    ArmSlotTick();
+    // Only while a transfer is open: a stuck migration must not keep the simulator running.
+    if (!m_budgetEpochs.empty())
+    {
+        ArmSlotTick();
+    }
 }
 
 } // namespace ns3

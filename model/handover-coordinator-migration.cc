@@ -25,6 +25,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
                                     uint16_t target,
                                     std::size_t recordIndex,
                                     const SessionPlan& plan,
+                                    Time handoverAt,
                                     bool prepared)
 {
     HandoverRecord& record = m_records[recordIndex];
@@ -51,12 +52,22 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     m.nextToken = next;
     m.open = keepDecoding;
     const uint64_t context = record.contextTokens;
-    // An open transfer holds whole blocks only; the last partial one goes with the seal.
-    const uint64_t sendable = m.open ? context / BLOCK_TOKENS * BLOCK_TOKENS : context;
     const uint64_t units =
-        plan.unit == KvTransferHeader::TOKEN ? sendable : sendable * kv.entriesPerToken;
+        plan.unit == KvTransferHeader::TOKEN ? context : context * kv.entriesPerToken;
     std::vector<PlanRange> prefill = HandoverScheduler::Resolve(plan.prefill, context);
-    std::vector<PlanRange> transfer = HandoverScheduler::Resolve(plan.transfer, units);
+    std::vector<PlanRange> transfer;
+    for (std::size_t i = 0; i < plan.transfer.size(); ++i)
+    {
+        PlanRange r = plan.transfer[i];
+        // An open transfer holds whole blocks of its growing tail; the rest goes later, by
+        // appends and with the seal.
+        const bool tail = m.open && i + 1 == plan.transfer.size();
+        r.end = std::min(r.end, tail ? context / BLOCK_TOKENS * BLOCK_TOKENS : units);
+        if (r.first < r.end)
+        {
+            transfer.push_back(r);
+        }
+    }
     if (GetSender(holder, target))
     {
         m.route = {holder, target};
@@ -68,17 +79,26 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
         m.route = m_paths.Get(imsi);
         prefill = {{0, context}};
         transfer.clear();
+        m.open = false;
+    }
+    if (m.route.size() < 2 || !GetSender(m.route[0], m.route[1]))
+    {
+        NS_LOG_INFO("imsi " << imsi << ": no KV sender on the way to cell " << target);
+        if (!keepDecoding)
+        {
+            engine->ResumeDecoding(imsi, next, remaining);
+        }
+        return false;
     }
     if (m.open)
     {
-        NS_ABORT_MSG_IF(plan.unit != KvTransferHeader::TOKEN || plan.transfer.empty() ||
-                            plan.transfer.back().end != PlanRange::CONTEXT_END,
-                        "HandoverScheduler " << m_scheduler->GetSchemeName() << ": imsi " << imsi
-                                             << ": a plan that keeps decoding grows its transfer "
-                                                "at the context's end: its unit is TOKEN and its "
-                                                "last range ends at PlanRange::CONTEXT_END");
-        m.openEnd = std::max<uint64_t>(transfer.empty() ? 0 : transfer.back().end,
-                                       std::max(plan.transfer.back().first, sendable));
+        // The tail grows from the end of what the plan covers now, so no token is skipped
+        // whatever the plan's ranges were cut to.
+        m.openEnd = prefill.empty() ? 0 : prefill.front().end;
+        for (const PlanRange& r : transfer)
+        {
+            m.openEnd = std::max(m.openEnd, r.end);
+        }
     }
     record.prefillTokens = prefill.empty() ? 0 : prefill.front().end;
     record.unit = plan.unit;
@@ -88,8 +108,9 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     {
         transferUnits += r.end - r.first;
     }
-    record.transferTokens =
-        plan.unit == KvTransferHeader::TOKEN ? transferUnits : context - record.prefillTokens;
+    record.transferTokens = plan.unit == KvTransferHeader::TOKEN
+                                ? transferUnits
+                                : (transferUnits + kv.entriesPerToken - 1) / kv.entriesPerToken;
 
     if (t.server->GetEngine()->AddResumedSession(imsi, context, remaining) ==
         LlmEngine::Admission::REJECTED)
@@ -130,17 +151,13 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     request.priority = plan.priority;
     if (plan.transferDeadline != Time::Max())
     {
-        request.deadline = Simulator::Now() + plan.transferDeadline;
+        // The deadline counts from the handover, the expected one for a prepared migration.
+        request.deadline = handoverAt + plan.transferDeadline;
     }
     Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
     m.sentAtStart = sender->GetCounters(imsi).sent;
     m.receivedAtStart = t.kv->GetReceiver()->GetCounters(imsi).received;
-    m.expectedS = Simulator::Now().GetSeconds();
-    if (!request.ranges.empty() || request.forwardedCount > 0 || request.open)
-    {
-        sender->Enqueue(request);
-    }
-
+    m.expectedS = handoverAt.GetSeconds();
     m.tokensIn = record.prefillTokens == 0;
     m.prefillDone = record.prefillTokens == 0;
     m.kvDone = request.ranges.empty() && !m.open;
@@ -154,8 +171,13 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
         t.queuedPrefill += record.prefillTokens;
     }
     m.state = prepared ? PREPARED : COMMITTED;
+    // In the table before the sender hears of it: a slot policy may ask for its budget at once.
     m_migrations[imsi] = m;
     m_stateTrace(imsi, m.epoch, NONE, m.state);
+    if (!request.ranges.empty() || request.forwardedCount > 0 || request.open)
+    {
+        sender->Enqueue(request);
+    }
     if (m.open && !m_tokensHooked)
     {
         m_tokensHooked = true;
@@ -209,7 +231,7 @@ HandoverCoordinator::EndMigration(uint64_t imsi,
         record.wastedGpuSeconds =
             t.server->GetEngine()->GetLlmComputeModel().PrefillTime(record.prefillTokens);
     }
-    if (m.prefillSubmitted && !m.prefillDone)
+    if (!m.prefillDone && record.prefillTokens > 0)
     {
         t.queuedPrefill -= std::min(t.queuedPrefill, record.prefillTokens);
     }
@@ -229,15 +251,16 @@ HandoverCoordinator::EndMigration(uint64_t imsi,
     }
     if (state == FAILED || state == CLOSED)
     {
-        m_paths.RouteTo(imsi, m.route.front());
+        // Back to the cell the UE left; a later UeReady follows it to where it reconnects.
+        m_paths.RouteTo(imsi, record.sourceCell);
     }
     const MigrationState from = m.state;
     m_stateTrace(imsi, m.epoch, from, state);
     if (from == PREPARED)
     {
-        m_scheduler->Cancel(view);
+        Scheduler()->Cancel(view);
     }
-    m_scheduler->CompleteRecord(record);
+    Scheduler()->CompleteRecord(record);
     m_cancelledTrace(imsi, m.epoch, withdrawn);
     NS_LOG_INFO("imsi " << imsi << ": migration to cell " << m.route.back() << " "
                         << StateName(state) << ", " << withdrawn << " KV bytes withdrawn");
@@ -422,7 +445,7 @@ HandoverCoordinator::TryResume(uint64_t imsi)
     record.kvReady = Simulator::Now();
     record.outcome = HandoverRecord::MIGRATED;
     m_stateTrace(imsi, m.epoch, COMMITTED, RESUMED);
-    m_scheduler->CompleteRecord(record);
+    Scheduler()->CompleteRecord(record);
     NS_LOG_INFO("imsi " << imsi << ": resumed at cell " << record.targetCell << " after "
                         << (record.kvReady - record.hoStart).As(Time::MS));
     m_resumedTrace(imsi, record.targetCell, record.kvReady - record.hoStart);

@@ -28,6 +28,7 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
                         << expected.As(Time::S) << " is invalid; allowed: a time >= now ("
                         << now.As(Time::S) << ")");
     GetCell(targetCell);
+    const uint16_t holder = OwnerOf(imsi);
     auto it = m_migrations.find(imsi);
     if (it != m_migrations.end())
     {
@@ -35,9 +36,14 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
         {
             return false;
         }
+        if (it->second.route.back() == targetCell && it->second.route.front() == holder)
+        {
+            // The same prediction, later or earlier: what is prepared stays.
+            it->second.expectedS = expected.GetSeconds();
+            return true;
+        }
         EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, true);
     }
-    const uint16_t holder = OwnerOf(imsi);
     if (holder == 0 || holder == targetCell || !GetSender(holder, targetCell))
     {
         return false;
@@ -61,7 +67,7 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
                                              input.links,
                                              index));
     input.targets.push_back(MakeTargetView(targetCell));
-    const HandoverPlan plan = m_scheduler->Prepare(input);
+    const HandoverPlan plan = Scheduler()->Prepare(input);
     const SessionPlan* session = plan.Find(imsi);
     if (!session || session->action != SessionPlan::MIGRATE)
     {
@@ -79,12 +85,12 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
     record.predictedDelay =
         plan.predictedDelay.IsStrictlyNegative() ? Time(0) : plan.predictedDelay;
     m_records.push_back(record);
-    if (!StartMigration(imsi, holder, targetCell, m_records.size() - 1, *session, true))
+    if (!StartMigration(imsi, holder, targetCell, m_records.size() - 1, *session, expected, true))
     {
         m_records.back().outcome = HandoverRecord::CANCELLED;
+        Scheduler()->CompleteRecord(m_records.back());
         return false;
     }
-    m_migrations.at(imsi).expectedS = expected.GetSeconds();
     return true;
 }
 
@@ -100,13 +106,18 @@ HandoverCoordinator::CancelPrepared(uint64_t imsi)
     return true;
 }
 
-void
+bool
 HandoverCoordinator::CommitPrepared(uint64_t imsi)
 {
     Migration& m = m_migrations.at(imsi);
     HandoverRecord& record = m_records[m.record];
     Cell& h = GetCell(m.route.front());
     Ptr<LlmEngine> engine = h.server->GetEngine();
+    if (!m_paths.RouteTo(imsi, record.targetCell))
+    {
+        return false; // the caller ends it, and plans the handover as any other
+    }
+    record.hoStart = Simulator::Now();
     if (m.open)
     {
         m.nextToken = engine->StopDecoding(imsi);
@@ -128,7 +139,6 @@ HandoverCoordinator::CommitPrepared(uint64_t imsi)
         m.open = false;
     }
     h.server->MarkHandover(imsi);
-    m_paths.RouteTo(imsi, record.targetCell);
     SetState(imsi, m, COMMITTED);
     if (m.plan.resume == SessionPlan::AT_DEADLINE)
     {
@@ -138,12 +148,13 @@ HandoverCoordinator::CommitPrepared(uint64_t imsi)
                             imsi,
                             m.epoch);
     }
-    m_scheduler->Commit(MakeMigrationView(imsi, m, nullptr, nullptr));
+    Scheduler()->Commit(MakeMigrationView(imsi, m, nullptr, nullptr));
     TryResume(imsi);
+    return true;
 }
 
 void
-HandoverCoordinator::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t /* index */)
+HandoverCoordinator::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t index)
 {
     auto it = m_migrations.find(imsi);
     if (it == m_migrations.end() || !it->second.open || it->second.route.front() != cellId)
@@ -151,6 +162,13 @@ HandoverCoordinator::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t /* 
         return;
     }
     Migration& m = it->second;
+    if (index + 1 >= GetCell(cellId).server->GetSessionState(imsi).tokensToGenerate)
+    {
+        // The session ends at its source before the predicted handover: nothing is left to
+        // move, and what was prepared is waste.
+        EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, false);
+        return;
+    }
     const uint64_t context = GetCell(cellId).server->GetEngine()->GetContextTokens(imsi);
     const uint64_t full = context / BLOCK_TOKENS * BLOCK_TOKENS;
     if (full <= m.openEnd)

@@ -35,8 +35,9 @@ HandoverCoordinator::GetTypeId()
             .SetGroupName("EdgeLlm")
             .AddConstructor<HandoverCoordinator>()
             .AddAttribute("Scheduler",
-                          "The handover policy (a HandoverScheduler).",
-                          PointerValue(CreateObject<CtHoScheduler>()),
+                          "The handover policy (a HandoverScheduler); none means a "
+                          "CtHoScheduler of this coordinator's own.",
+                          PointerValue(),
                           MakePointerAccessor(&HandoverCoordinator::m_scheduler),
                           MakePointerChecker<HandoverScheduler>())
             .AddAttribute("Batching",
@@ -167,7 +168,7 @@ HandoverCoordinator::AddLink(uint16_t cellA,
     m_senders[{cellB, cellA}] = senderBtoA;
     m_linkRates[{cellA, cellB}] = rate;
     m_linkRates[{cellB, cellA}] = rate;
-    const Time slot = m_scheduler->GetSlotDuration();
+    const Time slot = Scheduler()->GetSlotDuration();
     if (slot.IsZero())
     {
         return;
@@ -178,7 +179,7 @@ HandoverCoordinator::AddLink(uint16_t cellA,
             DynamicCast<SlotBudgetKvTransferPolicy>(sender->GetPolicy());
         NS_ABORT_MSG_IF(!policy,
                         "HandoverCoordinator: scheduler "
-                            << m_scheduler->GetSchemeName()
+                            << Scheduler()->GetSchemeName()
                             << " budgets the backhaul per slot; its KV-transfer policy must be "
                                "ns3::SlotBudgetKvTransferPolicy (EdgeLlmHelper::"
                                "SetKvTransferPolicyType)");
@@ -188,7 +189,7 @@ HandoverCoordinator::AddLink(uint16_t cellA,
                         "ns3::SlotBudgetKvTransferPolicy::SlotDuration = "
                             << policySlot.Get().As(Time::MS)
                             << " is invalid; allowed: " << slot.As(Time::MS)
-                            << ", the slot of scheduler " << m_scheduler->GetSchemeName());
+                            << ", the slot of scheduler " << Scheduler()->GetSchemeName());
         policy->SetBudgetSource(MakeCallback(&HandoverCoordinator::GetSlotBudget, this));
     }
 }
@@ -281,6 +282,18 @@ HandoverCoordinator::GetMigrationState(uint64_t imsi) const
 Ptr<HandoverScheduler>
 HandoverCoordinator::GetScheduler() const
 {
+    return Scheduler();
+}
+
+Ptr<HandoverScheduler>
+HandoverCoordinator::Scheduler() const
+{
+    if (!m_scheduler)
+    {
+        // Made here, not as the attribute's default: a default object would be one shared
+        // by every coordinator, and a stateful policy must not be.
+        m_scheduler = CreateObject<CtHoScheduler>();
+    }
     return m_scheduler;
 }
 
@@ -360,6 +373,8 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
 {
     const Time now = Simulator::Now();
     NS_LOG_FUNCTION(this << imsi << sourceCell << targetCell);
+    const uint32_t originalGroup = LeaveGroup(imsi);
+    uint32_t group = originalGroup;
     auto prepared = m_migrations.find(imsi);
     if (prepared != m_migrations.end() && prepared->second.state == PREPARED)
     {
@@ -370,23 +385,24 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
                                     GetCell(holder).server->GetSessionState(imsi).tokensToGenerate;
         if (prepared->second.route.back() == targetCell && unfinished)
         {
-            HandoverRecord& r = m_records[prepared->second.record];
-            r.sourceCell = sourceCell;
-            r.hoStart = now;
-            CommitPrepared(imsi);
-            return;
+            m_records[prepared->second.record].sourceCell = sourceCell;
+            if (CommitPrepared(imsi))
+            {
+                TryPrefill(0, originalGroup); // its group's batch no longer waits for it
+                return;
+            }
         }
-        // The prediction was wrong: what was prepared is waste.
+        // The prediction was wrong, or its target cannot be reached: what was prepared is
+        // waste, and the handover is planned as any other.
         EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, false);
     }
 
     HandoverRecord record;
-    record.scheme = m_scheduler->GetSchemeName();
+    record.scheme = Scheduler()->GetSchemeName();
     record.imsi = imsi;
     record.sourceCell = sourceCell;
     record.targetCell = targetCell;
     record.hoStart = now;
-    uint32_t group = LeaveGroup(imsi);
 
     if (m_migrations.count(imsi) > 0)
     {
@@ -423,7 +439,7 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
         }
         record.outcome = HandoverRecord::REUSED;
         record.kvReady = now;
-        m_scheduler->CompleteRecord(record);
+        Scheduler()->CompleteRecord(record);
         m_records.push_back(record);
         m_resumedTrace(imsi, holder, Time(0));
         TryPrefill(imsi, group);
@@ -446,7 +462,7 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
     m_records.push_back(record);
     const bool migrating = session.action == SessionPlan::MIGRATE && routed;
     if (!migrating ||
-        !StartMigration(imsi, holder, targetCell, m_records.size() - 1, session, false))
+        !StartMigration(imsi, holder, targetCell, m_records.size() - 1, session, now, false))
     {
         if (!migrating)
         {
@@ -459,10 +475,15 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
         }
         m_records.back().outcome = HandoverRecord::RELAYED;
         m_records.back().group = 0;
-        m_scheduler->CompleteRecord(m_records.back());
+        Scheduler()->CompleteRecord(m_records.back());
     }
-    // A member that cannot migrate must not hold its group's batch back.
+    // A member that cannot migrate, or that is planned alone, must not hold its group's batch
+    // back.
     TryPrefill(imsi, group);
+    if (group != originalGroup)
+    {
+        TryPrefill(0, originalGroup);
+    }
 }
 
 void

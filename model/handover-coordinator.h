@@ -289,15 +289,20 @@ class HandoverCoordinator : public Object
     void DeadlineReached(uint64_t imsi, uint32_t epoch);
     void SlotTick();
 
-    /// Start a migration (prepared or committed). \return false if impossible
+    /// Start a migration (prepared or committed), for a handover at handoverAt (the
+    /// expected time of a prepared one). \return false if impossible
     bool StartMigration(uint64_t imsi,
                         uint16_t holder,
                         uint16_t target,
                         std::size_t record,
                         const SessionPlan& plan,
+                        Time handoverAt,
                         bool prepared);
-    /// The handover of a prepared migration to its target has started.
-    void CommitPrepared(uint64_t imsi);
+    /// The handover of a prepared migration to its target has started. \return false if its
+    /// packets cannot be routed there (the migration is then unchanged)
+    bool CommitPrepared(uint64_t imsi);
+    /// \return the scheduler, made on first use if none was set
+    Ptr<HandoverScheduler> Scheduler() const;
     /// The session's migration ends before its resume: withdraw its transfer, free the target,
     /// and let the holder decode on if resumeHolder (else the caller decides what follows).
     void EndMigration(uint64_t imsi,
@@ -356,12 +361,12 @@ class HandoverCoordinator : public Object
     /// Keep the slot tick running while migrations are under way.
     void ArmSlotTick();
 
-    Ptr<HandoverScheduler> m_scheduler; //!< Scheduler
-    Batching m_batching;                //!< Batching
-    DataRate m_plannedRate;             //!< PlannedBackhaulRate
-    uint64_t m_kvBytesPerToken;         //!< KvBytesPerToken
-    uint32_t m_kvEntriesPerToken;       //!< KvEntriesPerToken
-    Time m_oracleGrace;                 //!< OracleGrace
+    mutable Ptr<HandoverScheduler> m_scheduler; //!< Scheduler (made on first use if unset)
+    Batching m_batching;                        //!< Batching
+    DataRate m_plannedRate;                     //!< PlannedBackhaulRate
+    uint64_t m_kvBytesPerToken;                 //!< KvBytesPerToken
+    uint32_t m_kvEntriesPerToken;               //!< KvEntriesPerToken
+    Time m_oracleGrace;                         //!< OracleGrace
 
     std::map<uint16_t, Cell> m_cells;                                         //!< by cell id
     std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -177,6 +178,14 @@ HandoverScheduler::CheckPlan(const HandoverPlanInput& input,
                 << " is infinite; AT_DEADLINE needs a finite time >= 0";
             return why.str();
         }
+        if (p.keepDecoding && (p.unit != KvTransferHeader::TOKEN || p.transfer.empty() ||
+                               p.transfer.back().end != PlanRange::CONTEXT_END))
+        {
+            why << who << ": imsi " << p.imsi
+                << ": a plan that keeps decoding grows its transfer at the context's end: its "
+                   "unit is TOKEN and its last range ends at PlanRange::CONTEXT_END";
+            return why.str();
+        }
         const uint64_t context = view->contextTokens;
         const std::vector<PlanRange> prefill = Resolve(p.prefill, context);
         // A token's KV depends on every token before it, so only a prefix can be re-prefilled.
@@ -311,7 +320,10 @@ HandoverScheduler::Slot(const HandoverSlotInput& input)
                                              << imsi << ", which has no migration under way");
         for (std::size_t l : m->links)
         {
-            used[l] += bytes;
+            // Saturating: "unlimited" budgets must not wrap around and pass.
+            used[l] = bytes > std::numeric_limits<uint64_t>::max() - used[l]
+                          ? std::numeric_limits<uint64_t>::max()
+                          : used[l] + bytes;
         }
     }
     for (std::size_t l = 0; l < input.links.size(); ++l)

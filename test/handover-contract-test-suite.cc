@@ -639,6 +639,46 @@ class TerminalStatesTestCase : public ContractTestCase
     }
 };
 
+class PreparedSessionEndsTestCase : public ContractTestCase
+{
+  public:
+    PreparedSessionEndsTestCase()
+        : ContractTestCase("A prepared session that ends at its source before the predicted "
+                           "handover (its last token fills a block): the preparation is "
+                           "cancelled, the target freed, every token delivered once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 1000 + 40 tokens: the last one fills a block, where the reservation also ends.
+        auto b = MakeBench("ns3::HookTestScheduler", "boundary", nullptr, 40);
+        const Time crossing = b->s->GetBoundaryCrossings().at(0).time;
+        bool prepared = false;
+        Simulator::Schedule(MilliSeconds(400), [&b, &prepared, crossing]() {
+            prepared = b->coordinator->PrepareHandover(b->imsi, b->cell2, crossing);
+        });
+        Simulator::Stop(Seconds(15));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(prepared, true, "prepared while decoding");
+        const std::vector<HandoverRecord>& records = b->coordinator->GetRecords();
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(records.size(), 1u, "the prepared migration's record");
+        NS_TEST_ASSERT_MSG_EQ(records.at(0).outcome, HandoverRecord::CANCELLED, "thrown away");
+        NS_TEST_ASSERT_MSG_EQ(b->policy->cancels.size(), 1u, "the cancel hook");
+        NS_TEST_ASSERT_MSG_EQ(b->coordinator->GetMigrationState(b->imsi),
+                              HandoverCoordinator::NONE,
+                              "nothing left under way");
+        Ptr<LlmEngine> target = DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(1))->GetEngine();
+        NS_TEST_ASSERT_MSG_EQ(target->HasSession(b->imsi), false, "the target was freed");
+        NS_TEST_ASSERT_MSG_EQ(target->GetKvTokensInUse(), 0u, "and its memory");
+        CheckExactlyOnce(*b, 40);
+        CheckLedger(*b);
+        b->s->Dispose();
+    }
+};
+
 } // namespace
 
 /// The policy contract and the migration state machine.
@@ -653,6 +693,7 @@ class HandoverContractTestSuite : public TestSuite
         AddTestCase(new PreparedTestCase(), TestCase::QUICK);
         AddTestCase(new WrongPredictionTestCase(), TestCase::QUICK);
         AddTestCase(new TerminalStatesTestCase(), TestCase::QUICK);
+        AddTestCase(new PreparedSessionEndsTestCase(), TestCase::QUICK);
     }
 };
 
