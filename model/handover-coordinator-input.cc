@@ -70,6 +70,26 @@ HandoverCoordinator::GetDecodeRate(uint64_t imsi, uint16_t holder) const
     return (s.generated - 1) / (Simulator::Now().GetSeconds() - s.firstTokenNs * 1e-9);
 }
 
+std::pair<std::size_t, bool>
+HandoverCoordinator::AddLinkView(uint16_t from,
+                                 uint16_t to,
+                                 std::vector<HandoverLinkView>& links,
+                                 std::map<std::pair<uint16_t, uint16_t>, std::size_t>& index)
+{
+    auto [it, inserted] = index.try_emplace({from, to}, links.size());
+    if (inserted)
+    {
+        HandoverLinkView l;
+        l.fromCell = from;
+        l.toCell = to;
+        l.rateBps = static_cast<double>(m_linkRates.at({from, to}).GetBitRate());
+        l.plannedRateBps = GetPlannedRateBps(from, to);
+        l.backlogBytes = GetSender(from, to)->GetBacklogBytes();
+        links.push_back(l);
+    }
+    return {it->second, inserted};
+}
+
 HandoverSessionView
 HandoverCoordinator::MakeSessionView(uint64_t imsi,
                                      uint16_t holder,
@@ -95,25 +115,18 @@ HandoverCoordinator::MakeSessionView(uint64_t imsi,
     v.kv = GetKvProfile(imsi);
     v.handedOver = handedOver;
     auto add = [this, &links, &index](uint16_t from, uint16_t to) {
-        auto [it, inserted] = index.try_emplace({from, to}, links.size());
+        const auto [l, inserted] = AddLinkView(from, to, links, index);
         if (inserted)
         {
-            HandoverLinkView l;
-            l.fromCell = from;
-            l.toCell = to;
-            l.rateBps = static_cast<double>(m_linkRates.at({from, to}).GetBitRate());
-            l.plannedRateBps = GetPlannedRateBps(from, to);
-            l.backlogBytes = GetSender(from, to)->GetBacklogBytes();
             for (const auto& [other, m] : m_migrations)
             {
                 if (m.route.size() >= 2 && m.route[0] == from && m.route[1] == to)
                 {
-                    l.imsis.push_back(other);
+                    links[l].imsis.push_back(other);
                 }
             }
-            links.push_back(l);
         }
-        return it->second;
+        return l;
     };
     if (GetSender(holder, target))
     {
@@ -243,22 +256,11 @@ HandoverCoordinator::MakeMigrationView(uint64_t imsi,
     v.kv = GetKvProfile(imsi);
     if (links && index)
     {
-        const std::pair<uint16_t, uint16_t> key{m.route[0], m.route[1]};
-        auto [it, inserted] = index->try_emplace(key, links->size());
-        if (inserted)
-        {
-            HandoverLinkView l;
-            l.fromCell = key.first;
-            l.toCell = key.second;
-            l.rateBps = static_cast<double>(m_linkRates.at(key).GetBitRate());
-            l.plannedRateBps = GetPlannedRateBps(key.first, key.second);
-            l.backlogBytes = sender->GetBacklogBytes();
-            links->push_back(l);
-        }
-        HandoverLinkView& l = (*links)[it->second];
-        l.imsis.push_back(imsi);
-        l.bottleneck = l.imsis.size() > 1;
-        v.links.push_back(it->second);
+        const std::size_t l = AddLinkView(m.route[0], m.route[1], *links, *index).first;
+        HandoverLinkView& link = (*links)[l];
+        link.imsis.push_back(imsi);
+        link.bottleneck = link.imsis.size() > 1;
+        v.links.push_back(l);
     }
     return v;
 }

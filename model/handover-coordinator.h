@@ -342,6 +342,13 @@ class HandoverCoordinator : public Object
         bool handedOver,
         std::vector<HandoverLinkView>& links,
         std::map<std::pair<uint16_t, uint16_t>, std::size_t>& index);
+    /// The view of a link, added to links unless index has it. \return its index, and
+    /// whether it was added now
+    std::pair<std::size_t, bool> AddLinkView(
+        uint16_t from,
+        uint16_t to,
+        std::vector<HandoverLinkView>& links,
+        std::map<std::pair<uint16_t, uint16_t>, std::size_t>& index);
     /// \return the view of a target engine
     HandoverTargetView MakeTargetView(uint16_t cell);
     /// \return the view of a migration, with its links added to links
