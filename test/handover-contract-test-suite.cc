@@ -86,12 +86,13 @@ struct Bench
     std::map<uint64_t, uint16_t> emittedBy;                            //!< token index -> cell
     std::map<std::pair<uint32_t, uint64_t>, uint64_t> dataBytesBySlot; //!< (epoch, slot)
     std::map<uint32_t, uint64_t> dataBytesByEpoch;                     //!< DATA bytes handed to TCP
-    std::vector<std::pair<Time, KvTransferHeader>> sent;               //!< headers handed to TCP
-    std::vector<std::pair<Time, KvTransferHeader>> read;               //!< headers the target read
-    std::vector<Time> completes;                                       //!< target: SessionComplete
-    std::vector<std::pair<int, int>> states;                           //!< MigrationState moves
-    std::vector<Time> stateTimes;                                      //!< when
-    std::vector<Time> prefillsDone;                                    //!< target: PrefillCompleted
+    std::map<std::pair<uint64_t, uint64_t>, uint64_t> dataBytesByImsiSlot; //!< (imsi, slot)
+    std::vector<std::pair<Time, KvTransferHeader>> sent; //!< headers handed to TCP
+    std::vector<std::pair<Time, KvTransferHeader>> read; //!< headers the target read
+    std::vector<Time> completes;                         //!< target: SessionComplete
+    std::vector<std::pair<int, int>> states;             //!< MigrationState moves
+    std::vector<Time> stateTimes;                        //!< when
+    std::vector<Time> prefillsDone;                      //!< target: PrefillCompleted
 
     void Emitted(uint16_t cell, uint64_t imsi_, uint64_t index)
     {
@@ -108,13 +109,15 @@ std::shared_ptr<Bench>
 MakeBench(const std::string& scheduler,
           const std::string& trigger,
           const std::function<void(Ptr<EdgeLlmLineScenario>, Ptr<EdgeLlmHelper>)>& configure,
-          uint32_t tokens = 300)
+          uint32_t tokens = 300,
+          uint32_t ues = 1)
 {
     auto b = std::make_shared<Bench>();
     b->s = CreateObject<EdgeLlmLineScenario>();
     b->s->SetAttribute("EnbCount", UintegerValue(2));
     b->s->SetAttribute("EnbSpacing", DoubleValue(300));
-    b->s->SetAttribute("UeCount", UintegerValue(1));
+    b->s->SetAttribute("UeCount", UintegerValue(ues));
+    b->s->SetAttribute("UeStartSpacing", DoubleValue(1));
     b->s->SetAttribute("UeStartX", DoubleValue(125));
     b->s->SetAttribute("UeSpeed", DoubleValue(20));
     b->s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
@@ -153,6 +156,11 @@ MakeBench(const std::string& scheduler,
             if (h.GetMessageType() == KvTransferHeader::DATA)
             {
                 const uint64_t slot = Simulator::Now().GetTimeStep() / kSlot.GetTimeStep();
+                raw->dataBytesByImsiSlot[{h.GetImsi(), slot}] += h.GetPayloadBytes();
+                if (h.GetImsi() != raw->imsi)
+                {
+                    return;
+                }
                 raw->dataBytesBySlot[{h.GetEpoch(), slot}] += h.GetPayloadBytes();
                 raw->dataBytesByEpoch[h.GetEpoch()] += h.GetPayloadBytes();
             }
@@ -679,6 +687,66 @@ class PreparedSessionEndsTestCase : public ContractTestCase
     }
 };
 
+class SharedLinkTestCase : public ContractTestCase
+{
+  public:
+    SharedLinkTestCase()
+        : ContractTestCase("Two migrations on one link: the slot hook sees it as a bottleneck "
+                           "carrying both, and each session keeps to its own budget per slot")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint64_t unit = 8 * kTokenBytes;
+        auto b = MakeBench(
+            "ns3::HookTestScheduler",
+            "boundary",
+            [unit](Ptr<EdgeLlmLineScenario>, Ptr<EdgeLlmHelper> e) {
+                e->SetSchedulerAttribute("Slot", TimeValue(kSlot));
+                e->SetSchedulerAttribute("UnitBytes", UintegerValue(unit));
+                e->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
+                e->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(kSlot));
+            },
+            300,
+            2);
+        Simulator::Stop(Seconds(15));
+        Simulator::Run();
+
+        const std::vector<HandoverRecord>& records = b->coordinator->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 2u, "two handovers");
+        for (const HandoverRecord& r : records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, "imsi " << r.imsi);
+        }
+        // The UEs start 1 m apart: their 1000-token transfers overlap for most of their time.
+        NS_TEST_ASSERT_MSG_GT(b->policy->sharedSlots, 10u, "the link carried both");
+        auto budget = [unit](uint64_t k) { return (k % 3 + 1) * unit; };
+        std::map<uint64_t, uint32_t> sessionsInSlot;
+        for (const auto& [key, bytes] : b->dataBytesByImsiSlot)
+        {
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(bytes, budget(key.second), "imsi " << key.first);
+            ++sessionsInSlot[key.second];
+        }
+        uint32_t both = 0;
+        for (const auto& [slot, n] : sessionsInSlot)
+        {
+            both += n == 2 ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_GT(both, 10u, "both sent in the same slots, each on its own budget");
+        for (uint32_t i = 0; i < b->s->GetClients().GetN(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(
+                DynamicCast<EdgeLlmClient>(b->s->GetClients().Get(i))->IsComplete(),
+                true,
+                "session " << i << " complete");
+        }
+        CheckExactlyOnce(*b, 300);
+        b->s->Dispose();
+    }
+};
+
 } // namespace
 
 /// The policy contract and the migration state machine.
@@ -694,6 +762,7 @@ class HandoverContractTestSuite : public TestSuite
         AddTestCase(new WrongPredictionTestCase(), TestCase::QUICK);
         AddTestCase(new TerminalStatesTestCase(), TestCase::QUICK);
         AddTestCase(new PreparedSessionEndsTestCase(), TestCase::QUICK);
+        AddTestCase(new SharedLinkTestCase(), TestCase::QUICK);
     }
 };
 

@@ -89,6 +89,7 @@ class HookTestScheduler : public HandoverScheduler
     }
 
     std::vector<SlotCall> slotCalls;         //!< every budget handed out
+    uint32_t sharedSlots{0};                 //!< slots with a link marked as a bottleneck
     std::vector<MigrationView> commits;      //!< every commit
     std::vector<MigrationView> cancels;      //!< every cancel
     std::vector<HandoverPlanInput> prepares; //!< every prepare
@@ -149,6 +150,10 @@ class HookTestScheduler : public HandoverScheduler
     SlotBudgets DoSlot(const HandoverSlotInput& input) override
     {
         SlotBudgets budgets;
+        for (const HandoverLinkView& l : input.links)
+        {
+            sharedSlots += l.bottleneck && l.imsis.size() > 1 ? 1 : 0;
+        }
         for (const MigrationView& m : input.migrations)
         {
             budgets[m.imsi] = BudgetOf(input.slot);
