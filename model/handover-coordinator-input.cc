@@ -37,26 +37,22 @@ HandoverCoordinator::GetPlannedRateBps(uint16_t from, uint16_t to) const
 double
 HandoverCoordinator::GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) const
 {
-    uint64_t bps = m_plannedRate.GetBitRate();
-    if (bps == 0)
+    double bps = 0;
+    if (m_plannedRate.GetBitRate() != 0 || m_linkRates.count({cellA, cellB}) > 0)
     {
-        auto it = m_linkRates.find({cellA, cellB});
-        if (it != m_linkRates.end())
+        bps = GetPlannedRateBps(cellA, cellB);
+    }
+    else
+    {
+        // No direct link: the slowest link is a rate the policy can still decide with.
+        NS_ABORT_MSG_IF(m_linkRates.empty(), "HandoverCoordinator: no backhaul link at all");
+        bps = std::numeric_limits<double>::max();
+        for (const auto& [pair, rate] : m_linkRates)
         {
-            bps = it->second.GetBitRate();
-        }
-        else
-        {
-            // No direct link: the slowest link is a rate the policy can still decide with.
-            NS_ABORT_MSG_IF(m_linkRates.empty(), "HandoverCoordinator: no backhaul link at all");
-            bps = std::numeric_limits<uint64_t>::max();
-            for (const auto& [pair, rate] : m_linkRates)
-            {
-                bps = std::min(bps, rate.GetBitRate());
-            }
+            bps = std::min(bps, GetPlannedRateBps(pair.first, pair.second));
         }
     }
-    return static_cast<double>(bps) / 8.0 / static_cast<double>(m_kvBytesPerToken);
+    return bps / 8.0 / static_cast<double>(m_kvBytesPerToken);
 }
 
 double

@@ -188,13 +188,9 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
                 MakeCallback(&HandoverCoordinator::TokenGenerated, this, cell));
         }
     }
-    if (!prepared && plan.resume == SessionPlan::AT_DEADLINE)
+    if (!prepared)
     {
-        Simulator::Schedule(plan.resumeAfter,
-                            &HandoverCoordinator::DeadlineReached,
-                            this,
-                            imsi,
-                            m.epoch);
+        ScheduleDeadline(imsi, m);
     }
     ArmSlotTick();
     m_plannedTrace(imsi, record.prefillTokens, record.transferTokens);
@@ -212,15 +208,7 @@ HandoverCoordinator::EndMigration(uint64_t imsi,
     const MigrationView view = MakeMigrationView(imsi, m, nullptr, nullptr);
     m_migrations.erase(it);
     Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
-    const uint64_t withdrawn = sender->Cancel(imsi, m.epoch, KvDiscardReason::NEWER_EPOCH);
-    // Bytes still in flight arrive under an epoch the target no longer expects: stale.
-    const uint32_t next = ++m_epochs[imsi];
-    for (std::size_t i = 1; i < m.route.size(); ++i)
-    {
-        GetCell(m.route[i])
-            .kv->GetReceiver()
-            ->ExpectEpoch(imsi, next, KvDiscardReason::NEWER_EPOCH);
-    }
+    const uint64_t withdrawn = RetireEpoch(imsi, m, KvDiscardReason::NEWER_EPOCH);
     Cell& t = GetCell(m.route.back());
     t.server->GetEngine()->RemoveSession(imsi);
     HandoverRecord& record = m_records[m.record];
@@ -264,6 +252,33 @@ HandoverCoordinator::EndMigration(uint64_t imsi,
     m_cancelledTrace(imsi, m.epoch, withdrawn);
     NS_LOG_INFO("imsi " << imsi << ": migration to cell " << m.route.back() << " "
                         << StateName(state) << ", " << withdrawn << " KV bytes withdrawn");
+}
+
+uint64_t
+HandoverCoordinator::RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardReason reason)
+{
+    const uint64_t withdrawn = GetSender(m.route[0], m.route[1])->Cancel(imsi, m.epoch, reason);
+    // Bytes still in flight arrive under an epoch the receivers no longer expect: stale, and
+    // counted under the same reason.
+    const uint32_t next = ++m_epochs[imsi];
+    for (std::size_t i = 1; i < m.route.size(); ++i)
+    {
+        GetCell(m.route[i]).kv->GetReceiver()->ExpectEpoch(imsi, next, reason);
+    }
+    return withdrawn;
+}
+
+void
+HandoverCoordinator::ScheduleDeadline(uint64_t imsi, const Migration& m)
+{
+    if (m.plan.resume == SessionPlan::AT_DEADLINE)
+    {
+        Simulator::Schedule(m.plan.resumeAfter,
+                            &HandoverCoordinator::DeadlineReached,
+                            this,
+                            imsi,
+                            m.epoch);
+    }
 }
 
 void
@@ -425,14 +440,7 @@ HandoverCoordinator::TryResume(uint64_t imsi)
         const uint64_t bpu =
             record.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;
         record.abandonedBytes = record.kvBytes - std::min(record.kvBytes, arrivedUnits * bpu);
-        GetSender(m.route[0], m.route[1])->Cancel(imsi, m.epoch, KvDiscardReason::WINDOW_END);
-        const uint32_t next = ++m_epochs[imsi];
-        for (std::size_t i = 1; i < m.route.size(); ++i)
-        {
-            GetCell(m.route[i])
-                .kv->GetReceiver()
-                ->ExpectEpoch(imsi, next, KvDiscardReason::WINDOW_END);
-        }
+        RetireEpoch(imsi, m, KvDiscardReason::WINDOW_END);
     }
     m_migrations.erase(it);
     m_paths.StopRelays(imsi);

@@ -124,30 +124,13 @@ HandoverCoordinator::CommitPrepared(uint64_t imsi)
         const uint64_t context = engine->GetContextTokens(imsi);
         record.contextTokens = context;
         record.resumeIndex = static_cast<uint32_t>(m.nextToken);
-        GetCell(m.route.back()).server->GetEngine()->GrowContext(imsi, context);
-        std::vector<std::pair<uint32_t, uint32_t>> last;
-        if (context > m.openEnd)
-        {
-            last.emplace_back(static_cast<uint32_t>(m.openEnd),
-                              static_cast<uint32_t>(context - m.openEnd));
-            record.transferRanges.push_back({m.openEnd, context});
-            record.transferTokens += context - m.openEnd;
-            record.kvBytes += (context - m.openEnd) * GetKvProfile(imsi).bytesPerToken;
-            m.openEnd = context;
-        }
-        GetSender(m.route[0], m.route[1])->Seal(imsi, m.epoch, last);
+        // The last partial block goes with the seal.
+        GrowOpenTransfer(imsi, m, context, true);
         m.open = false;
     }
     h.server->MarkHandover(imsi);
     SetState(imsi, m, COMMITTED);
-    if (m.plan.resume == SessionPlan::AT_DEADLINE)
-    {
-        Simulator::Schedule(m.plan.resumeAfter,
-                            &HandoverCoordinator::DeadlineReached,
-                            this,
-                            imsi,
-                            m.epoch);
-    }
+    ScheduleDeadline(imsi, m);
     Scheduler()->Commit(MakeMigrationView(imsi, m, nullptr, nullptr));
     TryResume(imsi);
     return true;
@@ -176,16 +159,33 @@ HandoverCoordinator::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t ind
         return;
     }
     // A block is sent once the source has filled it: its KV no longer changes.
-    GetSender(m.route[0], m.route[1])
-        ->Append(imsi,
-                 m.epoch,
-                 {{static_cast<uint32_t>(m.openEnd), static_cast<uint32_t>(full - m.openEnd)}});
-    HandoverRecord& record = m_records[m.record];
-    record.transferRanges.push_back({m.openEnd, full});
-    record.transferTokens += full - m.openEnd;
-    record.kvBytes += (full - m.openEnd) * GetKvProfile(imsi).bytesPerToken;
-    m.openEnd = full;
-    GetCell(m.route.back()).server->GetEngine()->GrowContext(imsi, full);
+    GrowOpenTransfer(imsi, m, full, false);
+}
+
+void
+HandoverCoordinator::GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, bool seal)
+{
+    std::vector<std::pair<uint32_t, uint32_t>> ranges;
+    if (end > m.openEnd)
+    {
+        ranges.emplace_back(static_cast<uint32_t>(m.openEnd),
+                            static_cast<uint32_t>(end - m.openEnd));
+        HandoverRecord& record = m_records[m.record];
+        record.transferRanges.push_back({m.openEnd, end});
+        record.transferTokens += end - m.openEnd;
+        record.kvBytes += (end - m.openEnd) * GetKvProfile(imsi).bytesPerToken;
+        m.openEnd = end;
+    }
+    Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
+    if (seal)
+    {
+        sender->Seal(imsi, m.epoch, ranges);
+    }
+    else
+    {
+        sender->Append(imsi, m.epoch, ranges);
+    }
+    GetCell(m.route.back()).server->GetEngine()->GrowContext(imsi, end);
 }
 
 } // namespace ns3

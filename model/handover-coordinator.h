@@ -309,6 +309,14 @@ class HandoverCoordinator : public Object
                       MigrationState state,
                       HandoverRecord::Outcome outcome,
                       bool resumeHolder);
+    /// Withdraw a migration's transfer and raise the session's epoch at every receiver on its
+    /// path, both under reason. \return the KV bytes withdrawn
+    uint64_t RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardReason reason);
+    /// Schedule the deadline of a committed migration that resumes at one.
+    void ScheduleDeadline(uint64_t imsi, const Migration& m);
+    /// Append an open transfer's tokens up to end (seal: and close it), and grow the target's
+    /// context to end.
+    void GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, bool seal);
     /// Move a migration to a state and trace it.
     void SetState(uint64_t imsi, Migration& m, MigrationState state);
     /// Stop waiting for the members of an oracle group that have not handed over.

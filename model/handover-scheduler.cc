@@ -4,6 +4,8 @@
 
 #include "handover-scheduler.h"
 
+#include "fatal-on-invalid.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 
@@ -252,23 +254,26 @@ HandoverScheduler::CheckPlan(const HandoverPlanInput& input,
 }
 
 HandoverPlan
+HandoverScheduler::Checked(const HandoverPlanInput& input, bool prepare)
+{
+    const std::string who = "HandoverScheduler " + GetSchemeName();
+    HandoverPlan plan = edgellm::CallOrFatal(who, [this, &input, prepare]() {
+        CheckInput(input);
+        return prepare ? DoPrepare(input) : DoPlan(input);
+    });
+    // An empty plan is how a prepare hook declines; a plan must answer.
+    NS_ABORT_MSG_IF(!prepare && plan.sessions.empty(),
+                    who << ": Plan gave no SessionPlan for " << input.sessions.size()
+                        << " sessions");
+    const std::string why = CheckPlan(input, plan, who);
+    NS_ABORT_MSG_IF(!why.empty(), why);
+    return plan;
+}
+
+HandoverPlan
 HandoverScheduler::Plan(const HandoverPlanInput& input)
 {
-    HandoverPlan plan;
-    try
-    {
-        CheckInput(input);
-        plan = DoPlan(input);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        NS_FATAL_ERROR("HandoverScheduler " << GetSchemeName() << ": " << e.what());
-    }
-    NS_ABORT_MSG_IF(plan.sessions.empty(),
-                    "HandoverScheduler " << GetSchemeName() << ": Plan gave no SessionPlan for "
-                                         << input.sessions.size() << " sessions");
-    const std::string why = CheckPlan(input, plan, "HandoverScheduler " + GetSchemeName());
-    NS_ABORT_MSG_IF(!why.empty(), why);
+    HandoverPlan plan = Checked(input, false);
     NS_LOG_INFO(GetSchemeName() << ": " << input.sessions.size()
                                 << " sessions, L = " << plan.prefixTokens
                                 << ", predicted worst delay " << plan.predictedDelay.As(Time::MS));
@@ -278,19 +283,7 @@ HandoverScheduler::Plan(const HandoverPlanInput& input)
 HandoverPlan
 HandoverScheduler::Prepare(const HandoverPlanInput& input)
 {
-    HandoverPlan plan;
-    try
-    {
-        CheckInput(input);
-        plan = DoPrepare(input);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        NS_FATAL_ERROR("HandoverScheduler " << GetSchemeName() << ": " << e.what());
-    }
-    const std::string why = CheckPlan(input, plan, "HandoverScheduler " + GetSchemeName());
-    NS_ABORT_MSG_IF(!why.empty(), why);
-    return plan;
+    return Checked(input, true);
 }
 
 void

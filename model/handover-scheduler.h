@@ -154,6 +154,11 @@ class HandoverScheduler : public Object
 
     /// \brief The record hook; does nothing by default. \param record the record
     virtual void DoCompleteRecord(HandoverRecord& record) const;
+
+  private:
+    /// Check the input, ask DoPlan (or DoPrepare), and check its answer; stops the run on a
+    /// bad input or plan. \return the plan
+    HandoverPlan Checked(const HandoverPlanInput& input, bool prepare);
 };
 
 } // namespace ns3
