@@ -189,6 +189,26 @@ MakeBench(const std::string& scheduler,
     return b;
 }
 
+/// The slot budgets of the budget cases: the test policy's schedule, spent by per-slot KV
+/// policies of the same slot.
+std::function<void(Ptr<EdgeLlmLineScenario>, Ptr<EdgeLlmHelper>)>
+SlotBudgets(uint64_t unit)
+{
+    return [unit](Ptr<EdgeLlmLineScenario>, Ptr<EdgeLlmHelper> e) {
+        e->SetSchedulerAttribute("Slot", TimeValue(kSlot));
+        e->SetSchedulerAttribute("UnitBytes", UintegerValue(unit));
+        e->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
+        e->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(kSlot));
+    };
+}
+
+/// The schedule, written here independently of the policy: slot k gives (k mod 3 + 1) units.
+uint64_t
+ScheduledBudget(uint64_t k, uint64_t unit)
+{
+    return (k % 3 + 1) * unit;
+}
+
 /// The base: every case destroys the simulator and resets the defaults it touched.
 class ContractTestCase : public TestCase
 {
@@ -261,14 +281,7 @@ class SlotBudgetsTestCase : public ContractTestCase
     void DoRun() override
     {
         const uint64_t unit = 8 * kTokenBytes;
-        auto b = MakeBench("ns3::HookTestScheduler",
-                           "boundary",
-                           [unit](Ptr<EdgeLlmLineScenario>, Ptr<EdgeLlmHelper> e) {
-                               e->SetSchedulerAttribute("Slot", TimeValue(kSlot));
-                               e->SetSchedulerAttribute("UnitBytes", UintegerValue(unit));
-                               e->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
-                               e->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(kSlot));
-                           });
+        auto b = MakeBench("ns3::HookTestScheduler", "boundary", SlotBudgets(unit));
         Simulator::Stop(Seconds(15));
         Simulator::Run();
 
@@ -277,8 +290,7 @@ class SlotBudgetsTestCase : public ContractTestCase
         const HandoverRecord& r = records.at(0);
         NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, "it resumed");
         NS_TEST_ASSERT_MSG_EQ(r.kvBytes, r.contextTokens * kTokenBytes, "the whole cache");
-        // The schedule, written here independently: slot k gives (k mod 3 + 1) x 8 tokens.
-        auto budget = [unit](uint64_t k) { return (k % 3 + 1) * unit; };
+        auto budget = [unit](uint64_t k) { return ScheduledBudget(k, unit); };
         uint64_t first = UINT64_MAX;
         uint64_t last = 0;
         for (const auto& [key, bytes] : b->dataBytesBySlot)
@@ -700,17 +712,7 @@ class SharedLinkTestCase : public ContractTestCase
     void DoRun() override
     {
         const uint64_t unit = 8 * kTokenBytes;
-        auto b = MakeBench(
-            "ns3::HookTestScheduler",
-            "boundary",
-            [unit](Ptr<EdgeLlmLineScenario>, Ptr<EdgeLlmHelper> e) {
-                e->SetSchedulerAttribute("Slot", TimeValue(kSlot));
-                e->SetSchedulerAttribute("UnitBytes", UintegerValue(unit));
-                e->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
-                e->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(kSlot));
-            },
-            300,
-            2);
+        auto b = MakeBench("ns3::HookTestScheduler", "boundary", SlotBudgets(unit), 300, 2);
         Simulator::Stop(Seconds(15));
         Simulator::Run();
 
@@ -722,7 +724,7 @@ class SharedLinkTestCase : public ContractTestCase
         }
         // The UEs start 1 m apart: their 1000-token transfers overlap for most of their time.
         NS_TEST_ASSERT_MSG_GT(b->policy->sharedSlots, 10u, "the link carried both");
-        auto budget = [unit](uint64_t k) { return (k % 3 + 1) * unit; };
+        auto budget = [unit](uint64_t k) { return ScheduledBudget(k, unit); };
         std::map<uint64_t, uint32_t> sessionsInSlot;
         for (const auto& [key, bytes] : b->dataBytesByImsiSlot)
         {
