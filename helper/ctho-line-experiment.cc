@@ -5,13 +5,13 @@
 #include "ctho-line-experiment.h"
 
 #include "ctho-paper-scenario.h"
+#include "handover-scheme-flag.h"
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
 #include "ns3/edge-llm-client.h"
 #include "ns3/gpu-compute-model.h"
 #include "ns3/handover-scheme-registry.h"
-#include "ns3/input-checks.h"
 #include "ns3/kv-cache-profile.h"
 #include "ns3/kv-transfer-application.h"
 #include "ns3/llm-engine.h"
@@ -26,6 +26,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <stdexcept>
 
 namespace ns3
 {
@@ -119,10 +120,17 @@ CtHoLineExperiment::CtHoLineExperiment(CtHoLineConfig config)
 std::string
 CtHoLineExperiment::SchedulerTypeOf(const std::string& scheme)
 {
-    const std::vector<std::string> names = edgellm::HandoverSchemeNames();
-    NS_ABORT_MSG_IF(std::find(names.begin(), names.end(), scheme) == names.end(),
-                    "--scheme = " << scheme << " is invalid; allowed: " << edgellm::JoinNames(names)
-                                  << " or all");
+    // The flag's own check, so that every front refuses a name with the same words.
+    std::string invalid;
+    try
+    {
+        HandoverSchemeFlag({}, scheme).GetSchemes();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        invalid = e.what();
+    }
+    NS_ABORT_MSG_IF(!invalid.empty(), invalid);
     return edgellm::HandoverSchedulerTypeOf(scheme);
 }
 
