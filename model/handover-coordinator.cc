@@ -378,12 +378,8 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
     auto prepared = m_migrations.find(imsi);
     if (prepared != m_migrations.end() && prepared->second.state == PREPARED)
     {
-        const uint16_t holder = prepared->second.route.front();
-        Ptr<LlmEngine> engine = GetCell(holder).server->GetEngine();
-        const bool unfinished = engine->HasSession(imsi) &&
-                                engine->GetNextTokenIndex(imsi) <
-                                    GetCell(holder).server->GetSessionState(imsi).tokensToGenerate;
-        if (prepared->second.route.back() == targetCell && unfinished)
+        // A prepared session never ends at its source unnoticed: its last token cancels it.
+        if (prepared->second.route.back() == targetCell)
         {
             m_records[prepared->second.record].sourceCell = sourceCell;
             if (CommitPrepared(imsi))
