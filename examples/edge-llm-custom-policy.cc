@@ -154,9 +154,15 @@ main(int argc, char* argv[])
         std::cerr << "--numUes = " << numUes << " is invalid; allowed: an integer in [1, 8]\n";
         return 1;
     }
-    if (window.IsStrictlyNegative() || !slot.IsStrictlyPositive())
+    if (window.IsStrictlyNegative())
     {
-        std::cerr << "--window is a time >= 0 and --slot a time > 0\n";
+        std::cerr << "--window = " << window.As(Time::MS)
+                  << " is invalid; allowed: a time >= 0 (0 waits for the whole cache)\n";
+        return 1;
+    }
+    if (!slot.IsStrictlyPositive())
+    {
+        std::cerr << "--slot = " << slot.As(Time::MS) << " is invalid; allowed: a time > 0\n";
         return 1;
     }
 

@@ -5,6 +5,7 @@
 #include "handover-scheduler.h"
 
 #include "fatal-on-invalid.h"
+#include "range-set.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -200,45 +201,45 @@ HandoverScheduler::CheckPlan(const HandoverPlanInput& input,
         const uint64_t prefix = prefill.empty() ? 0 : prefill[0].end;
         const uint64_t units =
             p.unit == KvTransferHeader::TOKEN ? context : context * view->kv.entriesPerToken;
-        std::vector<PlanRange> transfer = Resolve(p.transfer, units);
-        std::sort(transfer.begin(), transfer.end(), [](const PlanRange& a, const PlanRange& b) {
-            return a.first < b.first;
-        });
-        for (std::size_t i = 1; i < transfer.size(); ++i)
+        // What the target will hold: in tokens, the prefix and the token ranges sent.
+        edgellm::RangeSet held;
+        if (p.unit == KvTransferHeader::TOKEN)
         {
-            if (transfer[i].first < transfer[i - 1].end)
+            held.Add(0, prefix);
+        }
+        edgellm::RangeSet sent;
+        for (const PlanRange& r : Resolve(p.transfer, units))
+        {
+            if (sent.Overlaps(r.first, r.end) ||
+                (p.unit == KvTransferHeader::TOKEN && held.Overlaps(r.first, r.end)))
             {
                 why << who << ": SessionPlan::transfer of imsi " << p.imsi << " overlaps at "
-                    << transfer[i].first;
+                    << r.first << " what is sent or prefilled already";
                 return why.str();
             }
-        }
-        if (p.unit == KvTransferHeader::TOKEN && p.resume == SessionPlan::ALL_ARRIVED)
-        {
-            // Prefill and transfer must hold every token once: what the target decodes with.
-            uint64_t at = prefix;
-            for (const PlanRange& r : transfer)
+            sent.Add(r.first, r.end);
+            if (p.unit == KvTransferHeader::TOKEN)
             {
-                if (r.first != at)
+                held.Add(r.first, r.end);
+            }
+        }
+        if (p.unit == KvTransferHeader::TOKEN && p.resume == SessionPlan::ALL_ARRIVED &&
+            held.Count() != context)
+        {
+            // Every token must be held once: what the target decodes with.
+            uint64_t at = 0;
+            for (const auto& [first, end] : held.Ranges())
+            {
+                if (first != at)
                 {
-                    why << who << ": imsi " << p.imsi << ": tokens [" << at << ", " << r.first
-                        << ") are neither prefilled nor sent, or sent twice";
-                    return why.str();
+                    break;
                 }
-                at = r.end;
+                at = end;
             }
-            if (at != context)
-            {
-                why << who << ": imsi " << p.imsi << ": tokens [" << at << ", " << context
-                    << ") are neither prefilled nor sent";
-                return why.str();
-            }
-        }
-        else if (p.unit == KvTransferHeader::TOKEN && !transfer.empty() &&
-                 transfer.front().first < prefix)
-        {
-            why << who << ": imsi " << p.imsi << ": the transfer overlaps the prefill at "
-                << transfer.front().first;
+            const auto next = held.Ranges().upper_bound(at);
+            why << who << ": imsi " << p.imsi << ": tokens [" << at << ", "
+                << (next == held.Ranges().end() ? context : next->first)
+                << ") are neither prefilled nor sent";
             return why.str();
         }
     }
