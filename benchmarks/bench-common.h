@@ -6,12 +6,11 @@
 #define EDGE_LLM_BENCH_COMMON_H
 
 // What the benchmark programs share: the wall clock they time runs with, and the count of
-// the handovers an LTE run completed.
+// the handovers a run completed.
 
 #include "ns3/callback.h"
-#include "ns3/lte-enb-net-device.h"
-#include "ns3/lte-enb-rrc.h"
 #include "ns3/net-device-container.h"
+#include "ns3/ran-stack.h"
 
 #include <chrono>
 
@@ -31,23 +30,21 @@ WallSeconds(const std::chrono::steady_clock::time_point& start)
 }
 
 /**
- * \brief Count every handover the eNBs complete, from their RRCs, which a network without
- * the module has as well.
- * \param enbs the eNB devices
- * \param count incremented at each HandoverEndOk; must outlive the run
+ * \brief Count every handover the base stations complete, with an observer of their own,
+ * which a network without the module's serving parts has as well.
+ * \param stack the network's RAN stack
+ * \param cells the base-station devices
+ * \param count incremented at each completed handover; must outlive the run
  */
 template <class Count>
 void
-CountHandovers(const NetDeviceContainer& enbs, Count& count)
+CountHandovers(Ptr<RanStack> stack, const NetDeviceContainer& cells, Count& count)
 {
-    for (uint32_t i = 0; i < enbs.GetN(); ++i)
-    {
-        DynamicCast<LteEnbNetDevice>(enbs.Get(i))
-            ->GetRrc()
-            ->TraceConnectWithoutContext("HandoverEndOk",
-                                         Callback<void, uint64_t, uint16_t, uint16_t>(
-                                             [&count](uint64_t, uint16_t, uint16_t) { ++count; }));
-    }
+    Ptr<RanObserver> observer = stack->CreateObserver();
+    observer->Install(cells);
+    observer->TraceConnectWithoutContext(
+        "HandoverDone",
+        Callback<void, uint64_t, uint16_t>([&count, observer](uint64_t, uint16_t) { ++count; }));
 }
 
 } // namespace bench

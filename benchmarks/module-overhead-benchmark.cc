@@ -17,7 +17,6 @@
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/internet-module.h"
-#include "ns3/lte-module.h"
 
 #include <chrono>
 #include <iomanip>
@@ -101,7 +100,7 @@ MakeScenario(const Setup& setup, bool serving)
 void
 CountOutcomes(Ptr<EdgeLlmLineScenario> scenario, Run& run, std::map<uint32_t, Flow>* flows)
 {
-    bench::CountHandovers(scenario->GetEnbDevices(), run.handovers);
+    bench::CountHandovers(scenario->GetRanStack(), scenario->GetEnbDevices(), run.handovers);
     const NodeContainer& ues = scenario->GetUeNodes();
     for (uint32_t j = 0; j < ues.GetN(); ++j)
     {
@@ -155,7 +154,7 @@ RunModule(const Setup& setup, std::vector<Flow>& flows)
     const NetDeviceContainer& ueDevices = scenario->GetUeDevices();
     for (uint32_t j = 0; j < ueDevices.GetN(); ++j)
     {
-        ueByImsi[DynamicCast<LteUeNetDevice>(ueDevices.Get(j))->GetImsi()] = j;
+        ueByImsi[scenario->GetRanStack()->GetImsi(ueDevices.Get(j))] = j;
     }
     const ApplicationContainer& servers = scenario->GetServers();
     for (uint32_t i = 0; i < servers.GetN(); ++i)
@@ -191,8 +190,7 @@ RunUdp(const Setup& setup, const std::vector<Flow>& flows)
     Ptr<EdgeLlmLineScenario> scenario = MakeScenario(setup, false);
     // The eNB reaches the UEs over its own link to the PGW, and the EPC tunnels the packets
     // to wherever the UE is served.
-    EdgeLlmEpcRoutes routes;
-    routes.Install(scenario->GetEpcHelper(), scenario->GetEnbNodes());
+    scenario->GetRanStack()->InstallUplinkRoutes(scenario->GetEnbNodes());
     const NodeContainer& ues = scenario->GetUeNodes();
     for (uint32_t j = 0; j < ues.GetN(); ++j)
     {

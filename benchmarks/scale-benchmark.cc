@@ -22,7 +22,6 @@
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/internet-module.h"
-#include "ns3/lte-module.h"
 #include "ns3/point-to-point-module.h"
 
 #include <algorithm>
@@ -133,7 +132,7 @@ RunPoint(uint32_t ues, uint32_t cells, uint32_t context, Time simTime, bool floo
     s->AssignStreams(1);
 
     Point p;
-    bench::CountHandovers(s->GetEnbDevices(), p.handovers);
+    bench::CountHandovers(s->GetRanStack(), s->GetEnbDevices(), p.handovers);
     for (uint32_t i = 0; i < s->GetUeNodes().GetN(); ++i)
     {
         s->GetUeNodes().Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(

@@ -112,6 +112,14 @@ else()
   message(STATUS "edge-llm: no Python with matplotlib found; the plot script is not tested")
 endif()
 
+# Outside a RAN stack's own files, no code names a class of that RAN.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME edge-llm-ran-neutral
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-ran-neutral.py
+                   ${PROJECT_SOURCE_DIR})
+endif()
+
 # ns-3 TestSuites, compiled into the runner itself: a separate test library could be dropped
 # by --as-needed linking, and the runner would then pass with zero tests.
 add_executable(edge-llm-test-runner test/edge-llm-test-runner.cc ${EDGE_LLM_TEST_SOURCES})
@@ -121,7 +129,8 @@ target_compile_definitions(edge-llm-test-runner PRIVATE NS_TEST_SOURCEDIR="test"
 # the runner lists it, since --suite= with a missing name would prove nothing.
 set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledger
                          edge-llm-kv-transfer-open edge-llm-ran edge-llm-engine edge-llm-client
-                         edge-llm-serving edge-llm-handover edge-llm-contract)
+                         edge-llm-serving edge-llm-handover edge-llm-contract
+                         edge-llm-scenario)
 foreach(suite ${EDGE_LLM_TEST_SUITES})
   add_test(NAME ${suite}-suite COMMAND edge-llm-test-runner --suite=${suite} --verbose)
   add_test(NAME ${suite}-suite-registered COMMAND edge-llm-test-runner --list)

@@ -14,7 +14,6 @@
 
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
-#include "ns3/lte-module.h"
 
 #include <cmath>
 #include <fstream>

@@ -329,43 +329,23 @@ CtHoLineExperiment::Run(const std::string& scheme,
         run.firstTokenAfterS.push_back(first);
         run.sitS.push_back(sit);
     }
-    // The KV endpoints of each eNB, in line order: link i joins eNBs i and i + 1.
-    std::vector<Ptr<KvTransferApplication>> kv;
-    for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
+    // Over every cell and every backhaul path, not along the line.
+    Ptr<EdgeLlmNetwork> network = s->GetNetwork();
+    run.streamBytesReceived = network->GetKvStreamBytesReceived();
+    run.streamBytesSent = network->GetKvStreamBytesSent();
+    for (const CtHoLineUe& ue : run.ues)
     {
-        kv.push_back(
-            edge->GetKvTransfer(DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))->GetCellId()));
-    }
-    for (Ptr<KvTransferApplication> app : kv)
-    {
-        Ptr<KvTransferReceiver> receiver = app->GetReceiver();
-        run.streamBytesReceived += receiver->GetStreamBytesReceived();
-        for (const CtHoLineUe& ue : run.ues)
-        {
-            const KvTransferReceiverCounters r = receiver->GetCounters(ue.imsi);
-            run.received.announced += r.announced;
-            run.received.received += r.received;
-            run.received.stale += r.stale;
-            run.received.droppedInvalid += r.droppedInvalid;
-            run.received.tokensForwarded += r.tokensForwarded;
-        }
-    }
-    const std::vector<BackhaulLink>& links = s->GetBackhaulLinks();
-    for (std::size_t i = 0; i < links.size(); ++i)
-    {
-        for (Ptr<KvTransferSender> sender :
-             {kv[i]->GetSender(links[i].addressB), kv[i + 1]->GetSender(links[i].addressA)})
-        {
-            run.streamBytesSent += sender->GetStreamBytesSent();
-            for (const CtHoLineUe& ue : run.ues)
-            {
-                const KvTransferSenderCounters k = sender->GetCounters(ue.imsi);
-                run.sent.announced += k.announced;
-                run.sent.sent += k.sent;
-                run.sent.withdrawn += k.withdrawn;
-                run.sent.acked += k.acked;
-            }
-        }
+        const KvTransferReceiverCounters r = network->GetKvReceived(ue.imsi);
+        run.received.announced += r.announced;
+        run.received.received += r.received;
+        run.received.stale += r.stale;
+        run.received.droppedInvalid += r.droppedInvalid;
+        run.received.tokensForwarded += r.tokensForwarded;
+        const KvTransferSenderCounters k = network->GetKvSent(ue.imsi);
+        run.sent.announced += k.announced;
+        run.sent.sent += k.sent;
+        run.sent.withdrawn += k.withdrawn;
+        run.sent.acked += k.acked;
     }
     if (after)
     {

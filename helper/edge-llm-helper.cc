@@ -4,17 +4,12 @@
 
 #include "edge-llm-helper.h"
 
-#include "edge-llm-epc-routes.h"
-
 #include "ns3/edge-llm-client.h"
 #include "ns3/handover-scheme-registry.h"
 #include "ns3/input-checks.h"
 #include "ns3/kv-transfer-policy.h"
 #include "ns3/llm-engine.h"
 #include "ns3/log.h"
-#include "ns3/lte-local-breakout.h"
-#include "ns3/lte-ran-observer.h"
-#include "ns3/lte-ue-net-device.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
 #include "ns3/uinteger.h"
@@ -58,6 +53,7 @@ EdgeLlmHelper::DoDispose()
     m_links.clear();
     m_observer = nullptr;
     m_coordinator = nullptr;
+    m_stack = nullptr;
     Object::DoDispose();
 }
 
@@ -131,20 +127,22 @@ EdgeLlmHelper::SetKvTransferPolicyAttribute(const std::string& name, const Attri
 }
 
 ApplicationContainer
-EdgeLlmHelper::InstallServers(Ptr<EpcHelper> epc,
+EdgeLlmHelper::InstallServers(Ptr<RanStack> stack,
                               const NodeContainer& enbNodes,
                               const NetDeviceContainer& enbDevices)
 {
+    NS_ABORT_MSG_IF(!stack, "EdgeLlmHelper::InstallServers: no RAN stack");
+    NS_ABORT_MSG_IF(m_stack && m_stack != stack,
+                    "EdgeLlmHelper::InstallServers: servers of one helper share one RAN stack");
     NS_ABORT_MSG_IF(enbNodes.GetN() != enbDevices.GetN(),
                     "EdgeLlmHelper::InstallServers: " << enbNodes.GetN() << " nodes but "
                                                       << enbDevices.GetN() << " devices");
-    EdgeLlmEpcRoutes routes;
-    const Ipv4InterfaceContainer uplinks = routes.Install(epc, enbNodes);
+    m_stack = stack;
+    const Ipv4InterfaceContainer uplinks = stack->InstallUplinkRoutes(enbNodes);
     ApplicationContainer apps;
     for (uint32_t i = 0; i < enbNodes.GetN(); ++i)
     {
-        Ptr<LteLocalBreakout> breakout = CreateObject<LteLocalBreakout>();
-        breakout->SetEnbNetDevice(enbDevices.Get(i));
+        Ptr<RanDownlink> breakout = stack->CreateLocalBreakout(enbDevices.Get(i));
         Ptr<EdgeLlmServer> server = m_serverFactory.Create<EdgeLlmServer>();
         server->SetAttribute("Engine", PointerValue(m_engineFactory.Create<LlmEngine>()));
         server->SetRanDownlink(breakout);
@@ -169,20 +167,35 @@ EdgeLlmHelper::InstallBackhaul(Ptr<BackhaulHelper> backhaul, Ptr<Node> enbA, Ptr
                     "EdgeLlmHelper::InstallBackhaul: install servers on nodes "
                         << enbA->GetId() << " and " << enbB->GetId() << " first");
     const BackhaulLink link = backhaul->Install(enbA, enbB);
-    const uint16_t cellA = a->second->GetCellId();
-    const uint16_t cellB = b->second->GetCellId();
-    a->second->AddRelayPeer(cellB, link.addressB);
-    b->second->AddRelayPeer(cellA, link.addressA);
     DataRateValue rate;
     link.devices.Get(0)->GetAttribute("DataRate", rate);
-    Ptr<KvTransferSender> aToB = m_kvApps.at(cellA)->AddPeer(link.addressA, link.addressB);
-    Ptr<KvTransferSender> bToA = m_kvApps.at(cellB)->AddPeer(link.addressB, link.addressA);
+    InstallBackhaulPeering(enbA, link.addressA, enbB, link.addressB, rate.Get());
+    return link;
+}
+
+void
+EdgeLlmHelper::InstallBackhaulPeering(Ptr<Node> enbA,
+                                      Ipv4Address addressA,
+                                      Ptr<Node> enbB,
+                                      Ipv4Address addressB,
+                                      DataRate rate)
+{
+    auto a = m_byNode.find(enbA->GetId());
+    auto b = m_byNode.find(enbB->GetId());
+    NS_ABORT_MSG_IF(a == m_byNode.end() || b == m_byNode.end(),
+                    "EdgeLlmHelper::InstallBackhaulPeering: install servers on nodes "
+                        << enbA->GetId() << " and " << enbB->GetId() << " first");
+    const uint16_t cellA = a->second->GetCellId();
+    const uint16_t cellB = b->second->GetCellId();
+    a->second->AddRelayPeer(cellB, addressB);
+    b->second->AddRelayPeer(cellA, addressA);
+    Ptr<KvTransferSender> aToB = m_kvApps.at(cellA)->AddPeer(addressA, addressB);
+    Ptr<KvTransferSender> bToA = m_kvApps.at(cellB)->AddPeer(addressB, addressA);
     for (Ptr<KvTransferSender> sender : {aToB, bToA})
     {
         sender->SetAttribute("Policy", PointerValue(m_kvPolicyFactory.Create<KvTransferPolicy>()));
     }
-    m_links.push_back({cellA, aToB, cellB, bToA, rate.Get()});
-    return link;
+    m_links.push_back({cellA, aToB, cellB, bToA, rate});
 }
 
 std::vector<BackhaulLink>
@@ -203,19 +216,20 @@ EdgeLlmHelper::InstallClients(const NetDeviceContainer& ueDevices,
     NS_ABORT_MSG_IF(ueDevices.GetN() != firstCells.size(),
                     "EdgeLlmHelper::InstallClients: " << ueDevices.GetN() << " UEs but "
                                                       << firstCells.size() << " first cells");
+    NS_ABORT_MSG_IF(!m_stack, "EdgeLlmHelper::InstallClients: call InstallServers first");
     ApplicationContainer apps;
     for (uint32_t i = 0; i < ueDevices.GetN(); ++i)
     {
-        Ptr<LteUeNetDevice> ue = DynamicCast<LteUeNetDevice>(ueDevices.Get(i));
-        NS_ABORT_MSG_IF(!ue, "EdgeLlmHelper::InstallClients: device " << i << " is not an LTE UE");
+        Ptr<NetDevice> ue = ueDevices.Get(i);
+        const uint64_t imsi = m_stack->GetImsi(ue);
         Ptr<EdgeLlmClient> client = m_clientFactory.Create<EdgeLlmClient>();
-        client->SetAttribute("Imsi", UintegerValue(ue->GetImsi()));
+        client->SetAttribute("Imsi", UintegerValue(imsi));
         Ptr<EdgeLlmServer> server = GetServer(firstCells[i]);
         client->SetAttribute("ServerAddress", Ipv4AddressValue(server->GetUplinkAddress()));
         UintegerValue port;
         server->GetAttribute("Port", port);
         client->SetAttribute("ServerPort", port);
-        m_firstCells[ue->GetImsi()] = firstCells[i];
+        m_firstCells[imsi] = firstCells[i];
         ue->GetNode()->AddApplication(client);
         apps.Add(client);
     }
@@ -225,9 +239,10 @@ EdgeLlmHelper::InstallClients(const NetDeviceContainer& ueDevices,
 Ptr<RanObserver>
 EdgeLlmHelper::InstallObserver(const NetDeviceContainer& enbDevices)
 {
+    NS_ABORT_MSG_IF(!m_stack, "EdgeLlmHelper::InstallObserver: call InstallServers first");
     if (!m_observer)
     {
-        m_observer = CreateObject<LteRanObserver>();
+        m_observer = m_stack->CreateObserver();
         m_coordinator = m_coordinatorFactory.Create<HandoverCoordinator>();
         m_coordinator->SetAttribute("Scheduler",
                                     PointerValue(m_schedulerFactory.Create<HandoverScheduler>()));
@@ -276,6 +291,30 @@ const std::map<uint16_t, Ptr<EdgeLlmServer>>&
 EdgeLlmHelper::GetServers() const
 {
     return m_servers;
+}
+
+const std::map<uint16_t, Ptr<KvTransferApplication>>&
+EdgeLlmHelper::GetKvTransfers() const
+{
+    return m_kvApps;
+}
+
+std::vector<Ptr<KvTransferSender>>
+EdgeLlmHelper::GetKvSenders() const
+{
+    std::vector<Ptr<KvTransferSender>> senders;
+    for (const Link& l : m_links)
+    {
+        senders.push_back(l.aToB);
+        senders.push_back(l.bToA);
+    }
+    return senders;
+}
+
+Ptr<RanStack>
+EdgeLlmHelper::GetRanStack() const
+{
+    return m_stack;
 }
 
 } // namespace ns3

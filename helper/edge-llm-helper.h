@@ -6,11 +6,11 @@
 #define EDGE_LLM_HELPER_H
 
 #include "backhaul-helper.h"
+#include "ran-stack.h"
 
 #include "ns3/application-container.h"
 #include "ns3/data-rate.h"
 #include "ns3/edge-llm-server.h"
-#include "ns3/epc-helper.h"
 #include "ns3/handover-coordinator.h"
 #include "ns3/kv-transfer-application.h"
 #include "ns3/net-device-container.h"
@@ -27,10 +27,11 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
- * \brief Puts edge LLM serving on an LTE network: servers on eNBs, clients on UEs, the
- * uplink routes, the backhaul links, and the RAN observer that drives Detour.
+ * \brief Puts edge LLM serving on a radio access network: servers on base stations, clients
+ * on UEs, the uplink routes, the backhaul links, and the RAN observer that drives Detour.
  *
- * Call in this order, after the LTE devices, X2 and the UEs' IP addresses exist:
+ * Everything RAN-specific comes from the RanStack given to InstallServers. Call in this order,
+ * after the RAN devices, X2 and the UEs' IP addresses exist:
  * InstallServers, InstallBackhaul (or InstallBackhaulLine), InstallClients, InstallObserver.
  * The helper keeps its servers by cell, so it must live as long as the simulation that
  * uses them; the observer's callbacks hold a reference to it.
@@ -96,15 +97,16 @@ class EdgeLlmHelper : public Object
     void SetKvTransferPolicyType(const std::string& typeName);
 
     /**
-     * \brief A server on each eNB, each with its own engine, injecting into its own cell, and
-     * reachable from the UEs through the core at the eNB's end of a new link to the PGW; and
-     * beside it a KvTransferApplication, whose endpoints move KV caches over the backhaul.
-     * \param epc the EPC helper of the network
-     * \param enbNodes the eNB nodes
-     * \param enbDevices their LTE devices, in the same order
+     * \brief A server on each base station, each with its own engine, injecting into its own
+     * cell through the stack's local breakout, and reachable from the UEs through the core
+     * (the stack's uplink routes); and beside it a KvTransferApplication, whose endpoints move
+     * KV caches over the backhaul.
+     * \param stack the RAN stack of the network; kept for InstallClients and InstallObserver
+     * \param enbNodes the base-station nodes
+     * \param enbDevices their RAN devices, in the same order
      * \return the servers, in the same order
      */
-    ApplicationContainer InstallServers(Ptr<EpcHelper> epc,
+    ApplicationContainer InstallServers(Ptr<RanStack> stack,
                                         const NodeContainer& enbNodes,
                                         const NetDeviceContainer& enbDevices);
 
@@ -119,6 +121,21 @@ class EdgeLlmHelper : public Object
     BackhaulLink InstallBackhaul(Ptr<BackhaulHelper> backhaul, Ptr<Node> enbA, Ptr<Node> enbB);
 
     /**
+     * \brief Relay peering and a KV-transfer sender each way between two base stations with
+     * servers, over a backhaul path that already exists.
+     * \param enbA one base-station node with a server
+     * \param addressA the address A binds and B reaches A at
+     * \param enbB another
+     * \param addressB the address B binds and A reaches B at
+     * \param rate the path's bottleneck rate
+     */
+    void InstallBackhaulPeering(Ptr<Node> enbA,
+                                Ipv4Address addressA,
+                                Ptr<Node> enbB,
+                                Ipv4Address addressB,
+                                DataRate rate);
+
+    /**
      * \brief Backhaul links between consecutive eNBs of a line.
      * \param backhaul makes the links
      * \param line eNB nodes with servers, in line order
@@ -129,7 +146,7 @@ class EdgeLlmHelper : public Object
 
     /**
      * \brief A client on each UE, opening its session at the server of the given cell.
-     * \param ueDevices the UEs' LTE devices (their IMSIs name the sessions)
+     * \param ueDevices the UEs' RAN devices (their IMSIs name the sessions)
      * \param firstCells the cell each UE attaches to, one per UE
      * \return the clients, in the same order
      */
@@ -141,7 +158,7 @@ class EdgeLlmHelper : public Object
      * with the policy chosen by SetSchedulerType (ctHO by default).
      *
      * Call after the servers, the backhaul links and the clients are installed.
-     * \param enbDevices the eNBs' LTE devices
+     * \param enbDevices the base stations' RAN devices
      * \return the observer, whose trace sources report every RAN event
      */
     Ptr<RanObserver> InstallObserver(const NetDeviceContainer& enbDevices);
@@ -157,6 +174,15 @@ class EdgeLlmHelper : public Object
 
     /// \return every server, by cell
     const std::map<uint16_t, Ptr<EdgeLlmServer>>& GetServers() const;
+
+    /// \return every KV-transfer application, by cell
+    const std::map<uint16_t, Ptr<KvTransferApplication>>& GetKvTransfers() const;
+
+    /// \return every KV-transfer sender InstallBackhaul made, both ways of each link, in order
+    std::vector<Ptr<KvTransferSender>> GetKvSenders() const;
+
+    /// \return the RAN stack given to InstallServers, or null before
+    Ptr<RanStack> GetRanStack() const;
 
   protected:
     void DoDispose() override;
@@ -185,6 +211,7 @@ class EdgeLlmHelper : public Object
     std::map<uint64_t, uint16_t> m_firstCells;               //!< by IMSI
     Ptr<RanObserver> m_observer;                             //!< installed observer
     Ptr<HandoverCoordinator> m_coordinator;                  //!< installed coordinator
+    Ptr<RanStack> m_stack;                                   //!< the RAN
 };
 
 } // namespace ns3

@@ -4,20 +4,13 @@
 
 #include "edge-llm-line-scenario.h"
 
+#include "line-cell-layout.h"
+#include "per-pair-backhaul-topology.h"
+
 #include "ns3/boolean.h"
-#include "ns3/constant-velocity-mobility-model.h"
 #include "ns3/double.h"
 #include "ns3/explaining-checker.h"
-#include "ns3/internet-stack-helper.h"
-#include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/log.h"
-#include "ns3/lte-enb-net-device.h"
-#include "ns3/lte-enb-rrc.h"
-#include "ns3/lte-ue-net-device.h"
-#include "ns3/lte-ue-phy.h"
-#include "ns3/lte-ue-rrc.h"
-#include "ns3/mobility-helper.h"
-#include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -87,18 +80,18 @@ EdgeLlmLineScenario::GetTypeId()
                           MakeDoubleAccessor(&EdgeLlmLineScenario::m_ueSpeed),
                           edgellm::MakeFiniteNotNegativeChecker(Name("UeSpeed"), true))
             .AddAttribute("Trigger",
-                          "How handovers happen: a3 (A3-RSRP from measurements), none, or "
-                          "boundary (requested when a UE crosses the midpoint between two "
-                          "neighbouring eNBs).",
+                          "How handovers happen: a3 or a2a4 (the RAN stack's algorithms, from "
+                          "measurements), none, or boundary (requested when a UE crosses the "
+                          "midpoint between two neighbouring eNBs).",
                           StringValue("a3"),
                           MakeStringAccessor(&EdgeLlmLineScenario::m_trigger),
                           edgellm::MakeExplainingChecker(
                               MakeStringChecker(),
                               "ns3::EdgeLlmLineScenario::Trigger",
-                              "a3, none or boundary",
+                              "a3, a2a4, none or boundary",
                               [](const AttributeValue& v) {
                                   const std::string t = static_cast<const StringValue&>(v).Get();
-                                  return t == "a3" || t == "none" || t == "boundary"
+                                  return t == "a3" || t == "a2a4" || t == "none" || t == "boundary"
                                              ? ""
                                              : "unknown trigger";
                               }))
@@ -174,10 +167,7 @@ EdgeLlmLineScenario::GetTypeId()
 }
 
 EdgeLlmLineScenario::EdgeLlmLineScenario()
-    : m_lte(CreateObject<LteHelper>()),
-      m_epc(CreateObject<PointToPointEpcHelper>()),
-      m_edge(CreateObject<EdgeLlmHelper>()),
-      m_backhaul(CreateObject<BackhaulHelper>())
+    : m_network(CreateObject<EdgeLlmNetwork>())
 {
 }
 
@@ -186,17 +176,19 @@ EdgeLlmLineScenario::~EdgeLlmLineScenario() = default;
 void
 EdgeLlmLineScenario::DoDispose()
 {
-    for (PendingCrossing& pending : m_pending)
+    if (m_network)
     {
-        pending.event.Cancel();
+        m_network->Dispose();
     }
-    m_pending.clear();
-    m_lte = nullptr;
-    m_epc = nullptr;
-    m_edge = nullptr;
-    m_backhaul = nullptr;
-    m_observer = nullptr;
+    m_network = nullptr;
     Object::DoDispose();
+}
+
+void
+EdgeLlmLineScenario::SetRanStack(Ptr<RanStack> stack)
+{
+    NS_ABORT_MSG_IF(m_built, "EdgeLlmLineScenario::SetRanStack: call it before Build()");
+    m_network->SetRanStack(stack);
 }
 
 void
@@ -229,162 +221,33 @@ EdgeLlmLineScenario::Build()
             startX.push_back(m_ueStartX + j * m_ueStartSpacing);
         }
     }
-    const uint32_t residents = m_residentsPerEnb * m_enbCount;
-    const uint32_t ueTotal = m_ueCount + residents;
 
-    m_lte->SetEpcHelper(m_epc);
-    m_lte->SetHandoverAlgorithmType(m_trigger == "a3" ? "ns3::A3RsrpHandoverAlgorithm"
-                                                      : "ns3::NoOpHandoverAlgorithm");
-    m_enbNodes.Create(m_enbCount);
-    m_ueNodes.Create(ueTotal);
-
-    MobilityHelper enbMobility;
-    Ptr<ListPositionAllocator> enbPositions = CreateObject<ListPositionAllocator>();
-    for (uint32_t i = 0; i < m_enbCount; ++i)
-    {
-        enbPositions->Add(Vector(i * m_enbSpacing, 0, 0));
-    }
-    enbMobility.SetPositionAllocator(enbPositions);
-    enbMobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-    enbMobility.Install(m_enbNodes);
-
-    NodeContainer moving;
-    NodeContainer resident;
-    for (uint32_t j = 0; j < ueTotal; ++j)
-    {
-        (j < m_ueCount ? moving : resident).Add(m_ueNodes.Get(j));
-    }
-    MobilityHelper ueMobility;
-    ueMobility.SetMobilityModel("ns3::ConstantVelocityMobilityModel");
-    ueMobility.Install(moving);
-    // nearest[j]: the eNB UE j attaches to, by index.
-    std::vector<uint32_t> nearest;
-    const Vector velocity(m_ueSpeed, 0, 0);
+    Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
+    line->SetAttribute("Count", UintegerValue(m_enbCount));
+    line->SetAttribute("Spacing", DoubleValue(m_enbSpacing));
+    m_network->SetCellLayout(line);
+    Ptr<RanStack> stack = m_network->GetRanStack();
+    const bool srs = stack->SetAttributeFailSafe("SrsPeriodicity", UintegerValue(m_srsPeriodicity));
+    const bool cqi = stack->SetAttributeFailSafe("CqiPeriodicity", TimeValue(m_cqiPeriodicity));
+    NS_ABORT_MSG_IF((!srs && m_srsPeriodicity != 0) || (!cqi && m_cqiPeriodicity != MilliSeconds(10)),
+                    "ns3::EdgeLlmLineScenario::SrsPeriodicity and CqiPeriodicity are LTE's; "
+                    "the RAN stack " << stack->GetName() << " has neither");
+    m_network->SetAttribute("Trigger",
+                            StringValue(m_trigger == "boundary" ? "planned" : m_trigger));
+    m_network->SetAttribute("SessionStart", TimeValue(m_sessionStart));
+    m_network->SetAttribute("SessionStagger", TimeValue(m_sessionStagger));
+    m_network->SetAttribute("ResidentUesPerCell", UintegerValue(m_residentsPerEnb));
+    m_network->SetAttribute("ResidentOffset", DoubleValue(m_ueY));
+    m_network->SetAttribute("InstallServing", BooleanValue(m_installServing));
     for (uint32_t j = 0; j < m_ueCount; ++j)
     {
-        Ptr<ConstantVelocityMobilityModel> m =
-            m_ueNodes.Get(j)->GetObject<ConstantVelocityMobilityModel>();
-        m->SetPosition(Vector(startX[j], m_ueY, 0));
-        if (m_moveStart.IsZero())
-        {
-            m->SetVelocity(velocity);
-        }
-        else
-        {
-            Simulator::Schedule(m_moveStart,
-                                &ConstantVelocityMobilityModel::SetVelocity,
-                                m,
-                                velocity);
-        }
-        const double index = std::round(startX[j] / m_enbSpacing);
-        nearest.push_back(static_cast<uint32_t>(std::clamp<double>(index, 0, m_enbCount - 1)));
+        EdgeLlmUeSpec ue;
+        ue.start = Vector(startX[j], m_ueY, 0);
+        ue.velocity = Vector(m_ueSpeed, 0, 0);
+        ue.moveStart = m_moveStart;
+        m_network->AddUe(ue);
     }
-    MobilityHelper residentMobility;
-    Ptr<ListPositionAllocator> residentPositions = CreateObject<ListPositionAllocator>();
-    for (uint32_t i = 0; i < m_enbCount; ++i)
-    {
-        for (uint32_t k = 0; k < m_residentsPerEnb; ++k)
-        {
-            residentPositions->Add(Vector(i * m_enbSpacing, m_ueY, 0));
-            nearest.push_back(i);
-        }
-    }
-    residentMobility.SetPositionAllocator(residentPositions);
-    residentMobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
-    residentMobility.Install(resident);
-
-    m_enbDevices = m_lte->InstallEnbDevice(m_enbNodes);
-    m_ueDevices = m_lte->InstallUeDevice(m_ueNodes);
-    uint16_t srs = m_srsPeriodicity;
-    if (srs == 0)
-    {
-        // Every UE may end up in one cell.
-        srs = ueTotal <= 30 ? 40 : ueTotal <= 60 ? 80 : ueTotal <= 120 ? 160 : 320;
-    }
-    for (uint32_t i = 0; i < m_enbDevices.GetN(); ++i)
-    {
-        DynamicCast<LteEnbNetDevice>(m_enbDevices.Get(i))
-            ->GetRrc()
-            ->SetAttribute("SrsPeriodicity", UintegerValue(srs));
-    }
-    for (uint32_t i = 1; i < m_enbCount; ++i)
-    {
-        m_lte->AddX2Interface(m_enbNodes.Get(i - 1), m_enbNodes.Get(i));
-    }
-
-    InternetStackHelper internet;
-    internet.Install(m_ueNodes);
-    m_epc->AssignUeIpv4Address(m_ueDevices);
-    Ipv4StaticRoutingHelper routing;
-    std::vector<uint16_t> firstCells;
-    for (uint32_t j = 0; j < ueTotal; ++j)
-    {
-        routing.GetStaticRouting(m_ueNodes.Get(j)->GetObject<Ipv4>())
-            ->SetDefaultRoute(m_epc->GetUeDefaultGatewayAddress(), 1);
-        Ptr<NetDevice> enb = m_enbDevices.Get(nearest[j]);
-        m_lte->Attach(m_ueDevices.Get(j), enb);
-        firstCells.push_back(DynamicCast<LteEnbNetDevice>(enb)->GetCellId());
-        Ptr<LteUePhy> phy = DynamicCast<LteUeNetDevice>(m_ueDevices.Get(j))->GetPhy();
-        phy->SetAttribute("DownlinkCqiPeriodicity", TimeValue(m_cqiPeriodicity));
-        if (m_trigger != "a3")
-        {
-            phy->SetAttribute("EnableRlfDetection", BooleanValue(false));
-        }
-    }
-    if (m_trigger == "boundary")
-    {
-        PlanBoundaryCrossings(startX, nearest);
-    }
-
-    if (!m_installServing)
-    {
-        return;
-    }
-    m_servers = m_edge->InstallServers(m_epc, m_enbNodes, m_enbDevices);
-    m_links = m_edge->InstallBackhaulLine(m_backhaul, m_enbNodes);
-    m_clients = m_edge->InstallClients(m_ueDevices, firstCells);
-    for (uint32_t j = 0; j < ueTotal; ++j)
-    {
-        m_clients.Get(j)->SetStartTime(m_sessionStart + m_sessionStagger * static_cast<int64_t>(j));
-    }
-    m_observer = m_edge->InstallObserver(m_enbDevices);
-}
-
-void
-EdgeLlmLineScenario::PlanBoundaryCrossings(const std::vector<double>& startX,
-                                           const std::vector<uint32_t>& firstEnb)
-{
-    if (m_ueSpeed <= 0)
-    {
-        return; // nobody crosses anything
-    }
-    for (uint32_t j = 0; j < m_ueCount; ++j)
-    {
-        Ptr<LteUeNetDevice> ue = DynamicCast<LteUeNetDevice>(m_ueDevices.Get(j));
-        // The first midpoint ahead is the one past the first eNB: the UE attached to the eNB
-        // nearest to it, so it is behind that midpoint (UeSpeed is never negative).
-        for (uint32_t i = firstEnb[j]; i + 1 < m_enbCount; ++i)
-        {
-            const double distance = std::max(0.0, (i + 0.5) * m_enbSpacing - startX[j]);
-            const Time t = m_moveStart + Seconds(distance / m_ueSpeed);
-            Ptr<LteEnbNetDevice> source = DynamicCast<LteEnbNetDevice>(m_enbDevices.Get(i));
-            Ptr<LteEnbNetDevice> target = DynamicCast<LteEnbNetDevice>(m_enbDevices.Get(i + 1));
-            m_crossings.push_back({j, ue->GetImsi(), t, source->GetCellId(), target->GetCellId()});
-            // Put off for at most a second, and never past the UE's next crossing.
-            if (!m_pending.empty() && m_crossings[m_pending.size() - 1].ue == j)
-            {
-                m_pending.back().giveUp = std::min(m_pending.back().giveUp, t);
-            }
-            m_pending.push_back({source, t + MilliSeconds(CROSSING_PATIENCE_MS), EventId()});
-        }
-    }
-    for (std::size_t c = 0; c < m_pending.size(); ++c)
-    {
-        m_pending[c].event = Simulator::Schedule(m_crossings[c].time,
-                                                 &EdgeLlmLineScenario::RequestCrossing,
-                                                 this,
-                                                 c);
-    }
+    m_network->Build();
 }
 
 void
@@ -395,65 +258,22 @@ EdgeLlmLineScenario::SetUeStartPositions(const std::vector<double>& x)
     m_startPositionsSet = true;
 }
 
-void
-EdgeLlmLineScenario::RequestCrossing(std::size_t c)
-{
-    // ns-3 crashes on a handover request for a UE that is not connected normally at both
-    // ends, so one that is still attaching or handing over is asked again shortly.
-    PendingCrossing& pending = m_pending[c];
-    Ptr<LteUeNetDevice> ue = DynamicCast<LteUeNetDevice>(m_ueDevices.Get(m_crossings[c].ue));
-    Ptr<LteEnbNetDevice> source = pending.source;
-    const uint16_t targetCell = m_crossings[c].targetCell;
-    Ptr<LteUeRrc> ueRrc = ue->GetRrc();
-    Ptr<LteEnbRrc> enbRrc = source->GetRrc();
-    const uint16_t rnti = ueRrc->GetRnti();
-    const bool servedBySource = ueRrc->GetCellId() == source->GetCellId();
-    const bool ueReady = ueRrc->GetState() == LteUeRrc::CONNECTED_NORMALLY;
-    if (servedBySource && ueReady && enbRrc->HasUeManager(rnti) &&
-        enbRrc->GetUeManager(rnti)->GetState() == UeManager::CONNECTED_NORMALLY)
-    {
-        enbRrc->SendHandoverRequest(rnti, targetCell);
-        return;
-    }
-    if (ueReady && !servedBySource)
-    {
-        NS_LOG_WARN("IMSI " << ue->GetImsi() << " is served by cell " << ueRrc->GetCellId()
-                            << ", not " << source->GetCellId()
-                            << ", at its crossing: not handed over");
-        ++m_skippedCrossings;
-        return;
-    }
-    if (Simulator::Now() + MilliSeconds(CROSSING_RETRY_MS) > pending.giveUp)
-    {
-        NS_LOG_WARN("IMSI " << ue->GetImsi() << " did not get connected normally to cell "
-                            << source->GetCellId() << " in time: not handed over");
-        ++m_skippedCrossings;
-        return;
-    }
-    NS_LOG_INFO("IMSI " << ue->GetImsi() << " not connected normally at its crossing; retrying");
-    ++m_crossingRetries;
-    pending.event = Simulator::Schedule(MilliSeconds(CROSSING_RETRY_MS),
-                                        &EdgeLlmLineScenario::RequestCrossing,
-                                        this,
-                                        c);
-}
-
 uint32_t
 EdgeLlmLineScenario::GetCrossingRetries() const
 {
-    return m_crossingRetries;
+    return m_network->GetPlannedRetries();
 }
 
 uint32_t
 EdgeLlmLineScenario::GetSkippedCrossings() const
 {
-    return m_skippedCrossings;
+    return m_network->GetPlannedDropped();
 }
 
 const std::vector<EdgeLlmBoundaryCrossing>&
 EdgeLlmLineScenario::GetBoundaryCrossings() const
 {
-    return m_crossings;
+    return m_network->GetPlannedHandovers();
 }
 
 uint32_t
@@ -466,81 +286,83 @@ int64_t
 EdgeLlmLineScenario::AssignStreams(int64_t stream)
 {
     NS_ABORT_MSG_IF(!m_built, "EdgeLlmLineScenario::AssignStreams: call Build() first");
-    int64_t used = m_lte->AssignStreams(m_enbDevices, stream);
-    used += m_lte->AssignStreams(m_ueDevices, stream + used);
-    return used;
+    return m_network->AssignStreams(stream);
 }
 
-Ptr<LteHelper>
-EdgeLlmLineScenario::GetLteHelper() const
+Ptr<RanStack>
+EdgeLlmLineScenario::GetRanStack() const
 {
-    return m_lte;
+    return m_network->GetRanStack();
 }
 
-Ptr<PointToPointEpcHelper>
-EdgeLlmLineScenario::GetEpcHelper() const
+Ptr<EdgeLlmNetwork>
+EdgeLlmLineScenario::GetNetwork() const
 {
-    return m_epc;
+    return m_network;
 }
 
 Ptr<EdgeLlmHelper>
 EdgeLlmLineScenario::GetEdgeLlmHelper() const
 {
-    return m_edge;
+    return m_network->GetEdgeLlmHelper();
 }
 
 Ptr<BackhaulHelper>
 EdgeLlmLineScenario::GetBackhaulHelper() const
 {
-    return m_backhaul;
+    Ptr<PerPairBackhaulTopology> perPair =
+        DynamicCast<PerPairBackhaulTopology>(m_network->GetBackhaulTopology());
+    return perPair ? perPair->GetBackhaulHelper() : nullptr;
 }
 
 const NodeContainer&
 EdgeLlmLineScenario::GetEnbNodes() const
 {
-    return m_enbNodes;
+    return m_network->GetCellNodes();
 }
 
 const NodeContainer&
 EdgeLlmLineScenario::GetUeNodes() const
 {
-    return m_ueNodes;
+    return m_network->GetUeNodes();
 }
 
 const NetDeviceContainer&
 EdgeLlmLineScenario::GetEnbDevices() const
 {
-    return m_enbDevices;
+    return m_network->GetCellDevices();
 }
 
 const NetDeviceContainer&
 EdgeLlmLineScenario::GetUeDevices() const
 {
-    return m_ueDevices;
+    return m_network->GetUeDevices();
 }
 
 const ApplicationContainer&
 EdgeLlmLineScenario::GetServers() const
 {
-    return m_servers;
+    return m_network->GetServers();
 }
 
 const ApplicationContainer&
 EdgeLlmLineScenario::GetClients() const
 {
-    return m_clients;
+    return m_network->GetClients();
 }
 
 const std::vector<BackhaulLink>&
 EdgeLlmLineScenario::GetBackhaulLinks() const
 {
-    return m_links;
+    static const std::vector<BackhaulLink> none;
+    Ptr<BackhaulHelper> helper = GetBackhaulHelper();
+    return helper && m_network->GetObserver() ? helper->GetLinks() : none;
 }
 
 Ptr<RanObserver>
 EdgeLlmLineScenario::GetObserver() const
 {
-    return m_observer;
+    return m_network->GetObserver();
 }
 
 } // namespace ns3

@@ -7,16 +7,12 @@
 
 #include "backhaul-helper.h"
 #include "edge-llm-helper.h"
+#include "edge-llm-network.h"
 
 #include "ns3/application-container.h"
-#include "ns3/event-id.h"
-#include "ns3/lte-enb-net-device.h"
-#include "ns3/lte-helper.h"
-#include "ns3/lte-ue-net-device.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
-#include "ns3/point-to-point-epc-helper.h"
 
 #include <cstdint>
 #include <string>
@@ -30,23 +26,20 @@ namespace ns3
  * \brief A handover the "boundary" trigger plans: a UE crossing the midpoint between two
  * neighbouring eNBs.
  */
-struct EdgeLlmBoundaryCrossing
-{
-    uint32_t ue;         //!< the UE's index in GetUeNodes() (a moving UE)
-    uint64_t imsi;       //!< its IMSI
-    Time time;           //!< when it crosses, and its handover is requested
-    uint16_t sourceCell; //!< the cell it leaves
-    uint16_t targetCell; //!< the cell it enters
-};
+using EdgeLlmBoundaryCrossing = EdgeLlmPlannedHandover;
 
 /**
  * \ingroup edge-llm
  * \brief N eNBs along a line, with UEs driving along it, each streaming one LLM answer.
  *
+ * A front over EdgeLlmNetwork with a LineCellLayout, a PerPairBackhaulTopology and, unless
+ * SetRanStack() says otherwise, an LteRanStack.
+ *
  * eNB i stands at (i EnbSpacing, 0). UE j starts at (UeStartX + j UeStartSpacing, UeY), or
  * where SetUeStartPositions() puts it, stands still until MoveStart and then drives along the
- * line at UeSpeed. X2 and the backhaul join neighbours only. With Trigger "a3", ns-3's A3-RSRP
- * algorithm hands UEs over from their measurements; with "none" they stay on their first cell;
+ * line at UeSpeed. X2 and the backhaul join neighbours only. With Trigger "a3" (or "a2a4"), the
+ * RAN stack's A3 (A2-A4) algorithm hands UEs over from their measurements; with "none" they
+ * stay on their first cell;
  * with "boundary" each UE is handed over when it crosses the midpoint between two neighbouring
  * eNBs (see GetBoundaryCrossings()). With "none" and "boundary", radio-link-failure detection
  * is switched off on the UEs: the radio degrades with distance instead of the UE dropping off,
@@ -65,7 +58,7 @@ struct EdgeLlmBoundaryCrossing
  * accessors of those parts then return empty containers and a null observer. AssignStreams()
  * draws the same streams either way.
  *
- * Set the helpers' attributes (GetEdgeLlmHelper, GetBackhaulHelper, GetLteHelper) before
+ * Set the helpers' attributes (GetEdgeLlmHelper, GetBackhaulHelper, GetRanStack) before
  * Build(); read the parts after it.
  */
 class EdgeLlmLineScenario : public Object
@@ -130,10 +123,16 @@ class EdgeLlmLineScenario : public Object
      */
     int64_t AssignStreams(int64_t stream);
 
-    /// \return the LTE helper (set its attributes before Build)
-    Ptr<LteHelper> GetLteHelper() const;
-    /// \return the EPC helper
-    Ptr<PointToPointEpcHelper> GetEpcHelper() const;
+    /**
+     * \brief Use another RAN stack than LTE (before Build). SrsPeriodicity and CqiPeriodicity
+     * are given to it if it has them.
+     * \param stack the stack
+     */
+    void SetRanStack(Ptr<RanStack> stack);
+    /// \return the RAN stack (set its attributes before Build)
+    Ptr<RanStack> GetRanStack() const;
+    /// \return the network this scenario builds
+    Ptr<EdgeLlmNetwork> GetNetwork() const;
     /// \return the edge LLM helper (set server, engine and client attributes before Build)
     Ptr<EdgeLlmHelper> GetEdgeLlmHelper() const;
     /// \return the backhaul helper (set its attributes before Build)
@@ -160,33 +159,6 @@ class EdgeLlmLineScenario : public Object
     void DoDispose() override;
 
   private:
-    /**
-     * \brief Plan and request the handovers of the "boundary" trigger.
-     * \param startX each moving UE's start x, m
-     * \param firstEnb each moving UE's first eNB, by index
-     */
-    void PlanBoundaryCrossings(const std::vector<double>& startX,
-                               const std::vector<uint32_t>& firstEnb);
-
-    /**
-     * \brief Request one crossing's handover, or put it off while its UE is not ready.
-     * \param c the crossing, an index into m_crossings
-     */
-    void RequestCrossing(std::size_t c);
-
-    /// What requesting one crossing needs, beside its EdgeLlmBoundaryCrossing.
-    struct PendingCrossing
-    {
-        Ptr<LteEnbNetDevice> source; //!< the eNB it leaves
-        Time giveUp;                 //!< no request after this
-        EventId event;               //!< the next attempt
-    };
-
-    /// How long a crossing whose UE is not ready is put off, ms
-    static constexpr int64_t CROSSING_RETRY_MS = 5;
-    /// How long a crossing may be put off in all, ms
-    static constexpr int64_t CROSSING_PATIENCE_MS = 1000;
-
     uint32_t m_enbCount;                  //!< EnbCount
     double m_enbSpacing;                  //!< EnbSpacing, m
     uint32_t m_ueCount;                   //!< UeCount
@@ -206,22 +178,7 @@ class EdgeLlmLineScenario : public Object
     bool m_startPositionsSet{false};      //!< SetUeStartPositions was called
     bool m_built{false};                  //!< Build was called
 
-    Ptr<LteHelper> m_lte;                             //!< LTE
-    Ptr<PointToPointEpcHelper> m_epc;                 //!< EPC
-    Ptr<EdgeLlmHelper> m_edge;                        //!< servers and clients
-    Ptr<BackhaulHelper> m_backhaul;                   //!< backhaul links
-    NodeContainer m_enbNodes;                         //!< eNBs
-    NodeContainer m_ueNodes;                          //!< UEs
-    NetDeviceContainer m_enbDevices;                  //!< eNB devices
-    NetDeviceContainer m_ueDevices;                   //!< UE devices
-    ApplicationContainer m_servers;                   //!< servers
-    ApplicationContainer m_clients;                   //!< clients
-    std::vector<BackhaulLink> m_links;                //!< backhaul links
-    Ptr<RanObserver> m_observer;                      //!< observer
-    std::vector<EdgeLlmBoundaryCrossing> m_crossings; //!< planned by the "boundary" trigger
-    std::vector<PendingCrossing> m_pending;           //!< by crossing, as m_crossings
-    uint32_t m_crossingRetries{0};                    //!< crossings put off, each time
-    uint32_t m_skippedCrossings{0};                   //!< crossings not handed over
+    Ptr<EdgeLlmNetwork> m_network;                   //!< what Build makes
 };
 
 } // namespace ns3

@@ -12,7 +12,6 @@
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/internet-module.h"
-#include "ns3/lte-module.h"
 #include "ns3/point-to-point-module.h"
 #include "ns3/test.h"
 
@@ -399,23 +398,23 @@ class PingPongTestCase : public HandoverTestCase
                             ++cancelled;
                             cancelledBytes += bytes;
                         }));
-                Ptr<LteEnbNetDevice> source =
-                    DynamicCast<LteEnbNetDevice>(s->GetEnbDevices().Get(0));
-                Ptr<LteEnbNetDevice> target =
-                    DynamicCast<LteEnbNetDevice>(s->GetEnbDevices().Get(1));
+                Ptr<NetDevice> source = s->GetEnbDevices().Get(0);
+                const uint16_t sourceCell = s->GetNetwork()->GetCellIds()[0];
+                Ptr<NetDevice> target = s->GetEnbDevices().Get(1);
                 Ptr<NetDevice> ue = s->GetUeDevices().Get(0);
-                Ptr<LteHelper> lte = s->GetLteHelper();
+                Ptr<RanStack> stack = s->GetRanStack();
                 auto back = std::make_shared<bool>(false);
-                // ns-3 aborts a handover request for a UE that is not CONNECTED_NORMALLY:
-                // the return waits 20 ms past the target's HandoverEndOk.
-                target->GetRrc()->TraceConnectWithoutContext(
-                    "HandoverEndOk",
-                    Callback<void, uint64_t, uint16_t, uint16_t>(
-                        [back, lte, ue, source, target](uint64_t, uint16_t, uint16_t) {
+                // The return is asked for 20 ms past the arrival at the target.
+                s->GetObserver()->TraceConnectWithoutContext(
+                    "HandoverDone",
+                    Callback<void, uint64_t, uint16_t>(
+                        [back, stack, ue, sourceCell, target](uint64_t, uint16_t) {
                             if (!*back)
                             {
                                 *back = true;
-                                lte->HandoverRequest(MilliSeconds(20), ue, target, source);
+                                Simulator::Schedule(MilliSeconds(20), [stack, ue, target, sourceCell]() {
+                                    stack->RequestHandover(ue, target, sourceCell, Simulator::Now() + Seconds(1));
+                                });
                             }
                         }));
             });

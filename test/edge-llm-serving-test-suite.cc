@@ -10,7 +10,6 @@
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/internet-module.h"
-#include "ns3/lte-module.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -543,9 +542,12 @@ class ServingAttributesTestCase : public ServingTestCase
         NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("UeY", DoubleValue(std::nan(""))),
                               false,
                               "NaN");
-        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("Trigger", StringValue("a2a4")),
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("Trigger", StringValue("a5")),
                               false,
                               "trigger");
+        NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("Trigger", StringValue("a2a4")),
+                              true,
+                              "the A2-A4 trigger");
         NS_TEST_ASSERT_MSG_EQ(s->SetAttributeFailSafe("SessionStart", TimeValue(Seconds(-1))),
                               false,
                               "a negative start");
@@ -604,6 +606,10 @@ class FailedHandoverTestCase : public ServingTestCase
                            TimeValue(MilliSeconds(200)));
         Config::SetDefault("ns3::LteEnbRrc::HandoverLeavingTimeoutDuration",
                            TimeValue(MilliSeconds(500)));
+        Config::SetDefault("ns3::LteHelper::PathlossModel",
+                           StringValue("ns3::LogDistancePropagationLossModel"));
+        Config::SetDefault("ns3::LogDistancePropagationLossModel::Exponent", DoubleValue(3.5));
+        Config::SetDefault("ns3::LogDistancePropagationLossModel::ReferenceLoss", DoubleValue(35));
         ServingRun run;
         run.scenario = DetourLine();
         run.scenario->SetAttribute("EnbCount", UintegerValue(2));
@@ -612,19 +618,18 @@ class FailedHandoverTestCase : public ServingTestCase
         run.scenario->SetAttribute("UeY", DoubleValue(0));
         run.scenario->SetAttribute("UeSpeed", DoubleValue(0));
         run.scenario->SetAttribute("Trigger", StringValue("none"));
-        Ptr<LteHelper> lte = run.scenario->GetLteHelper();
-        lte->SetPathlossModelType(TypeId::LookupByName("ns3::LogDistancePropagationLossModel"));
-        lte->SetPathlossModelAttribute("Exponent", DoubleValue(3.5));
-        lte->SetPathlossModelAttribute("ReferenceLoss", DoubleValue(35));
         const uint32_t tokens = 200;
         run.scenario->GetEdgeLlmHelper()->SetClientAttribute("TokensToGenerate",
                                                              UintegerValue(tokens));
         run.scenario->Build();
         run.scenario->AssignStreams(1);
-        lte->HandoverRequest(Seconds(1.0),
-                             run.scenario->GetUeDevices().Get(0),
-                             run.scenario->GetEnbDevices().Get(0),
-                             run.scenario->GetEnbDevices().Get(1));
+        Ptr<EdgeLlmLineScenario> scenario = run.scenario;
+        Simulator::Schedule(Seconds(1), [scenario]() {
+            scenario->GetRanStack()->RequestHandover(scenario->GetUeDevices().Get(0),
+                                                     scenario->GetEnbDevices().Get(0),
+                                                     scenario->GetNetwork()->GetCellIds()[1],
+                                                     Simulator::Now());
+        });
         run.scenario->GetObserver()->TraceConnectWithoutContext(
             "HandoverFailed",
             MakeCallback(&FailedHandoverTestCase::Failed, this));
@@ -794,10 +799,9 @@ class BoundaryTriggerTestCase : public ServingTestCase
         const std::vector<EdgeLlmBoundaryCrossing>& plan = scenario->GetBoundaryCrossings();
         NS_TEST_ASSERT_MSG_EQ(plan.size(), 2u, "one crossing per UE");
         const double expected[] = {2.0, 1.6};
-        const uint16_t firstCell =
-            DynamicCast<LteEnbNetDevice>(scenario->GetEnbDevices().Get(0))->GetCellId();
+        const uint16_t firstCell = scenario->GetRanStack()->GetCellId(scenario->GetEnbDevices().Get(0));
         const uint16_t secondCell =
-            DynamicCast<LteEnbNetDevice>(scenario->GetEnbDevices().Get(1))->GetCellId();
+            scenario->GetRanStack()->GetCellId(scenario->GetEnbDevices().Get(1));
         for (uint32_t k = 0; k < plan.size(); ++k)
         {
             const Ptr<EdgeLlmClient> client =
@@ -1041,10 +1045,9 @@ class ResidentUesTestCase : public ServingTestCase
         for (uint32_t e = 0; e < 2; ++e)
         {
             const uint32_t j = 1 + e;
-            const uint16_t cell =
-                DynamicCast<LteEnbNetDevice>(s.GetEnbDevices().Get(e))->GetCellId();
+            const uint16_t cell = s.GetRanStack()->GetCellId(s.GetEnbDevices().Get(e));
             const ClientRecord& r = run.records[j];
-            NS_TEST_ASSERT_MSG_EQ(DynamicCast<LteUeNetDevice>(s.GetUeDevices().Get(j))->GetImsi(),
+            NS_TEST_ASSERT_MSG_EQ(s.GetRanStack()->GetImsi(s.GetUeDevices().Get(j)),
                                   r.imsi,
                                   "devices and clients in one order");
             const Vector p = s.GetUeNodes().Get(j)->GetObject<MobilityModel>()->GetPosition();

@@ -6,7 +6,7 @@
 // into an eNB, its refusals where ns-3 would crash, and the uplink route to an eNB's server.
 
 #include "ns3/boolean.h"
-#include "ns3/edge-llm-epc-routes.h"
+#include "ns3/lte-epc-routes.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
@@ -454,7 +454,7 @@ class LteBreakoutGuardsTestCase : public TestCase
             "ConnectionEstablished",
             MakeCallback(&LteBreakoutGuardsTestCase::ConnectionEstablished, this));
 
-        EdgeLlmEpcRoutes routes;
+        LteEpcRoutes routes;
         Ipv4InterfaceContainer servers = routes.Install(s.epc, s.enbNodes);
         m_serverAddress = servers.GetAddress(0);
         m_server = Socket::CreateSocket(s.enbNodes.Get(0), UdpSocketFactory::GetTypeId());

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "edge-llm-epc-routes.h"
+#include "lte-epc-routes.h"
 
 #include "ns3/abort.h"
 #include "ns3/data-rate.h"
@@ -16,9 +16,9 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("EdgeLlmEpcRoutes");
+NS_LOG_COMPONENT_DEFINE("LteEpcRoutes");
 
-EdgeLlmEpcRoutes::EdgeLlmEpcRoutes()
+LteEpcRoutes::LteEpcRoutes()
 {
     m_p2p.SetDeviceAttribute("DataRate", DataRateValue(DataRate("10Gb/s")));
     m_p2p.SetDeviceAttribute("Mtu", UintegerValue(1500));
@@ -27,28 +27,28 @@ EdgeLlmEpcRoutes::EdgeLlmEpcRoutes()
 }
 
 void
-EdgeLlmEpcRoutes::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+LteEpcRoutes::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
 {
     m_p2p.SetDeviceAttribute(name, value);
 }
 
 void
-EdgeLlmEpcRoutes::SetChannelAttribute(const std::string& name, const AttributeValue& value)
+LteEpcRoutes::SetChannelAttribute(const std::string& name, const AttributeValue& value)
 {
     m_p2p.SetChannelAttribute(name, value);
 }
 
 void
-EdgeLlmEpcRoutes::SetBase(Ipv4Address network, Ipv4Mask mask)
+LteEpcRoutes::SetBase(Ipv4Address network, Ipv4Mask mask)
 {
     m_addresses.SetBase(network, mask);
 }
 
 Ipv4InterfaceContainer
-EdgeLlmEpcRoutes::Install(Ptr<EpcHelper> epcHelper, const NodeContainer& enbNodes)
+LteEpcRoutes::Install(Ptr<EpcHelper> epcHelper, const NodeContainer& enbNodes)
 {
     NS_LOG_FUNCTION(this);
-    NS_ABORT_MSG_UNLESS(epcHelper, "EdgeLlmEpcRoutes::Install: no EPC helper");
+    NS_ABORT_MSG_UNLESS(epcHelper, "LteEpcRoutes::Install: no EPC helper");
     Ptr<Node> pgw = epcHelper->GetPgwNode();
     Ipv4StaticRoutingHelper routing;
     Ipv4InterfaceContainer serverInterfaces;
@@ -57,7 +57,7 @@ EdgeLlmEpcRoutes::Install(Ptr<EpcHelper> epcHelper, const NodeContainer& enbNode
         Ptr<Node> enb = *it;
         NS_ABORT_MSG_UNLESS(enb->GetNDevices() > 0 &&
                                 DynamicCast<LteEnbNetDevice>(enb->GetDevice(0)),
-                            "EdgeLlmEpcRoutes::Install: node "
+                            "LteEpcRoutes::Install: node "
                                 << enb->GetId()
                                 << " has no LteEnbNetDevice as device 0; install the LTE devices "
                                    "and X2 first");
@@ -66,7 +66,7 @@ EdgeLlmEpcRoutes::Install(Ptr<EpcHelper> epcHelper, const NodeContainer& enbNode
         m_addresses.NewNetwork();
         Ptr<Ipv4> enbIp = enb->GetObject<Ipv4>();
         int32_t enbIf = enbIp->GetInterfaceForDevice(link.Get(0));
-        NS_ABORT_MSG_IF(enbIf < 0, "EdgeLlmEpcRoutes::Install: the eNB link has no interface");
+        NS_ABORT_MSG_IF(enbIf < 0, "LteEpcRoutes::Install: the eNB link has no interface");
         routing.GetStaticRouting(enbIp)->AddNetworkRouteTo(
             epcHelper->GetUeDefaultGatewayAddress().CombineMask(Ipv4Mask("255.0.0.0")),
             Ipv4Mask("255.0.0.0"),

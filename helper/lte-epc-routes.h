@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#ifndef EDGE_LLM_EPC_ROUTES_H
-#define EDGE_LLM_EPC_ROUTES_H
+#ifndef EDGE_LLM_LTE_EPC_ROUTES_H
+#define EDGE_LLM_LTE_EPC_ROUTES_H
 
 #include "ns3/epc-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -30,11 +30,11 @@ namespace ns3
  * Ipv4GlobalRoutingHelper::PopulateRoutingTables in an EPC scenario (it crashes on the PGW's
  * tunnel device); the routes here are static.
  */
-class EdgeLlmEpcRoutes
+class LteEpcRoutes
 {
   public:
     /// Links of 10 Gb/s, 1 ms, MTU 1500; addresses from 15.0.0.0/30.
-    EdgeLlmEpcRoutes();
+    LteEpcRoutes();
 
     /**
      * \brief Set an attribute of the point-to-point devices made by Install.
@@ -74,4 +74,4 @@ class EdgeLlmEpcRoutes
 
 } // namespace ns3
 
-#endif // EDGE_LLM_EPC_ROUTES_H
+#endif // EDGE_LLM_LTE_EPC_ROUTES_H

@@ -1,0 +1,222 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_NETWORK_H
+#define EDGE_LLM_NETWORK_H
+
+#include "backhaul-topology.h"
+#include "cell-layout.h"
+#include "edge-llm-helper.h"
+#include "ran-stack.h"
+#include "ue-trajectory.h"
+
+#include "ns3/application-container.h"
+#include "ns3/kv-transfer-receiver.h"
+#include "ns3/kv-transfer-sender.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/vector.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief A handover the "planned" trigger requests: a UE crossing into another cell's area.
+ */
+struct EdgeLlmPlannedHandover
+{
+    uint32_t ue;         //!< the UE's index in GetUeNodes() (a moving UE)
+    uint64_t imsi;       //!< its IMSI
+    Time time;           //!< when it crosses, and its handover is requested
+    uint16_t sourceCell; //!< the cell it leaves
+    uint16_t targetCell; //!< the cell it enters
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief How one moving UE moves, and when its session opens.
+ */
+struct EdgeLlmUeSpec
+{
+    Vector start;          //!< where it stands until moveStart, m
+    Vector velocity;       //!< m/s, from moveStart on, for ever
+    Time moveStart;        //!< when it starts moving (>= 0)
+    std::vector<UeWaypoint> route; //!< if not empty, the UE follows these waypoints instead
+    Time sessionStart{-1}; //!< when its session opens; negative: the network's stagger
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief One network builder: a RAN stack, a cell layout, a backhaul topology, moving UEs and
+ * a trigger, with the edge LLM serving parts on top.
+ *
+ * Build() places a base station at each position of the CellLayout and connects its neighbour
+ * pairs with X2 and with the BackhaulTopology. Each moving UE (AddUe) follows its spec: it
+ * stands at its start, then drives at constant velocity (a ConstantVelocityMobilityModel), or
+ * follows its route (a WaypointMobilityModel). ResidentUesPerCell more UEs stand
+ * ResidentOffset from each cell (along y), attached to it. Every UE attaches to the cell
+ * nearest its start and opens one session there at its own sessionStart, or at SessionStart
+ * + j SessionStagger (j its index; residents continue after the moving UEs).
+ *
+ * Trigger "a3" and "a2a4" use the RAN stack's algorithms; "none" hands no one over;
+ * "planned" asks for a handover whenever a moving UE's nearest cell changes (see
+ * GetPlannedHandovers()): from its trajectory, exactly, before the run starts. A UE that is
+ * not ready at that time is asked again by the stack (RanStack::RequestHandover) until
+ * PlannedPatience has passed or its next planned handover is due; a crossing into a cell
+ * that is not an X2 neighbour of the source is not requested, and counted as dropped.
+ *
+ * With InstallServing false the network has the same radio, mobility and handovers with no
+ * servers, backhaul, clients or observer.
+ *
+ * Set the parts (SetRanStack, SetCellLayout, SetBackhaulTopology) and their attributes, and
+ * the helpers' attributes (GetEdgeLlmHelper), before Build(); read the parts after it.
+ */
+class EdgeLlmNetwork : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    /// An LTE stack, a line of 3 cells, a link per neighbour pair, and no UEs yet.
+    EdgeLlmNetwork();
+    ~EdgeLlmNetwork() override;
+
+    /// \param stack the RAN (before Build)
+    void SetRanStack(Ptr<RanStack> stack);
+    /// \param layout where the cells stand (before Build)
+    void SetCellLayout(Ptr<CellLayout> layout);
+    /// \param topology how the cells' servers are connected (before Build)
+    void SetBackhaulTopology(Ptr<BackhaulTopology> topology);
+
+    /**
+     * \brief Add a moving UE (before Build).
+     * \param spec how it moves; a negative moveStart, a non-finite position or velocity, or
+     *        a route with waypoints out of time order stop the run
+     */
+    void AddUe(const EdgeLlmUeSpec& spec);
+
+    /// Make the network and install everything. Call once.
+    void Build();
+
+    /**
+     * \brief Fix the random streams of the RAN devices, after Build(); see
+     * EdgeLlmLineScenario::AssignStreams.
+     * \param stream the first stream number to use
+     * \return the number of streams used
+     */
+    int64_t AssignStreams(int64_t stream);
+
+    /// \return the planned handovers, by UE and then by time; empty for other triggers
+    const std::vector<EdgeLlmPlannedHandover>& GetPlannedHandovers() const;
+    /// \return how many times a planned handover was put off, its UE not being ready
+    uint32_t GetPlannedRetries() const;
+    /// \return planned handovers not requested (UE served elsewhere, not ready, or no X2)
+    uint32_t GetPlannedDropped() const;
+
+    /// \return the moving UEs; the first ones in GetUeNodes()
+    uint32_t GetMovingUeCount() const;
+
+    /// \return the RAN stack
+    Ptr<RanStack> GetRanStack() const;
+    /// \return the cell layout
+    Ptr<CellLayout> GetCellLayout() const;
+    /// \return the backhaul topology
+    Ptr<BackhaulTopology> GetBackhaulTopology() const;
+    /// \return the edge LLM helper
+    Ptr<EdgeLlmHelper> GetEdgeLlmHelper() const;
+
+    /// \return the base-station nodes, in layout order
+    const NodeContainer& GetCellNodes() const;
+    /// \return the UE nodes: the moving ones, then the residents cell by cell
+    const NodeContainer& GetUeNodes() const;
+    /// \return the base-station devices, in layout order
+    const NetDeviceContainer& GetCellDevices() const;
+    /// \return the UE devices, in the order of GetUeNodes()
+    const NetDeviceContainer& GetUeDevices() const;
+    /// \return the cell id of each base station, in layout order
+    const std::vector<uint16_t>& GetCellIds() const;
+    /// \return the servers, in layout order
+    const ApplicationContainer& GetServers() const;
+    /// \return the clients, one per UE, in the order of GetUeNodes()
+    const ApplicationContainer& GetClients() const;
+    /// \return the backhaul paths, one per neighbour pair
+    const std::vector<BackhaulPath>& GetBackhaulPaths() const;
+    /// \return the RAN observer, or null without serving
+    Ptr<RanObserver> GetObserver() const;
+
+    /**
+     * \param imsi a UE
+     * \return its KV counters summed over every sender of every backhaul path
+     */
+    KvTransferSenderCounters GetKvSent(uint64_t imsi) const;
+    /**
+     * \param imsi a UE
+     * \return its KV counters summed over every cell's receiver
+     */
+    KvTransferReceiverCounters GetKvReceived(uint64_t imsi) const;
+    /// \return every KV-transfer stream byte sent, over every sender
+    uint64_t GetKvStreamBytesSent() const;
+    /// \return every KV-transfer stream byte read, over every receiver
+    uint64_t GetKvStreamBytesReceived() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Find the planned handovers and schedule their requests.
+    void PlanHandovers();
+
+    /**
+     * \brief Ask the stack for one planned handover.
+     * \param h an index into m_planned
+     */
+    void RequestPlanned(std::size_t h);
+
+    /**
+     * \brief A planned handover's request ended.
+     * \param outcome what became of it
+     */
+    void PlannedDone(RanStack::RequestOutcome outcome);
+
+    std::string m_trigger;           //!< Trigger
+    Time m_sessionStart;             //!< SessionStart
+    Time m_sessionStagger;           //!< SessionStagger
+    uint32_t m_residentsPerCell;     //!< ResidentUesPerCell
+    double m_residentOffset;         //!< ResidentOffset, m
+    Time m_patience;                 //!< PlannedPatience
+    bool m_installServing;           //!< InstallServing
+    bool m_built{false};             //!< Build was called
+    std::vector<EdgeLlmUeSpec> m_ues; //!< AddUe
+
+    Ptr<RanStack> m_stack;                          //!< RAN
+    Ptr<CellLayout> m_layout;                       //!< cells
+    Ptr<BackhaulTopology> m_topology;               //!< backhaul
+    Ptr<EdgeLlmHelper> m_edge;                      //!< servers and clients
+    NodeContainer m_cellNodes;                      //!< base stations
+    NodeContainer m_ueNodes;                        //!< UEs
+    NetDeviceContainer m_cellDevices;               //!< their devices
+    NetDeviceContainer m_ueDevices;                 //!< UE devices
+    std::vector<uint16_t> m_cellIds;                //!< by layout index
+    std::vector<uint32_t> m_firstCell;              //!< per UE, its first cell's layout index
+    ApplicationContainer m_servers;                 //!< servers
+    ApplicationContainer m_clients;                 //!< clients
+    std::vector<BackhaulPath> m_paths;              //!< backhaul
+    Ptr<RanObserver> m_observer;                    //!< observer
+    std::vector<EdgeLlmPlannedHandover> m_planned;  //!< planned handovers
+    std::vector<Time> m_giveUp;                     //!< per planned handover
+    std::vector<uint32_t> m_plannedSource;          //!< per planned handover, layout index
+    uint32_t m_plannedDropped{0};                   //!< planned handovers not requested
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_NETWORK_H */

@@ -1,0 +1,305 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "lte-ran-stack.h"
+
+#include "lte-epc-routes.h"
+
+#include "ns3/boolean.h"
+#include "ns3/explaining-checker.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/log.h"
+#include "ns3/lte-enb-net-device.h"
+#include "ns3/lte-enb-rrc.h"
+#include "ns3/lte-local-breakout.h"
+#include "ns3/lte-ran-observer.h"
+#include "ns3/lte-ue-net-device.h"
+#include "ns3/lte-ue-phy.h"
+#include "ns3/lte-ue-rrc.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("LteRanStack");
+NS_OBJECT_ENSURE_REGISTERED(LteRanStack);
+
+namespace
+{
+
+Ptr<LteEnbNetDevice>
+Enb(Ptr<NetDevice> dev, const char* what)
+{
+    Ptr<LteEnbNetDevice> enb = DynamicCast<LteEnbNetDevice>(dev);
+    NS_ABORT_MSG_IF(!enb, "LteRanStack::" << what << ": not an LTE eNB device");
+    return enb;
+}
+
+Ptr<LteUeNetDevice>
+Ue(Ptr<NetDevice> dev, const char* what)
+{
+    Ptr<LteUeNetDevice> ue = DynamicCast<LteUeNetDevice>(dev);
+    NS_ABORT_MSG_IF(!ue, "LteRanStack::" << what << ": not an LTE UE device");
+    return ue;
+}
+
+} // namespace
+
+TypeId
+LteRanStack::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::LteRanStack")
+            .SetParent<RanStack>()
+            .SetGroupName("EdgeLlm")
+            .AddConstructor<LteRanStack>()
+            .AddAttribute("SrsPeriodicity",
+                          "SRS periodicity of every eNB: 0 picks one from the number of UEs "
+                          "(ns-3 aborts with more than about 32 UEs in a cell at its default "
+                          "40), else one of 2, 5, 10, 20, 40, 80, 160, 320.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&LteRanStack::m_srsPeriodicity),
+                          edgellm::MakeExplainingChecker(
+                              MakeUintegerChecker<uint16_t>(),
+                              "ns3::LteRanStack::SrsPeriodicity",
+                              "0, 2, 5, 10, 20, 40, 80, 160 or 320",
+                              [](const AttributeValue& v) {
+                                  const auto p = static_cast<const UintegerValue&>(v).Get();
+                                  for (uint64_t ok : {0, 2, 5, 10, 20, 40, 80, 160, 320})
+                                  {
+                                      if (p == ok)
+                                      {
+                                          return "";
+                                      }
+                                  }
+                                  return "not a periodicity LTE defines";
+                              }))
+            .AddAttribute(
+                "CqiPeriodicity",
+                "How often every UE reports its downlink CQI, [1 ms, 160 ms]. LTE configures "
+                "periodic CQI reports between 2 and 160 ms; 1 ms is ns-3's own default, at "
+                "which each UE runs the MI error model over every resource block every other "
+                "subframe, most of the run time of a small network.",
+                TimeValue(MilliSeconds(10)),
+                MakeTimeAccessor(&LteRanStack::m_cqiPeriodicity),
+                edgellm::MakeExplainingChecker(
+                    MakeTimeChecker(),
+                    "ns3::LteRanStack::CqiPeriodicity",
+                    "a time in [1 ms, 160 ms]",
+                    [](const AttributeValue& v) {
+                        const Time t = static_cast<const TimeValue&>(v).Get();
+                        return t >= MilliSeconds(1) && t <= MilliSeconds(160) ? "" : "out of range";
+                    }))
+            .AddAttribute(
+                "MeasurementReportPeriod",
+                "Period of the strongest-cells report every eNB asks its UEs for; 0 asks for "
+                "none. LTE defines 120, 240, 480, 640, 1024, 2048, 5120 and 10240 ms, and 1, "
+                "6, 12, 30 and 60 min.",
+                TimeValue(Seconds(0)),
+                MakeTimeAccessor(&LteRanStack::m_measurementPeriod),
+                edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::MeasurementReportPeriod",
+                                                    true));
+    return tid;
+}
+
+LteRanStack::LteRanStack()
+    : m_lte(CreateObject<LteHelper>()),
+      m_epc(CreateObject<PointToPointEpcHelper>())
+{
+    m_lte->SetEpcHelper(m_epc);
+}
+
+LteRanStack::~LteRanStack() = default;
+
+void
+LteRanStack::DoDispose()
+{
+    m_lte = nullptr;
+    m_epc = nullptr;
+    m_cells = NetDeviceContainer();
+    RanStack::DoDispose();
+}
+
+std::string
+LteRanStack::GetName() const
+{
+    return "lte";
+}
+
+void
+LteRanStack::SetTrigger(HandoverTrigger trigger)
+{
+    NS_ABORT_MSG_IF(m_cells.GetN() > 0, "LteRanStack::SetTrigger: call it before InstallCells");
+    m_trigger = trigger;
+    switch (trigger)
+    {
+    case HandoverTrigger::A3:
+        m_lte->SetHandoverAlgorithmType("ns3::A3RsrpHandoverAlgorithm");
+        break;
+    case HandoverTrigger::A2A4:
+        m_lte->SetHandoverAlgorithmType("ns3::A2A4RsrqHandoverAlgorithm");
+        break;
+    case HandoverTrigger::PLANNED:
+    case HandoverTrigger::NONE:
+        m_lte->SetHandoverAlgorithmType("ns3::NoOpHandoverAlgorithm");
+        break;
+    }
+}
+
+HandoverTrigger
+LteRanStack::GetTrigger() const
+{
+    return m_trigger;
+}
+
+NetDeviceContainer
+LteRanStack::InstallCells(const NodeContainer& nodes)
+{
+    NetDeviceContainer devices = m_lte->InstallEnbDevice(nodes);
+    m_cells.Add(devices);
+    ConfigureSrs();
+    return devices;
+}
+
+NetDeviceContainer
+LteRanStack::InstallUes(const NodeContainer& nodes)
+{
+    NetDeviceContainer devices = m_lte->InstallUeDevice(nodes);
+    m_ues += devices.GetN();
+    ConfigureSrs();
+    const bool rlf = m_trigger == HandoverTrigger::A3 || m_trigger == HandoverTrigger::A2A4;
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
+    {
+        Ptr<LteUePhy> phy = Ue(devices.Get(i), "InstallUes")->GetPhy();
+        phy->SetAttribute("DownlinkCqiPeriodicity", TimeValue(m_cqiPeriodicity));
+        if (!rlf)
+        {
+            // Without an algorithm to hand it over, a UE that dropped off would reattach
+            // wherever it could, not where its next planned handover starts from.
+            phy->SetAttribute("EnableRlfDetection", BooleanValue(false));
+        }
+    }
+    return devices;
+}
+
+void
+LteRanStack::ConfigureSrs()
+{
+    uint16_t srs = m_srsPeriodicity;
+    if (srs == 0)
+    {
+        // Every UE may end up in one cell.
+        srs = m_ues <= 30 ? 40 : m_ues <= 60 ? 80 : m_ues <= 120 ? 160 : 320;
+    }
+    for (uint32_t i = 0; i < m_cells.GetN(); ++i)
+    {
+        Enb(m_cells.Get(i), "InstallCells")
+            ->GetRrc()
+            ->SetAttribute("SrsPeriodicity", UintegerValue(srs));
+    }
+}
+
+void
+LteRanStack::AddX2(Ptr<Node> a, Ptr<Node> b)
+{
+    m_lte->AddX2Interface(a, b);
+}
+
+void
+LteRanStack::InstallUeInternet(const NodeContainer& nodes, const NetDeviceContainer& devices)
+{
+    InternetStackHelper internet;
+    internet.Install(nodes);
+    m_epc->AssignUeIpv4Address(devices);
+    Ipv4StaticRoutingHelper routing;
+    for (uint32_t j = 0; j < nodes.GetN(); ++j)
+    {
+        routing.GetStaticRouting(nodes.Get(j)->GetObject<Ipv4>())
+            ->SetDefaultRoute(m_epc->GetUeDefaultGatewayAddress(), 1);
+    }
+}
+
+void
+LteRanStack::Attach(Ptr<NetDevice> ue, Ptr<NetDevice> cell)
+{
+    m_lte->Attach(Ue(ue, "Attach"), Enb(cell, "Attach"));
+}
+
+Ipv4InterfaceContainer
+LteRanStack::InstallUplinkRoutes(const NodeContainer& nodes)
+{
+    LteEpcRoutes routes;
+    return routes.Install(m_epc, nodes);
+}
+
+Ptr<RanDownlink>
+LteRanStack::CreateLocalBreakout(Ptr<NetDevice> cell)
+{
+    Ptr<LteLocalBreakout> breakout = CreateObject<LteLocalBreakout>();
+    breakout->SetEnbNetDevice(Enb(cell, "CreateLocalBreakout"));
+    return breakout;
+}
+
+Ptr<RanObserver>
+LteRanStack::CreateObserver()
+{
+    return CreateObject<LteRanObserver>();
+}
+
+uint16_t
+LteRanStack::GetCellId(Ptr<NetDevice> cell) const
+{
+    return Enb(cell, "GetCellId")->GetCellId();
+}
+
+uint64_t
+LteRanStack::GetImsi(Ptr<NetDevice> ue) const
+{
+    return Ue(ue, "GetImsi")->GetImsi();
+}
+
+int64_t
+LteRanStack::AssignStreams(const NetDeviceContainer& devices, int64_t stream)
+{
+    return m_lte->AssignStreams(devices, stream);
+}
+
+Ptr<LteHelper>
+LteRanStack::GetLteHelper() const
+{
+    return m_lte;
+}
+
+Ptr<PointToPointEpcHelper>
+LteRanStack::GetEpcHelper() const
+{
+    return m_epc;
+}
+
+RanStack::Readiness
+LteRanStack::GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const
+{
+    Ptr<LteUeRrc> ueRrc = Ue(ue, "RequestHandover")->GetRrc();
+    Ptr<LteEnbNetDevice> enb = Enb(source, "RequestHandover");
+    Ptr<LteEnbRrc> enbRrc = enb->GetRrc();
+    const uint16_t rnti = ueRrc->GetRnti();
+    const bool servedBySource = ueRrc->GetCellId() == enb->GetCellId();
+    const bool ueReady = ueRrc->GetState() == LteUeRrc::CONNECTED_NORMALLY;
+    if (servedBySource && ueReady && enbRrc->HasUeManager(rnti) &&
+        enbRrc->GetUeManager(rnti)->GetState() == UeManager::CONNECTED_NORMALLY)
+    {
+        return READY;
+    }
+    return ueReady && !servedBySource ? ELSEWHERE : NOT_YET;
+}
+
+void
+LteRanStack::DoRequestHandover(Ptr<NetDevice> ue, Ptr<NetDevice> source, uint16_t targetCellId)
+{
+    const uint16_t rnti = Ue(ue, "RequestHandover")->GetRrc()->GetRnti();
+    Enb(source, "RequestHandover")->GetRrc()->SendHandoverRequest(rnti, targetCellId);
+}
+
+} // namespace ns3

@@ -1,0 +1,83 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_LTE_RAN_STACK_H
+#define EDGE_LLM_LTE_RAN_STACK_H
+
+#include "ran-stack.h"
+
+#include "ns3/lte-helper.h"
+#include "ns3/point-to-point-epc-helper.h"
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief The RanStack of ns-3's LTE: an LteHelper with a PointToPointEpcHelper.
+ *
+ * The trigger chooses the eNBs' handover algorithm: ns3::A3RsrpHandoverAlgorithm,
+ * ns3::A2A4RsrqHandoverAlgorithm, or ns3::NoOpHandoverAlgorithm for PLANNED and NONE (set
+ * its attributes through GetLteHelper()->SetHandoverAlgorithmAttribute after SetTrigger). A
+ * planned handover is LteEnbRrc::SendHandoverRequest at the source, made only when the UE and
+ * its context at the source are both CONNECTED_NORMALLY: ns-3 stops the run otherwise.
+ *
+ * With MeasurementReportPeriod above zero, every eNB asks its UEs for a periodic report of
+ * the strongest cells, which the observer turns into RanObserver::MeasurementReport events.
+ *
+ * Set the LTE and EPC helpers' attributes (GetLteHelper, GetEpcHelper) before InstallCells.
+ */
+class LteRanStack : public RanStack
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    LteRanStack();
+    ~LteRanStack() override;
+
+    std::string GetName() const override;
+    void SetTrigger(HandoverTrigger trigger) override;
+    HandoverTrigger GetTrigger() const override;
+    NetDeviceContainer InstallCells(const NodeContainer& nodes) override;
+    NetDeviceContainer InstallUes(const NodeContainer& nodes) override;
+    void AddX2(Ptr<Node> a, Ptr<Node> b) override;
+    void InstallUeInternet(const NodeContainer& nodes, const NetDeviceContainer& devices) override;
+    void Attach(Ptr<NetDevice> ue, Ptr<NetDevice> cell) override;
+    Ipv4InterfaceContainer InstallUplinkRoutes(const NodeContainer& nodes) override;
+    Ptr<RanDownlink> CreateLocalBreakout(Ptr<NetDevice> cell) override;
+    Ptr<RanObserver> CreateObserver() override;
+    uint16_t GetCellId(Ptr<NetDevice> cell) const override;
+    uint64_t GetImsi(Ptr<NetDevice> ue) const override;
+    int64_t AssignStreams(const NetDeviceContainer& devices, int64_t stream) override;
+
+    /// \return the LTE helper (set its attributes before InstallCells)
+    Ptr<LteHelper> GetLteHelper() const;
+    /// \return the EPC helper
+    Ptr<PointToPointEpcHelper> GetEpcHelper() const;
+
+  protected:
+    void DoDispose() override;
+    Readiness GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const override;
+    void DoRequestHandover(Ptr<NetDevice> ue, Ptr<NetDevice> source, uint16_t targetCellId) override;
+
+  private:
+    /// Set the SRS periodicity of every eNB, from the UEs installed when it is 0.
+    void ConfigureSrs();
+
+    Ptr<LteHelper> m_lte;             //!< LTE
+    Ptr<PointToPointEpcHelper> m_epc; //!< EPC
+    HandoverTrigger m_trigger{HandoverTrigger::NONE}; //!< SetTrigger
+    uint16_t m_srsPeriodicity;        //!< SrsPeriodicity (0: from the UEs)
+    Time m_cqiPeriodicity;            //!< CqiPeriodicity
+    Time m_measurementPeriod;         //!< MeasurementReportPeriod (0: none)
+    NetDeviceContainer m_cells;       //!< every eNB installed
+    uint32_t m_ues{0};                //!< UEs installed
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_LTE_RAN_STACK_H */

@@ -1,0 +1,160 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ran-stack.h"
+
+#include "ns3/explaining-checker.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("RanStack");
+NS_OBJECT_ENSURE_REGISTERED(RanStack);
+
+bool
+ParseHandoverTrigger(const std::string& name, HandoverTrigger* trigger)
+{
+    for (HandoverTrigger t :
+         {HandoverTrigger::NONE, HandoverTrigger::A3, HandoverTrigger::A2A4, HandoverTrigger::PLANNED})
+    {
+        if (ToString(t) == name)
+        {
+            *trigger = t;
+            return true;
+        }
+    }
+    return false;
+}
+
+std::string
+ToString(HandoverTrigger trigger)
+{
+    switch (trigger)
+    {
+    case HandoverTrigger::NONE:
+        return "none";
+    case HandoverTrigger::A3:
+        return "a3";
+    case HandoverTrigger::A2A4:
+        return "a2a4";
+    case HandoverTrigger::PLANNED:
+        return "planned";
+    }
+    return "?";
+}
+
+TypeId
+RanStack::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::RanStack")
+            .SetParent<Object>()
+            .SetGroupName("EdgeLlm")
+            .AddAttribute(
+                "RequestRetry",
+                "How long a requested handover whose UE is not ready is put off before it is "
+                "tried again, (0, 1 s].",
+                TimeValue(MilliSeconds(5)),
+                MakeTimeAccessor(&RanStack::m_retry),
+                edgellm::MakeExplainingChecker(
+                    MakeTimeChecker(),
+                    "ns3::RanStack::RequestRetry",
+                    "a time in (0, 1 s]",
+                    [](const AttributeValue& v) {
+                        const Time t = static_cast<const TimeValue&>(v).Get();
+                        return t.IsStrictlyPositive() && t <= Seconds(1) ? "" : "out of range";
+                    }));
+    return tid;
+}
+
+RanStack::RanStack() = default;
+
+RanStack::~RanStack() = default;
+
+void
+RanStack::DoDispose()
+{
+    for (Request& r : m_requests)
+    {
+        r.event.Cancel();
+    }
+    m_requests.clear();
+    Object::DoDispose();
+}
+
+void
+RanStack::RequestHandover(Ptr<NetDevice> ue,
+                          Ptr<NetDevice> source,
+                          uint16_t targetCellId,
+                          Time giveUp,
+                          Callback<void, RequestOutcome> done)
+{
+    NS_ABORT_MSG_IF(!ue || !source, "RanStack::RequestHandover: no UE or no source device");
+    m_requests.push_back({ue, source, targetCellId, giveUp, done, EventId()});
+    TryRequest(m_requests.size() - 1);
+}
+
+void
+RanStack::TryRequest(std::size_t id)
+{
+    Request& r = m_requests[id];
+    switch (GetReadiness(r.ue, r.source))
+    {
+    case READY:
+        DoRequestHandover(r.ue, r.source, r.target);
+        Finish(id, REQUESTED);
+        return;
+    case ELSEWHERE:
+        NS_LOG_WARN("IMSI " << GetImsi(r.ue) << " is not served by cell " << GetCellId(r.source)
+                            << " when its handover is due: not handed over");
+        Finish(id, SERVED_ELSEWHERE);
+        return;
+    case NOT_YET:
+        break;
+    }
+    if (Simulator::Now() + m_retry > r.giveUp)
+    {
+        NS_LOG_WARN("IMSI " << GetImsi(r.ue) << " did not get ready for a handover out of cell "
+                            << GetCellId(r.source) << " in time: not handed over");
+        Finish(id, NOT_READY);
+        return;
+    }
+    NS_LOG_INFO("IMSI " << GetImsi(r.ue) << " not ready for its handover; retrying");
+    ++m_retries;
+    r.event = Simulator::Schedule(m_retry, &RanStack::TryRequest, this, id);
+}
+
+void
+RanStack::Finish(std::size_t id, RequestOutcome outcome)
+{
+    Request& r = m_requests[id];
+    if (outcome != REQUESTED)
+    {
+        ++m_dropped;
+    }
+    Callback<void, RequestOutcome> done = r.done;
+    r.ue = nullptr;
+    r.source = nullptr;
+    r.done = MakeNullCallback<void, RequestOutcome>();
+    if (!done.IsNull())
+    {
+        done(outcome);
+    }
+}
+
+uint32_t
+RanStack::GetRequestRetries() const
+{
+    return m_retries;
+}
+
+uint32_t
+RanStack::GetRequestsDropped() const
+{
+    return m_dropped;
+}
+
+} // namespace ns3

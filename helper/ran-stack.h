@@ -1,0 +1,257 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_RAN_STACK_H
+#define EDGE_LLM_RAN_STACK_H
+
+#include "ns3/callback.h"
+#include "ns3/event-id.h"
+#include "ns3/ipv4-interface-container.h"
+#include "ns3/net-device-container.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/ran-downlink.h"
+#include "ns3/ran-observer.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief What hands UEs over in a network.
+ */
+enum class HandoverTrigger : uint8_t
+{
+    NONE = 0, //!< nothing: every UE stays on its first cell
+    A3,       //!< the RAN's A3 algorithm (neighbour better than serving by a hysteresis)
+    A2A4,     //!< the RAN's A2-A4 algorithm (serving worse than a threshold, neighbour better)
+    PLANNED,  //!< requested by the scenario when a UE crosses into another cell's area
+};
+
+/**
+ * \param name a trigger's name: "none", "a3", "a2a4" or "planned"
+ * \param [out] trigger the trigger named
+ * \return false if the name is none of them
+ */
+bool ParseHandoverTrigger(const std::string& name, HandoverTrigger* trigger);
+
+/**
+ * \param trigger a trigger
+ * \return its name, as ParseHandoverTrigger reads it
+ */
+std::string ToString(HandoverTrigger trigger);
+
+/**
+ * \ingroup edge-llm
+ * \brief Everything the module needs from a radio access network, behind one interface.
+ *
+ * A RAN stack makes the core network, the base-station and UE devices, attaches UEs and
+ * connects neighbouring base stations (X2). It gives the module its RAN-specific parts: the
+ * local breakout that puts a server's downlink into a cell, the RanObserver that reports
+ * handovers, the IMSI of a UE device, and the uplink routes from the UEs to a server on a base
+ * station. It requests handovers (retrying while the UE is not ready) and installs the RAN's
+ * own handover algorithm for a trigger. LteRanStack is ns-3's LTE; nothing outside a stack
+ * names the classes of its RAN.
+ *
+ * Call in this order: SetTrigger, InstallCells, InstallUes, AddX2 for each neighbour pair,
+ * InstallUeInternet, Attach each UE; then InstallUplinkRoutes (after every X2 link, since it
+ * adds devices to the base-station nodes) and the module's parts.
+ */
+class RanStack : public Object
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    RanStack();
+    ~RanStack() override;
+
+    /// \return the stack's name, e.g. "lte"
+    virtual std::string GetName() const = 0;
+
+    /**
+     * \brief Choose what hands UEs over; call before InstallCells.
+     * \param trigger A3 and A2A4 install the RAN's own algorithm; PLANNED and NONE install
+     *        none, and switch off radio-link-failure detection on the UEs, so that the radio
+     *        degrades with distance instead of the UE dropping off
+     */
+    virtual void SetTrigger(HandoverTrigger trigger) = 0;
+
+    /// \return the trigger set, NONE by default
+    virtual HandoverTrigger GetTrigger() const = 0;
+
+    /**
+     * \brief Make a base station on each node (with mobility installed).
+     * \param nodes the base-station nodes
+     * \return their RAN devices, in the same order
+     */
+    virtual NetDeviceContainer InstallCells(const NodeContainer& nodes) = 0;
+
+    /**
+     * \brief Make a UE device on each node (with mobility installed).
+     * \param nodes the UE nodes
+     * \return their RAN devices, in the same order
+     */
+    virtual NetDeviceContainer InstallUes(const NodeContainer& nodes) = 0;
+
+    /**
+     * \brief Connect two base stations for handover signalling.
+     * \param a one base-station node
+     * \param b its neighbour
+     */
+    virtual void AddX2(Ptr<Node> a, Ptr<Node> b) = 0;
+
+    /**
+     * \brief Give the UEs an Internet stack, their addresses in the core network and a
+     * default route through it.
+     * \param nodes the UE nodes
+     * \param devices their RAN devices, in the same order
+     */
+    virtual void InstallUeInternet(const NodeContainer& nodes, const NetDeviceContainer& devices) = 0;
+
+    /**
+     * \brief Attach a UE to a cell.
+     * \param ue a UE device
+     * \param cell a base-station device
+     */
+    virtual void Attach(Ptr<NetDevice> ue, Ptr<NetDevice> cell) = 0;
+
+    /**
+     * \brief Give each base-station node an address the UEs reach through the core, for the
+     * uplink of a server on it.
+     * \param nodes the base-station nodes, their RAN devices and X2 installed
+     * \return per node, in the same order, the interface whose address a server binds
+     */
+    virtual Ipv4InterfaceContainer InstallUplinkRoutes(const NodeContainer& nodes) = 0;
+
+    /**
+     * \param cell a base-station device of this stack
+     * \return the local breakout into its cell, bound to it
+     */
+    virtual Ptr<RanDownlink> CreateLocalBreakout(Ptr<NetDevice> cell) = 0;
+
+    /// \return a new observer of this stack's base stations (give them to its Install)
+    virtual Ptr<RanObserver> CreateObserver() = 0;
+
+    /**
+     * \param cell a base-station device of this stack; another stops the run
+     * \return its cell id
+     */
+    virtual uint16_t GetCellId(Ptr<NetDevice> cell) const = 0;
+
+    /**
+     * \param ue a UE device of this stack; another stops the run
+     * \return its IMSI
+     */
+    virtual uint64_t GetImsi(Ptr<NetDevice> ue) const = 0;
+
+    /**
+     * \brief Fix the random streams of the devices given.
+     * \param devices base-station or UE devices of this stack
+     * \param stream the first stream number
+     * \return the number of streams used
+     */
+    virtual int64_t AssignStreams(const NetDeviceContainer& devices, int64_t stream) = 0;
+
+    /// What became of a requested handover.
+    enum RequestOutcome : uint8_t
+    {
+        REQUESTED = 0,    //!< the source was asked to hand the UE over
+        SERVED_ELSEWHERE, //!< the UE was connected to another cell by then: not requested
+        NOT_READY,        //!< the UE was not ready before giving up: not requested
+    };
+
+    /**
+     * \brief Ask the source to hand a UE over to a target, now or as soon as the UE is ready.
+     *
+     * A RAN refuses (or crashes on) a handover request for a UE that is still attaching or
+     * in another handover, so while the UE is not ready the request is retried every
+     * RequestRetry, up to giveUp. It is dropped at once if the UE is connected to another
+     * cell. Each retry counts in GetRequestRetries(), each drop in GetRequestsDropped().
+     *
+     * \param ue the UE device
+     * \param source the base-station device it should leave
+     * \param targetCellId the cell it should go to (an X2 neighbour of the source)
+     * \param giveUp the last time a request may be made
+     * \param done called once with the outcome; may be null
+     */
+    void RequestHandover(Ptr<NetDevice> ue,
+                         Ptr<NetDevice> source,
+                         uint16_t targetCellId,
+                         Time giveUp,
+                         Callback<void, RequestOutcome> done = MakeNullCallback<void, RequestOutcome>());
+
+    /// \return how many times a requested handover was put off, its UE not being ready
+    uint32_t GetRequestRetries() const;
+
+    /// \return requested handovers not made: their UE was served elsewhere, or not ready
+    uint32_t GetRequestsDropped() const;
+
+  protected:
+    void DoDispose() override;
+
+    /// A UE's readiness for a handover out of a cell.
+    enum Readiness : uint8_t
+    {
+        READY = 0,   //!< connected normally to the source, at both ends
+        NOT_YET,     //!< attaching, or in another handover
+        ELSEWHERE,   //!< connected normally to another cell
+    };
+
+    /**
+     * \param ue a UE device
+     * \param source a base-station device
+     * \return whether the UE can be handed over out of source now
+     */
+    virtual Readiness GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const = 0;
+
+    /**
+     * \brief Make the source start the handover; the UE is READY.
+     * \param ue the UE device
+     * \param source the base-station device it leaves
+     * \param targetCellId the cell it goes to
+     */
+    virtual void DoRequestHandover(Ptr<NetDevice> ue, Ptr<NetDevice> source, uint16_t targetCellId) = 0;
+
+  private:
+    /// A handover request waiting for its UE.
+    struct Request
+    {
+        Ptr<NetDevice> ue;                     //!< the UE
+        Ptr<NetDevice> source;                 //!< the cell it leaves
+        uint16_t target;                       //!< the cell it goes to
+        Time giveUp;                           //!< no request after this
+        Callback<void, RequestOutcome> done;   //!< told the outcome
+        EventId event;                         //!< the next attempt
+    };
+
+    /**
+     * \brief Request, drop, or put off a request.
+     * \param id the request, an index into m_requests
+     */
+    void TryRequest(std::size_t id);
+
+    /**
+     * \brief End a request.
+     * \param id the request
+     * \param outcome what became of it
+     */
+    void Finish(std::size_t id, RequestOutcome outcome);
+
+    Time m_retry;                     //!< RequestRetry
+    std::vector<Request> m_requests;  //!< every request made
+    uint32_t m_retries{0};            //!< requests put off, each time
+    uint32_t m_dropped{0};            //!< requests not made
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_RAN_STACK_H */

@@ -1,0 +1,493 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The scenario layer: every cell layout with every trigger, serving on a road and a grid, the
+// star backhaul's shared uplink, and a refused handover.
+
+#include "ns3/core-module.h"
+#include "ns3/edge-llm-module.h"
+#include "ns3/mobility-model.h"
+#include "ns3/test.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A handover start the network's own observer saw.
+struct Seen
+{
+    uint64_t imsi;
+    uint16_t source;
+    uint16_t target;
+    double timeS;
+};
+
+/// The layouts the tests build, small enough to run in a second or two each.
+Ptr<CellLayout>
+MakeLayout(const std::string& name)
+{
+    if (name == "line")
+    {
+        Ptr<LineCellLayout> l = CreateObject<LineCellLayout>();
+        l->SetAttribute("Count", UintegerValue(3));
+        l->SetAttribute("Spacing", DoubleValue(300));
+        return l;
+    }
+    if (name == "road")
+    {
+        Ptr<RoadCellLayout> l = CreateObject<RoadCellLayout>();
+        l->SetAttribute("Count", UintegerValue(3));
+        l->SetAttribute("Spacing", DoubleValue(200));
+        l->SetAttribute("Offset", DoubleValue(30));
+        return l;
+    }
+    Ptr<GridCellLayout> l = CreateObject<GridCellLayout>();
+    l->SetAttribute("Columns", UintegerValue(2));
+    l->SetAttribute("Rows", UintegerValue(2));
+    l->SetAttribute("Spacing", DoubleValue(200));
+    return l;
+}
+
+/// One moving UE per layout: along the line and the road, or a random route on the grid.
+EdgeLlmUeSpec
+MakeUe(const std::string& layout, Ptr<CellLayout> cells, double endS, int64_t stream)
+{
+    EdgeLlmUeSpec ue;
+    ue.moveStart = Seconds(0.5);
+    if (layout == "line")
+    {
+        ue.start = Vector(100, 20, 0);
+        ue.velocity = Vector(50, 0, 0);
+    }
+    else if (layout == "road")
+    {
+        ue.start = Vector(20, 0, 0);
+        ue.velocity = Vector(40, 0, 0);
+    }
+    else
+    {
+        Ptr<GridRandomRoute> routes = CreateObject<GridRandomRoute>();
+        routes->SetAttribute("Speed", DoubleValue(40));
+        routes->AssignStreams(stream);
+        ue.route = routes->GetRoute(*DynamicCast<GridCellLayout>(cells), 0, 0.5, endS)
+                       .GetWaypoints();
+    }
+    return ue;
+}
+
+/// The nearest-cell changes of the network's moving UE j, by cell id, up to endS.
+std::vector<EdgeLlmPlannedHandover>
+Crossings(Ptr<EdgeLlmNetwork> net, uint32_t j, const EdgeLlmUeSpec& ue, double endS)
+{
+    std::vector<UeWaypoint> w = ue.route;
+    if (w.empty())
+    {
+        w = ConstantVelocityTrajectory(ue.start, ue.velocity, ue.moveStart.GetSeconds(), endS)
+                .GetWaypoints();
+    }
+    std::vector<EdgeLlmPlannedHandover> out;
+    const uint64_t imsi = net->GetRanStack()->GetImsi(net->GetUeDevices().Get(j));
+    for (const PlannedCrossing& c :
+         FindNearestCellChanges(UeTrajectory(w), *net->GetCellLayout(), 0, endS))
+    {
+        out.push_back({j,
+                       imsi,
+                       Seconds(c.timeS),
+                       net->GetCellIds()[c.fromCell],
+                       net->GetCellIds()[c.toCell]});
+    }
+    return out;
+}
+
+} // namespace
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief One layout with one trigger builds and runs, and hands over where it should: "none"
+ * never, "planned" at each crossing within a few ms, "a3" and "a2a4" into each cell the UE
+ * crossed into, after the crossing and before the next.
+ */
+class LayoutTriggerTestCase : public TestCase
+{
+  public:
+    /**
+     * \param layout line, road or grid
+     * \param trigger none, planned, a3 or a2a4
+     */
+    LayoutTriggerTestCase(std::string layout, std::string trigger)
+        : TestCase("The " + layout + " layout with the " + trigger + " trigger"),
+          m_layout(std::move(layout)),
+          m_trigger(std::move(trigger))
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double endS = 8;
+        Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+        Ptr<CellLayout> layout = MakeLayout(m_layout);
+        net->SetCellLayout(layout);
+        net->SetAttribute("Trigger", StringValue(m_trigger));
+        net->SetAttribute("InstallServing", BooleanValue(false));
+        const EdgeLlmUeSpec ue = MakeUe(m_layout, layout, endS, 7);
+        net->AddUe(ue);
+        net->Build();
+        net->AssignStreams(1);
+        NS_TEST_ASSERT_MSG_EQ(net->GetCellNodes().GetN(), layout->GetCellCount(), "every cell");
+
+        std::vector<Seen> seen;
+        Ptr<RanObserver> observer = net->GetRanStack()->CreateObserver();
+        observer->Install(net->GetCellDevices());
+        observer->TraceConnectWithoutContext(
+            "HandoverStarted",
+            Callback<void, uint64_t, uint16_t, uint16_t>(
+                [&seen](uint64_t imsi, uint16_t source, uint16_t target) {
+                    seen.push_back({imsi, source, target, Simulator::Now().GetSeconds()});
+                }));
+        Simulator::Stop(Seconds(endS));
+        Simulator::Run();
+
+        const std::vector<EdgeLlmPlannedHandover> crossed = Crossings(net, 0, ue, endS);
+        NS_TEST_ASSERT_MSG_GT(crossed.size(), 0u, "the UE crosses into another cell");
+        if (m_trigger == "none")
+        {
+            NS_TEST_ASSERT_MSG_EQ(seen.size(), 0u, "no handover without a trigger");
+        }
+        else if (m_trigger == "planned")
+        {
+            const std::vector<EdgeLlmPlannedHandover>& plan = net->GetPlannedHandovers();
+            NS_TEST_ASSERT_MSG_EQ(plan.size(), crossed.size(), "one planned per crossing");
+            NS_TEST_ASSERT_MSG_EQ(seen.size(), crossed.size(), "a handover at each crossing");
+            for (std::size_t k = 0; k < std::min(seen.size(), crossed.size()); ++k)
+            {
+                NS_TEST_ASSERT_MSG_EQ(seen[k].target, crossed[k].targetCell, "target " << k);
+                NS_TEST_ASSERT_MSG_EQ(seen[k].source, crossed[k].sourceCell, "source " << k);
+                NS_TEST_ASSERT_MSG_EQ_TOL(plan[k].time.GetSeconds(),
+                                          crossed[k].time.GetSeconds(),
+                                          1e-6,
+                                          "planned at the crossing");
+                // The source starts once the target has acknowledged over X2.
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(seen[k].timeS,
+                                            crossed[k].time.GetSeconds(),
+                                            "not before the crossing");
+                NS_TEST_ASSERT_MSG_LT(seen[k].timeS,
+                                      crossed[k].time.GetSeconds() + 0.05,
+                                      "within 50 ms of it");
+            }
+        }
+        else
+        {
+            // Measurement-driven: each handover goes into a cell crossed into, after that
+            // crossing; the last crossing may be too close to the end to be acted on.
+            NS_TEST_ASSERT_MSG_GT(seen.size(), 0u, "the algorithm hands over");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(seen.size(), crossed.size(), "no extra handover");
+            for (std::size_t k = 0; k < std::min(seen.size(), crossed.size()); ++k)
+            {
+                NS_TEST_ASSERT_MSG_EQ(seen[k].target, crossed[k].targetCell, "target " << k);
+                NS_TEST_ASSERT_MSG_GT(seen[k].timeS,
+                                      crossed[k].time.GetSeconds(),
+                                      "after the crossing");
+                const double next =
+                    k + 1 < crossed.size() ? crossed[k + 1].time.GetSeconds() : endS;
+                NS_TEST_ASSERT_MSG_LT(seen[k].timeS, next, "before the next crossing");
+            }
+        }
+        Simulator::Destroy();
+        net->Dispose();
+    }
+
+    std::string m_layout;  //!< layout
+    std::string m_trigger; //!< trigger
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Serving on a road and on a grid: every token reaches each application exactly once,
+ * and the KV byte ledger balances over every path and cell.
+ */
+class ServingInvariantsTestCase : public TestCase
+{
+  public:
+    /**
+     * \param layout road or grid
+     * \param scheduler a HandoverScheduler TypeId name
+     * \param backhaul pairs or star
+     */
+    ServingInvariantsTestCase(std::string layout, std::string scheduler, std::string backhaul)
+        : TestCase("Serving on the " + layout + " with " + scheduler + " over a " + backhaul +
+                   " backhaul: tokens once, the ledger balances"),
+          m_layout(std::move(layout)),
+          m_scheduler(std::move(scheduler)),
+          m_backhaul(std::move(backhaul))
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const double endS = 10;
+        const uint32_t ues = 3;
+        const uint32_t tokens = 300;
+        Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+        Ptr<CellLayout> layout = MakeLayout(m_layout);
+        net->SetCellLayout(layout);
+        if (m_backhaul == "star")
+        {
+            net->SetBackhaulTopology(CreateObject<StarBackhaulTopology>());
+        }
+        net->SetAttribute("Trigger", StringValue("planned"));
+        net->SetAttribute("SessionStart", TimeValue(MilliSeconds(300)));
+        Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+        edge->SetSchedulerType(m_scheduler);
+        edge->SetClientAttribute("PromptTokens", UintegerValue(1024));
+        edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
+        for (uint32_t j = 0; j < ues; ++j)
+        {
+            EdgeLlmUeSpec ue = MakeUe(m_layout, layout, endS, 11 + j);
+            ue.start.x += 7 * j;
+            net->AddUe(ue);
+        }
+        net->Build();
+        net->AssignStreams(1);
+
+        std::map<uint64_t, std::map<uint32_t, uint32_t>> copies;
+        uint32_t complete = 0;
+        for (uint32_t j = 0; j < ues; ++j)
+        {
+            Ptr<Application> client = net->GetClients().Get(j);
+            client->TraceConnectWithoutContext(
+                "TokenDelivered",
+                Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
+                    [&copies](uint64_t imsi, uint32_t index, Time, Time, uint16_t, bool) {
+                        ++copies[imsi][index];
+                    }));
+            client->TraceConnectWithoutContext("SessionComplete",
+                                               Callback<void, uint64_t>([&complete](uint64_t) {
+                                                   ++complete;
+                                               }));
+        }
+        Simulator::Stop(Seconds(endS));
+        Simulator::Run();
+
+        const std::vector<HandoverRecord> records =
+            edge->GetCoordinator()->GetRecords();
+        NS_TEST_ASSERT_MSG_GT(records.size(), 0u, "sessions were handed over");
+        NS_TEST_ASSERT_MSG_EQ(complete, ues, "every session completed");
+        for (uint32_t j = 0; j < ues; ++j)
+        {
+            const uint64_t imsi = net->GetRanStack()->GetImsi(net->GetUeDevices().Get(j));
+            const std::map<uint32_t, uint32_t>& seen = copies[imsi];
+            NS_TEST_ASSERT_MSG_EQ(seen.size(), tokens, "IMSI " << imsi << ": no index missing");
+            uint32_t twice = 0;
+            for (const auto& [index, n] : seen)
+            {
+                twice += n > 1;
+                NS_TEST_ASSERT_MSG_LT(index, tokens, "an index the session has");
+            }
+            NS_TEST_ASSERT_MSG_EQ(twice, 0u, "IMSI " << imsi << ": no index twice");
+            const KvTransferSenderCounters s = net->GetKvSent(imsi);
+            const KvTransferReceiverCounters r = net->GetKvReceived(imsi);
+            NS_TEST_ASSERT_MSG_EQ(s.announced, s.sent + s.withdrawn, "announced = sent + withdrawn");
+            uint64_t withdrawn = 0;
+            for (uint64_t w : s.withdrawnBy)
+            {
+                withdrawn += w;
+            }
+            NS_TEST_ASSERT_MSG_EQ(withdrawn, s.withdrawn, "each withdrawn byte has a reason");
+            NS_TEST_ASSERT_MSG_EQ(s.sent, r.received + r.stale, "sent = received + stale, drained");
+            NS_TEST_ASSERT_MSG_EQ(r.droppedInvalid, 0u, "nothing outside its ranges");
+        }
+        NS_TEST_ASSERT_MSG_EQ(net->GetKvStreamBytesSent(),
+                              net->GetKvStreamBytesReceived(),
+                              "every stream byte sent was read");
+        Simulator::Destroy();
+        net->Dispose();
+    }
+
+    std::string m_layout;    //!< layout
+    std::string m_scheduler; //!< policy
+    std::string m_backhaul;  //!< topology
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Four cHO transfers at once over a star backhaul share its uplink: the last one ends
+ * no earlier than their bytes over the shared rate, and within 5 % of it.
+ */
+class StarSaturationTestCase : public TestCase
+{
+  public:
+    StarSaturationTestCase()
+        : TestCase("Four simultaneous cHO transfers over a star share its uplink")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t pairs = 4;
+        const double spacing = 300;
+        const DataRate shared("1Gbps");
+        Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+        Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
+        line->SetAttribute("Count", UintegerValue(2 * pairs));
+        line->SetAttribute("Spacing", DoubleValue(spacing));
+        net->SetCellLayout(line);
+        Ptr<StarBackhaulTopology> star = CreateObject<StarBackhaulTopology>();
+        star->SetAttribute("SharedRate", DataRateValue(shared));
+        star->SetAttribute("AccessRate", DataRateValue(DataRate("10Gbps")));
+        net->SetBackhaulTopology(star);
+        net->SetAttribute("Trigger", StringValue("planned"));
+        net->SetAttribute("SessionStart", TimeValue(MilliSeconds(300)));
+        net->SetAttribute("SessionStagger", TimeValue(Seconds(0)));
+        Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+        edge->SetSchedulerType("ns3::CacheHandoverScheduler");
+        edge->SetCoordinatorAttribute("Batching", StringValue("online"));
+        edge->SetClientAttribute("PromptTokens", UintegerValue(1024));
+        edge->SetClientAttribute("TokensToGenerate", UintegerValue(400));
+        // UE k crosses the midpoint of cells 2k and 2k + 1 at 2 s, all four at once.
+        for (uint32_t k = 0; k < pairs; ++k)
+        {
+            EdgeLlmUeSpec ue;
+            const double midpoint = (2 * k + 0.5) * spacing;
+            ue.start = Vector(midpoint - 30, 20, 0);
+            ue.velocity = Vector(20, 0, 0);
+            ue.moveStart = Seconds(0.5);
+            net->AddUe(ue);
+        }
+        net->Build();
+        net->AssignStreams(1);
+        Simulator::Stop(Seconds(12));
+        Simulator::Run();
+
+        const std::vector<HandoverRecord> records = edge->GetCoordinator()->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), pairs, "one handover per UE");
+        double firstStart = 1e9;
+        double lastReady = 0;
+        uint64_t bytes = 0;
+        for (const HandoverRecord& r : records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, "migrated");
+            NS_TEST_ASSERT_MSG_EQ(r.prefillTokens, 0u, "cHO sends the whole cache");
+            firstStart = std::min(firstStart, r.hoStart.GetSeconds());
+            lastReady = std::max(lastReady, r.kvReady.GetSeconds());
+            bytes += r.kvBytes;
+        }
+        // Every byte crosses the one uplink, which carries nothing else.
+        const double bound = bytes * 8.0 / shared.GetBitRate();
+        const double measured = lastReady - firstStart;
+        NS_TEST_ASSERT_MSG_GT(bytes, 0u, "KV bytes moved");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(measured, bound, "no faster than the shared uplink");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(measured, 1.05 * bound, "within 5 % of it");
+        Simulator::Destroy();
+        net->Dispose();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief A handover the target refuses is reported as refused, and the session stays at the
+ * source: every token arrives, and nothing migrates.
+ */
+class RefusedHandoverTestCase : public TestCase
+{
+  public:
+    RefusedHandoverTestCase()
+        : TestCase("A refused handover is reported, and the session stays at the source")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t tokens = 200;
+        Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+        Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
+        line->SetAttribute("Count", UintegerValue(2));
+        line->SetAttribute("Spacing", DoubleValue(300));
+        net->SetCellLayout(line);
+        net->SetAttribute("Trigger", StringValue("planned"));
+        Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+        edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
+        EdgeLlmUeSpec ue;
+        ue.start = Vector(130, 20, 0);
+        ue.velocity = Vector(20, 0, 0);
+        ue.moveStart = Seconds(0.5);
+        net->AddUe(ue);
+        net->Build();
+        net->AssignStreams(1);
+        // The target admits no handover.
+        Config::Set("/NodeList/" + std::to_string(net->GetCellNodes().Get(1)->GetId()) +
+                        "/DeviceList/0/LteEnbRrc/AdmitHandoverRequest",
+                    BooleanValue(false));
+        uint32_t refused = 0;
+        uint32_t started = 0;
+        net->GetObserver()->TraceConnectWithoutContext(
+            "HandoverRefused",
+            Callback<void, uint64_t, uint16_t, uint16_t>(
+                [&refused](uint64_t, uint16_t, uint16_t) { ++refused; }));
+        net->GetObserver()->TraceConnectWithoutContext(
+            "HandoverStarted",
+            Callback<void, uint64_t, uint16_t, uint16_t>(
+                [&started](uint64_t, uint16_t, uint16_t) { ++started; }));
+        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(0));
+        Simulator::Stop(Seconds(4));
+        Simulator::Run();
+        const uint64_t imsi = client->GetImsi();
+        NS_TEST_ASSERT_MSG_EQ(net->GetPlannedHandovers().size(), 1u, "one crossing");
+        NS_TEST_ASSERT_MSG_EQ(refused, 1u, "reported as refused");
+        NS_TEST_ASSERT_MSG_EQ(started, 0u, "never started");
+        NS_TEST_ASSERT_MSG_EQ(net->GetObserver()->GetServingCellId(imsi),
+                              net->GetCellIds()[0],
+                              "still served by the source");
+        NS_TEST_ASSERT_MSG_EQ(client->IsComplete(), true, "the session completed");
+        NS_TEST_ASSERT_MSG_EQ(client->GetDeliveredTokens(), tokens, "every token");
+        NS_TEST_ASSERT_MSG_EQ(edge->GetCoordinator()->GetRecords().size(), 0u, "no migration");
+        Simulator::Destroy();
+        net->Dispose();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief The scenario layer's test suite.
+ */
+class ScenarioTestSuite : public TestSuite
+{
+  public:
+    ScenarioTestSuite()
+        : TestSuite("edge-llm-scenario", UNIT)
+    {
+        for (const char* layout : {"line", "road", "grid"})
+        {
+            for (const char* trigger : {"none", "planned", "a3", "a2a4"})
+            {
+                AddTestCase(new LayoutTriggerTestCase(layout, trigger), TestCase::QUICK);
+            }
+        }
+        for (const char* layout : {"road", "grid"})
+        {
+            for (const char* scheduler : {"ns3::CtHoScheduler", "ns3::DetourScheduler"})
+            {
+                AddTestCase(new ServingInvariantsTestCase(layout, scheduler, "pairs"),
+                            TestCase::QUICK);
+            }
+        }
+        AddTestCase(new ServingInvariantsTestCase("road", "ns3::CtHoScheduler", "star"),
+                    TestCase::QUICK);
+        AddTestCase(new StarSaturationTestCase(), TestCase::QUICK);
+        AddTestCase(new RefusedHandoverTestCase(), TestCase::QUICK);
+    }
+};
+
+/// The suite's one instance.
+static ScenarioTestSuite g_scenarioTestSuite;
