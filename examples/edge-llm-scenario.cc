@@ -1,0 +1,314 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// One network of the scenario layer, chosen by flags: a line, a road or a grid of cells; a
+// backhaul link per neighbour pair or a star with one shared uplink; UEs at constant
+// velocity, entering as a Poisson process, or on random routes; any trigger, any scheme.
+//
+//   ./edge-llm-scenario --layout=road --cells=4 --backhaul=star --mobility=poisson
+//   ./edge-llm-scenario --layout=grid --columns=3 --rows=3 --mobility=routes --scheme=detour
+//
+// It prints one line per handover, then each session's tokens and KV ledger, and exits 1 if
+// a session missed tokens, the ledger does not balance, or nobody handed over.
+
+#include "ns3/core-module.h"
+#include "ns3/edge-llm-module.h"
+
+#include <iomanip>
+#include <iostream>
+#include <set>
+#include <string>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The flags, checked before anything is built.
+struct Flags
+{
+    std::string layout{"road"};
+    uint32_t cells{4};
+    uint32_t columns{3};
+    uint32_t rows{3};
+    double spacing{300};
+    std::string backhaul{"pairs"};
+    DataRate backhaulRate{"4.5Gbps"};
+    uint32_t ues{3};
+    std::string mobility{"constant"};
+    double arrivalRate{1};
+    double speed{20};
+    std::string trigger{"planned"};
+    uint32_t tokens{400};
+    Time simTime{Seconds(12)};
+};
+
+/// \return the first flag error, or an empty string
+std::string
+Check(const Flags& f)
+{
+    std::ostringstream e;
+    if (f.layout != "line" && f.layout != "road" && f.layout != "grid")
+    {
+        e << "--layout = " << f.layout << " is invalid; allowed: line, road or grid";
+    }
+    else if (f.layout != "grid" && (f.cells < 2 || f.cells > 64))
+    {
+        e << "--cells = " << f.cells << " is invalid; allowed: an integer in [2, 64]";
+    }
+    else if (f.layout == "grid" && (f.columns < 1 || f.columns > 8 || f.rows < 1 || f.rows > 8 ||
+                                    f.columns * f.rows < 2))
+    {
+        e << "--columns = " << f.columns << " and --rows = " << f.rows
+          << " are invalid; allowed: integers in [1, 8], at least 2 cells";
+    }
+    else if (!(f.spacing >= 50 && f.spacing <= 5000))
+    {
+        e << "--spacing = " << f.spacing << " is invalid; allowed: a distance in [50, 5000] m";
+    }
+    else if (f.backhaul != "pairs" && f.backhaul != "star")
+    {
+        e << "--backhaul = " << f.backhaul << " is invalid; allowed: pairs or star";
+    }
+    else if (f.backhaulRate.GetBitRate() == 0)
+    {
+        e << "--backhaulRate = 0 is invalid; allowed: a rate > 0";
+    }
+    else if (f.ues < 1 || f.ues > 64)
+    {
+        e << "--ues = " << f.ues << " is invalid; allowed: an integer in [1, 64]";
+    }
+    else if (f.mobility != "constant" && f.mobility != "poisson" && f.mobility != "routes")
+    {
+        e << "--mobility = " << f.mobility << " is invalid; allowed: constant, poisson or routes";
+    }
+    else if ((f.mobility == "routes") != (f.layout == "grid"))
+    {
+        e << "--mobility = " << f.mobility << " with --layout = " << f.layout
+          << " is invalid; allowed: routes on the grid, constant or poisson on a line or road";
+    }
+    else if (!(f.arrivalRate > 0 && f.arrivalRate <= 100))
+    {
+        e << "--arrivalRate = " << f.arrivalRate << " is invalid; allowed: (0, 100] UEs/s";
+    }
+    else if (!(f.speed > 0 && f.speed <= 100))
+    {
+        e << "--speed = " << f.speed << " is invalid; allowed: (0, 100] m/s";
+    }
+    else if (f.trigger != "a3" && f.trigger != "a2a4" && f.trigger != "planned" &&
+             f.trigger != "none")
+    {
+        e << "--trigger = " << f.trigger << " is invalid; allowed: a3, a2a4, planned or none";
+    }
+    else if (f.tokens < 1)
+    {
+        e << "--tokens = 0 is invalid; allowed: an integer >= 1";
+    }
+    else if (!(f.simTime > Seconds(1)))
+    {
+        e << "--simTime = " << f.simTime.As(Time::S) << " is invalid; allowed: a time > 1 s";
+    }
+    return e.str();
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Flags f;
+    HandoverSchemeFlag scheme({}, "ctho");
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("layout", "line, road or grid", f.layout);
+    cmd.AddValue("cells", "cells of a line or road, [2, 64]", f.cells);
+    cmd.AddValue("columns", "grid columns, [1, 8]", f.columns);
+    cmd.AddValue("rows", "grid rows, [1, 8]", f.rows);
+    cmd.AddValue("spacing", "distance between neighbouring cells, m", f.spacing);
+    cmd.AddValue("backhaul", "pairs (a link per neighbour pair) or star (one shared uplink)",
+                 f.backhaul);
+    cmd.AddValue("backhaulRate", "each link's rate (pairs) or the shared uplink's (star)",
+                 f.backhaulRate);
+    cmd.AddValue("ues", "moving UEs, [1, 64]", f.ues);
+    cmd.AddValue("mobility", "constant, poisson (entering the road) or routes (grid)",
+                 f.mobility);
+    cmd.AddValue("arrivalRate", "poisson: UEs entering per s", f.arrivalRate);
+    cmd.AddValue("speed", "UE speed, m/s", f.speed);
+    cmd.AddValue("trigger", "a3, a2a4, planned or none", f.trigger);
+    cmd.AddValue("tokens", "tokens each session generates", f.tokens);
+    cmd.AddValue("simTime", "when the run stops", f.simTime);
+    scheme.AddTo(cmd);
+    cmd.Parse(argc, argv);
+    std::vector<std::string> schemes;
+    try
+    {
+        schemes = scheme.GetSchemes();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << e.what() << "\n";
+        return 1;
+    }
+    const std::string error = Check(f);
+    if (!error.empty())
+    {
+        std::cerr << error << "\n";
+        return 1;
+    }
+    if (schemes.size() != 1)
+    {
+        std::cerr << "--scheme = all is invalid here; allowed: one scheme\n";
+        return 1;
+    }
+
+    // [scenario]
+    Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+    // 1. Where the cells stand: any CellLayout.
+    Ptr<CellLayout> layout;
+    if (f.layout == "grid")
+    {
+        layout = CreateObjectWithAttributes<GridCellLayout>("Columns",
+                                                            UintegerValue(f.columns),
+                                                            "Rows",
+                                                            UintegerValue(f.rows),
+                                                            "Spacing",
+                                                            DoubleValue(f.spacing));
+    }
+    else if (f.layout == "road")
+    {
+        layout = CreateObjectWithAttributes<RoadCellLayout>("Count",
+                                                            UintegerValue(f.cells),
+                                                            "Spacing",
+                                                            DoubleValue(f.spacing),
+                                                            "Offset",
+                                                            DoubleValue(30));
+    }
+    else
+    {
+        layout = CreateObjectWithAttributes<LineCellLayout>("Count",
+                                                            UintegerValue(f.cells),
+                                                            "Spacing",
+                                                            DoubleValue(f.spacing));
+    }
+    net->SetCellLayout(layout);
+    // 2. How their servers are connected: any BackhaulTopology.
+    if (f.backhaul == "star")
+    {
+        net->SetBackhaulTopology(CreateObjectWithAttributes<StarBackhaulTopology>(
+            "SharedRate",
+            DataRateValue(f.backhaulRate),
+            "AccessRate",
+            DataRateValue(std::max(f.backhaulRate, DataRate("10Gbps")))));
+    }
+    else
+    {
+        Ptr<PerPairBackhaulTopology> pairs = CreateObject<PerPairBackhaulTopology>();
+        pairs->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(f.backhaulRate));
+        net->SetBackhaulTopology(pairs);
+    }
+    // 3. How the UEs move, each with its own spec.
+    const double end = f.simTime.GetSeconds();
+    if (f.mobility == "routes")
+    {
+        Ptr<GridRandomRoute> routes = CreateObject<GridRandomRoute>();
+        routes->SetAttribute("Speed", DoubleValue(f.speed));
+        routes->AssignStreams(10);
+        Ptr<UniformRandomVariable> startCell = CreateObject<UniformRandomVariable>();
+        startCell->SetStream(11);
+        for (uint32_t j = 0; j < f.ues; ++j)
+        {
+            const uint32_t cell = startCell->GetInteger(0, layout->GetCellCount() - 1);
+            EdgeLlmUeSpec ue;
+            ue.route = routes->GetRoute(*DynamicCast<GridCellLayout>(layout), cell, 1, end)
+                           .GetWaypoints();
+            net->AddUe(ue);
+        }
+    }
+    else
+    {
+        // Entering the road at x = 0: together, 10 m apart, or as a Poisson process, each
+        // session opening as its UE sets off.
+        std::vector<double> entries;
+        if (f.mobility == "poisson")
+        {
+            Ptr<ExponentialRandomVariable> gap = CreateObject<ExponentialRandomVariable>();
+            gap->SetStream(12);
+            entries = DrawPoissonArrivals(gap, f.arrivalRate, 0.5, end, f.ues);
+        }
+        for (uint32_t j = 0; j < f.ues; ++j)
+        {
+            EdgeLlmUeSpec ue;
+            ue.velocity = Vector(f.speed, 0, 0);
+            if (f.mobility == "poisson")
+            {
+                if (j >= entries.size())
+                {
+                    break; // no more arrivals before the end
+                }
+                ue.start = Vector(0, f.layout == "road" ? 0 : 20, 0);
+                ue.moveStart = Seconds(entries[j]);
+                ue.sessionStart = Seconds(entries[j]);
+            }
+            else
+            {
+                ue.start = Vector(f.spacing / 3 + 10 * j, f.layout == "road" ? 0 : 20, 0);
+                ue.moveStart = Seconds(1);
+            }
+            net->AddUe(ue);
+        }
+    }
+    // 4. What hands them over, and what the servers do about it.
+    net->SetAttribute("Trigger", StringValue(f.trigger));
+    Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+    edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf(schemes[0]));
+    edge->SetCoordinatorAttribute("Batching", StringValue("online"));
+    edge->SetClientAttribute("PromptTokens", UintegerValue(1024));
+    edge->SetClientAttribute("TokensToGenerate", UintegerValue(f.tokens));
+    net->Build();
+    net->AssignStreams(1);
+    // [scenario]
+    Simulator::Stop(f.simTime);
+    Simulator::Run();
+
+    std::cout << "imsi  source  target  outcome    start[s]  delay[ms]\n";
+    const std::vector<HandoverRecord> records = edge->GetCoordinator()->GetRecords();
+    for (const HandoverRecord& r : records)
+    {
+        const bool ready = r.outcome == HandoverRecord::MIGRATED;
+        std::cout << std::setw(4) << r.imsi << std::setw(8) << r.sourceCell << std::setw(8)
+                  << r.targetCell << "  " << std::left << std::setw(9)
+                  << HandoverOutcomeName(r.outcome) << std::right << std::setw(10) << std::fixed
+                  << std::setprecision(3) << r.hoStart.GetSeconds() << std::setw(11)
+                  << std::setprecision(1)
+                  << (ready ? (r.kvReady - r.hoStart).GetSeconds() * 1e3 : 0.0) << "\n";
+    }
+    bool ok = true;
+    std::cout << "\nimsi  tokens  complete  kv announced  sent  withdrawn  received  stale\n";
+    for (uint32_t j = 0; j < net->GetMovingUeCount(); ++j)
+    {
+        Ptr<EdgeLlmClient> c = DynamicCast<EdgeLlmClient>(net->GetClients().Get(j));
+        const KvTransferSenderCounters s = net->GetKvSent(c->GetImsi());
+        const KvTransferReceiverCounters r = net->GetKvReceived(c->GetImsi());
+        std::cout << std::setw(4) << c->GetImsi() << std::setw(8) << c->GetDeliveredTokens()
+                  << std::setw(10) << (c->IsComplete() ? "yes" : "no") << std::setw(14)
+                  << s.announced << std::setw(6) << s.sent << std::setw(11) << s.withdrawn
+                  << std::setw(10) << r.received << std::setw(7) << r.stale << "\n";
+        ok = ok && c->IsComplete() && s.announced == s.sent + s.withdrawn &&
+             s.sent == r.received + r.stale;
+    }
+    const bool handedOver = f.trigger == "none" || !records.empty();
+    Simulator::Destroy();
+    net->Dispose();
+    if (!handedOver)
+    {
+        std::cerr << "verdict: nobody handed over before --simTime; run longer or faster\n";
+        return 1;
+    }
+    if (!ok)
+    {
+        std::cerr << "verdict: a session missed tokens, or the KV ledger does not balance\n";
+        return 1;
+    }
+    std::cout << "verdict: every session got every token; the KV ledger balances\n";
+    return 0;
+}
