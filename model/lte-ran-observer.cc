@@ -127,9 +127,11 @@ LteRanObserver::WatchContext(Ptr<LteEnbRrc> rrc, uint16_t rnti)
     NS_LOG_FUNCTION(this << rnti);
     // A new context of an RNTI replaces the old one, and with it the old one's callbacks, so
     // each context is connected once.
-    rrc->GetUeManager(rnti)->TraceConnectWithoutContext(
-        "StateTransition",
-        MakeCallback(&LteRanObserver::UeStateTransitionSink, Ptr<LteRanObserver>(this)));
+    NS_ABORT_MSG_UNLESS(
+        rrc->GetUeManager(rnti)->TraceConnectWithoutContext(
+            "StateTransition",
+            MakeCallback(&LteRanObserver::UeStateTransitionSink, Ptr<LteRanObserver>(this))),
+        "LteRanObserver: cannot connect to UeManager/StateTransition");
 }
 
 void
