@@ -149,6 +149,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/edge-llm-line-scenario-death-test.cc
     test/gtest/handover-scheduler-test.cc
     test/gtest/handover-contract-death-test.cc
+    test/gtest/lte-measurement-reports-death-test.cc
   )
   target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main)
   add_test(NAME edge-llm-gtest COMMAND edge-llm-gtest)
