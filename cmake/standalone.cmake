@@ -161,6 +161,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/cell-layout-test.cc
     test/gtest/ue-trajectory-test.cc
     test/gtest/ue-mobility-test.cc
+    test/gtest/lte-measurement-reports-death-test.cc
   )
   target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main)
   add_test(NAME edge-llm-gtest COMMAND edge-llm-gtest)

@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/lte-common.h"
 #include "ns3/lte-enb-net-device.h"
 #include "ns3/lte-enb-rrc.h"
 #include "ns3/node.h"
@@ -90,7 +91,47 @@ LteRanObserver::Install(const NetDeviceContainer& enbDevs)
         ConnectOrAbort(rrc,
                        "HandoverFailureJoining",
                        MakeCallback(&LteRanObserver::HandoverFailureJoiningSink, self));
+        ConnectOrAbort(rrc,
+                       "RecvMeasurementReport",
+                       MakeCallback(&LteRanObserver::MeasurementReportSink, self));
+        ConnectOrAbort(
+            rrc,
+            "NewUeContext",
+            MakeBoundCallback(&LteRanObserver::NewUeContextSink, self, PeekPointer(rrc)));
+        // Contexts made before this Install (an observer installed during the run).
+        ObjectMapValue ues;
+        rrc->GetAttribute("UeMap", ues);
+        for (auto u = ues.Begin(); u != ues.End(); ++u)
+        {
+            Ptr<UeManager> ue = DynamicCast<UeManager>(u->second);
+            if (ue)
+            {
+                WatchContext(rrc, ue->GetRnti());
+            }
+        }
     }
+}
+
+void
+LteRanObserver::NewUeContextSink(Ptr<LteRanObserver> self,
+                                 LteEnbRrc* rrc,
+                                 uint16_t /* cellId */,
+                                 uint16_t rnti)
+{
+    self->WatchContext(Ptr<LteEnbRrc>(rrc), rnti);
+}
+
+void
+LteRanObserver::WatchContext(Ptr<LteEnbRrc> rrc, uint16_t rnti)
+{
+    NS_LOG_FUNCTION(this << rnti);
+    // A new context of an RNTI replaces the old one, and with it the old one's callbacks, so
+    // each context is connected once.
+    NS_ABORT_MSG_UNLESS(
+        rrc->GetUeManager(rnti)->TraceConnectWithoutContext(
+            "StateTransition",
+            MakeCallback(&LteRanObserver::UeStateTransitionSink, Ptr<LteRanObserver>(this))),
+        "LteRanObserver: cannot connect to UeManager/StateTransition");
 }
 
 void
@@ -152,6 +193,84 @@ LteRanObserver::HandoverFailureJoiningSink(uint64_t imsi, uint16_t rnti, uint16_
 {
     NS_LOG_FUNCTION(this << imsi << rnti << cellId);
     NotifyHandoverFailed(imsi, cellId, JOINING_TIMEOUT);
+}
+
+namespace
+{
+
+/**
+ * \param cellId the measured cell
+ * \param hasRsrp whether the report carries its RSRP
+ * \param rsrp its RSRP range index, 0..97
+ * \param hasRsrq whether the report carries its RSRQ
+ * \param rsrq its RSRQ range index, 0..34
+ * \return the cell's measurement in dBm and dB
+ */
+RanCellMeasurement
+ToCellMeasurement(uint16_t cellId, bool hasRsrp, uint8_t rsrp, bool hasRsrq, uint8_t rsrq)
+{
+    RanCellMeasurement m;
+    m.cellId = cellId;
+    m.hasRsrp = hasRsrp;
+    m.rsrpDbm = hasRsrp ? EutranMeasurementMapping::RsrpRange2Dbm(rsrp) : 0.0;
+    m.hasRsrq = hasRsrq;
+    m.rsrqDb = hasRsrq ? EutranMeasurementMapping::RsrqRange2Db(rsrq) : 0.0;
+    return m;
+}
+
+} // namespace
+
+void
+LteRanObserver::MeasurementReportSink(uint64_t imsi,
+                                      uint16_t cellId,
+                                      uint16_t rnti,
+                                      LteRrcSap::MeasurementReport report)
+{
+    NS_LOG_FUNCTION(this << imsi << cellId << rnti);
+    const LteRrcSap::MeasResults& results = report.measResults;
+    RanMeasurementReport r;
+    r.imsi = imsi;
+    r.servingCellId = cellId;
+    r.measId = results.measId;
+    // The primary cell's quantities are mandatory in an LTE report.
+    r.serving = ToCellMeasurement(cellId,
+                                  true,
+                                  results.measResultPCell.rsrpResult,
+                                  true,
+                                  results.measResultPCell.rsrqResult);
+    if (results.haveMeasResultNeighCells)
+    {
+        for (const auto& n : results.measResultListEutra)
+        {
+            r.neighbours.push_back(ToCellMeasurement(n.physCellId,
+                                                     n.haveRsrpResult,
+                                                     n.rsrpResult,
+                                                     n.haveRsrqResult,
+                                                     n.rsrqResult));
+        }
+    }
+    NotifyMeasurementReport(r);
+}
+
+void
+LteRanObserver::UeStateTransitionSink(uint64_t imsi,
+                                      uint16_t cellId,
+                                      uint16_t rnti,
+                                      UeManager::State oldState,
+                                      UeManager::State newState)
+{
+    if (oldState != UeManager::HANDOVER_PREPARATION || newState != UeManager::CONNECTED_NORMALLY)
+    {
+        return;
+    }
+    NS_LOG_FUNCTION(this << imsi << cellId << rnti);
+    uint16_t target = 0;
+    auto cell = m_rrcByCell.find(cellId);
+    if (cell != m_rrcByCell.end() && cell->second->HasUeManager(rnti))
+    {
+        target = cell->second->GetUeManager(rnti)->BuildHoCancelMsg().targetCellId;
+    }
+    NotifyHandoverRefused(imsi, cellId, target);
 }
 
 void

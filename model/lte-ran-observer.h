@@ -7,6 +7,8 @@
 
 #include "ran-observer.h"
 
+#include "ns3/lte-enb-rrc.h"
+#include "ns3/lte-rrc-sap.h"
 #include "ns3/packet.h"
 
 #include <map>
@@ -14,8 +16,6 @@
 
 namespace ns3
 {
-
-class LteEnbRrc;
 
 /**
  * \ingroup edge-llm
@@ -35,6 +35,19 @@ class LteEnbRrc;
  * - `HandoverFailureNoPreamble`, `HandoverFailureMaxRach`, `HandoverFailureLeaving`,
  *   `HandoverFailureJoining`, which pass `(imsi, rnti, cellId)` (another order), to
  *   HandoverFailed.
+ * - `RecvMeasurementReport (imsi, cellId, rnti, report)` to MeasurementReport, the RRC range
+ *   indices converted with EutranMeasurementMapping (RSRP to dBm, RSRQ to dB). Neighbours
+ *   are named by their physical cell identity, which ns-3 sets to the cell ID.
+ * - A UE context's `StateTransition (imsi, cellId, rnti, oldState, newState)` from
+ *   HANDOVER_PREPARATION to CONNECTED_NORMALLY to HandoverRefused. ns-3.37 fires no trace
+ *   when a target refuses a handover request (`AdmitHandoverRequest` false, or no SRS
+ *   resource left); the source's context takes that transition on the target's HANDOVER
+ *   PREPARATION FAILURE and on nothing else (an admitted handover goes on to
+ *   HANDOVER_LEAVING). The contexts are watched as the RRC creates them (`NewUeContext`).
+ *
+ * A refusal's target cell is what the source's context holds as its handover target. The
+ * context does not expose it; it is read from the X2 HANDOVER CANCEL message the context
+ * builds (UeManager::BuildHoCancelMsg, which only fills in a structure and sends nothing).
  *
  * It connects to the RRC objects of the given devices without a context, not through
  * `/NodeList/...` paths, so that several simulations in one process (tests) do not hear each
@@ -113,9 +126,50 @@ class LteRanObserver : public RanObserver
      * \param cellId the reporting cell
      */
     void HandoverFailureJoiningSink(uint64_t imsi, uint16_t rnti, uint16_t cellId);
+    /**
+     * \param imsi IMSI
+     * \param cellId the serving cell that received the report
+     * \param rnti the UE's RNTI in that cell
+     * \param report the report, RSRP and RSRQ as 3GPP TS 36.133 range indices
+     */
+    void MeasurementReportSink(uint64_t imsi,
+                               uint16_t cellId,
+                               uint16_t rnti,
+                               LteRrcSap::MeasurementReport report);
+    /**
+     * \param imsi IMSI
+     * \param cellId the context's cell
+     * \param rnti the UE's RNTI in that cell
+     * \param oldState the context's state before
+     * \param newState its state now
+     */
+    void UeStateTransitionSink(uint64_t imsi,
+                               uint16_t cellId,
+                               uint16_t rnti,
+                               UeManager::State oldState,
+                               UeManager::State newState);
     /** @} */
 
   private:
+    /**
+     * \brief Connect to the state transitions of a UE context of a cell.
+     * \param rrc the cell's RRC
+     * \param rnti the context's RNTI
+     */
+    void WatchContext(Ptr<LteEnbRrc> rrc, uint16_t rnti);
+
+    /**
+     * \brief A UE context was created.
+     * \param self the observer
+     * \param rrc the RRC that created it; a raw pointer, since the RRC holds this callback
+     * \param cellId the cell
+     * \param rnti the context's RNTI
+     */
+    static void NewUeContextSink(Ptr<LteRanObserver> self,
+                                 LteEnbRrc* rrc,
+                                 uint16_t cellId,
+                                 uint16_t rnti);
+
     /**
      * \brief Connect to the RLC drops of a UE's data bearers in a cell. RLC entities are made
      * with the UE's context, so this runs when a context appears: at the reconfiguration

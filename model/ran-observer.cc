@@ -47,7 +47,17 @@ RanObserver::GetTypeId()
                             "A cell's radio stack dropped a downlink packet of a UE (LTE: the "
                             "RLC transmit buffer was full).",
                             MakeTraceSourceAccessor(&RanObserver::m_radioDropTrace),
-                            "ns3::RanObserver::RadioDropTracedCallback");
+                            "ns3::RanObserver::RadioDropTracedCallback")
+            .AddTraceSource("HandoverRefused",
+                            "The target refused a handover the source was preparing; the UE "
+                            "stays in the source. The target cell is 0 if unknown.",
+                            MakeTraceSourceAccessor(&RanObserver::m_handoverRefusedTrace),
+                            "ns3::RanObserver::HandoverRefusedTracedCallback")
+            .AddTraceSource("MeasurementReport",
+                            "The serving cell received a UE's measurement report (RSRP in dBm, "
+                            "RSRQ in dB).",
+                            MakeTraceSourceAccessor(&RanObserver::m_measurementReportTrace),
+                            "ns3::RanObserver::MeasurementReportTracedCallback");
     return tid;
 }
 
@@ -144,6 +154,35 @@ uint64_t
 RanObserver::GetRadioDrops() const
 {
     return m_radioDrops;
+}
+
+void
+RanObserver::NotifyHandoverRefused(uint64_t imsi, uint16_t sourceCellId, uint16_t targetCellId)
+{
+    NS_LOG_FUNCTION(this << imsi << sourceCellId << targetCellId);
+    // The source kept the UE's context throughout, so the serving cell as last seen holds.
+    ++m_handoverRefusals;
+    m_handoverRefusedTrace(imsi, sourceCellId, targetCellId);
+}
+
+uint64_t
+RanObserver::GetHandoverRefusals() const
+{
+    return m_handoverRefusals;
+}
+
+void
+RanObserver::NotifyMeasurementReport(const RanMeasurementReport& report)
+{
+    NS_LOG_FUNCTION(this << report.imsi << report.servingCellId << +report.measId);
+    ++m_measurementReports;
+    m_measurementReportTrace(report);
+}
+
+uint64_t
+RanObserver::GetMeasurementReports() const
+{
+    return m_measurementReports;
 }
 
 } // namespace ns3

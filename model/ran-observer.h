@@ -12,18 +12,64 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace ns3
 {
 
 /**
  * \ingroup edge-llm
+ * \brief One cell's quantities in a UE's measurement report, in physical units.
+ */
+struct RanCellMeasurement
+{
+    uint16_t cellId{0};  ///< the measured cell
+    bool hasRsrp{false}; ///< whether the report carries the cell's RSRP
+    double rsrpDbm{0};   ///< RSRP, dBm (valid if hasRsrp)
+    bool hasRsrq{false}; ///< whether the report carries the cell's RSRQ
+    double rsrqDb{0};    ///< RSRQ, dB (valid if hasRsrq)
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief A UE's measurement report as its serving cell received it.
+ *
+ * The values are those the UE reported, so they carry the radio stack's quantisation (LTE:
+ * 1 dB steps of RSRP, 0.5 dB steps of RSRQ).
+ */
+struct RanMeasurementReport
+{
+    uint64_t imsi{0};          ///< the reporting UE
+    uint16_t servingCellId{0}; ///< the cell that received the report
+    /// The measurement identity the report answers: which reporting configuration sent it.
+    uint8_t measId{0};
+    RanCellMeasurement serving;                 ///< the serving cell
+    std::vector<RanCellMeasurement> neighbours; ///< neighbour cells, strongest first
+};
+
+/**
+ * \ingroup edge-llm
  * \brief The RAN events the edge servers react to, keyed by IMSI, whatever the radio stack.
  *
  * Subclasses (LteRanObserver; an NR one later) are the only code of the module that names the
- * radio stack's classes and trace sources. They translate those into the four events below;
- * the rest of the module subscribes here. Sessions are keyed by IMSI because the RNTI changes
- * at every handover.
+ * radio stack's classes and trace sources. They translate those into the events below; the
+ * rest of the module subscribes here. Sessions are keyed by IMSI because the RNTI changes at
+ * every handover.
+ *
+ * - UeReady (imsi, cellId): the UE can receive data in the cell.
+ * - HandoverStarted (imsi, sourceCellId, targetCellId): the target admitted the UE and the
+ *   source commands it over.
+ * - HandoverDone (imsi, targetCellId): the UE is served by the target.
+ * - HandoverFailed (imsi, cellId, reason): an admitted handover failed.
+ * - HandoverRefused (imsi, sourceCellId, targetCellId): the target refused the handover during
+ *   its preparation; the UE stays in the source, where nothing changed. The target is 0 when
+ *   the radio stack does not tell it. A NO_PREAMBLE failure is such a refusal: the target
+ *   reports HandoverFailed, then the source HandoverRefused.
+ * - UeReleased (imsi, cellId): the serving cell released the UE.
+ * - RadioDrop (imsi, cellId): the radio stack dropped a downlink packet.
+ * - MeasurementReport (report): the serving cell received a UE's measurement report (RSRP in
+ *   dBm, RSRQ in dB); which reports a UE sends is the radio stack's configuration (for LTE,
+ *   see ConfigurePeriodicMeasurementReports).
  *
  * The serving cell of an IMSI "as last seen" is the cell of its last UeReady or HandoverDone
  * event. It stays the source cell during a handover (from HandoverStarted to HandoverDone),
@@ -119,8 +165,30 @@ class RanObserver : public Object
      */
     typedef void (*RadioDropTracedCallback)(uint64_t imsi, uint16_t cellId);
 
+    /**
+     * TracedCallback signature of HandoverRefused.
+     * \param [in] imsi the UE
+     * \param [in] sourceCellId the cell that prepared the handover and still serves the UE
+     * \param [in] targetCellId the cell that refused it, or 0 if unknown
+     */
+    typedef void (*HandoverRefusedTracedCallback)(uint64_t imsi,
+                                                  uint16_t sourceCellId,
+                                                  uint16_t targetCellId);
+
+    /**
+     * TracedCallback signature of MeasurementReport.
+     * \param [in] report the report, in dBm and dB
+     */
+    typedef void (*MeasurementReportTracedCallback)(const RanMeasurementReport& report);
+
     /// \return downlink packets the radio stacks dropped, over all UEs and cells
     uint64_t GetRadioDrops() const;
+
+    /// \return handovers refused by their target, over all UEs and cells
+    uint64_t GetHandoverRefusals() const;
+
+    /// \return measurement reports received, over all UEs and cells
+    uint64_t GetMeasurementReports() const;
 
   protected:
     /**
@@ -171,6 +239,21 @@ class RanObserver : public Object
      */
     void NotifyHandoverFailed(uint64_t imsi, uint16_t cellId, HandoverFailureReason reason);
 
+    /**
+     * \brief Counts a handover the target refused, and fires HandoverRefused. The serving cell
+     * stays the source.
+     * \param imsi the UE
+     * \param sourceCellId the source cell
+     * \param targetCellId the target cell, or 0 if unknown
+     */
+    void NotifyHandoverRefused(uint64_t imsi, uint16_t sourceCellId, uint16_t targetCellId);
+
+    /**
+     * \brief Counts a measurement report, and fires MeasurementReport.
+     * \param report the report, converted to dBm and dB
+     */
+    void NotifyMeasurementReport(const RanMeasurementReport& report);
+
   private:
     /// Serving cell by IMSI, as last seen.
     std::unordered_map<uint64_t, uint16_t> m_servingCell;
@@ -186,8 +269,16 @@ class RanObserver : public Object
     TracedCallback<uint64_t, uint16_t> m_ueReleasedTrace;
     /// The RadioDrop trace source.
     TracedCallback<uint64_t, uint16_t> m_radioDropTrace;
+    /// The HandoverRefused trace source.
+    TracedCallback<uint64_t, uint16_t, uint16_t> m_handoverRefusedTrace;
+    /// The MeasurementReport trace source.
+    TracedCallback<const RanMeasurementReport&> m_measurementReportTrace;
     /// Packets dropped by the radio stacks.
     uint64_t m_radioDrops{0};
+    /// Handovers refused by their target.
+    uint64_t m_handoverRefusals{0};
+    /// Measurement reports received.
+    uint64_t m_measurementReports{0};
 };
 
 } // namespace ns3

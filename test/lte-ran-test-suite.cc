@@ -6,6 +6,7 @@
 // into an eNB, its refusals where ns-3 would crash, and the uplink route to an eNB's server.
 
 #include "ns3/boolean.h"
+#include "ns3/constant-velocity-mobility-model.h"
 #include "ns3/lte-epc-routes.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
@@ -16,8 +17,10 @@
 #include "ns3/lte-enb-rrc.h"
 #include "ns3/lte-helper.h"
 #include "ns3/lte-local-breakout.h"
+#include "ns3/lte-measurement-reports.h"
 #include "ns3/lte-ran-observer.h"
 #include "ns3/lte-ue-net-device.h"
+#include "ns3/lte-ue-rrc.h"
 #include "ns3/mobility-helper.h"
 #include "ns3/point-to-point-epc-helper.h"
 #include "ns3/position-allocator.h"
@@ -27,6 +30,8 @@
 #include "ns3/udp-socket-factory.h"
 #include "ns3/uinteger.h"
 
+#include <functional>
+#include <numeric>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -44,8 +49,9 @@ constexpr uint16_t kServerPort = 5000;
 constexpr uint32_t kPayload = 100;
 
 /**
- * A small LTE + EPC scenario: eNBs 500 m apart on a line, UEs half-way between the first two,
- * attached to the first eNB, X2 between the eNBs, no automatic handover.
+ * A small LTE + EPC scenario: eNBs 500 m apart on a line, UEs half-way between the first two
+ * unless told otherwise, attached to the first eNB, X2 between the eNBs, no automatic
+ * handover.
  */
 struct LteScenario
 {
@@ -61,8 +67,16 @@ struct LteScenario
      * \param enbs number of eNBs
      * \param ues number of UEs
      * \param idealRrc whether RRC messages are ideal, or sent over the air
+     * \param ueStart where the UEs start
+     * \param ueVelocity their velocity, m/s
+     * \param configure called after the eNB devices are installed, before the UEs attach
      */
-    LteScenario(uint32_t enbs, uint32_t ues, bool idealRrc)
+    LteScenario(uint32_t enbs,
+                uint32_t ues,
+                bool idealRrc,
+                Vector ueStart = Vector(250.0, 0, 0),
+                Vector ueVelocity = Vector(0, 0, 0),
+                const std::function<void(const NetDeviceContainer&)>& configure = {})
     {
         epc = CreateObject<PointToPointEpcHelper>();
         lte = CreateObject<LteHelper>();
@@ -78,14 +92,26 @@ struct LteScenario
         }
         for (uint32_t i = 0; i < ues; ++i)
         {
-            positions->Add(Vector(250.0, 0, 0));
+            positions->Add(ueStart);
         }
         MobilityHelper mobility;
         mobility.SetMobilityModel("ns3::ConstantPositionMobilityModel");
         mobility.SetPositionAllocator(positions);
         mobility.Install(enbNodes);
+        if (ueVelocity.GetLength() > 0)
+        {
+            mobility.SetMobilityModel("ns3::ConstantVelocityMobilityModel");
+        }
         mobility.Install(ueNodes);
+        for (uint32_t i = 0; i < ues && ueVelocity.GetLength() > 0; ++i)
+        {
+            ueNodes.Get(i)->GetObject<ConstantVelocityMobilityModel>()->SetVelocity(ueVelocity);
+        }
         enbDevs = lte->InstallEnbDevice(enbNodes);
+        if (configure)
+        {
+            configure(enbDevs);
+        }
         ueDevs = lte->InstallUeDevice(ueNodes);
         if (enbs > 1)
         {
@@ -733,8 +759,8 @@ class LteTwoUePingPongTestCase : public TestCase
 /**
  * \ingroup edge-llm-tests
  * \brief A real handover failure: the target has no dedicated RACH preamble left, fires
- * HandoverFailureNoPreamble (imsi, rnti, cellId) and refuses; the UE stays at the source,
- * where local breakout keeps working.
+ * HandoverFailureNoPreamble (imsi, rnti, cellId) and refuses, which the source sees as
+ * HandoverRefused; the UE stays at the source, where local breakout keeps working.
  */
 class LteHandoverNoPreambleTestCase : public TestCase
 {
@@ -764,6 +790,9 @@ class LteHandoverNoPreambleTestCase : public TestCase
         observer->TraceConnectWithoutContext(
             "HandoverFailed",
             MakeCallback(&LteHandoverNoPreambleTestCase::HandoverFailed, this));
+        observer->TraceConnectWithoutContext(
+            "HandoverRefused",
+            MakeCallback(&LteHandoverNoPreambleTestCase::HandoverRefused, this));
         Ptr<Socket> sink =
             m_rx.Listen(s.ueNodes.Get(0), InetSocketAddress(Ipv4Address::GetAny(), kUePort));
 
@@ -788,8 +817,11 @@ class LteHandoverNoPreambleTestCase : public TestCase
         Simulator::Run();
 
         std::ostringstream expected;
-        expected << "failed " << m_imsi << " " << s.CellId(1) << " NO_PREAMBLE; ";
-        NS_TEST_EXPECT_MSG_EQ(m_events, expected.str(), "one failure, at the target, no start");
+        // The target's failure answers the request with a HANDOVER PREPARATION FAILURE, which
+        // the source takes as a refusal.
+        expected << "failed " << m_imsi << " " << s.CellId(1) << " NO_PREAMBLE; refused " << m_imsi
+                 << " " << s.CellId(0) << "->" << s.CellId(1) << "; ";
+        NS_TEST_EXPECT_MSG_EQ(m_events, expected.str(), "a failure at the target, no start");
         NS_TEST_EXPECT_MSG_EQ(serving, s.CellId(0), "the source still serves");
         NS_TEST_EXPECT_MSG_EQ(sourceSent, true, "the source still takes packets");
         NS_TEST_EXPECT_MSG_EQ(targetRefused, true, "the target dropped the context");
@@ -810,6 +842,13 @@ class LteHandoverNoPreambleTestCase : public TestCase
     {
         m_events += "failed " + std::to_string(imsi) + " " + std::to_string(cellId) + " " +
                     RanObserver::ToString(reason) + "; ";
+    }
+
+    /// Observer sink. \param imsi IMSI \param source source cell \param target target cell
+    void HandoverRefused(uint64_t imsi, uint16_t source, uint16_t target)
+    {
+        m_events += "refused " + std::to_string(imsi) + " " + std::to_string(source) + "->" +
+                    std::to_string(target) + "; ";
     }
 
     uint64_t m_imsi{0};      //!< The UE
@@ -908,6 +947,360 @@ class LteRanObserverMappingTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief The LTE measurement report sink converts the RRC range indices to dBm and dB, keeps
+ * the neighbours in the report's order, and a context going back from HANDOVER_PREPARATION to
+ * CONNECTED_NORMALLY (and only that) is a refused handover.
+ */
+class LteMeasurementReportMappingTestCase : public TestCase
+{
+  public:
+    LteMeasurementReportMappingTestCase()
+        : TestCase("LteRanObserver converts measurement reports and derives refused handovers")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<LteRanObserver> o = CreateObject<LteRanObserver>();
+        o->TraceConnectWithoutContext(
+            "MeasurementReport",
+            MakeCallback(&LteMeasurementReportMappingTestCase::Report, this));
+        o->TraceConnectWithoutContext(
+            "HandoverRefused",
+            MakeCallback(&LteMeasurementReportMappingTestCase::Refused, this));
+
+        LteRrcSap::MeasurementReport report;
+        report.measResults.measId = 4;
+        report.measResults.measResultPCell.rsrpResult = 57;
+        report.measResults.measResultPCell.rsrqResult = 20;
+        report.measResults.haveMeasResultNeighCells = true;
+        report.measResults.haveMeasResultServFreqList = false;
+        report.measResults.measResultListEutra.push_back(Neighbour(3, true, 40, true, 10));
+        report.measResults.measResultListEutra.push_back(Neighbour(5, true, 97, false, 0));
+        report.measResults.measResultListEutra.push_back(Neighbour(6, false, 0, true, 34));
+        o->MeasurementReportSink(7, 2, 3, report);
+
+        // ns-3.37 lte-common.cc: RsrpRange2Dbm(r) = r - 141 (TS 36.133 9.1.4) and
+        // RsrqRange2Db(q) = (q - 40) * 0.5 = q / 2 - 20 (TS 36.133 9.1.7); the values below
+        // are worked out from those by hand.
+        NS_TEST_ASSERT_MSG_EQ(m_reports.size(), 1, "one report");
+        const RanMeasurementReport& r = m_reports[0];
+        NS_TEST_EXPECT_MSG_EQ(r.imsi, 7, "IMSI");
+        NS_TEST_EXPECT_MSG_EQ(r.servingCellId, 2, "serving cell");
+        NS_TEST_EXPECT_MSG_EQ(+r.measId, 4, "measId");
+        NS_TEST_EXPECT_MSG_EQ(r.serving.cellId, 2, "the serving cell's own entry");
+        NS_TEST_EXPECT_MSG_EQ(r.serving.hasRsrp && r.serving.hasRsrq, true, "PCell has both");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.serving.rsrpDbm, -84.0, 1e-9, "57 - 141 dBm");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.serving.rsrqDb, -10.0, 1e-9, "20 / 2 - 20 dB");
+        NS_TEST_ASSERT_MSG_EQ(r.neighbours.size(), 3, "three neighbours");
+        NS_TEST_EXPECT_MSG_EQ(r.neighbours[0].cellId, 3, "report order kept");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.neighbours[0].rsrpDbm, -101.0, 1e-9, "40 - 141 dBm");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.neighbours[0].rsrqDb, -15.0, 1e-9, "10 / 2 - 20 dB");
+        NS_TEST_EXPECT_MSG_EQ(r.neighbours[1].cellId, 5, "second neighbour");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.neighbours[1].rsrpDbm, -44.0, 1e-9, "top of the range");
+        NS_TEST_EXPECT_MSG_EQ(r.neighbours[1].hasRsrq, false, "RSRQ absent");
+        NS_TEST_EXPECT_MSG_EQ(r.neighbours[2].cellId, 6, "third neighbour");
+        NS_TEST_EXPECT_MSG_EQ(r.neighbours[2].hasRsrp, false, "RSRP absent");
+        NS_TEST_EXPECT_MSG_EQ_TOL(r.neighbours[2].rsrqDb, -3.0, 1e-9, "top of the range");
+
+        // A list that the report says it does not carry is not read.
+        report.measResults.haveMeasResultNeighCells = false;
+        report.measResults.measResultPCell.rsrpResult = 0;
+        report.measResults.measResultPCell.rsrqResult = 0;
+        o->MeasurementReportSink(7, 2, 3, report);
+        NS_TEST_ASSERT_MSG_EQ(m_reports.size(), 2, "two reports");
+        NS_TEST_EXPECT_MSG_EQ(m_reports[1].neighbours.empty(), true, "no neighbours");
+        NS_TEST_EXPECT_MSG_EQ_TOL(m_reports[1].serving.rsrpDbm, -141.0, 1e-9, "bottom");
+        NS_TEST_EXPECT_MSG_EQ_TOL(m_reports[1].serving.rsrqDb, -20.0, 1e-9, "bottom");
+        NS_TEST_EXPECT_MSG_EQ(o->GetMeasurementReports(), 2, "counted");
+
+        o->ConnectionReconfigurationSink(7, 2, 3);
+        o->UeStateTransitionSink(7,
+                                 2,
+                                 3,
+                                 UeManager::CONNECTED_NORMALLY,
+                                 UeManager::HANDOVER_PREPARATION);
+        o->UeStateTransitionSink(7,
+                                 2,
+                                 3,
+                                 UeManager::HANDOVER_PREPARATION,
+                                 UeManager::HANDOVER_LEAVING);
+        o->UeStateTransitionSink(7,
+                                 2,
+                                 3,
+                                 UeManager::CONNECTION_RECONFIGURATION,
+                                 UeManager::CONNECTED_NORMALLY);
+        NS_TEST_EXPECT_MSG_EQ(m_refused, "", "an admitted handover is no refusal");
+        // No RRC of cell 2 is known to this observer: the target is unknown.
+        o->UeStateTransitionSink(7,
+                                 2,
+                                 3,
+                                 UeManager::HANDOVER_PREPARATION,
+                                 UeManager::CONNECTED_NORMALLY);
+        NS_TEST_EXPECT_MSG_EQ(m_refused, "refused 7 2->0; ", "a refusal, target unknown");
+        NS_TEST_EXPECT_MSG_EQ(o->GetHandoverRefusals(), 1, "counted");
+        NS_TEST_EXPECT_MSG_EQ(o->GetServingCellId(7), 2, "the source still serves");
+
+        NS_TEST_EXPECT_MSG_EQ(IsLteMeasurementReportPeriod(MilliSeconds(120)), true, "120 ms");
+        NS_TEST_EXPECT_MSG_EQ(IsLteMeasurementReportPeriod(Minutes(6)), true, "6 min");
+        NS_TEST_EXPECT_MSG_EQ(IsLteMeasurementReportPeriod(MilliSeconds(100)), false, "100 ms");
+        NS_TEST_EXPECT_MSG_EQ(IsLteMeasurementReportPeriod(Time(0)), false, "zero");
+        NS_TEST_EXPECT_MSG_EQ(LteMeasurementReportPeriods(),
+                              "120 ms, 240 ms, 480 ms, 640 ms, 1024 ms, 2048 ms, 5120 ms, "
+                              "10240 ms, 1 min, 6 min, 12 min, 30 min, 60 min",
+                              "the allowed periods");
+    }
+
+    /**
+     * \param cellId physical cell ID
+     * \param hasRsrp whether RSRP is there \param rsrp its index
+     * \param hasRsrq whether RSRQ is there \param rsrq its index
+     * \return a neighbour entry of a report
+     */
+    static LteRrcSap::MeasResultEutra Neighbour(uint16_t cellId,
+                                                bool hasRsrp,
+                                                uint8_t rsrp,
+                                                bool hasRsrq,
+                                                uint8_t rsrq)
+    {
+        LteRrcSap::MeasResultEutra n;
+        n.physCellId = cellId;
+        n.haveCgiInfo = false;
+        n.haveRsrpResult = hasRsrp;
+        n.rsrpResult = rsrp;
+        n.haveRsrqResult = hasRsrq;
+        n.rsrqResult = rsrq;
+        return n;
+    }
+
+    /// Sink. \param report the report
+    void Report(const RanMeasurementReport& report)
+    {
+        m_reports.push_back(report);
+    }
+
+    /// Sink. \param imsi IMSI \param source source \param target target
+    void Refused(uint64_t imsi, uint16_t source, uint16_t target)
+    {
+        m_refused += "refused " + std::to_string(imsi) + " " + std::to_string(source) + "->" +
+                     std::to_string(target) + "; ";
+    }
+
+    std::vector<RanMeasurementReport> m_reports; //!< Reports seen
+    std::string m_refused;                       //!< Refusals seen
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief A UE drives away from its serving eNB towards the other (no automatic handover),
+ * with periodic reports configured on both eNBs: the serving cell's reports come once per
+ * period and their RSRP falls; the neighbour reports name the other cell.
+ */
+class LtePeriodicReportTrendTestCase : public TestCase
+{
+  public:
+    LtePeriodicReportTrendTestCase()
+        : TestCase("LTE periodic measurement reports: one per period, serving RSRP falls")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time period = MilliSeconds(120);
+        const Time simTime = Seconds(3);
+        // 20 m to 110 m from the serving eNB in 3 s: about 15 dB more path loss (Friis,
+        // LteHelper's default), while the neighbour 500 m away comes 90 m closer.
+        LteScenario s(2,
+                      1,
+                      false,
+                      Vector(20.0, 0, 0),
+                      Vector(30.0, 0, 0),
+                      [this, period](const NetDeviceContainer& enbs) {
+                          m_ids = ConfigurePeriodicMeasurementReports(enbs.Get(0), period);
+                          ConfigurePeriodicMeasurementReports(enbs.Get(1), period);
+                      });
+        m_imsi = s.Imsi(0);
+        m_cell0 = s.CellId(0);
+        m_cell1 = s.CellId(1);
+        Ptr<LteRanObserver> observer = CreateObject<LteRanObserver>();
+        observer->Install(s.enbDevs);
+        observer->TraceConnectWithoutContext(
+            "MeasurementReport",
+            MakeCallback(&LtePeriodicReportTrendTestCase::Report, this));
+        Simulator::Stop(simTime);
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(m_ids.serving.empty() || m_ids.neighbours.empty(),
+                              false,
+                              "both configurations have an id");
+        NS_TEST_EXPECT_MSG_EQ(m_ids.Contains(m_ids.serving[0]), true, "Contains");
+        NS_TEST_EXPECT_MSG_EQ(m_ids.Contains(0), false, "no measId 0");
+        NS_TEST_EXPECT_MSG_EQ(m_foreign, 0, "every report is of the UE, at its serving cell");
+
+        // The first report waits for attach and the first measurement (every 200 ms), well
+        // under 500 ms; from then on one per period.
+        const auto n = static_cast<int64_t>(m_servingTimes.size());
+        const int64_t most = simTime.GetMilliSeconds() / period.GetMilliSeconds() + 1;
+        const int64_t least =
+            (simTime - MilliSeconds(500)).GetMilliSeconds() / period.GetMilliSeconds();
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(n, least, "reports of the serving cell");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(n, most, "reports of the serving cell");
+        for (size_t i = 1; i < m_servingTimes.size(); ++i)
+        {
+            // The RRC message's own delay over the air varies by a few HARQ rounds at most.
+            Time gap = m_servingTimes[i] - m_servingTimes[i - 1];
+            NS_TEST_EXPECT_MSG_EQ_TOL(gap, period, period / 4, "one report per period");
+        }
+
+        const size_t third = m_servingRsrp.size() / 3;
+        double first =
+            std::accumulate(m_servingRsrp.begin(), m_servingRsrp.begin() + third, 0.0) / third;
+        double last =
+            std::accumulate(m_servingRsrp.end() - third, m_servingRsrp.end(), 0.0) / third;
+        // About 8.5 dB between the thirds' mean distances (36 m and 96 m).
+        NS_TEST_EXPECT_MSG_LT(last, first - 5.0, "the serving RSRP falls while driving away");
+        for (size_t i = 1; i < m_servingRsrp.size(); ++i)
+        {
+            // No fading: the filtered RSRP only falls, give or take its 1 dB quantisation.
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(m_servingRsrp[i],
+                                        m_servingRsrp[i - 1] + 1.0,
+                                        "no report rises against the trend");
+        }
+        NS_TEST_EXPECT_MSG_GT(m_neighbourReports, 0u, "neighbour reports come too");
+        NS_TEST_EXPECT_MSG_EQ(m_neighbourNamed, m_neighbourReports, "they name the other cell");
+        NS_TEST_EXPECT_MSG_EQ(observer->GetServingCellId(m_imsi), s.CellId(0), "no handover");
+
+        Simulator::Destroy();
+    }
+
+    /// Observer sink. \param report the report
+    void Report(const RanMeasurementReport& report)
+    {
+        if (report.imsi != m_imsi || report.servingCellId != m_cell0)
+        {
+            ++m_foreign;
+            return;
+        }
+        if (!m_ids.Contains(report.measId))
+        {
+            // LteHelper's default ANR function asks for event A4 reports of its own.
+            return;
+        }
+        if (report.measId == m_ids.serving[0])
+        {
+            m_servingTimes.push_back(Simulator::Now());
+            m_servingRsrp.push_back(report.serving.rsrpDbm);
+            return;
+        }
+        ++m_neighbourReports;
+        if (!report.neighbours.empty() && report.neighbours[0].cellId == m_cell1 &&
+            report.neighbours[0].hasRsrp)
+        {
+            ++m_neighbourNamed;
+        }
+    }
+
+    LtePeriodicReportIds m_ids;        //!< The serving eNB's report ids
+    uint64_t m_imsi{0};                //!< The UE
+    uint16_t m_cell0{0};               //!< The serving cell
+    uint16_t m_cell1{0};               //!< The other cell
+    uint32_t m_foreign{0};             //!< Reports of another UE, cell or configuration
+    std::vector<Time> m_servingTimes;  //!< When each serving-cell report came
+    std::vector<double> m_servingRsrp; //!< Its serving RSRP, dBm
+    uint32_t m_neighbourReports{0};    //!< Reports with neighbours
+    uint32_t m_neighbourNamed{0};      //!< Of those, naming the other cell first
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief A handover requested to a target that admits none: HandoverRefused (once, source and
+ * target cells), no HandoverStarted or HandoverFailed, and the source keeps serving.
+ */
+class LteHandoverRefusedTestCase : public TestCase
+{
+  public:
+    LteHandoverRefusedTestCase()
+        : TestCase("LTE handover refused by the target (AdmitHandoverRequest false): refused")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        LteScenario s(2, 1, true);
+        DynamicCast<LteEnbNetDevice>(s.enbDevs.Get(1))
+            ->GetRrc()
+            ->SetAttribute("AdmitHandoverRequest", BooleanValue(false));
+        m_imsi = s.Imsi(0);
+        Ptr<LteRanObserver> observer = CreateObject<LteRanObserver>();
+        observer->Install(s.enbDevs);
+        observer->TraceConnectWithoutContext(
+            "HandoverStarted",
+            MakeCallback(&LteHandoverRefusedTestCase::HandoverStarted, this));
+        observer->TraceConnectWithoutContext(
+            "HandoverFailed",
+            MakeCallback(&LteHandoverRefusedTestCase::HandoverFailed, this));
+        observer->TraceConnectWithoutContext(
+            "HandoverRefused",
+            MakeCallback(&LteHandoverRefusedTestCase::HandoverRefused, this));
+
+        s.lte->HandoverRequest(MilliSeconds(500),
+                               s.ueDevs.Get(0),
+                               s.enbDevs.Get(0),
+                               s.enbDevs.Get(1));
+        uint16_t servingBefore = 0;
+        uint16_t servingAfter = 0;
+        Simulator::Schedule(MilliSeconds(499),
+                            [&]() { servingBefore = observer->GetServingCellId(m_imsi); });
+        Simulator::Schedule(MilliSeconds(700),
+                            [&]() { servingAfter = observer->GetServingCellId(m_imsi); });
+        Simulator::Stop(MilliSeconds(800));
+        Simulator::Run();
+
+        std::ostringstream expected;
+        expected << "refused " << m_imsi << " " << s.CellId(0) << "->" << s.CellId(1) << "; ";
+        NS_TEST_EXPECT_MSG_EQ(m_events, expected.str(), "one refusal, nothing else");
+        NS_TEST_EXPECT_MSG_EQ(observer->GetHandoverRefusals(), 1, "counted once");
+        NS_TEST_EXPECT_MSG_EQ(servingBefore, s.CellId(0), "served by the source before");
+        NS_TEST_EXPECT_MSG_EQ(servingAfter, s.CellId(0), "and after");
+        Ptr<LteEnbRrc> source = DynamicCast<LteEnbNetDevice>(s.enbDevs.Get(0))->GetRrc();
+        uint16_t rnti = DynamicCast<LteUeNetDevice>(s.ueDevs.Get(0))->GetRrc()->GetRnti();
+        NS_TEST_EXPECT_MSG_EQ(source->HasUeManager(rnti) &&
+                                  source->GetUeManager(rnti)->GetState() ==
+                                      UeManager::CONNECTED_NORMALLY,
+                              true,
+                              "the source's context is back to normal");
+
+        Simulator::Destroy();
+    }
+
+    /// Observer sink. \param imsi IMSI \param source source cell \param target target cell
+    void HandoverStarted(uint64_t imsi, uint16_t source, uint16_t target)
+    {
+        m_events += "started; ";
+    }
+
+    /// Observer sink. \param imsi IMSI \param cellId cell \param reason why
+    void HandoverFailed(uint64_t imsi, uint16_t cellId, RanObserver::HandoverFailureReason reason)
+    {
+        m_events += "failed " + RanObserver::ToString(reason) + "; ";
+    }
+
+    /// Observer sink. \param imsi IMSI \param source source cell \param target target cell
+    void HandoverRefused(uint64_t imsi, uint16_t source, uint16_t target)
+    {
+        m_events += "refused " + std::to_string(imsi) + " " + std::to_string(source) + "->" +
+                    std::to_string(target) + "; ";
+    }
+
+    uint64_t m_imsi{0};   //!< The UE
+    std::string m_events; //!< Events seen
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The RAN-facing layer's TestSuite.
  */
 class EdgeLlmRanTestSuite : public TestSuite
@@ -917,6 +1310,7 @@ class EdgeLlmRanTestSuite : public TestSuite
         : TestSuite("edge-llm-ran")
     {
         AddTestCase(new LteRanObserverMappingTestCase);
+        AddTestCase(new LteMeasurementReportMappingTestCase);
         AddTestCase(new LteBreakoutGuardsTestCase);
         AddTestCase(new LteHandoverBreakoutTestCase(true));
         AddTestCase(new LteBreakoutScansDuringHandoverTestCase);
@@ -929,6 +1323,8 @@ class EdgeLlmRanTestSuite : public TestSuite
 #endif
         AddTestCase(new LteHandoverNoPreambleTestCase);
         AddTestCase(new LteTwoUePingPongTestCase);
+        AddTestCase(new LteHandoverRefusedTestCase);
+        AddTestCase(new LtePeriodicReportTrendTestCase);
     }
 };
 
