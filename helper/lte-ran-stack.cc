@@ -14,6 +14,7 @@
 #include "ns3/lte-enb-net-device.h"
 #include "ns3/lte-enb-rrc.h"
 #include "ns3/lte-local-breakout.h"
+#include "ns3/lte-measurement-reports.h"
 #include "ns3/lte-ran-observer.h"
 #include "ns3/lte-ue-net-device.h"
 #include "ns3/lte-ue-phy.h"
@@ -99,8 +100,16 @@ LteRanStack::GetTypeId()
                 "6, 12, 30 and 60 min.",
                 TimeValue(Seconds(0)),
                 MakeTimeAccessor(&LteRanStack::m_measurementPeriod),
-                edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::MeasurementReportPeriod",
-                                                    true));
+                edgellm::MakeExplainingChecker(
+                    MakeTimeChecker(),
+                    "ns3::LteRanStack::MeasurementReportPeriod",
+                    "0 or " + LteMeasurementReportPeriods(),
+                    [](const AttributeValue& v) {
+                        const Time t = static_cast<const TimeValue&>(v).Get();
+                        return t.IsZero() || IsLteMeasurementReportPeriod(t)
+                                   ? ""
+                                   : "not a report interval LTE defines";
+                    }));
     return tid;
 }
 
@@ -160,6 +169,13 @@ LteRanStack::InstallCells(const NodeContainer& nodes)
     NetDeviceContainer devices = m_lte->InstallEnbDevice(nodes);
     m_cells.Add(devices);
     ConfigureSrs();
+    if (!m_measurementPeriod.IsZero())
+    {
+        for (uint32_t i = 0; i < devices.GetN(); ++i)
+        {
+            ConfigurePeriodicMeasurementReports(devices.Get(i), m_measurementPeriod);
+        }
+    }
     return devices;
 }
 
