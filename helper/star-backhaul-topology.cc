@@ -5,6 +5,7 @@
 #include "star-backhaul-topology.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/explaining-checker.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -197,6 +198,17 @@ StarBackhaulTopology::Install(const NodeContainer& cells,
                     "StarBackhaulTopology::Install: " << cells.GetN() << " cells; at most "
                                                       << kMaxCells << " fit its /16 blocks");
 
+    for (uint32_t k = 0; k < cells.GetN(); ++k)
+    {
+        BooleanValue weak;
+        cells.Get(k)->GetObject<Ipv4>()->GetAttribute("WeakEsModel", weak);
+        // Packets for a cell's up-link address arrive on its down link; without the weak
+        // model they would be dropped without a word.
+        NS_ABORT_MSG_IF(!weak.Get(),
+                        "StarBackhaulTopology::Install: cell "
+                            << k << " has ns3::Ipv4::WeakEsModel = false; the star needs true "
+                            << "(ns-3's default)");
+    }
     m_agg = CreateObject<Node>();
     m_core = CreateObject<Node>();
     InternetStackHelper stack;

@@ -70,7 +70,8 @@ class StarBackhaulTopology : public BackhaulTopology
      * Every cell gets its access links, paired or not. A path's segments are, in order, the
      * links from A to B (up_A, the shared link, down_B), then those of B to A's own access
      * (up_B, down_A), which the ACKs of A's transfers and B's transfers cross. Also stops the
-     * run if AccessRate is below SharedRate or there are more than 16384 cells.
+     * run if AccessRate is below SharedRate, if there are more than 16384 cells, or if a cell
+     * has ns3::Ipv4::WeakEsModel false.
      */
     std::vector<BackhaulPath> Install(
         const NodeContainer& cells,
