@@ -66,18 +66,20 @@ PerPairBackhaulTopology::Install(const NodeContainer& cells,
     {
         const DataRate rate = NextRate(fixedRate.Get());
         const Time delay = NextDelay(fixedDelay.Get());
-        // Set only what differs, so a run without distributions leaves the helper untouched.
-        if (rate != fixedRate.Get())
+        // Touch only what was drawn, so a run without distributions makes its links exactly
+        // as BackhaulHelper alone would.
+        const bool drawn = rate != fixedRate.Get() || delay != fixedDelay.Get();
+        if (drawn)
         {
             helper->SetAttribute("DataRate", DataRateValue(rate));
-        }
-        if (delay != fixedDelay.Get())
-        {
             helper->SetAttribute("Delay", TimeValue(delay));
         }
         const BackhaulLink link = helper->Install(cells.Get(a), cells.Get(b));
-        helper->SetAttribute("DataRate", fixedRate);
-        helper->SetAttribute("Delay", fixedDelay);
+        if (drawn)
+        {
+            helper->SetAttribute("DataRate", fixedRate);
+            helper->SetAttribute("Delay", fixedDelay);
+        }
 
         // The link's own attributes, in case the helper was reconfigured between installs.
         DataRateValue linkRate;

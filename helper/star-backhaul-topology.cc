@@ -5,6 +5,7 @@
 #include "star-backhaul-topology.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/explaining-checker.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-address-helper.h"
@@ -197,6 +198,17 @@ StarBackhaulTopology::Install(const NodeContainer& cells,
                     "StarBackhaulTopology::Install: " << cells.GetN() << " cells; at most "
                                                       << kMaxCells << " fit its /16 blocks");
 
+    for (uint32_t k = 0; k < cells.GetN(); ++k)
+    {
+        BooleanValue weak;
+        cells.Get(k)->GetObject<Ipv4>()->GetAttribute("WeakEsModel", weak);
+        // Packets for a cell's up-link address arrive on its down link; without the weak
+        // model they would be dropped without a word.
+        NS_ABORT_MSG_IF(!weak.Get(),
+                        "StarBackhaulTopology::Install: cell "
+                            << k << " has ns3::Ipv4::WeakEsModel = false; the star needs true "
+                            << "(ns-3's default)");
+    }
     m_agg = CreateObject<Node>();
     m_core = CreateObject<Node>();
     InternetStackHelper stack;
@@ -205,8 +217,8 @@ StarBackhaulTopology::Install(const NodeContainer& cells,
 
     const uint32_t base = m_base.Get();
     const Ipv4Address sharedNet(base);
-    const uint32_t upBlock = base + 0x00010000u;
-    const Ipv4Address downBlock(base + 0x00020000u);
+    const Ipv4Address upBlock(base + 0x00010000u);
+    const uint32_t downBlock = base + 0x00020000u;
 
     const uint32_t shared = MakeLink(m_agg, m_core, m_sharedRate, m_sharedDelay, sharedNet);
     NS_ASSERT(shared == SHARED_SEGMENT);
@@ -214,11 +226,10 @@ StarBackhaulTopology::Install(const NodeContainer& cells,
 
     Ipv4StaticRoutingHelper routing;
     Ptr<Ipv4> aggIp = m_agg->GetObject<Ipv4>();
-    routing.GetStaticRouting(aggIp)->AddNetworkRouteTo(
-        downBlock,
-        kBlockMask,
-        coreOnShared,
-        aggIp->GetInterfaceForDevice(GetSegment(shared).devices.Get(0)));
+    Ptr<Ipv4> coreIp = m_core->GetObject<Ipv4>();
+    Ptr<Ipv4StaticRouting> aggRoutes = routing.GetStaticRouting(aggIp);
+    Ptr<Ipv4StaticRouting> coreRoutes = routing.GetStaticRouting(coreIp);
+    const uint32_t aggShared = aggIp->GetInterfaceForDevice(GetSegment(shared).devices.Get(0));
 
     m_up.clear();
     m_down.clear();
@@ -228,23 +239,33 @@ StarBackhaulTopology::Install(const NodeContainer& cells,
         Ptr<Node> cell = cells.Get(k);
         const DataRate rate = NextRate(m_accessRate);
         const Time delay = NextDelay(m_accessDelay);
-        const uint32_t upNet = upBlock + 4 * k;
-        const uint32_t downNet = downBlock.Get() + 4 * k;
+        const uint32_t upNet = upBlock.Get() + 4 * k;
+        const uint32_t downNet = downBlock + 4 * k;
         const uint32_t up = MakeLink(cell, m_agg, rate, delay, Ipv4Address(upNet));
         const uint32_t down = MakeLink(m_core, cell, rate, delay, Ipv4Address(downNet));
         m_up.push_back(up);
         m_down.push_back(down);
-        m_cellAddress.emplace_back(downNet + 2);
+        // ns-3's TCP replaces the address a socket bound with the source of its route
+        // (TcpSocketBase::SetupEndpoint), so the address a cell binds must be on the link its
+        // route leaves by: its up link.
+        const Ipv4Address address(upNet + 1);
+        m_cellAddress.push_back(address);
 
-        // The cell's own down /30 stays directly connected (longer prefix); every other
-        // cell's address goes up to Agg, so no packet to a cell leaves by Core's side.
         Ptr<Ipv4> ip = cell->GetObject<Ipv4>();
         routing.GetStaticRouting(ip)->AddNetworkRouteTo(
-            downBlock,
+            upBlock,
             kBlockMask,
             Ipv4Address(upNet + 2),
             ip->GetInterfaceForDevice(GetSegment(up).devices.Get(0)));
-        NS_LOG_INFO("star cell " << k << " node " << cell->GetId() << " at " << m_cellAddress.back()
+        // Agg is directly connected to every cell's up /30; this /32 is longer, so a packet
+        // for a cell crosses the shared link instead of turning back at Agg.
+        aggRoutes->AddHostRouteTo(address, coreOnShared, aggShared);
+        // The cell takes it on its down link: ns-3's weak end-system model (its default)
+        // accepts an address of any of the node's interfaces.
+        coreRoutes->AddHostRouteTo(address,
+                                   Ipv4Address(downNet + 2),
+                                   coreIp->GetInterfaceForDevice(GetSegment(down).devices.Get(0)));
+        NS_LOG_INFO("star cell " << k << " node " << cell->GetId() << " at " << address
                                  << ", access " << rate << " " << delay.As(Time::US));
     }
 

@@ -25,14 +25,19 @@ namespace ns3
  *   cell i --up_i--> Agg ==shared==> Core --down_j--> cell j
  * \endverbatim
  *
- * A cell is reached at its address on its down link; those addresses form one /16. The cell
- * routes that /16 to Agg over its up link, Agg routes it to Core over the shared link, and
- * Core reaches each cell directly. So the data of a transfer from i to j and the ACKs from j
- * to i both cross the shared link from Agg to Core, once each.
+ * A cell binds, and is reached at, its address on its up link (ns-3's TCP takes the source
+ * of a socket's route as its local address, whatever the socket bound, so the address must be
+ * on the link the route leaves by); those addresses lie in one /16. The cell routes that /16
+ * to Agg over its up link. Agg, though directly connected to every up link, has a host route
+ * to each cell's address via Core over the shared link (longer than the connected /30, so
+ * nothing turns back at Agg), and Core a host route to each via the cell's down link, where
+ * the cell takes it by ns-3's weak end-system model (Ipv4L3Protocol::WeakEsModel, true by
+ * default). So the data of a transfer from i to j and the ACKs from j to i both cross the
+ * shared link from Agg to Core, once each; the link from Core to Agg stays idle.
  *
  * Addresses, from BaseNetwork N.0.0.0 (a /8): the shared link N.0.0.0/30 (Agg .1, Core .2),
- * cell k's up link the k-th /30 of N.1.0.0/16 (cell .1, Agg .2), its down link the k-th /30
- * of N.2.0.0/16 (Core .1, cell .2). At most 16384 cells.
+ * cell k's up link the k-th /30 of N.1.0.0/16 (cell .1, its address; Agg .2), its down link
+ * the k-th /30 of N.2.0.0/16 (Core .1, cell .2). At most 16384 cells.
  *
  * RateMbps and DelayUs, when set, are drawn once per cell, in cell order (rate, then delay),
  * for both of that cell's access links: they stand for one physical access link, and the two
@@ -65,7 +70,8 @@ class StarBackhaulTopology : public BackhaulTopology
      * Every cell gets its access links, paired or not. A path's segments are, in order, the
      * links from A to B (up_A, the shared link, down_B), then those of B to A's own access
      * (up_B, down_A), which the ACKs of A's transfers and B's transfers cross. Also stops the
-     * run if AccessRate is below SharedRate or there are more than 16384 cells.
+     * run if AccessRate is below SharedRate, if there are more than 16384 cells, or if a cell
+     * has ns3::Ipv4::WeakEsModel false.
      */
     std::vector<BackhaulPath> Install(
         const NodeContainer& cells,
@@ -78,7 +84,7 @@ class StarBackhaulTopology : public BackhaulTopology
     Ptr<Node> GetCoreRouter() const;
 
     /**
-     * \brief Where a cell is reached: its address on its down link.
+     * \brief Where a cell is reached, and what it binds: its address on its up link.
      * \param cell an index into the cells given to Install
      * \return the address
      */
@@ -110,7 +116,7 @@ class StarBackhaulTopology : public BackhaulTopology
     Ptr<Node> m_core;                       //!< core router
     std::vector<uint32_t> m_up;             //!< per cell, the id of its up link
     std::vector<uint32_t> m_down;           //!< per cell, the id of its down link
-    std::vector<Ipv4Address> m_cellAddress; //!< per cell, its address on its down link
+    std::vector<Ipv4Address> m_cellAddress; //!< per cell, its address on its up link
 };
 
 } // namespace ns3
