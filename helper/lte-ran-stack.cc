@@ -19,6 +19,8 @@
 #include "ns3/lte-ue-net-device.h"
 #include "ns3/lte-ue-phy.h"
 #include "ns3/lte-ue-rrc.h"
+#include "ns3/object-factory.h"
+#include "ns3/point-to-point-net-device.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -109,15 +111,39 @@ LteRanStack::GetTypeId()
                         return t.IsZero() || IsLteMeasurementReportPeriod(t)
                                    ? ""
                                    : "not a report interval LTE defines";
-                    }));
+                    }))
+            .AddAttribute("S1uLinkDelay",
+                          "One-way delay of each eNB's S1-U link to the SGW (>= 0).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&LteRanStack::m_s1uDelay),
+                          edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::S1uLinkDelay",
+                                                              true))
+            .AddAttribute("S5LinkDelay",
+                          "One-way delay of the SGW-PGW link (>= 0).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&LteRanStack::m_s5Delay),
+                          edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::S5LinkDelay",
+                                                              true))
+            .AddAttribute("X2LinkDelay",
+                          "One-way delay of each X2 link, the path of handover signalling and of "
+                          "the source's forwarded data (>= 0).",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&LteRanStack::m_x2Delay),
+                          edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::X2LinkDelay",
+                                                              true))
+            .AddAttribute("UplinkLinkDelay",
+                          "One-way delay of the link from each eNB to the PGW that carries "
+                          "the UEs' prompts and acknowledgements to its server (>= 0).",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&LteRanStack::m_uplinkDelay),
+                          edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::UplinkLinkDelay",
+                                                              true));
     return tid;
 }
 
 LteRanStack::LteRanStack()
-    : m_lte(CreateObject<LteHelper>()),
-      m_epc(CreateObject<PointToPointEpcHelper>())
+    : m_lte(CreateObject<LteHelper>())
 {
-    m_lte->SetEpcHelper(m_epc);
 }
 
 LteRanStack::~LteRanStack() = default;
@@ -141,6 +167,9 @@ void
 LteRanStack::SetTrigger(HandoverTrigger trigger)
 {
     NS_ABORT_MSG_IF(m_cells.GetN() > 0, "LteRanStack::SetTrigger: call it before InstallCells");
+    // The EPC makes its core nodes when it is made: before any base station, as a builder
+    // calls this first.
+    GetEpcHelper();
     m_trigger = trigger;
     switch (trigger)
     {
@@ -166,6 +195,7 @@ LteRanStack::GetTrigger() const
 NetDeviceContainer
 LteRanStack::InstallCells(const NodeContainer& nodes)
 {
+    GetEpcHelper();
     NetDeviceContainer devices = m_lte->InstallEnbDevice(nodes);
     m_cells.Add(devices);
     ConfigureSrs();
@@ -228,7 +258,7 @@ LteRanStack::InstallUeInternet(const NodeContainer& nodes, const NetDeviceContai
 {
     InternetStackHelper internet;
     internet.Install(nodes);
-    m_epc->AssignUeIpv4Address(devices);
+    GetEpcHelper()->AssignUeIpv4Address(devices);
     Ipv4StaticRoutingHelper routing;
     for (uint32_t j = 0; j < nodes.GetN(); ++j)
     {
@@ -247,7 +277,8 @@ Ipv4InterfaceContainer
 LteRanStack::InstallUplinkRoutes(const NodeContainer& nodes)
 {
     LteEpcRoutes routes;
-    return routes.Install(m_epc, nodes);
+    routes.SetChannelAttribute("Delay", TimeValue(m_uplinkDelay));
+    return routes.Install(GetEpcHelper(), nodes);
 }
 
 Ptr<RanDownlink>
@@ -289,8 +320,34 @@ LteRanStack::GetLteHelper() const
 }
 
 Ptr<PointToPointEpcHelper>
-LteRanStack::GetEpcHelper() const
+LteRanStack::GetEpcHelper()
 {
+    if (!m_epc)
+    {
+        ObjectFactory factory;
+        factory.SetTypeId(PointToPointEpcHelper::GetTypeId());
+        factory.Set("S1uLinkDelay", TimeValue(m_s1uDelay));
+        factory.Set("X2LinkDelay", TimeValue(m_x2Delay));
+        m_epc = factory.Create<PointToPointEpcHelper>();
+        m_lte->SetEpcHelper(m_epc);
+        // The EPC makes its SGW-PGW link in its constructor, before any attribute of its own
+        // applies, so the delay is set on that link's channel.
+        Ptr<Node> sgw = m_epc->GetSgwNode();
+        Ptr<Node> pgw = m_epc->GetPgwNode();
+        uint32_t s5 = 0;
+        for (uint32_t d = 0; d < sgw->GetNDevices(); ++d)
+        {
+            Ptr<PointToPointNetDevice> dev = DynamicCast<PointToPointNetDevice>(sgw->GetDevice(d));
+            Ptr<Channel> channel = dev ? dev->GetChannel() : nullptr;
+            if (channel && channel->GetNDevices() == 2 &&
+                (channel->GetDevice(0)->GetNode() == pgw || channel->GetDevice(1)->GetNode() == pgw))
+            {
+                channel->SetAttribute("Delay", TimeValue(m_s5Delay));
+                ++s5;
+            }
+        }
+        NS_ABORT_MSG_IF(s5 != 1, "LteRanStack: found " << s5 << " SGW-PGW links, not 1");
+    }
     return m_epc;
 }
 

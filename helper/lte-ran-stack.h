@@ -26,7 +26,10 @@ namespace ns3
  * With MeasurementReportPeriod above zero, every eNB asks its UEs for a periodic report of
  * the strongest cells, which the observer turns into RanObserver::MeasurementReport events.
  *
- * Set the LTE and EPC helpers' attributes (GetLteHelper, GetEpcHelper) before InstallCells.
+ * The EPC helper is made on first use (GetEpcHelper, or SetTrigger, which a network builder
+ * calls first), with the core's link delays of S1uLinkDelay, S5LinkDelay and X2LinkDelay;
+ * set them before. Set the LTE and EPC helpers' other attributes (GetLteHelper, GetEpcHelper)
+ * before InstallCells.
  */
 class LteRanStack : public RanStack
 {
@@ -56,8 +59,8 @@ class LteRanStack : public RanStack
 
     /// \return the LTE helper (set its attributes before InstallCells)
     Ptr<LteHelper> GetLteHelper() const;
-    /// \return the EPC helper
-    Ptr<PointToPointEpcHelper> GetEpcHelper() const;
+    /// \return the EPC helper, made now if it was not yet
+    Ptr<PointToPointEpcHelper> GetEpcHelper();
 
   protected:
     void DoDispose() override;
@@ -68,6 +71,10 @@ class LteRanStack : public RanStack
     /// Set the SRS periodicity of every eNB, from the UEs installed when it is 0.
     void ConfigureSrs();
 
+    Time m_s1uDelay;                  //!< S1uLinkDelay
+    Time m_s5Delay;                   //!< S5LinkDelay
+    Time m_x2Delay;                   //!< X2LinkDelay
+    Time m_uplinkDelay;               //!< UplinkLinkDelay
     Ptr<LteHelper> m_lte;             //!< LTE
     Ptr<PointToPointEpcHelper> m_epc; //!< EPC
     HandoverTrigger m_trigger{HandoverTrigger::NONE}; //!< SetTrigger
