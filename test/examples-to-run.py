@@ -9,6 +9,8 @@ cpp_examples = [
     ("edge-llm-streaming --enbs=2 --ues=1 --tokens=300 --simTime=6", "True", "True"),
     ("edge-llm-handover --numUes=2 --tokensAfter=60 --moveStart=1s", "True", "True"),
     ("edge-llm-custom-policy --numUes=2 --window=150ms", "True", "True"),
+    ("edge-llm-scenario --layout=road --cells=3 --spacing=200 --backhaul=star "
+     "--mobility=poisson --arrivalRate=2 --speed=40 --ues=3 --simTime=8", "True", "True"),
 ]
 
 python_examples = []
