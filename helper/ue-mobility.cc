@@ -153,7 +153,9 @@ GridRandomRoute::GetRoute(const GridCellLayout& layout,
     uint32_t current = startCell;
     // No cell yet: the first leg may go anywhere.
     auto previous = static_cast<uint32_t>(cells.size());
-    for (uint64_t leg = 0; cells.size() > 1; ++leg)
+    // A 1 x 1 grid has nowhere to go: the UE stands at its cell.
+    const bool canMove = cells.size() > 1;
+    for (uint64_t leg = 0; canMove; ++leg)
     {
         // Times from the start rather than summed leg by leg, so that they do not drift.
         const double legStart = startS + leg * legS;

@@ -384,6 +384,24 @@ TEST(InstallTrajectoryTest, ModelFollowsTheTrajectory)
         times.push_back(s);
     }
     ScheduleChecks(walker, route, times);
+    // Its velocity too, away from the waypoints where it changes.
+    for (double s = 1.3; s < 200; s += 2.9)
+    {
+        Simulator::Schedule(Seconds(s), [walker, route, s]() {
+            const Vector v = walker->GetObject<MobilityModel>()->GetVelocity();
+            const double h = 1e-3;
+            const Vector a = route.GetPosition(s - h);
+            const Vector b = route.GetPosition(s + h);
+            for (const UeWaypoint& w : route.GetWaypoints())
+            {
+                if (std::abs(w.timeS - s) < 2 * h)
+                {
+                    return;
+                }
+            }
+            ExpectNear(v, {(b.x - a.x) / (2 * h), (b.y - a.y) / (2 * h), 0}, 1e-6);
+        });
+    }
 
     Simulator::Run();
     Simulator::Destroy();
@@ -410,6 +428,8 @@ TEST(InstallTrajectoryDeathTest, ANodeWithAModelIsRefused)
             InstallTrajectory(node, UeTrajectory({{0, {0, 0, 0}}}));
         },
         "InstallTrajectory: node [0-9]+ already has a mobility model");
+    EXPECT_DEATH(InstallTrajectory(nullptr, UeTrajectory({{0, {0, 0, 0}}})),
+                 "InstallTrajectory: the node is null");
 }
 
 } // namespace

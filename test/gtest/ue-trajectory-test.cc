@@ -5,11 +5,17 @@
 // Trajectory positions against hand-computed ones, and the nearest-cell changes against a
 // hand derivation on a line and against a search by sampling and bisection on random paths.
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/edge-llm-line-scenario.h"
 #include "ns3/grid-cell-layout.h"
 #include "ns3/line-cell-layout.h"
+#include "ns3/lte-enb-net-device.h"
+#include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/road-cell-layout.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/ue-trajectory.h"
 #include "ns3/uinteger.h"
 
@@ -159,6 +165,60 @@ TEST(FindNearestCellChangesTest, DiagonalThroughAGridCornerIsOneChange)
     EXPECT_NEAR(changes[0].timeS, 5, 1e-9);
     EXPECT_EQ(changes[0].fromCell, 0u);
     EXPECT_EQ(changes[0].toCell, 7u);
+}
+
+TEST(FindNearestCellChangesTest, LineMatchesTheLineScenarioBoundaryPlan)
+{
+    // EdgeLlmLineScenario plans its "boundary" handovers from the midpoints by its own
+    // arithmetic; the same UEs on the same layout must change cells at the same times.
+    const uint32_t enbs = 4;
+    const double spacing = 450;
+    const uint32_t ues = 3;
+    const double startX = 80;
+    const double startSpacing = 130;
+    const double speed = 18;
+    const double moveStart = 1.5;
+    Ptr<EdgeLlmLineScenario> scenario = CreateObject<EdgeLlmLineScenario>();
+    scenario->SetAttribute("EnbCount", UintegerValue(enbs));
+    scenario->SetAttribute("EnbSpacing", DoubleValue(spacing));
+    scenario->SetAttribute("UeCount", UintegerValue(ues));
+    scenario->SetAttribute("UeStartX", DoubleValue(startX));
+    scenario->SetAttribute("UeStartSpacing", DoubleValue(startSpacing));
+    scenario->SetAttribute("UeSpeed", DoubleValue(speed));
+    scenario->SetAttribute("MoveStart", TimeValue(Seconds(moveStart)));
+    scenario->SetAttribute("Trigger", StringValue("boundary"));
+    scenario->SetAttribute("InstallServing", BooleanValue(false));
+    scenario->Build();
+    Ptr<LineCellLayout> line = CreateObjectWithAttributes<LineCellLayout>("Count",
+                                                                          UintegerValue(enbs),
+                                                                          "Spacing",
+                                                                          DoubleValue(spacing));
+    std::vector<EdgeLlmBoundaryCrossing> planned;
+    for (uint32_t j = 0; j < ues; ++j)
+    {
+        const double x = startX + j * startSpacing;
+        const UeTrajectory path({{moveStart, {x, 20, 0}}, {1000, {x + speed * 998.5, 20, 0}}});
+        for (const PlannedCrossing& c : FindNearestCellChanges(path, *line, 0, 1000))
+        {
+            auto cell = [&scenario](uint32_t i) {
+                return DynamicCast<LteEnbNetDevice>(scenario->GetEnbDevices().Get(i))->GetCellId();
+            };
+            planned.push_back({j, 0, Seconds(c.timeS), cell(c.fromCell), cell(c.toCell)});
+        }
+    }
+    const std::vector<EdgeLlmBoundaryCrossing>& expected = scenario->GetBoundaryCrossings();
+    ASSERT_EQ(planned.size(), expected.size());
+    // Midpoints at 225, 675 and 1125 m: UEs from 80 and 210 m cross all three, from 340 m two.
+    EXPECT_EQ(planned.size(), 8u);
+    for (std::size_t k = 0; k < planned.size(); ++k)
+    {
+        EXPECT_EQ(planned[k].ue, expected[k].ue) << k;
+        EXPECT_NEAR(planned[k].time.GetSeconds(), expected[k].time.GetSeconds(), 1e-6) << k;
+        EXPECT_EQ(planned[k].sourceCell, expected[k].sourceCell) << k;
+        EXPECT_EQ(planned[k].targetCell, expected[k].targetCell) << k;
+    }
+    scenario->Dispose();
+    Simulator::Destroy();
 }
 
 /// The nearest cell by a search over all cells, ties to the lowest index.
