@@ -283,16 +283,17 @@ main(int argc, char* argv[])
                   << (ready ? (r.kvReady - r.hoStart).GetSeconds() * 1e3 : 0.0) << "\n";
     }
     bool ok = true;
-    std::cout << "\nimsi  tokens  complete  kv announced  sent  withdrawn  received  stale\n";
+    std::cout << "\n                        KV bytes: announced        sent   withdrawn    received"
+                 "       stale\nimsi  tokens  complete\n";
     for (uint32_t j = 0; j < net->GetMovingUeCount(); ++j)
     {
         Ptr<EdgeLlmClient> c = DynamicCast<EdgeLlmClient>(net->GetClients().Get(j));
         const KvTransferSenderCounters s = net->GetKvSent(c->GetImsi());
         const KvTransferReceiverCounters r = net->GetKvReceived(c->GetImsi());
         std::cout << std::setw(4) << c->GetImsi() << std::setw(8) << c->GetDeliveredTokens()
-                  << std::setw(10) << (c->IsComplete() ? "yes" : "no") << std::setw(14)
-                  << s.announced << std::setw(6) << s.sent << std::setw(11) << s.withdrawn
-                  << std::setw(10) << r.received << std::setw(7) << r.stale << "\n";
+                  << std::setw(10) << (c->IsComplete() ? "yes" : "no") << std::setw(20)
+                  << s.announced << std::setw(12) << s.sent << std::setw(12) << s.withdrawn
+                  << std::setw(12) << r.received << std::setw(12) << r.stale << "\n";
         ok = ok && c->IsComplete() && s.announced == s.sent + s.withdrawn &&
              s.sent == r.received + r.stale;
     }

@@ -10,7 +10,7 @@ cpp_examples = [
     ("edge-llm-handover --numUes=2 --tokensAfter=60 --moveStart=1s", "True", "True"),
     ("edge-llm-custom-policy --numUes=2 --window=150ms", "True", "True"),
     ("edge-llm-scenario --layout=road --cells=3 --spacing=200 --backhaul=star "
-     "--mobility=poisson --arrivalRate=2 --speed=40 --ues=3 --simTime=8", "True", "True"),
+     "--mobility=poisson --arrivalRate=2 --speed=40 --ues=3 --tokens=300 --simTime=12", "True", "True"),
 ]
 
 python_examples = []
