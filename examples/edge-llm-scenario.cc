@@ -57,8 +57,8 @@ Check(const Flags& f)
     {
         e << "--cells = " << f.cells << " is invalid; allowed: an integer in [2, 64]";
     }
-    else if (f.layout == "grid" && (f.columns < 1 || f.columns > 8 || f.rows < 1 || f.rows > 8 ||
-                                    f.columns * f.rows < 2))
+    else if (f.layout == "grid" &&
+             (f.columns < 1 || f.columns > 8 || f.rows < 1 || f.rows > 8 || f.columns * f.rows < 2))
     {
         e << "--columns = " << f.columns << " and --rows = " << f.rows
           << " are invalid; allowed: integers in [1, 8], at least 2 cells";
@@ -125,13 +125,14 @@ main(int argc, char* argv[])
     cmd.AddValue("columns", "grid columns, [1, 8]", f.columns);
     cmd.AddValue("rows", "grid rows, [1, 8]", f.rows);
     cmd.AddValue("spacing", "distance between neighbouring cells, m", f.spacing);
-    cmd.AddValue("backhaul", "pairs (a link per neighbour pair) or star (one shared uplink)",
+    cmd.AddValue("backhaul",
+                 "pairs (a link per neighbour pair) or star (one shared uplink)",
                  f.backhaul);
-    cmd.AddValue("backhaulRate", "each link's rate (pairs) or the shared uplink's (star)",
+    cmd.AddValue("backhaulRate",
+                 "each link's rate (pairs) or the shared uplink's (star)",
                  f.backhaulRate);
     cmd.AddValue("ues", "moving UEs, [1, 64]", f.ues);
-    cmd.AddValue("mobility", "constant, poisson (entering the road) or routes (grid)",
-                 f.mobility);
+    cmd.AddValue("mobility", "constant, poisson (entering the road) or routes (grid)", f.mobility);
     cmd.AddValue("arrivalRate", "poisson: UEs entering per s", f.arrivalRate);
     cmd.AddValue("speed", "UE speed, m/s", f.speed);
     cmd.AddValue("trigger", "a3, a2a4, planned or none", f.trigger);
@@ -219,8 +220,8 @@ main(int argc, char* argv[])
         {
             const uint32_t cell = startCell->GetInteger(0, layout->GetCellCount() - 1);
             EdgeLlmUeSpec ue;
-            ue.route = routes->GetRoute(*DynamicCast<GridCellLayout>(layout), cell, 1, end)
-                           .GetWaypoints();
+            ue.route =
+                routes->GetRoute(*DynamicCast<GridCellLayout>(layout), cell, 1, end).GetWaypoints();
             net->AddUe(ue);
         }
     }

@@ -11,6 +11,7 @@
 #include "ns3/double.h"
 #include "ns3/explaining-checker.h"
 #include "ns3/log.h"
+#include "ns3/lte-attribute-checkers.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -105,27 +106,14 @@ EdgeLlmLineScenario::GetTypeId()
                           TimeValue(MilliSeconds(5)),
                           MakeTimeAccessor(&EdgeLlmLineScenario::m_sessionStagger),
                           edgellm::MakeTimeNotNegativeChecker(Name("SessionStagger"), true))
-            .AddAttribute("SrsPeriodicity",
-                          "SRS periodicity of every eNB: 0 picks one from UeCount (ns-3 aborts "
-                          "with more than about 32 UEs in a cell at its default 40), else one "
-                          "of 2, 5, 10, 20, 40, 80, 160, 320.",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&EdgeLlmLineScenario::m_srsPeriodicity),
-                          edgellm::MakeExplainingChecker(
-                              MakeUintegerChecker<uint16_t>(),
-                              "ns3::EdgeLlmLineScenario::SrsPeriodicity",
-                              "0, 2, 5, 10, 20, 40, 80, 160 or 320",
-                              [](const AttributeValue& v) {
-                                  const auto p = static_cast<const UintegerValue&>(v).Get();
-                                  for (uint64_t ok : {0, 2, 5, 10, 20, 40, 80, 160, 320})
-                                  {
-                                      if (p == ok)
-                                      {
-                                          return "";
-                                      }
-                                  }
-                                  return "not a periodicity LTE defines";
-                              }))
+            .AddAttribute(
+                "SrsPeriodicity",
+                "SRS periodicity of every eNB: 0 picks one from UeCount (ns-3 aborts "
+                "with more than about 32 UEs in a cell at its default 40), else one "
+                "of 2, 5, 10, 20, 40, 80, 160, 320.",
+                UintegerValue(0),
+                MakeUintegerAccessor(&EdgeLlmLineScenario::m_srsPeriodicity),
+                edgellm::MakeSrsPeriodicityChecker("ns3::EdgeLlmLineScenario::SrsPeriodicity"))
             .AddAttribute(
                 "CqiPeriodicity",
                 "How often every UE reports its downlink CQI, [1 ms, 160 ms]. LTE configures "
@@ -134,14 +122,7 @@ EdgeLlmLineScenario::GetTypeId()
                 "subframe, most of the run time of a small network.",
                 TimeValue(MilliSeconds(10)),
                 MakeTimeAccessor(&EdgeLlmLineScenario::m_cqiPeriodicity),
-                edgellm::MakeExplainingChecker(
-                    MakeTimeChecker(),
-                    "ns3::EdgeLlmLineScenario::CqiPeriodicity",
-                    "a time in [1 ms, 160 ms]",
-                    [](const AttributeValue& v) {
-                        const Time t = static_cast<const TimeValue&>(v).Get();
-                        return t >= MilliSeconds(1) && t <= MilliSeconds(160) ? "" : "out of range";
-                    }))
+                edgellm::MakeCqiPeriodicityChecker("ns3::EdgeLlmLineScenario::CqiPeriodicity"))
             .AddAttribute("MoveStart",
                           "When the moving UEs start driving at UeSpeed; they stand still "
                           "before (>= 0).",
@@ -229,9 +210,11 @@ EdgeLlmLineScenario::Build()
     Ptr<RanStack> stack = m_network->GetRanStack();
     const bool srs = stack->SetAttributeFailSafe("SrsPeriodicity", UintegerValue(m_srsPeriodicity));
     const bool cqi = stack->SetAttributeFailSafe("CqiPeriodicity", TimeValue(m_cqiPeriodicity));
-    NS_ABORT_MSG_IF((!srs && m_srsPeriodicity != 0) || (!cqi && m_cqiPeriodicity != MilliSeconds(10)),
+    NS_ABORT_MSG_IF((!srs && m_srsPeriodicity != 0) ||
+                        (!cqi && m_cqiPeriodicity != MilliSeconds(10)),
                     "ns3::EdgeLlmLineScenario::SrsPeriodicity and CqiPeriodicity are LTE's; "
-                    "the RAN stack " << stack->GetName() << " has neither");
+                    "the RAN stack "
+                        << stack->GetName() << " has neither");
     m_network->SetAttribute("Trigger",
                             StringValue(m_trigger == "boundary" ? "planned" : m_trigger));
     m_network->SetAttribute("SessionStart", TimeValue(m_sessionStart));

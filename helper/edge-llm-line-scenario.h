@@ -178,7 +178,7 @@ class EdgeLlmLineScenario : public Object
     bool m_startPositionsSet{false};      //!< SetUeStartPositions was called
     bool m_built{false};                  //!< Build was called
 
-    Ptr<EdgeLlmNetwork> m_network;                   //!< what Build makes
+    Ptr<EdgeLlmNetwork> m_network; //!< what Build makes
 };
 
 } // namespace ns3

@@ -78,24 +78,23 @@ EdgeLlmNetwork::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("EdgeLlm")
             .AddConstructor<EdgeLlmNetwork>()
-            .AddAttribute("Trigger",
-                          "How handovers happen: a3 or a2a4 (the RAN stack's algorithms, from "
-                          "measurements), planned (requested when a moving UE's nearest cell "
-                          "changes), or none.",
-                          StringValue("a3"),
-                          MakeStringAccessor(&EdgeLlmNetwork::m_trigger),
-                          edgellm::MakeExplainingChecker(
-                              MakeStringChecker(),
-                              Name("Trigger"),
-                              "a3, a2a4, planned or none",
-                              [](const AttributeValue& v) {
-                                  HandoverTrigger t;
-                                  return ParseHandoverTrigger(
-                                             static_cast<const StringValue&>(v).Get(),
-                                             &t)
-                                             ? ""
-                                             : "unknown trigger";
-                              }))
+            .AddAttribute(
+                "Trigger",
+                "How handovers happen: a3 or a2a4 (the RAN stack's algorithms, from "
+                "measurements), planned (requested when a moving UE's nearest cell "
+                "changes), or none.",
+                StringValue("a3"),
+                MakeStringAccessor(&EdgeLlmNetwork::m_trigger),
+                edgellm::MakeExplainingChecker(
+                    MakeStringChecker(),
+                    Name("Trigger"),
+                    "a3, a2a4, planned or none",
+                    [](const AttributeValue& v) {
+                        HandoverTrigger t;
+                        return ParseHandoverTrigger(static_cast<const StringValue&>(v).Get(), &t)
+                                   ? ""
+                                   : "unknown trigger";
+                    }))
             .AddAttribute("SessionStart",
                           "When the first UE opens its session, unless its spec says (>= 0).",
                           TimeValue(MilliSeconds(200)),
@@ -189,8 +188,8 @@ EdgeLlmNetwork::AddUe(const EdgeLlmUeSpec& spec)
     NS_ABORT_MSG_IF(m_built, "EdgeLlmNetwork::AddUe: call it before Build()");
     const std::size_t j = m_ues.size();
     NS_ABORT_MSG_IF(spec.moveStart.IsStrictlyNegative(),
-                    "EdgeLlmNetwork::AddUe: UE " << j << "'s moveStart = "
-                                                 << spec.moveStart.As(Time::S)
+                    "EdgeLlmNetwork::AddUe: UE " << j
+                                                 << "'s moveStart = " << spec.moveStart.As(Time::S)
                                                  << " is invalid; allowed: a time >= 0");
     NS_ABORT_MSG_IF(!IsFinite(spec.start) || !IsFinite(spec.velocity),
                     "EdgeLlmNetwork::AddUe: UE " << j << "'s start " << spec.start
@@ -348,11 +347,9 @@ EdgeLlmNetwork::PlanHandovers()
                 continue; // it crosses nothing
             }
             end = CrossingHorizon(ue, cells);
-            waypoints = ConstantVelocityTrajectory(ue.start,
-                                                   ue.velocity,
-                                                   ue.moveStart.GetSeconds(),
-                                                   end)
-                            .GetWaypoints();
+            waypoints =
+                ConstantVelocityTrajectory(ue.start, ue.velocity, ue.moveStart.GetSeconds(), end)
+                    .GetWaypoints();
         }
         else
         {

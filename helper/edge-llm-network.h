@@ -45,11 +45,11 @@ struct EdgeLlmPlannedHandover
  */
 struct EdgeLlmUeSpec
 {
-    Vector start;          //!< where it stands until moveStart, m
-    Vector velocity;       //!< m/s, from moveStart on, for ever
-    Time moveStart;        //!< when it starts moving (>= 0)
+    Vector start;                  //!< where it stands until moveStart, m
+    Vector velocity;               //!< m/s, from moveStart on, for ever
+    Time moveStart;                //!< when it starts moving (>= 0)
     std::vector<UeWaypoint> route; //!< if not empty, the UE follows these waypoints instead
-    Time sessionStart{-1}; //!< when its session opens; negative: the network's stagger
+    Time sessionStart{-1};         //!< when its session opens; negative: the network's stagger
 };
 
 /**
@@ -187,34 +187,34 @@ class EdgeLlmNetwork : public Object
      */
     void PlannedDone(RanStack::RequestOutcome outcome);
 
-    std::string m_trigger;           //!< Trigger
-    Time m_sessionStart;             //!< SessionStart
-    Time m_sessionStagger;           //!< SessionStagger
-    uint32_t m_residentsPerCell;     //!< ResidentUesPerCell
-    double m_residentOffset;         //!< ResidentOffset, m
-    Time m_patience;                 //!< PlannedPatience
-    bool m_installServing;           //!< InstallServing
-    bool m_built{false};             //!< Build was called
+    std::string m_trigger;            //!< Trigger
+    Time m_sessionStart;              //!< SessionStart
+    Time m_sessionStagger;            //!< SessionStagger
+    uint32_t m_residentsPerCell;      //!< ResidentUesPerCell
+    double m_residentOffset;          //!< ResidentOffset, m
+    Time m_patience;                  //!< PlannedPatience
+    bool m_installServing;            //!< InstallServing
+    bool m_built{false};              //!< Build was called
     std::vector<EdgeLlmUeSpec> m_ues; //!< AddUe
 
-    Ptr<RanStack> m_stack;                          //!< RAN
-    Ptr<CellLayout> m_layout;                       //!< cells
-    Ptr<BackhaulTopology> m_topology;               //!< backhaul
-    Ptr<EdgeLlmHelper> m_edge;                      //!< servers and clients
-    NodeContainer m_cellNodes;                      //!< base stations
-    NodeContainer m_ueNodes;                        //!< UEs
-    NetDeviceContainer m_cellDevices;               //!< their devices
-    NetDeviceContainer m_ueDevices;                 //!< UE devices
-    std::vector<uint16_t> m_cellIds;                //!< by layout index
-    std::vector<uint32_t> m_firstCell;              //!< per UE, its first cell's layout index
-    ApplicationContainer m_servers;                 //!< servers
-    ApplicationContainer m_clients;                 //!< clients
-    std::vector<BackhaulPath> m_paths;              //!< backhaul
-    Ptr<RanObserver> m_observer;                    //!< observer
-    std::vector<EdgeLlmPlannedHandover> m_planned;  //!< planned handovers
-    std::vector<Time> m_giveUp;                     //!< per planned handover
-    std::vector<uint32_t> m_plannedSource;          //!< per planned handover, layout index
-    uint32_t m_plannedDropped{0};                   //!< planned handovers not requested
+    Ptr<RanStack> m_stack;                         //!< RAN
+    Ptr<CellLayout> m_layout;                      //!< cells
+    Ptr<BackhaulTopology> m_topology;              //!< backhaul
+    Ptr<EdgeLlmHelper> m_edge;                     //!< servers and clients
+    NodeContainer m_cellNodes;                     //!< base stations
+    NodeContainer m_ueNodes;                       //!< UEs
+    NetDeviceContainer m_cellDevices;              //!< their devices
+    NetDeviceContainer m_ueDevices;                //!< UE devices
+    std::vector<uint16_t> m_cellIds;               //!< by layout index
+    std::vector<uint32_t> m_firstCell;             //!< per UE, its first cell's layout index
+    ApplicationContainer m_servers;                //!< servers
+    ApplicationContainer m_clients;                //!< clients
+    std::vector<BackhaulPath> m_paths;             //!< backhaul
+    Ptr<RanObserver> m_observer;                   //!< observer
+    std::vector<EdgeLlmPlannedHandover> m_planned; //!< planned handovers
+    std::vector<Time> m_giveUp;                    //!< per planned handover
+    std::vector<uint32_t> m_plannedSource;         //!< per planned handover, layout index
+    uint32_t m_plannedDropped{0};                  //!< planned handovers not requested
 };
 
 } // namespace ns3

@@ -11,6 +11,7 @@
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/log.h"
+#include "ns3/lte-attribute-checkers.h"
 #include "ns3/lte-enb-net-device.h"
 #include "ns3/lte-enb-rrc.h"
 #include "ns3/lte-local-breakout.h"
@@ -64,21 +65,7 @@ LteRanStack::GetTypeId()
                           "40), else one of 2, 5, 10, 20, 40, 80, 160, 320.",
                           UintegerValue(0),
                           MakeUintegerAccessor(&LteRanStack::m_srsPeriodicity),
-                          edgellm::MakeExplainingChecker(
-                              MakeUintegerChecker<uint16_t>(),
-                              "ns3::LteRanStack::SrsPeriodicity",
-                              "0, 2, 5, 10, 20, 40, 80, 160 or 320",
-                              [](const AttributeValue& v) {
-                                  const auto p = static_cast<const UintegerValue&>(v).Get();
-                                  for (uint64_t ok : {0, 2, 5, 10, 20, 40, 80, 160, 320})
-                                  {
-                                      if (p == ok)
-                                      {
-                                          return "";
-                                      }
-                                  }
-                                  return "not a periodicity LTE defines";
-                              }))
+                          edgellm::MakeSrsPeriodicityChecker("ns3::LteRanStack::SrsPeriodicity"))
             .AddAttribute(
                 "CqiPeriodicity",
                 "How often every UE reports its downlink CQI, [1 ms, 160 ms]. LTE configures "
@@ -87,14 +74,7 @@ LteRanStack::GetTypeId()
                 "subframe, most of the run time of a small network.",
                 TimeValue(MilliSeconds(10)),
                 MakeTimeAccessor(&LteRanStack::m_cqiPeriodicity),
-                edgellm::MakeExplainingChecker(
-                    MakeTimeChecker(),
-                    "ns3::LteRanStack::CqiPeriodicity",
-                    "a time in [1 ms, 160 ms]",
-                    [](const AttributeValue& v) {
-                        const Time t = static_cast<const TimeValue&>(v).Get();
-                        return t >= MilliSeconds(1) && t <= MilliSeconds(160) ? "" : "out of range";
-                    }))
+                edgellm::MakeCqiPeriodicityChecker("ns3::LteRanStack::CqiPeriodicity"))
             .AddAttribute(
                 "MeasurementReportPeriod",
                 "Period of the strongest-cells report every eNB asks its UEs for; 0 asks for "
@@ -102,42 +82,43 @@ LteRanStack::GetTypeId()
                 "6, 12, 30 and 60 min.",
                 TimeValue(Seconds(0)),
                 MakeTimeAccessor(&LteRanStack::m_measurementPeriod),
-                edgellm::MakeExplainingChecker(
-                    MakeTimeChecker(),
-                    "ns3::LteRanStack::MeasurementReportPeriod",
-                    "0 or " + LteMeasurementReportPeriods(),
-                    [](const AttributeValue& v) {
-                        const Time t = static_cast<const TimeValue&>(v).Get();
-                        return t.IsZero() || IsLteMeasurementReportPeriod(t)
-                                   ? ""
-                                   : "not a report interval LTE defines";
-                    }))
-            .AddAttribute("S1uLinkDelay",
-                          "One-way delay of each eNB's S1-U link to the SGW (>= 0).",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&LteRanStack::m_s1uDelay),
-                          edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::S1uLinkDelay",
-                                                              true))
-            .AddAttribute("S5LinkDelay",
-                          "One-way delay of the SGW-PGW link (>= 0).",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&LteRanStack::m_s5Delay),
-                          edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::S5LinkDelay",
-                                                              true))
-            .AddAttribute("X2LinkDelay",
-                          "One-way delay of each X2 link, the path of handover signalling and of "
-                          "the source's forwarded data (>= 0).",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&LteRanStack::m_x2Delay),
-                          edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::X2LinkDelay",
-                                                              true))
-            .AddAttribute("UplinkLinkDelay",
-                          "One-way delay of the link from each eNB to the PGW that carries "
-                          "the UEs' prompts and acknowledgements to its server (>= 0).",
-                          TimeValue(MilliSeconds(1)),
-                          MakeTimeAccessor(&LteRanStack::m_uplinkDelay),
-                          edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::UplinkLinkDelay",
-                                                              true));
+                edgellm::MakeExplainingChecker(MakeTimeChecker(),
+                                               "ns3::LteRanStack::MeasurementReportPeriod",
+                                               "0 or " + LteMeasurementReportPeriods(),
+                                               [](const AttributeValue& v) {
+                                                   const Time t =
+                                                       static_cast<const TimeValue&>(v).Get();
+                                                   return t.IsZero() ||
+                                                                  IsLteMeasurementReportPeriod(t)
+                                                              ? ""
+                                                              : "not a report interval LTE defines";
+                                               }))
+            .AddAttribute(
+                "S1uLinkDelay",
+                "One-way delay of each eNB's S1-U link to the SGW (>= 0).",
+                TimeValue(Seconds(0)),
+                MakeTimeAccessor(&LteRanStack::m_s1uDelay),
+                edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::S1uLinkDelay", true))
+            .AddAttribute(
+                "S5LinkDelay",
+                "One-way delay of the SGW-PGW link (>= 0).",
+                TimeValue(Seconds(0)),
+                MakeTimeAccessor(&LteRanStack::m_s5Delay),
+                edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::S5LinkDelay", true))
+            .AddAttribute(
+                "X2LinkDelay",
+                "One-way delay of each X2 link, the path of handover signalling and of "
+                "the source's forwarded data (>= 0).",
+                TimeValue(Seconds(0)),
+                MakeTimeAccessor(&LteRanStack::m_x2Delay),
+                edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::X2LinkDelay", true))
+            .AddAttribute(
+                "UplinkLinkDelay",
+                "One-way delay of the link from each eNB to the PGW that carries "
+                "the UEs' prompts and acknowledgements to its server (>= 0).",
+                TimeValue(MilliSeconds(1)),
+                MakeTimeAccessor(&LteRanStack::m_uplinkDelay),
+                edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::UplinkLinkDelay", true));
     return tid;
 }
 
@@ -340,7 +321,8 @@ LteRanStack::GetEpcHelper()
             Ptr<PointToPointNetDevice> dev = DynamicCast<PointToPointNetDevice>(sgw->GetDevice(d));
             Ptr<Channel> channel = dev ? dev->GetChannel() : nullptr;
             if (channel && channel->GetNDevices() == 2 &&
-                (channel->GetDevice(0)->GetNode() == pgw || channel->GetDevice(1)->GetNode() == pgw))
+                (channel->GetDevice(0)->GetNode() == pgw ||
+                 channel->GetDevice(1)->GetNode() == pgw))
             {
                 channel->SetAttribute("Delay", TimeValue(m_s5Delay));
                 ++s5;

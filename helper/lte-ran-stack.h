@@ -65,24 +65,26 @@ class LteRanStack : public RanStack
   protected:
     void DoDispose() override;
     Readiness GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const override;
-    void DoRequestHandover(Ptr<NetDevice> ue, Ptr<NetDevice> source, uint16_t targetCellId) override;
+    void DoRequestHandover(Ptr<NetDevice> ue,
+                           Ptr<NetDevice> source,
+                           uint16_t targetCellId) override;
 
   private:
     /// Set the SRS periodicity of every eNB, from the UEs installed when it is 0.
     void ConfigureSrs();
 
-    Time m_s1uDelay;                  //!< S1uLinkDelay
-    Time m_s5Delay;                   //!< S5LinkDelay
-    Time m_x2Delay;                   //!< X2LinkDelay
-    Time m_uplinkDelay;               //!< UplinkLinkDelay
-    Ptr<LteHelper> m_lte;             //!< LTE
-    Ptr<PointToPointEpcHelper> m_epc; //!< EPC
+    Time m_s1uDelay;                                  //!< S1uLinkDelay
+    Time m_s5Delay;                                   //!< S5LinkDelay
+    Time m_x2Delay;                                   //!< X2LinkDelay
+    Time m_uplinkDelay;                               //!< UplinkLinkDelay
+    Ptr<LteHelper> m_lte;                             //!< LTE
+    Ptr<PointToPointEpcHelper> m_epc;                 //!< EPC
     HandoverTrigger m_trigger{HandoverTrigger::NONE}; //!< SetTrigger
-    uint16_t m_srsPeriodicity;        //!< SrsPeriodicity (0: from the UEs)
-    Time m_cqiPeriodicity;            //!< CqiPeriodicity
-    Time m_measurementPeriod;         //!< MeasurementReportPeriod (0: none)
-    NetDeviceContainer m_cells;       //!< every eNB installed
-    uint32_t m_ues{0};                //!< UEs installed
+    uint16_t m_srsPeriodicity;                        //!< SrsPeriodicity (0: from the UEs)
+    Time m_cqiPeriodicity;                            //!< CqiPeriodicity
+    Time m_measurementPeriod;                         //!< MeasurementReportPeriod (0: none)
+    NetDeviceContainer m_cells;                       //!< every eNB installed
+    uint32_t m_ues{0};                                //!< UEs installed
 };
 
 } // namespace ns3

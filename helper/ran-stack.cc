@@ -17,8 +17,10 @@ NS_OBJECT_ENSURE_REGISTERED(RanStack);
 bool
 ParseHandoverTrigger(const std::string& name, HandoverTrigger* trigger)
 {
-    for (HandoverTrigger t :
-         {HandoverTrigger::NONE, HandoverTrigger::A3, HandoverTrigger::A2A4, HandoverTrigger::PLANNED})
+    for (HandoverTrigger t : {HandoverTrigger::NONE,
+                              HandoverTrigger::A3,
+                              HandoverTrigger::A2A4,
+                              HandoverTrigger::PLANNED})
     {
         if (ToString(t) == name)
         {

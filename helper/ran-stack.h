@@ -115,7 +115,8 @@ class RanStack : public Object
      * \param nodes the UE nodes
      * \param devices their RAN devices, in the same order
      */
-    virtual void InstallUeInternet(const NodeContainer& nodes, const NetDeviceContainer& devices) = 0;
+    virtual void InstallUeInternet(const NodeContainer& nodes,
+                                   const NetDeviceContainer& devices) = 0;
 
     /**
      * \brief Attach a UE to a cell.
@@ -183,11 +184,12 @@ class RanStack : public Object
      * \param giveUp the last time a request may be made
      * \param done called once with the outcome; may be null
      */
-    void RequestHandover(Ptr<NetDevice> ue,
-                         Ptr<NetDevice> source,
-                         uint16_t targetCellId,
-                         Time giveUp,
-                         Callback<void, RequestOutcome> done = MakeNullCallback<void, RequestOutcome>());
+    void RequestHandover(
+        Ptr<NetDevice> ue,
+        Ptr<NetDevice> source,
+        uint16_t targetCellId,
+        Time giveUp,
+        Callback<void, RequestOutcome> done = MakeNullCallback<void, RequestOutcome>());
 
     /// \return how many times a requested handover was put off, its UE not being ready
     uint32_t GetRequestRetries() const;
@@ -201,9 +203,9 @@ class RanStack : public Object
     /// A UE's readiness for a handover out of a cell.
     enum Readiness : uint8_t
     {
-        READY = 0,   //!< connected normally to the source, at both ends
-        NOT_YET,     //!< attaching, or in another handover
-        ELSEWHERE,   //!< connected normally to another cell
+        READY = 0, //!< connected normally to the source, at both ends
+        NOT_YET,   //!< attaching, or in another handover
+        ELSEWHERE, //!< connected normally to another cell
     };
 
     /**
@@ -219,18 +221,20 @@ class RanStack : public Object
      * \param source the base-station device it leaves
      * \param targetCellId the cell it goes to
      */
-    virtual void DoRequestHandover(Ptr<NetDevice> ue, Ptr<NetDevice> source, uint16_t targetCellId) = 0;
+    virtual void DoRequestHandover(Ptr<NetDevice> ue,
+                                   Ptr<NetDevice> source,
+                                   uint16_t targetCellId) = 0;
 
   private:
     /// A handover request waiting for its UE.
     struct Request
     {
-        Ptr<NetDevice> ue;                     //!< the UE
-        Ptr<NetDevice> source;                 //!< the cell it leaves
-        uint16_t target;                       //!< the cell it goes to
-        Time giveUp;                           //!< no request after this
-        Callback<void, RequestOutcome> done;   //!< told the outcome
-        EventId event;                         //!< the next attempt
+        Ptr<NetDevice> ue;                   //!< the UE
+        Ptr<NetDevice> source;               //!< the cell it leaves
+        uint16_t target;                     //!< the cell it goes to
+        Time giveUp;                         //!< no request after this
+        Callback<void, RequestOutcome> done; //!< told the outcome
+        EventId event;                       //!< the next attempt
     };
 
     /**
@@ -246,10 +250,10 @@ class RanStack : public Object
      */
     void Finish(std::size_t id, RequestOutcome outcome);
 
-    Time m_retry;                     //!< RequestRetry
-    std::vector<Request> m_requests;  //!< every request made
-    uint32_t m_retries{0};            //!< requests put off, each time
-    uint32_t m_dropped{0};            //!< requests not made
+    Time m_retry;                    //!< RequestRetry
+    std::vector<Request> m_requests; //!< every request made
+    uint32_t m_retries{0};           //!< requests put off, each time
+    uint32_t m_dropped{0};           //!< requests not made
 };
 
 } // namespace ns3

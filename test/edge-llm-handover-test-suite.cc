@@ -412,9 +412,14 @@ class PingPongTestCase : public HandoverTestCase
                             if (!*back)
                             {
                                 *back = true;
-                                Simulator::Schedule(MilliSeconds(20), [stack, ue, target, sourceCell]() {
-                                    stack->RequestHandover(ue, target, sourceCell, Simulator::Now() + Seconds(1));
-                                });
+                                Simulator::Schedule(MilliSeconds(20),
+                                                    [stack, ue, target, sourceCell]() {
+                                                        stack->RequestHandover(ue,
+                                                                               target,
+                                                                               sourceCell,
+                                                                               Simulator::Now() +
+                                                                                   Seconds(1));
+                                                    });
                             }
                         }));
             });

@@ -799,7 +799,8 @@ class BoundaryTriggerTestCase : public ServingTestCase
         const std::vector<EdgeLlmBoundaryCrossing>& plan = scenario->GetBoundaryCrossings();
         NS_TEST_ASSERT_MSG_EQ(plan.size(), 2u, "one crossing per UE");
         const double expected[] = {2.0, 1.6};
-        const uint16_t firstCell = scenario->GetRanStack()->GetCellId(scenario->GetEnbDevices().Get(0));
+        const uint16_t firstCell =
+            scenario->GetRanStack()->GetCellId(scenario->GetEnbDevices().Get(0));
         const uint16_t secondCell =
             scenario->GetRanStack()->GetCellId(scenario->GetEnbDevices().Get(1));
         for (uint32_t k = 0; k < plan.size(); ++k)

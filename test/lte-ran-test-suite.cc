@@ -7,7 +7,6 @@
 
 #include "ns3/boolean.h"
 #include "ns3/constant-velocity-mobility-model.h"
-#include "ns3/lte-epc-routes.h"
 #include "ns3/inet-socket-address.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
@@ -15,6 +14,7 @@
 #include "ns3/lte-enb-mac.h"
 #include "ns3/lte-enb-net-device.h"
 #include "ns3/lte-enb-rrc.h"
+#include "ns3/lte-epc-routes.h"
 #include "ns3/lte-helper.h"
 #include "ns3/lte-local-breakout.h"
 #include "ns3/lte-measurement-reports.h"

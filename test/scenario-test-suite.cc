@@ -77,8 +77,8 @@ MakeUe(const std::string& layout, Ptr<CellLayout> cells, double endS, int64_t st
         Ptr<GridRandomRoute> routes = CreateObject<GridRandomRoute>();
         routes->SetAttribute("Speed", DoubleValue(40));
         routes->AssignStreams(stream);
-        ue.route = routes->GetRoute(*DynamicCast<GridCellLayout>(cells), 0, 0.5, endS)
-                       .GetWaypoints();
+        ue.route =
+            routes->GetRoute(*DynamicCast<GridCellLayout>(cells), 0, 0.5, endS).GetWaypoints();
     }
     return ue;
 }
@@ -270,16 +270,14 @@ class ServingInvariantsTestCase : public TestCase
                     [&copies](uint64_t imsi, uint32_t index, Time, Time, uint16_t, bool) {
                         ++copies[imsi][index];
                     }));
-            client->TraceConnectWithoutContext("SessionComplete",
-                                               Callback<void, uint64_t>([&complete](uint64_t) {
-                                                   ++complete;
-                                               }));
+            client->TraceConnectWithoutContext(
+                "SessionComplete",
+                Callback<void, uint64_t>([&complete](uint64_t) { ++complete; }));
         }
         Simulator::Stop(Seconds(endS));
         Simulator::Run();
 
-        const std::vector<HandoverRecord> records =
-            edge->GetCoordinator()->GetRecords();
+        const std::vector<HandoverRecord> records = edge->GetCoordinator()->GetRecords();
         NS_TEST_ASSERT_MSG_GT(records.size(), 0u, "sessions were handed over");
         NS_TEST_ASSERT_MSG_EQ(complete, ues, "every session completed");
         for (uint32_t j = 0; j < ues; ++j)
@@ -296,7 +294,9 @@ class ServingInvariantsTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(twice, 0u, "IMSI " << imsi << ": no index twice");
             const KvTransferSenderCounters s = net->GetKvSent(imsi);
             const KvTransferReceiverCounters r = net->GetKvReceived(imsi);
-            NS_TEST_ASSERT_MSG_EQ(s.announced, s.sent + s.withdrawn, "announced = sent + withdrawn");
+            NS_TEST_ASSERT_MSG_EQ(s.announced,
+                                  s.sent + s.withdrawn,
+                                  "announced = sent + withdrawn");
             uint64_t withdrawn = 0;
             for (uint64_t w : s.withdrawnBy)
             {

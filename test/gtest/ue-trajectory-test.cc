@@ -10,7 +10,6 @@
 #include "ns3/edge-llm-line-scenario.h"
 #include "ns3/grid-cell-layout.h"
 #include "ns3/line-cell-layout.h"
-#include "ns3/lte-enb-net-device.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/road-cell-layout.h"
@@ -201,7 +200,7 @@ TEST(FindNearestCellChangesTest, LineMatchesTheLineScenarioBoundaryPlan)
         for (const PlannedCrossing& c : FindNearestCellChanges(path, *line, 0, 1000))
         {
             auto cell = [&scenario](uint32_t i) {
-                return DynamicCast<LteEnbNetDevice>(scenario->GetEnbDevices().Get(i))->GetCellId();
+                return scenario->GetRanStack()->GetCellId(scenario->GetEnbDevices().Get(i));
             };
             planned.push_back({j, 0, Seconds(c.timeS), cell(c.fromCell), cell(c.toCell)});
         }
