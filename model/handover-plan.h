@@ -80,6 +80,15 @@ struct HandoverSessionView
     SessionKvProfile kv;             //!< its KV-cache shape
     std::vector<std::size_t> links;  //!< indices into HandoverPlanInput::links, holder first
     bool handedOver{true};           //!< false for an expected handover (oracle, prediction)
+    /// Planned before and migrating already: this plan replaces its current one (a re-plan
+    /// of its group; see HandoverScheduler::GetOnlineGrouping)
+    bool inProgress{false};
+    /// The shortest prefill its plan may have: tokens it must prefill already, because their
+    /// KV will not come (a re-plan whose transfer has all reached TCP)
+    uint64_t prefixMin{0};
+    /// The longest prefill its plan may have: the KV from there on is on its way (a re-plan
+    /// whose transfer has begun); the context, when nothing limits it
+    uint64_t prefixMax{std::numeric_limits<uint64_t>::max()};
 };
 
 /**

@@ -199,6 +199,15 @@ HandoverScheduler::CheckPlan(const HandoverPlanInput& input,
             return why.str();
         }
         const uint64_t prefix = prefill.empty() ? 0 : prefill[0].end;
+        if (prefix < view->prefixMin || prefix > view->prefixMax)
+        {
+            why << who << ": SessionPlan::prefill of imsi " << p.imsi << " ends at " << prefix
+                << "; allowed: [" << view->prefixMin << ", "
+                << std::min(view->prefixMax, context)
+                << "] (HandoverSessionView::prefixMin and prefixMax: what its transfer so far "
+                   "leaves to a re-plan)";
+            return why.str();
+        }
         const uint64_t units =
             p.unit == KvTransferHeader::TOKEN ? context : context * view->kv.entriesPerToken;
         // What the target will hold: in tokens, the prefix and the token ranges sent.

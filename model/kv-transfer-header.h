@@ -24,14 +24,14 @@ namespace ns3
  * | offset | width | field         | rule                                             |
  * |--------|-------|---------------|--------------------------------------------------|
  * | 0      | 2     | magic         | 0x4B56 ("KV")                                    |
- * | 2      | 1     | version       | 2                                                |
+ * | 2      | 1     | version       | 3                                                |
  * | 3      | 1     | type          | BEGIN 1, TOKENS 2, DATA 3, END 4, CANCEL 5,      |
  * |        |       |               | OPEN 6, SEAL 7                                   |
  * | 4      | 1     | unit          | TOKEN 0, ENTRY 1 (importance-ordered entries)     |
  * | 5      | 3     | reserved      | 0                                                |
  * | 8      | 8     | imsi          | >= 1                                             |
  * | 16     | 4     | epoch         | any                                              |
- * | 20     | 4     | first         | first + count <= 2^32; CANCEL: reason code [0, 2]|
+ * | 20     | 4     | first         | first + count <= 2^32; CANCEL: reason code [0, 3]|
  * | 24     | 4     | count         | >= 1 for BEGIN, TOKENS, DATA; 0 for the others   |
  * | 28     | 8     | payloadBytes  | see below                                        |
  *
@@ -45,8 +45,9 @@ namespace ns3
  * before the first BEGIN of an open transfer, one that grows while the source decodes; SEAL
  * follows the BEGINs of its last ranges.
  *
- * Version 2 added OPEN, SEAL and CANCEL's reason; a version 1 peer would misread them, so
- * version 1 headers are refused.
+ * Version 2 added OPEN, SEAL and CANCEL's reason, and version 3 the re-plan reason, after
+ * which the next epoch keeps what the cancelled one delivered; an older peer would misread
+ * them, so older headers are refused.
  */
 class KvTransferHeader : public Header
 {
@@ -71,7 +72,7 @@ class KvTransferHeader : public Header
     };
 
     static constexpr uint16_t MAGIC = 0x4B56;         //!< first two bytes of every header
-    static constexpr uint8_t VERSION = 2;             //!< the version this code speaks
+    static constexpr uint8_t VERSION = 3;             //!< the version this code speaks
     static constexpr uint32_t SERIALIZED_SIZE = 36;   //!< bytes on the wire
     static constexpr uint32_t BYTES_PER_TOKEN_ID = 4; //!< virtual size of a forwarded ID
 

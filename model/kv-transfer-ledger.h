@@ -29,14 +29,17 @@ enum class KvDiscardReason : uint8_t
     NEWER_EPOCH = 0, //!< a newer epoch of the session replaced this one
     WINDOW_END = 1,  //!< the time window the transfer had to fit in closed
     LINK_DOWN = 2,   //!< the link to the peer went away
+    /// the transfer was planned anew with others: its unsent bytes are withdrawn, and what
+    /// was sent is kept by the next epoch
+    REPLAN = 3,
 };
 
 /// Number of KvDiscardReason values: the size of the per-reason counter arrays.
-constexpr std::size_t KV_DISCARD_REASONS = 3;
+constexpr std::size_t KV_DISCARD_REASONS = 4;
 
 /**
  * \param r a reason
- * \return its short name: "newer-epoch", "window-end" or "link-down"
+ * \return its short name: "newer-epoch", "window-end", "link-down" or "re-plan"
  */
 inline const char*
 KvDiscardReasonName(KvDiscardReason r)
@@ -49,6 +52,8 @@ KvDiscardReasonName(KvDiscardReason r)
         return "window-end";
     case KvDiscardReason::LINK_DOWN:
         return "link-down";
+    case KvDiscardReason::REPLAN:
+        return "re-plan";
     }
     return "unknown";
 }

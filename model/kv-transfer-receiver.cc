@@ -306,6 +306,7 @@ KvTransferReceiver::ResetEpoch(uint64_t imsi, uint32_t epoch, KvDiscardReason re
     }
     s.epoch = epoch;
     s.cancelled = false;
+    s.carry = false;
     s.complete = false;
     s.open = false;
     s.announced.Clear();
@@ -350,9 +351,21 @@ KvTransferReceiver::OnHeader(Stream& stream)
             Drop(h, STALE_EPOCH);
             return;
         }
-        Session& s = (it == m_sessions.end() || h.GetEpoch() > it->second.epoch)
-                         ? ResetEpoch(imsi, h.GetEpoch(), KvDiscardReason::NEWER_EPOCH)
-                         : it->second;
+        const bool newer = it == m_sessions.end() || h.GetEpoch() > it->second.epoch;
+        edgellm::RangeSet kept;
+        if (newer && it != m_sessions.end() && it->second.carry)
+        {
+            // The epoch a re-plan cancelled delivered these; the plan that replaced it counts
+            // on them, so they are the new epoch's from the start.
+            kept = it->second.received;
+        }
+        Session& s =
+            newer ? ResetEpoch(imsi, h.GetEpoch(), KvDiscardReason::NEWER_EPOCH) : it->second;
+        if (kept.Count() > 0)
+        {
+            s.announced = kept;
+            s.received = kept;
+        }
         if (type == KvTransferHeader::OPEN)
         {
             s.open = true;
@@ -400,6 +413,7 @@ KvTransferReceiver::OnHeader(Stream& stream)
     case KvTransferHeader::CANCEL:
         s.cancelled = true;
         s.complete = false;
+        s.carry = h.GetCancelReason() == KvDiscardReason::REPLAN;
         Retire(s, s.epoch, h.GetCancelReason());
         stream.accepted = true;
         return;

@@ -215,6 +215,7 @@ class KvTransferReceiver : public Object
         edgellm::RangeSet announced; //!< announced ranges of the current epoch
         edgellm::RangeSet received;  //!< received ranges of the current epoch
         uint64_t epochBytes{0};      //!< KV bytes received in the current epoch
+        bool carry{false};           //!< cancelled for a re-plan: the next epoch keeps received
         std::deque<std::pair<uint32_t, KvDiscardReason>> retired; //!< latest last, at most
                                                                   //!< RETIRED_KEPT
     };

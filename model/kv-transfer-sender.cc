@@ -15,6 +15,7 @@
 #include "ns3/simulator.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -553,6 +554,45 @@ uint64_t
 KvTransferSender::GetStreamBytesSent() const
 {
     return m_streamSent;
+}
+
+uint64_t
+KvTransferSender::GetSocketBufferedBytes() const
+{
+    if (!m_socket || !m_connected)
+    {
+        return 0;
+    }
+    UintegerValue size;
+    m_socket->GetAttribute("SndBufSize", size);
+    return size.Get() - std::min<uint64_t>(size.Get(), m_socket->GetTxAvailable());
+}
+
+std::vector<std::pair<uint32_t, uint32_t>>
+KvTransferSender::GetUnsentRanges(uint64_t imsi, uint32_t epoch) const
+{
+    for (const Job& j : m_jobs)
+    {
+        if (j.info.imsi == imsi && j.info.epoch == epoch)
+        {
+            return {j.ranges.begin(), j.ranges.end()};
+        }
+    }
+    return {};
+}
+
+bool
+KvTransferSender::SetDeadline(uint64_t imsi, uint32_t epoch, Time deadline)
+{
+    for (Job& j : m_jobs)
+    {
+        if (j.info.imsi == imsi && j.info.epoch == epoch)
+        {
+            j.info.deadline = deadline;
+            return true;
+        }
+    }
+    return false;
 }
 
 uint64_t

@@ -230,6 +230,32 @@ class KvTransferSender : public Object
      */
     uint64_t GetBacklogBytes() const;
 
+    /**
+     * \brief Bytes in the TCP socket's send buffer: written and not yet acknowledged by the
+     * peer, headers included. With GetBacklogBytes, what the link still has to carry of what
+     * was enqueued.
+     * \return the bytes; 0 before the connection is up
+     */
+    uint64_t GetSocketBufferedBytes() const;
+
+    /**
+     * \param imsi a session
+     * \param epoch one of its epochs
+     * \return the ranges of that transfer no DATA message has been started for yet, in
+     *         sending order (units of the transfer); empty if it is not queued
+     */
+    std::vector<std::pair<uint32_t, uint32_t>> GetUnsentRanges(uint64_t imsi,
+                                                               uint32_t epoch) const;
+
+    /**
+     * \brief Move a queued transfer's deadline, as a re-plan of its group does.
+     * \param imsi the session
+     * \param epoch its epoch
+     * \param deadline the new deadline
+     * \return false if the transfer is not queued
+     */
+    bool SetDeadline(uint64_t imsi, uint32_t epoch, Time deadline);
+
     /// \return true once the connection is established
     bool IsConnected() const;
 

@@ -462,6 +462,39 @@ LlmEngine::SubmitPrefillBatch(const std::vector<std::pair<uint64_t, uint64_t>>& 
     Schedule();
 }
 
+bool
+LlmEngine::ResizeQueuedPrefill(uint64_t imsi, uint64_t tokens)
+{
+    NS_LOG_FUNCTION(this << imsi << tokens);
+    Session& s = GetOrFatal(imsi, "ResizeQueuedPrefill");
+    if (s.phase != Phase::PREFILL_QUEUED)
+    {
+        return false;
+    }
+    NS_ABORT_MSG_IF(tokens > s.reservedTokens,
+                    "ns3::LlmEngine::ResizeQueuedPrefill: tokens = "
+                        << tokens << " is invalid; allowed: an integer in [0, " << s.reservedTokens
+                        << "], what imsi " << imsi << " has reserved");
+    if (tokens > 0)
+    {
+        s.prefillTokens = tokens; // keeps its place in the queue
+        return true;
+    }
+    Unqueue(imsi, s);
+    s.prefillTokens = 0;
+    s.prefillUrgent = false;
+    Dispatch(imsi, s);
+    // The GPU may have been waiting for a boundary for this prefill alone.
+    Schedule();
+    return true;
+}
+
+Time
+LlmEngine::GetPrefillBusyUntil() const
+{
+    return m_busy && m_busyPrefill ? TimeStep(m_iterationEnd.GetTs()) : Simulator::Now();
+}
+
 void
 LlmEngine::ResumeDecoding(uint64_t imsi, uint64_t nextTokenIndex, uint64_t remaining)
 {
@@ -675,6 +708,7 @@ LlmEngine::StartDecode(Time duration, uint64_t contextTokens)
     NS_LOG_LOGIC("decode step of " << m_batch.size() << " sequences, " << contextTokens
                                    << " context tokens, " << duration.As(Time::MS));
     m_busy = true;
+    m_busyPrefill = false;
     m_iterationStartedTrace(IterationKind::DECODE, m_batch.size(), contextTokens, duration);
     m_iterationEnd = Simulator::Schedule(duration, &LlmEngine::EndDecode, this);
 }
@@ -701,6 +735,7 @@ LlmEngine::StartPrefill()
     NS_LOG_LOGIC((m_batchUrgent ? "urgent " : "") << "prefill of " << n << " sequences, " << tokens
                                                   << " tokens, " << duration.As(Time::MS));
     m_busy = true;
+    m_busyPrefill = true;
     m_iterationStartedTrace(IterationKind::PREFILL, n, tokens, duration);
     for (std::size_t i = 0; i < m_batch.size(); ++i)
     {

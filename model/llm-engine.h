@@ -197,6 +197,21 @@ class LlmEngine : public Object
     void SubmitPrefillBatch(const std::vector<std::pair<uint64_t, uint64_t>>& jobs, bool urgent);
 
     /**
+     * \brief Change the length of a prefill still in its queue, as a re-plan of its handover
+     * group does; 0 takes it out of the queue.
+     * \param imsi a session
+     * \param tokens the new length; at most the session's reserved tokens
+     * \return false, changing nothing, if the session has no prefill queued (none, or it runs)
+     */
+    bool ResizeQueuedPrefill(uint64_t imsi, uint64_t tokens);
+
+    /**
+     * \return when the running iteration ends if it is a prefill, else now: the earliest a
+     *         prefill batch submitted now can start, before rounding up to a cycle boundary
+     */
+    Time GetPrefillBusyUntil() const;
+
+    /**
      * \brief Start (or restart) a session's decoding at a given token index.
      *
      * Its next decode step emits nextTokenIndex; the session finishes after emitting
@@ -392,6 +407,7 @@ class LlmEngine : public Object
     std::vector<uint64_t> m_finished;                 //!< sessions finished by the last step
     bool m_holdSchedule{false};                       //!< SubmitPrefillBatch is queueing
     bool m_busy;                                      //!< an iteration is running
+    bool m_busyPrefill{false};                        //!< the running iteration is a prefill
     bool m_batchUrgent;                               //!< the running prefill is urgent
     EventId m_iterationEnd;                           //!< end of the running iteration
     EventId m_wake;                                   //!< a prefill boundary the GPU waits for

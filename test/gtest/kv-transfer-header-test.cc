@@ -122,7 +122,8 @@ TEST(KvTransferHeader, EachBrokenRuleIsNamed)
     const std::vector<Case> cases = {
         {0, 0x00, "magic"},
         {2, 1, "version"}, // version 1 lacks OPEN, SEAL and CANCEL's reason
-        {2, 3, "version"},
+        {2, 2, "version"}, // version 2 lacks the re-plan reason
+        {2, 4, "version"},
         {3, 0, "type"},
         {3, 8, "type"},
         {4, 2, "unit"},
@@ -213,15 +214,16 @@ TEST(KvTransferHeader, OpenSealAndCancelCarryNoRangeAndCancelCarriesItsReason)
     }
     const KvDiscardReason reasons[] = {KvDiscardReason::NEWER_EPOCH,
                                        KvDiscardReason::WINDOW_END,
-                                       KvDiscardReason::LINK_DOWN};
-    for (uint32_t code = 0; code < 3; ++code)
+                                       KvDiscardReason::LINK_DOWN,
+                                       KvDiscardReason::REPLAN};
+    for (uint32_t code = 0; code < 4; ++code)
     {
         EXPECT_TRUE(parseOf(H::CANCEL, code, 0, 0)) << why;
         EXPECT_EQ(h.GetCancelReason(), reasons[code]);
         EXPECT_EQ(h.GetFirst(), code);
     }
-    EXPECT_FALSE(parseOf(H::CANCEL, 3, 0, 0));
-    EXPECT_NE(why.find("CANCEL reason (first) = 3 is not in [0, 2]"), std::string::npos) << why;
+    EXPECT_FALSE(parseOf(H::CANCEL, 4, 0, 0));
+    EXPECT_NE(why.find("CANCEL reason (first) = 4 is not in [0, 3]"), std::string::npos) << why;
     EXPECT_FALSE(parseOf(H::CANCEL, 0xFFFFFFFFu, 0, 0));
     EXPECT_FALSE(parseOf(H::CANCEL, 1, 1, 0));
     EXPECT_NE(why.find("count = 1"), std::string::npos) << why;
