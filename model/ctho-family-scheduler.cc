@@ -4,6 +4,8 @@
 
 #include "ctho-family-scheduler.h"
 
+#include "ns3/boolean.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -16,11 +18,26 @@ TypeId
 CtHoFamilyScheduler::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::CtHoFamilyScheduler").SetParent<HandoverScheduler>().SetGroupName("EdgeLlm");
+        TypeId("ns3::CtHoFamilyScheduler")
+            .SetParent<HandoverScheduler>()
+            .SetGroupName("EdgeLlm")
+            .AddAttribute("OnlineGrouping",
+                          "Plan the online handovers one prefill batch of the target will hold "
+                          "together, re-planning the unsent rest of those already under way; "
+                          "false plans each alone, behind the ones before.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&CtHoFamilyScheduler::m_onlineGrouping),
+                          MakeBooleanChecker());
     return tid;
 }
 
 CtHoFamilyScheduler::CtHoFamilyScheduler() = default;
+
+bool
+CtHoFamilyScheduler::GetOnlineGrouping() const
+{
+    return m_onlineGrouping;
+}
 
 CtHoFamilyScheduler::~CtHoFamilyScheduler() = default;
 
@@ -41,6 +58,13 @@ CtHoFamilyScheduler::MakeCtHoView(const HandoverPlanInput& input)
     for (const HandoverSessionView& s : input.sessions)
     {
         problem.ues.push_back({s.contextTokens, s.handoverStartS});
+        // min(L, C_i) is the session's prefill, so its bounds are bounds on L, except a
+        // maximum at or past its context, which no L can exceed.
+        problem.minPrefix = std::max(problem.minPrefix, s.prefixMin);
+        if (s.prefixMax < s.contextTokens)
+        {
+            problem.maxPrefix = std::min(problem.maxPrefix, s.prefixMax);
+        }
         bytesPerToken = std::max(bytesPerToken, s.kv.bytesPerToken);
         for (std::size_t l : s.links)
         {
@@ -65,6 +89,13 @@ CtHoFamilyScheduler::MakeCtHoView(const HandoverPlanInput& input)
     {
         throw std::invalid_argument("HandoverPlanInput::links is empty: no backhaul link at all");
     }
+    if (problem.minPrefix > problem.maxPrefix)
+    {
+        throw std::invalid_argument(
+            "HandoverSessionView::prefixMin = " + std::to_string(problem.minPrefix) +
+            " of one session is above another's prefixMax = " +
+            std::to_string(problem.maxPrefix) + ": no common prefix fits the group");
+    }
     problem.backhaulTokensPerSecond = bps / 8.0 / static_cast<double>(bytesPerToken);
     problem.backlogTokens = static_cast<double>(backlog) / static_cast<double>(bytesPerToken);
     return problem;
@@ -74,8 +105,16 @@ HandoverPlan
 CtHoFamilyScheduler::DoPlan(const HandoverPlanInput& input)
 {
     const HandoverTargetView& target = input.GetTarget(input.sessions.front().targetCell);
-    const CtHoSolver solver(MakeCtHoView(input), target.compute);
-    const CtHoValue chosen = ChoosePrefix(solver);
+    const CtHoInput problem = MakeCtHoView(input);
+    const CtHoSolver solver(problem, target.compute);
+    CtHoValue chosen = ChoosePrefix(solver);
+    if (chosen.prefixTokens < problem.minPrefix || chosen.prefixTokens > problem.maxPrefix)
+    {
+        // V(L) falls to the unbounded optimum and rises after it, so the bound nearest to
+        // the scheme's own choice is the best it can still have.
+        chosen = solver.Evaluate(
+            std::clamp(chosen.prefixTokens, problem.minPrefix, problem.maxPrefix));
+    }
     const uint64_t L = chosen.prefixTokens;
     HandoverPlan plan;
     plan.prefixTokens = L;

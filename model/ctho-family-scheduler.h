@@ -47,6 +47,9 @@ class CtHoFamilyScheduler : public HandoverScheduler
      */
     static CtHoInput MakeCtHoView(const HandoverPlanInput& input);
 
+    /// \return the OnlineGrouping attribute
+    bool GetOnlineGrouping() const override;
+
   protected:
     /**
      * \brief Choose L.
@@ -57,6 +60,8 @@ class CtHoFamilyScheduler : public HandoverScheduler
 
   private:
     HandoverPlan DoPlan(const HandoverPlanInput& input) final;
+
+    bool m_onlineGrouping; //!< OnlineGrouping
 };
 
 } // namespace ns3

@@ -37,6 +37,11 @@ struct CtHoInput
     double earliestPrefillStart{-std::numeric_limits<double>::infinity()};
     /// B_0: tokens already queued on the backhaul at tau_1, sent before this group's
     double backlogTokens{0};
+    /// L_min: the shortest prefix a re-plan can still carry out (CtHoFamilyScheduler keeps
+    /// its choice in [minPrefix, maxPrefix]; the solver itself searches every L)
+    uint64_t minPrefix{0};
+    /// L_max: the longest prefix a re-plan can still carry out
+    uint64_t maxPrefix{std::numeric_limits<uint64_t>::max()};
     bool blockAligned{false}; //!< restrict L to multiples of blockTokens, plus C_max
     uint32_t blockTokens{16}; //!< block size for blockAligned, >= 1
 };

@@ -319,7 +319,9 @@ void
 HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
 {
     std::vector<uint64_t> batch;
-    if (group == 0)
+    // A cycle group's prefills join one batch by being queued before its boundary, each as
+    // its tokens come.
+    if (group == 0 || m_groups[group - 1].online)
     {
         if (m_migrations.count(imsi) == 0)
         {

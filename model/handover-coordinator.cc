@@ -92,6 +92,10 @@ HandoverCoordinator::GetTypeId()
                             "prediction, a failed handover or the UE's release.",
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_cancelledTrace),
                             "ns3::HandoverCoordinator::CancelledTracedCallback")
+            .AddTraceSource("MigrationReplanned",
+                            "A migration's plan was replaced, as its online cycle group grew.",
+                            MakeTraceSourceAccessor(&HandoverCoordinator::m_replannedTrace),
+                            "ns3::HandoverCoordinator::ReplannedTracedCallback")
             .AddTraceSource("MigrationState",
                             "A migration moved from one state to another.",
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_stateTrace),
@@ -442,7 +446,10 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
         return;
     }
 
-    HandoverPlan plan = PlanFor(imsi, holder, targetCell, group);
+    const bool online =
+        group == 0 && Scheduler()->GetOnlineGrouping() && GetSender(holder, targetCell);
+    HandoverPlan plan = online ? PlanOnline(imsi, holder, targetCell, &group)
+                               : PlanFor(imsi, holder, targetCell, group);
     if (!plan.Find(imsi))
     {
         // An oracle member the group's plan could not see (no session then): alone now.
@@ -457,8 +464,16 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
     record.group = group;
     m_records.push_back(record);
     const bool migrating = session.action == SessionPlan::MIGRATE && routed;
-    if (!migrating ||
-        !StartMigration(imsi, holder, targetCell, m_records.size() - 1, session, now, false))
+    const bool begun =
+        migrating &&
+        StartMigration(imsi, holder, targetCell, m_records.size() - 1, session, now, false);
+    if (online)
+    {
+        // One batch holds the group: its end, not each prefill after the last, is what the
+        // next group waits for.
+        SetGroupPrefillEnd(group);
+    }
+    if (!begun)
     {
         if (!migrating)
         {

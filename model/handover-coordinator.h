@@ -228,6 +228,14 @@ class HandoverCoordinator : public Object
      */
     typedef void (*StateTracedCallback)(uint64_t imsi, uint32_t epoch, int from, int to);
 
+    /**
+     * TracedCallback signature of MigrationReplanned.
+     * \param [in] imsi the UE
+     * \param [in] epoch the transfer's new epoch
+     * \param [in] bytes KV bytes of the old plan withdrawn (never handed to TCP)
+     */
+    typedef void (*ReplannedTracedCallback)(uint64_t imsi, uint32_t epoch, uint64_t bytes);
+
   protected:
     void DoDispose() override;
 
@@ -242,6 +250,7 @@ class HandoverCoordinator : public Object
         Ptr<KvTransferApplication> kv; //!< its KV-transfer endpoints
         Time prefillFreeAt{0};         //!< end of the handover prefills planned here
         uint64_t queuedPrefill{0};     //!< tokens of those not yet done
+        uint32_t openGroup{0};         //!< the online cycle group forming here; 0 if none
     };
 
     /// A migration under way; what it moves is in its HandoverRecord.
@@ -265,13 +274,19 @@ class HandoverCoordinator : public Object
         std::size_t record{0};           //!< index of its HandoverRecord
     };
 
-    /// An oracle group.
+    /// An oracle group, or an online cycle group: the handovers one prefill batch holds.
     struct Group
     {
         std::map<uint64_t, Time> expected; //!< members and their expected handover times
         bool planned{false};               //!< the plan is fixed
         HandoverPlan plan;                 //!< the plan, once fixed
         std::vector<uint64_t> waiting;     //!< members that have not handed over yet
+        bool online{false};                //!< a cycle group (the rest apply to these)
+        uint16_t target{0};                //!< where its batch runs
+        Time freeBefore;                   //!< when the target is free of earlier work
+        Time boundary;                     //!< when its batch starts: a cycle boundary
+        /// Bytes queued and in TCP on each of its links when the group first used it
+        std::map<std::pair<uint16_t, uint16_t>, uint64_t> backlog;
     };
 
     void HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
@@ -325,6 +340,26 @@ class HandoverCoordinator : public Object
     uint32_t LeaveGroup(uint64_t imsi);
     /// Plan a session alone (group 0), or fix its oracle group's plan. \return the plan
     HandoverPlan PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t group);
+    /**
+     * \brief Plan an online handover with its target's open cycle group, and re-plan the
+     * group's migrations under way.
+     * \param imsi the UE
+     * \param holder the cell holding its cache
+     * \param target its target
+     * \param [out] group the cycle group it joins
+     * \return the group's plan
+     */
+    HandoverPlan PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t* group);
+    /**
+     * \brief Replace a migration's plan: what its transfer has handed to TCP is kept, the
+     * rest is withdrawn (KvDiscardReason::REPLAN) and the new plan's rest goes in a new epoch.
+     * \param imsi the UE
+     * \param plan its new plan
+     * \param predicted the group's new predicted delay
+     */
+    void ReplanMigration(uint64_t imsi, const SessionPlan& plan, Time predicted);
+    /// Set the target's prefill end to a cycle group's batch end. \param group the group
+    void SetGroupPrefillEnd(uint32_t group);
     /// Submit the prefills of a session (group 0) or of a group once all are ready for it.
     void TryPrefill(uint64_t imsi, uint32_t group);
     /// Resume a migrated session at its target if it may.
@@ -404,6 +439,7 @@ class HandoverCoordinator : public Object
     TracedCallback<uint64_t, uint16_t, Time> m_resumedTrace;       //!< SessionResumed
     TracedCallback<uint64_t, uint32_t, uint64_t> m_cancelledTrace; //!< MigrationCancelled
     TracedCallback<uint64_t, uint32_t, int, int> m_stateTrace;     //!< MigrationState
+    TracedCallback<uint64_t, uint32_t, uint64_t> m_replannedTrace; //!< MigrationReplanned
 };
 
 } // namespace ns3

@@ -37,7 +37,8 @@ struct HandoverRecord
     };
 
     std::string scheme;         //!< the scheduler's scheme name
-    uint32_t group{0};          //!< oracle group from 1; 0 for online plans and relays
+    uint32_t group{0};          //!< oracle or online cycle group from 1; 0 for plans alone
+                                //!< and relays
     uint64_t imsi{0};           //!< the UE
     uint16_t sourceCell{0};     //!< cell the UE left
     uint16_t targetCell{0};     //!< cell the UE joined
@@ -65,6 +66,7 @@ struct HandoverRecord
     uint64_t wastedBytes{0};    //!< KV bytes of prepared work thrown away (sent to TCP)
     double wastedGpuSeconds{0}; //!< GPU time of prepared prefills thrown away, s
     std::map<std::string, double> policyValues; //!< the policy's own results, by name
+    uint32_t replans{0}; //!< times its plan was replaced as its cycle group grew
 };
 
 /**

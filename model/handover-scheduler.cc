@@ -356,6 +356,12 @@ HandoverScheduler::GetSlotDuration() const
     return Time(0);
 }
 
+bool
+HandoverScheduler::GetOnlineGrouping() const
+{
+    return false;
+}
+
 HandoverPlan
 HandoverScheduler::DoPrepare(const HandoverPlanInput& /* input */)
 {

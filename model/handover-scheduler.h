@@ -105,6 +105,17 @@ class HandoverScheduler : public Object
     virtual Time GetSlotDuration() const;
 
     /**
+     * \brief Whether online handovers are planned in cycle groups.
+     *
+     * If true, the coordinator plans the online handovers to one target that one prefill
+     * batch will hold together: a handover that arrives while that batch has not started
+     * comes with every migration of the batch (HandoverSessionView::inProgress, with the
+     * prefixMin and prefixMax its transfer so far allows), and the plan replaces theirs.
+     * \return false (the default): each online handover is planned alone
+     */
+    virtual bool GetOnlineGrouping() const;
+
+    /**
      * \brief Check a plan against its input, and resolve CONTEXT_END.
      * \param input the input
      * \param plan the plan

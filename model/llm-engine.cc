@@ -490,9 +490,17 @@ LlmEngine::ResizeQueuedPrefill(uint64_t imsi, uint64_t tokens)
 }
 
 Time
-LlmEngine::GetPrefillBusyUntil() const
+LlmEngine::GetIterationEnd() const
 {
-    return m_busy && m_busyPrefill ? TimeStep(m_iterationEnd.GetTs()) : Simulator::Now();
+    return m_busy ? TimeStep(m_iterationEnd.GetTs()) : Simulator::Now();
+}
+
+Time
+LlmEngine::GetPrefillBoundary(Time at) const
+{
+    const int64_t t = at.GetTimeStep();
+    const int64_t cycle = m_prefillCycle.GetTimeStep();
+    return cycle == 0 ? at : TimeStep((t + cycle - 1) / cycle * cycle);
 }
 
 void
@@ -635,13 +643,7 @@ LlmEngine::GetKvCapacityTokens() const
 Time
 LlmEngine::NextPrefillBoundary() const
 {
-    const int64_t now = Simulator::Now().GetTimeStep();
-    const int64_t cycle = m_prefillCycle.GetTimeStep();
-    if (cycle == 0)
-    {
-        return TimeStep(now);
-    }
-    return TimeStep((now + cycle - 1) / cycle * cycle);
+    return GetPrefillBoundary(Simulator::Now());
 }
 
 void
@@ -708,7 +710,6 @@ LlmEngine::StartDecode(Time duration, uint64_t contextTokens)
     NS_LOG_LOGIC("decode step of " << m_batch.size() << " sequences, " << contextTokens
                                    << " context tokens, " << duration.As(Time::MS));
     m_busy = true;
-    m_busyPrefill = false;
     m_iterationStartedTrace(IterationKind::DECODE, m_batch.size(), contextTokens, duration);
     m_iterationEnd = Simulator::Schedule(duration, &LlmEngine::EndDecode, this);
 }
@@ -735,7 +736,6 @@ LlmEngine::StartPrefill()
     NS_LOG_LOGIC((m_batchUrgent ? "urgent " : "") << "prefill of " << n << " sequences, " << tokens
                                                   << " tokens, " << duration.As(Time::MS));
     m_busy = true;
-    m_busyPrefill = true;
     m_iterationStartedTrace(IterationKind::PREFILL, n, tokens, duration);
     for (std::size_t i = 0; i < m_batch.size(); ++i)
     {

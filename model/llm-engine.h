@@ -206,10 +206,17 @@ class LlmEngine : public Object
     bool ResizeQueuedPrefill(uint64_t imsi, uint64_t tokens);
 
     /**
-     * \return when the running iteration ends if it is a prefill, else now: the earliest a
-     *         prefill batch submitted now can start, before rounding up to a cycle boundary
+     * \return when the running iteration (prefill or decode) ends, or now if the GPU is idle:
+     *         the earliest a prefill batch submitted now can start, before rounding up to a
+     *         cycle boundary
      */
-    Time GetPrefillBusyUntil() const;
+    Time GetIterationEnd() const;
+
+    /**
+     * \param at a time
+     * \return the first prefill-cycle boundary at or after it (it, with no cycle)
+     */
+    Time GetPrefillBoundary(Time at) const;
 
     /**
      * \brief Start (or restart) a session's decoding at a given token index.
@@ -407,7 +414,6 @@ class LlmEngine : public Object
     std::vector<uint64_t> m_finished;                 //!< sessions finished by the last step
     bool m_holdSchedule{false};                       //!< SubmitPrefillBatch is queueing
     bool m_busy;                                      //!< an iteration is running
-    bool m_busyPrefill{false};                        //!< the running iteration is a prefill
     bool m_batchUrgent;                               //!< the running prefill is urgent
     EventId m_iterationEnd;                           //!< end of the running iteration
     EventId m_wake;                                   //!< a prefill boundary the GPU waits for

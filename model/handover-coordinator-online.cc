@@ -1,0 +1,337 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Online cycle groups: the handovers to one target that one prefill batch will hold are
+// planned together, and a migration under way is re-planned when its group grows.
+
+#include "handover-coordinator.h"
+#include "llm-engine.h"
+#include "range-set.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorOnline");
+
+namespace
+{
+
+/// \return the units of ranges
+uint64_t
+Units(const std::vector<std::pair<uint32_t, uint32_t>>& ranges)
+{
+    uint64_t n = 0;
+    for (const auto& [first, count] : ranges)
+    {
+        n += count;
+    }
+    return n;
+}
+
+/// \return the units of ranges
+uint64_t
+Units(const std::vector<PlanRange>& ranges)
+{
+    uint64_t n = 0;
+    for (const PlanRange& r : ranges)
+    {
+        n += r.end - r.first;
+    }
+    return n;
+}
+
+} // namespace
+
+HandoverPlan
+HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t* group)
+{
+    const Time now = Simulator::Now();
+    Cell& t = GetCell(target);
+    Ptr<LlmEngine> engine = t.server->GetEngine();
+    uint32_t id = t.openGroup;
+    if (id != 0 && !(now < m_groups[id - 1].boundary))
+    {
+        id = 0; // its batch has started: a new group forms for the next one
+    }
+    if (id == 0)
+    {
+        Group g;
+        g.online = true;
+        g.target = target;
+        g.freeBefore = std::max({t.prefillFreeAt, engine->GetIterationEnd(), now});
+        g.boundary = engine->GetPrefillBoundary(g.freeBefore);
+        m_groups.push_back(g);
+        id = m_groups.size();
+        t.openGroup = id;
+    }
+    Group& g = m_groups[id - 1];
+    // The backlog a group's transfers wait behind is the one before its first transfer on
+    // that link: its own members' bytes are theirs, not a backlog.
+    Ptr<KvTransferSender> sender = GetSender(holder, target);
+    g.backlog.try_emplace({holder, target},
+                          sender->GetBacklogBytes() + sender->GetSocketBufferedBytes());
+
+    std::vector<std::pair<Time, uint64_t>> members; // by handover time
+    for (const auto& [other, m] : m_migrations)
+    {
+        const HandoverRecord& r = m_records[m.record];
+        if (m.state == COMMITTED && r.group == id && !m.open && m.route.size() == 2 &&
+            m.route.back() == target)
+        {
+            members.emplace_back(r.hoStart, other);
+        }
+    }
+    std::sort(members.begin(), members.end());
+
+    HandoverPlanInput input;
+    input.nowS = now.GetSeconds();
+    input.group = id;
+    HandoverTargetView view = MakeTargetView(target);
+    view.prefillFreeAtS = g.freeBefore.GetSeconds();
+    input.targets.push_back(view);
+    std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
+    for (const auto& [start, other] : members)
+    {
+        const Migration& m = m_migrations.at(other);
+        const HandoverRecord& r = m_records[m.record];
+        HandoverSessionView v = MakeSessionView(other,
+                                                m.route.front(),
+                                                target,
+                                                r.hoStart.GetSeconds(),
+                                                r.contextTokens,
+                                                true,
+                                                input.links,
+                                                index);
+        v.inProgress = true;
+        const uint64_t unsent =
+            Units(GetSender(m.route[0], m.route[1])->GetUnsentRanges(other, m.epoch));
+        const uint64_t planned = Units(r.transferRanges);
+        // Once all its KV is in TCP, its transfer may be complete at the target already:
+        // its plan stands.
+        if (planned > 0 && unsent == 0)
+        {
+            v.prefixMin = r.prefillTokens;
+            v.prefixMax = r.prefillTokens;
+        }
+        input.sessions.push_back(v);
+    }
+    input.sessions.push_back(
+        MakeSessionView(imsi,
+                        holder,
+                        target,
+                        now.GetSeconds(),
+                        GetCell(holder).server->GetEngine()->GetContextTokens(imsi),
+                        true,
+                        input.links,
+                        index));
+    for (HandoverLinkView& link : input.links)
+    {
+        auto b = g.backlog.find({link.fromCell, link.toCell});
+        if (b != g.backlog.end())
+        {
+            link.backlogBytes = b->second;
+        }
+    }
+    const HandoverPlan plan = Scheduler()->Plan(input);
+    const Time predicted =
+        plan.predictedDelay.IsStrictlyNegative() ? Time(0) : plan.predictedDelay;
+    for (const auto& [start, other] : members)
+    {
+        const SessionPlan* p = plan.Find(other);
+        if (p && p->action == SessionPlan::MIGRATE)
+        {
+            HandoverRecord& r = m_records[m_migrations.at(other).record];
+            r.prefixTokens = std::min(plan.prefixTokens, r.contextTokens);
+            ReplanMigration(other, *p, predicted);
+        }
+    }
+    *group = id;
+    return plan;
+}
+
+void
+HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Time predicted)
+{
+    Migration& m = m_migrations.at(imsi);
+    HandoverRecord& r = m_records[m.record];
+    const uint64_t context = r.contextTokens;
+    const std::vector<PlanRange> prefill = HandoverScheduler::Resolve(plan.prefill, context);
+    const uint64_t prefix = prefill.empty() ? 0 : prefill.front().end;
+    const std::vector<PlanRange> ranges = HandoverScheduler::Resolve(plan.transfer, context);
+    const Time deadline = plan.transferDeadline == Time::Max()
+                              ? Time::Max()
+                              : r.hoStart + plan.transferDeadline;
+    Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
+    r.predictedDelay = predicted;
+    bool same = prefix == r.prefillTokens && ranges.size() == r.transferRanges.size();
+    for (std::size_t i = 0; same && i < ranges.size(); ++i)
+    {
+        same = ranges[i].first == r.transferRanges[i].first &&
+               ranges[i].end == r.transferRanges[i].end;
+    }
+    m.plan.transferDeadline = plan.transferDeadline;
+    if (same)
+    {
+        // The same ranges: only the deadline moves, so earliest-deadline-first keeps the
+        // group's order.
+        sender->SetDeadline(imsi, m.epoch, deadline);
+        return;
+    }
+
+    // What this transfer has handed to TCP: the old ranges but those still unsent.
+    edgellm::RangeSet sent;
+    for (const PlanRange& old : r.transferRanges)
+    {
+        sent.Add(old.first, old.end);
+    }
+    edgellm::RangeSet unsent;
+    for (const auto& [first, count] : sender->GetUnsentRanges(imsi, m.epoch))
+    {
+        unsent.Add(first, uint64_t(first) + count);
+    }
+    edgellm::RangeSet kept;
+    for (const auto& [first, end] : sent.Ranges())
+    {
+        uint64_t at = first;
+        for (const auto& [uf, ue] : unsent.Ranges())
+        {
+            if (ue <= at || uf >= end)
+            {
+                continue;
+            }
+            if (uf > at)
+            {
+                kept.Add(at, uf);
+            }
+            at = std::max(at, ue);
+        }
+        if (at < end)
+        {
+            kept.Add(at, end);
+        }
+    }
+    const uint64_t withdrawn = sender->Cancel(imsi, m.epoch, KvDiscardReason::REPLAN);
+    m.epoch = ++m_epochs[imsi];
+    r.epoch = m.epoch;
+    r.replans += 1;
+    if (prefix > r.prefillTokens)
+    {
+        // A longer prefix prefills what was sent from the old one on: those bytes are of no
+        // use, and the target drops them as stale, under the re-plan.
+        kept.Clear();
+        for (std::size_t i = 1; i < m.route.size(); ++i)
+        {
+            GetCell(m.route[i]).kv->GetReceiver()->ExpectEpoch(imsi,
+                                                              m.epoch,
+                                                              KvDiscardReason::REPLAN);
+        }
+    }
+    // Otherwise the new epoch reaches the target behind the CANCEL, on the same stream, so
+    // the target keeps what the old one delivered; it is not told of the epoch any sooner.
+
+    const SessionKvProfile kv = GetKvProfile(imsi);
+    KvTransferRequest request;
+    request.imsi = imsi;
+    request.epoch = m.epoch;
+    request.unit = KvTransferHeader::TOKEN;
+    request.bytesPerUnit = kv.bytesPerToken;
+    for (const PlanRange& range : ranges)
+    {
+        uint64_t at = range.first;
+        for (const auto& [kf, ke] : kept.Ranges())
+        {
+            if (ke <= at || kf >= range.end)
+            {
+                continue;
+            }
+            if (kf > at)
+            {
+                request.ranges.emplace_back(static_cast<uint32_t>(at),
+                                            static_cast<uint32_t>(kf - at));
+            }
+            at = std::max(at, ke);
+        }
+        if (at < range.end)
+        {
+            request.ranges.emplace_back(static_cast<uint32_t>(at),
+                                        static_cast<uint32_t>(range.end - at));
+        }
+    }
+    // The target has the IDs of the old prefix if they arrived; a longer prefix needs them
+    // again, and so does a TOKENS message the cancel withdrew or overtook.
+    const bool forward = prefix > 0 && (!m.tokensIn || prefix > r.prefillTokens);
+    if (forward)
+    {
+        request.forwardedFirst = 0;
+        request.forwardedCount = static_cast<uint32_t>(prefix);
+        m.tokensIn = false;
+    }
+    NS_ABORT_MSG_IF(request.ranges.empty() && !forward,
+                    "HandoverCoordinator: imsi " << imsi
+                                                 << "'s re-plan changes nothing the target "
+                                                    "would hear of (prefixMin and prefixMax "
+                                                    "keep such a plan out)");
+    request.weight = plan.weight;
+    request.priority = plan.priority;
+    request.deadline = deadline;
+
+    // The prefill: resized in the engine's queue, or submitted when its tokens are in.
+    Cell& t = GetCell(m.route.back());
+    Ptr<LlmEngine> engine = t.server->GetEngine();
+    if (m.prefillSubmitted)
+    {
+        const bool resized = engine->ResizeQueuedPrefill(imsi, prefix);
+        NS_ABORT_MSG_IF(!resized,
+                        "HandoverCoordinator: imsi " << imsi
+                                                     << "'s prefill started before its "
+                                                        "group's batch");
+        m.prefillSubmitted = prefix > 0;
+    }
+    t.queuedPrefill = t.queuedPrefill - std::min(t.queuedPrefill, r.prefillTokens) + prefix;
+    m.prefillDone = prefix == 0;
+    if (prefix == 0)
+    {
+        m.tokensIn = true;
+    }
+    m.kvDone = false;
+    m.plan = plan;
+    r.prefillTokens = prefix;
+    r.transferRanges = ranges;
+    r.transferTokens = Units(ranges);
+    r.kvBytes = r.transferTokens * kv.bytesPerToken;
+    sender->Enqueue(request);
+    m_replannedTrace(imsi, m.epoch, withdrawn);
+    m_plannedTrace(imsi, r.prefillTokens, r.transferTokens);
+    NS_LOG_INFO("imsi " << imsi << ": re-planned with its cycle group, prefix " << prefix
+                        << ", " << withdrawn << " KV bytes withdrawn");
+}
+
+void
+HandoverCoordinator::SetGroupPrefillEnd(uint32_t group)
+{
+    const Group& g = m_groups[group - 1];
+    Cell& t = GetCell(g.target);
+    std::vector<uint64_t> lengths;
+    for (const auto& [imsi, m] : m_migrations)
+    {
+        const HandoverRecord& r = m_records[m.record];
+        if (r.group == group && r.prefillTokens > 0)
+        {
+            lengths.push_back(r.prefillTokens);
+        }
+    }
+    const LlmComputeModel& model = t.server->GetEngine()->GetLlmComputeModel();
+    t.prefillFreeAt =
+        lengths.empty()
+            ? g.freeBefore
+            : g.boundary + Seconds(model.BatchPrefillTime(PrefillBatch::FromLengths(lengths)));
+}
+
+} // namespace ns3
