@@ -130,7 +130,8 @@ target_compile_definitions(edge-llm-test-runner PRIVATE NS_TEST_SOURCEDIR="test"
 set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledger
                          edge-llm-kv-transfer-open edge-llm-ran edge-llm-engine edge-llm-client
                          edge-llm-serving edge-llm-handover edge-llm-contract
-                         edge-llm-backhaul edge-llm-scenario)
+                         edge-llm-backhaul edge-llm-scenario
+                         edge-llm-online)
 foreach(suite ${EDGE_LLM_TEST_SUITES})
   add_test(NAME ${suite}-suite COMMAND edge-llm-test-runner --suite=${suite} --verbose)
   add_test(NAME ${suite}-suite-registered COMMAND edge-llm-test-runner --list)

@@ -346,6 +346,11 @@ CtHoLineExperiment::Run(const std::string& scheme,
         run.sent.sent += k.sent;
         run.sent.withdrawn += k.withdrawn;
         run.sent.acked += k.acked;
+        for (std::size_t reason = 0; reason < KV_DISCARD_REASONS; ++reason)
+        {
+            run.sent.withdrawnBy[reason] += k.withdrawnBy[reason];
+            run.received.staleBy[reason] += r.staleBy[reason];
+        }
     }
     if (after)
     {
@@ -400,6 +405,53 @@ CtHoLineExperiment::Summarize(const CtHoLineRun& run)
         out.push_back(g);
     }
     return out;
+}
+
+CtHoLineClairvoyant
+CtHoLineExperiment::Clairvoyant(const CtHoLineRun& run)
+{
+    std::vector<CtHoUe> ues;
+    for (const HandoverRecord& r : run.records)
+    {
+        if (r.outcome == HandoverRecord::MIGRATED)
+        {
+            ues.push_back({r.contextTokens, r.hoStart.GetSeconds()});
+        }
+    }
+    std::stable_sort(ues.begin(), ues.end(), [](const CtHoUe& a, const CtHoUe& b) {
+        return a.handoverTime < b.handoverTime;
+    });
+    CtHoLineClairvoyant best;
+    best.sessions = ues.size();
+    if (ues.empty())
+    {
+        best.worstDelayS = NOT_MEASURED;
+        return best;
+    }
+    // worst[j]: the best worst delay of the first j handovers; batches[j]: its batch count.
+    const std::size_t n = ues.size();
+    std::vector<double> worst(n + 1, std::numeric_limits<double>::infinity());
+    std::vector<std::size_t> batches(n + 1, 0);
+    worst[0] = 0;
+    for (std::size_t j = 1; j <= n; ++j)
+    {
+        for (std::size_t i = 0; i < j; ++i)
+        {
+            CtHoInput input;
+            input.backhaulTokensPerSecond = run.plannedTokensPerSecond;
+            input.prefillCycle = run.prefillCycleS;
+            input.ues.assign(ues.begin() + i, ues.begin() + j);
+            const double v = std::max(worst[i], CtHoSolver(input, run.compute).Solve().worstDelay);
+            if (v < worst[j])
+            {
+                worst[j] = v;
+                batches[j] = batches[i] + 1;
+            }
+        }
+    }
+    best.worstDelayS = worst[n];
+    best.groups = batches[n];
+    return best;
 }
 
 void

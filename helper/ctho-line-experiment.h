@@ -126,6 +126,18 @@ struct CtHoLineGroupSummary
 
 /**
  * \ingroup edge-llm
+ * \brief The clairvoyant reference of a run: the best worst-user delay of its migrated
+ * handovers had every tau_i and C_i been known in advance.
+ */
+struct CtHoLineClairvoyant
+{
+    std::size_t sessions{0}; //!< migrated handovers
+    std::size_t groups{0};   //!< batches of the best partition
+    double worstDelayS{0};   //!< its worst-user delay, s; NaN without a migrated handover
+};
+
+/**
+ * \ingroup edge-llm
  * \brief Runs the ctHO paper's line with the module's LTE network, servers and coordinator.
  */
 class CtHoLineExperiment
@@ -177,6 +189,20 @@ class CtHoLineExperiment
      * \return one summary per group with migrated sessions, by group
      */
     static std::vector<CtHoLineGroupSummary> Summarize(const CtHoLineRun& run);
+
+    /**
+     * \brief The clairvoyant optimum of a run's measured inputs: the migrated handovers, by
+     * tau_i, cut into consecutive batches, each with its optimal L, so that the worst delay
+     * over all is the smallest (an exact dynamic programme over the cuts, with the exact
+     * solver for each batch).
+     *
+     * Batches are taken apart: none waits for the GPU or the backhaul behind another. So no
+     * online policy, which must plan before it knows the next handover, can do better on
+     * these inputs in the model, and measured / clairvoyant is its regret.
+     * \param run a run
+     * \return the reference
+     */
+    static CtHoLineClairvoyant Clairvoyant(const CtHoLineRun& run);
 
     /**
      * \brief Write handovers.csv rows (one per handover).

@@ -250,6 +250,12 @@ HandoverCoordinator::EndMigration(uint64_t imsi,
     }
     Scheduler()->CompleteRecord(record);
     m_cancelledTrace(imsi, m.epoch, withdrawn);
+    const uint32_t group = record.group;
+    if (group != 0 && m_groups[group - 1].online)
+    {
+        // The rest of its cycle group may have waited only for it.
+        TryPrefill(0, group);
+    }
     NS_LOG_INFO("imsi " << imsi << ": migration to cell " << m.route.back() << " "
                         << StateName(state) << ", " << withdrawn << " KV bytes withdrawn");
 }
@@ -289,7 +295,9 @@ HandoverCoordinator::TokensArrived(uint16_t cellId,
                                    uint32_t count)
 {
     auto it = m_migrations.find(imsi);
-    if (it == m_migrations.end() || it->second.epoch != epoch)
+    if (it == m_migrations.end() ||
+        (it->second.epoch != epoch &&
+         (it->second.tokensEpoch == 0 || it->second.tokensEpoch != epoch)))
     {
         return;
     }
@@ -319,9 +327,7 @@ void
 HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
 {
     std::vector<uint64_t> batch;
-    // A cycle group's prefills join one batch by being queued before its boundary, each as
-    // its tokens come.
-    if (group == 0 || m_groups[group - 1].online)
+    if (group == 0)
     {
         if (m_migrations.count(imsi) == 0)
         {

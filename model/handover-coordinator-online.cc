@@ -20,6 +20,10 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorOnline");
 
+/// Slack on when a new member's token IDs reach its target, us: a batch it is planned into
+/// must not start without them.
+constexpr int64_t TOKENS_MARGIN_US = 200;
+
 namespace
 {
 
@@ -50,54 +54,28 @@ Units(const std::vector<PlanRange>& ranges)
 } // namespace
 
 HandoverPlan
-HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t* group)
+HandoverCoordinator::PlanCycleGroup(
+    const std::vector<uint64_t>& members,
+    uint64_t imsi,
+    uint16_t holder,
+    uint16_t target,
+    Time freeBefore,
+    const std::map<std::pair<uint16_t, uint16_t>, uint64_t>& backlog,
+    uint32_t group)
 {
     const Time now = Simulator::Now();
-    Cell& t = GetCell(target);
-    Ptr<LlmEngine> engine = t.server->GetEngine();
-    uint32_t id = t.openGroup;
-    if (id != 0 && !(now < m_groups[id - 1].boundary))
-    {
-        id = 0; // its batch has started: a new group forms for the next one
-    }
-    if (id == 0)
-    {
-        Group g;
-        g.online = true;
-        g.target = target;
-        g.freeBefore = std::max({t.prefillFreeAt, engine->GetIterationEnd(), now});
-        g.boundary = engine->GetPrefillBoundary(g.freeBefore);
-        m_groups.push_back(g);
-        id = m_groups.size();
-        t.openGroup = id;
-    }
-    Group& g = m_groups[id - 1];
-    // The backlog a group's transfers wait behind is the one before its first transfer on
-    // that link: its own members' bytes are theirs, not a backlog.
-    Ptr<KvTransferSender> sender = GetSender(holder, target);
-    g.backlog.try_emplace({holder, target},
-                          sender->GetBacklogBytes() + sender->GetSocketBufferedBytes());
-
-    std::vector<std::pair<Time, uint64_t>> members; // by handover time
-    for (const auto& [other, m] : m_migrations)
-    {
-        const HandoverRecord& r = m_records[m.record];
-        if (m.state == COMMITTED && r.group == id && !m.open && m.route.size() == 2 &&
-            m.route.back() == target)
-        {
-            members.emplace_back(r.hoStart, other);
-        }
-    }
-    std::sort(members.begin(), members.end());
-
     HandoverPlanInput input;
     input.nowS = now.GetSeconds();
-    input.group = id;
+    input.group = group;
     HandoverTargetView view = MakeTargetView(target);
-    view.prefillFreeAtS = g.freeBefore.GetSeconds();
+    view.prefillFreeAtS = freeBefore.GetSeconds();
     input.targets.push_back(view);
     std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
-    for (const auto& [start, other] : members)
+    // KV bytes each link has carried for the members from their old prefixes on: of no use
+    // if their prefixes grow.
+    std::map<std::pair<uint16_t, uint16_t>, uint64_t> sentBytes;
+    std::vector<std::pair<std::size_t, uint64_t>> keepBounds; // session index, its old prefix
+    for (uint64_t other : members)
     {
         const Migration& m = m_migrations.at(other);
         const HandoverRecord& r = m_records[m.record];
@@ -120,6 +98,12 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
             v.prefixMin = r.prefillTokens;
             v.prefixMax = r.prefillTokens;
         }
+        else if (planned > unsent)
+        {
+            keepBounds.emplace_back(input.sessions.size(), r.prefillTokens);
+            sentBytes[{m.route[0], m.route[1]}] +=
+                (planned - unsent) * GetKvProfile(other).bytesPerToken;
+        }
         input.sessions.push_back(v);
     }
     input.sessions.push_back(
@@ -133,26 +117,142 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
                         index));
     for (HandoverLinkView& link : input.links)
     {
-        auto b = g.backlog.find({link.fromCell, link.toCell});
-        if (b != g.backlog.end())
-        {
-            link.backlogBytes = b->second;
-        }
+        auto b = backlog.find({link.fromCell, link.toCell});
+        link.backlogBytes =
+            b != backlog.end() ? b->second : LinkBacklog(link.fromCell, link.toCell);
     }
-    const HandoverPlan plan = Scheduler()->Plan(input);
-    const Time predicted =
-        plan.predictedDelay.IsStrictlyNegative() ? Time(0) : plan.predictedDelay;
-    for (const auto& [start, other] : members)
+    // Two plans, each true to what its prefixes cost: one keeps what the members sent (no
+    // prefix grows past its old one), the other may grow them and wastes those bytes, which
+    // the link has carried all the same. The one that predicts the smaller delay is taken.
+    HandoverPlanInput keep = input;
+    for (const auto& [session, prefix] : keepBounds)
     {
-        const SessionPlan* p = plan.Find(other);
-        if (p && p->action == SessionPlan::MIGRATE)
+        HandoverSessionView& v = keep.sessions[session];
+        v.prefixMax = std::min(v.prefixMax, prefix);
+    }
+    HandoverPlan plan = Scheduler()->Plan(keep);
+    if (!keepBounds.empty())
+    {
+        HandoverPlanInput grow = input;
+        for (HandoverLinkView& link : grow.links)
         {
-            HandoverRecord& r = m_records[m_migrations.at(other).record];
-            r.prefixTokens = std::min(plan.prefixTokens, r.contextTokens);
-            ReplanMigration(other, *p, predicted);
+            auto sent = sentBytes.find({link.fromCell, link.toCell});
+            if (sent != sentBytes.end())
+            {
+                link.backlogBytes += sent->second;
+            }
+        }
+        HandoverPlan grown = Scheduler()->Plan(grow);
+        if (grown.predictedDelay < plan.predictedDelay)
+        {
+            plan = grown;
         }
     }
-    *group = id;
+    return plan;
+}
+
+uint64_t
+HandoverCoordinator::LinkBacklog(uint16_t from, uint16_t to) const
+{
+    Ptr<KvTransferSender> sender = GetSender(from, to);
+    return sender ? sender->GetBacklogBytes() + sender->GetSocketBufferedBytes() : 0;
+}
+
+HandoverPlan
+HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t* group)
+{
+    const Time now = Simulator::Now();
+    Cell& t = GetCell(target);
+    Ptr<LlmEngine> engine = t.server->GetEngine();
+    // The target can prefill only once it has the token IDs, which queue behind what the
+    // link's TCP holds already.
+    Ptr<KvTransferSender> sender = GetSender(holder, target);
+    const uint64_t context = GetCell(holder).server->GetEngine()->GetContextTokens(imsi);
+    const uint64_t ahead = sender->GetSocketBufferedBytes() + sender->GetWritingBytesLeft() +
+                           KvTransferHeader::SERIALIZED_SIZE +
+                           context * KvTransferHeader::BYTES_PER_TOKEN_ID;
+    const Time tokensIn = now + Seconds(ahead * 8.0 / GetPlannedRateBps(holder, target)) +
+                          sender->GetLinkDelay() + MicroSeconds(TOKENS_MARGIN_US);
+
+    // Alone: a batch of its own, after every batch planned here.
+    const Time aloneFree = std::max({t.prefillFreeAt, engine->GetIterationEnd(), tokensIn});
+    const std::map<std::pair<uint16_t, uint16_t>, uint64_t> live{
+        {{holder, target}, LinkBacklog(holder, target)}};
+    HandoverPlan plan = PlanCycleGroup({}, imsi, holder, target, aloneFree, live, 0);
+
+    // With the group whose batch has not started, which waits for this one's tokens if it
+    // must: taken if that makes the worst of them no worse.
+    const uint32_t open = t.openGroup;
+    if (open != 0 && now < m_groups[open - 1].boundary)
+    {
+        Group& g = m_groups[open - 1];
+        std::vector<std::pair<Time, uint64_t>> byStart;
+        Time worst{0};
+        for (const auto& [other, m] : m_migrations)
+        {
+            const HandoverRecord& r = m_records[m.record];
+            if (m.state == COMMITTED && r.group == open && !m.open && m.route.size() == 2 &&
+                m.route.back() == target)
+            {
+                byStart.emplace_back(r.hoStart, other);
+                worst = std::max(worst, r.predictedDelay);
+            }
+        }
+        std::sort(byStart.begin(), byStart.end());
+        std::vector<uint64_t> members;
+        for (const auto& [start, other] : byStart)
+        {
+            members.push_back(other);
+        }
+        std::map<std::pair<uint16_t, uint16_t>, uint64_t> backlog = g.backlog;
+        backlog.try_emplace({holder, target}, LinkBacklog(holder, target));
+        const Time joinFree = std::max(g.freeBefore, tokensIn);
+        const HandoverPlan joint =
+            PlanCycleGroup(members, imsi, holder, target, joinFree, backlog, open);
+        if (!members.empty() && joint.predictedDelay <= std::max(worst, plan.predictedDelay))
+        {
+            g.backlog = backlog;
+            const Time boundary = engine->GetPrefillBoundary(joinFree);
+            if (boundary != g.boundary)
+            {
+                // The batch waits for the newcomer's tokens: what is queued for the earlier
+                // boundary comes out, to go in with the rest.
+                for (uint64_t other : members)
+                {
+                    Migration& m = m_migrations.at(other);
+                    if (m.prefillSubmitted && engine->ResizeQueuedPrefill(other, 0))
+                    {
+                        m.prefillSubmitted = false;
+                    }
+                }
+            }
+            g.freeBefore = joinFree;
+            g.boundary = boundary;
+            const Time predicted =
+                joint.predictedDelay.IsStrictlyNegative() ? Time(0) : joint.predictedDelay;
+            for (uint64_t other : members)
+            {
+                const SessionPlan* p = joint.Find(other);
+                if (p && p->action == SessionPlan::MIGRATE)
+                {
+                    HandoverRecord& r = m_records[m_migrations.at(other).record];
+                    r.prefixTokens = std::min(joint.prefixTokens, r.contextTokens);
+                    ReplanMigration(other, *p, predicted);
+                }
+            }
+            *group = open;
+            return joint;
+        }
+    }
+    Group g;
+    g.online = true;
+    g.target = target;
+    g.freeBefore = aloneFree;
+    g.boundary = engine->GetPrefillBoundary(aloneFree);
+    g.backlog = live;
+    m_groups.push_back(g);
+    t.openGroup = m_groups.size();
+    *group = t.openGroup;
     return plan;
 }
 
@@ -165,9 +265,8 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     const std::vector<PlanRange> prefill = HandoverScheduler::Resolve(plan.prefill, context);
     const uint64_t prefix = prefill.empty() ? 0 : prefill.front().end;
     const std::vector<PlanRange> ranges = HandoverScheduler::Resolve(plan.transfer, context);
-    const Time deadline = plan.transferDeadline == Time::Max()
-                              ? Time::Max()
-                              : r.hoStart + plan.transferDeadline;
+    const Time deadline =
+        plan.transferDeadline == Time::Max() ? Time::Max() : r.hoStart + plan.transferDeadline;
     Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
     r.predictedDelay = predicted;
     bool same = prefix == r.prefillTokens && ranges.size() == r.transferRanges.size();
@@ -217,6 +316,10 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
             kept.Add(at, end);
         }
     }
+    // A TOKENS message in TCP already will arrive, under the old epoch.
+    const bool tokensOnTheWay =
+        !m.tokensIn && r.prefillTokens > 0 && !sender->HasPendingControl(imsi, m.epoch);
+    const uint32_t oldEpoch = m.epoch;
     const uint64_t withdrawn = sender->Cancel(imsi, m.epoch, KvDiscardReason::REPLAN);
     m.epoch = ++m_epochs[imsi];
     r.epoch = m.epoch;
@@ -228,9 +331,9 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
         kept.Clear();
         for (std::size_t i = 1; i < m.route.size(); ++i)
         {
-            GetCell(m.route[i]).kv->GetReceiver()->ExpectEpoch(imsi,
-                                                              m.epoch,
-                                                              KvDiscardReason::REPLAN);
+            GetCell(m.route[i])
+                .kv->GetReceiver()
+                ->ExpectEpoch(imsi, m.epoch, KvDiscardReason::REPLAN);
         }
     }
     // Otherwise the new epoch reaches the target behind the CANCEL, on the same stream, so
@@ -264,14 +367,20 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
                                         static_cast<uint32_t>(range.end - at));
         }
     }
-    // The target has the IDs of the old prefix if they arrived; a longer prefix needs them
-    // again, and so does a TOKENS message the cancel withdrew or overtook.
-    const bool forward = prefix > 0 && (!m.tokensIn || prefix > r.prefillTokens);
+    // The IDs of the old prefix serve a prefix no longer, whether in or on the way; a longer
+    // one needs them again, and so does one whose TOKENS message the cancel withdrew.
+    const bool covered = prefix <= r.prefillTokens && (m.tokensIn || tokensOnTheWay);
+    const bool forward = prefix > 0 && !covered;
+    m.tokensEpoch = 0;
     if (forward)
     {
         request.forwardedFirst = 0;
         request.forwardedCount = static_cast<uint32_t>(prefix);
         m.tokensIn = false;
+    }
+    else if (prefix > 0 && !m.tokensIn)
+    {
+        m.tokensEpoch = oldEpoch;
     }
     NS_ABORT_MSG_IF(request.ranges.empty() && !forward,
                     "HandoverCoordinator: imsi " << imsi
@@ -300,7 +409,9 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     {
         m.tokensIn = true;
     }
-    m.kvDone = false;
+    // With no range left to send, nothing is kept either (a kept range is one it still
+    // needs): the cache needs only its prefill.
+    m.kvDone = request.ranges.empty();
     m.plan = plan;
     r.prefillTokens = prefix;
     r.transferRanges = ranges;
@@ -309,8 +420,8 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     sender->Enqueue(request);
     m_replannedTrace(imsi, m.epoch, withdrawn);
     m_plannedTrace(imsi, r.prefillTokens, r.transferTokens);
-    NS_LOG_INFO("imsi " << imsi << ": re-planned with its cycle group, prefix " << prefix
-                        << ", " << withdrawn << " KV bytes withdrawn");
+    NS_LOG_INFO("imsi " << imsi << ": re-planned with its cycle group, prefix " << prefix << ", "
+                        << withdrawn << " KV bytes withdrawn");
 }
 
 void

@@ -271,7 +271,9 @@ class HandoverCoordinator : public Object
         uint64_t receivedAtStart{0};     //!< the target receiver's received counter then
         double expectedS{0};             //!< the (expected) handover time it was planned for, s
         uint64_t nextToken{0};           //!< index of the first token after the stop
-        std::size_t record{0};           //!< index of its HandoverRecord
+        /// An epoch before a re-plan whose TOKENS, written to TCP already, still serve it
+        uint32_t tokensEpoch{0};
+        std::size_t record{0}; //!< index of its HandoverRecord
     };
 
     /// An oracle group, or an online cycle group: the handovers one prefill batch holds.
@@ -350,6 +352,26 @@ class HandoverCoordinator : public Object
      * \return the group's plan
      */
     HandoverPlan PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t* group);
+    /**
+     * \brief Plan a cycle group: migrations under way and a newcomer, in one batch.
+     * \param members the group's migrations, by handover time
+     * \param imsi the newcomer
+     * \param holder the cell holding its cache
+     * \param target the target of all
+     * \param freeBefore when the target can start the batch, before rounding to a boundary
+     * \param backlog each link's backlog before the group; live for a link not in it
+     * \param group the group, for the input
+     * \return the plan: the better of keeping what members sent and letting prefixes grow
+     */
+    HandoverPlan PlanCycleGroup(const std::vector<uint64_t>& members,
+                                uint64_t imsi,
+                                uint16_t holder,
+                                uint16_t target,
+                                Time freeBefore,
+                                const std::map<std::pair<uint16_t, uint16_t>, uint64_t>& backlog,
+                                uint32_t group);
+    /// \return the KV bytes a link holds queued and in TCP now
+    uint64_t LinkBacklog(uint16_t from, uint16_t to) const;
     /**
      * \brief Replace a migration's plan: what its transfer has handed to TCP is kept, the
      * rest is withdrawn (KvDiscardReason::REPLAN) and the new plan's rest goes in a new epoch.

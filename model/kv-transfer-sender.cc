@@ -8,6 +8,7 @@
 
 #include "ns3/explaining-checker.h"
 #include "ns3/inet-socket-address.h"
+#include "ns3/channel.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
@@ -137,6 +138,12 @@ KvTransferSender::Start()
                                 ? m_socketBuffer
                                 : edgellm::SocketBufferForLink(ipv4->GetNetDevice(iface), mtu);
 
+    Ptr<NetDevice> device = ipv4->GetNetDevice(iface);
+    TimeValue delay;
+    if (device && device->GetChannel() && device->GetChannel()->GetAttributeFailSafe("Delay", delay))
+    {
+        m_linkDelay = delay.Get();
+    }
     m_socket = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
     edgellm::ConfigureTcpSocket(m_socket, m_segmentSize, buffer);
     NS_ABORT_MSG_IF(m_socket->Bind(InetSocketAddress(m_local, 0)) != 0,
@@ -566,6 +573,30 @@ KvTransferSender::GetSocketBufferedBytes() const
     UintegerValue size;
     m_socket->GetAttribute("SndBufSize", size);
     return size.Get() - std::min<uint64_t>(size.Get(), m_socket->GetTxAvailable());
+}
+
+uint64_t
+KvTransferSender::GetWritingBytesLeft() const
+{
+    if (!m_writing.active)
+    {
+        return 0;
+    }
+    return m_writing.payloadLeft + (m_writing.headerWritten ? 0 : KvTransferHeader::SERIALIZED_SIZE);
+}
+
+Time
+KvTransferSender::GetLinkDelay() const
+{
+    return m_linkDelay;
+}
+
+bool
+KvTransferSender::HasPendingControl(uint64_t imsi, uint32_t epoch) const
+{
+    return std::any_of(m_control.begin(), m_control.end(), [imsi, epoch](const KvTransferHeader& h) {
+        return h.GetImsi() == imsi && h.GetEpoch() == epoch;
+    });
 }
 
 std::vector<std::pair<uint32_t, uint32_t>>

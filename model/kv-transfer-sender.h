@@ -239,6 +239,24 @@ class KvTransferSender : public Object
     uint64_t GetSocketBufferedBytes() const;
 
     /**
+     * \return bytes of the message being written that have not reached TCP yet (0 if none):
+     *         a control message enqueued now goes after them and after the socket's buffer
+     */
+    uint64_t GetWritingBytesLeft() const;
+
+    /// \return the one-way delay of the channel of the device the connection leaves by; 0
+    ///         before Start or if it has none
+    Time GetLinkDelay() const;
+
+    /**
+     * \param imsi a session
+     * \param epoch one of its epochs
+     * \return whether a control message of that transfer (OPEN, BEGIN, TOKENS) has not been
+     *         written to TCP yet: a Cancel now would withdraw it
+     */
+    bool HasPendingControl(uint64_t imsi, uint32_t epoch) const;
+
+    /**
      * \param imsi a session
      * \param epoch one of its epochs
      * \return the ranges of that transfer no DATA message has been started for yet, in
@@ -325,6 +343,7 @@ class KvTransferSender : public Object
     Ipv4Address m_peer;             //!< peer address
     uint16_t m_port{0};             //!< peer port
     Ptr<Socket> m_socket;           //!< the connection
+    Time m_linkDelay{0};            //!< delay of the channel the connection leaves by
     bool m_connected{false};        //!< established
     bool m_pumping{false};          //!< re-entrancy guard
     Ptr<KvTransferPolicy> m_policy; //!< Policy

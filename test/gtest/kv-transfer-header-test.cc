@@ -81,7 +81,7 @@ TEST(KvTransferHeader, FieldsSitAtTheDocumentedOffsetsInNetworkOrder)
     const std::vector<uint8_t> raw =
         Bytes(H::Make(H::DATA, 0x0102030405060708ULL, 0x0A0B0C0D, H::ENTRY, 0x11, 0x22, 0x33));
     const std::vector<uint8_t> expected = {
-        0x4B, 0x56, 2, 3, 1, 0,    0, 0, 1, 2,    3, 4, 5, 6, 7, 8, 0x0A, 0x0B,
+        0x4B, 0x56, 3, 3, 1, 0,    0, 0, 1, 2,    3, 4, 5, 6, 7, 8, 0x0A, 0x0B,
         0x0C, 0x0D, 0, 0, 0, 0x11, 0, 0, 0, 0x22, 0, 0, 0, 0, 0, 0, 0,    0x33};
     EXPECT_EQ(raw, expected);
 }
@@ -283,5 +283,5 @@ TEST(KvTransferHeaderDeathTest, MakingAnInvalidHeaderStopsWithTheRule)
     EXPECT_DEATH(H::Make(H::DATA, 1, 0, H::TOKEN, 0, 0, 10), "count = 0");
     EXPECT_DEATH(H::Make(H::TOKENS, 1, 0, H::TOKEN, 0, 2, 9), "4 x count");
     EXPECT_DEATH(H::Make(H::BEGIN, 0, 0, H::TOKEN, 0, 2, 9), "imsi = 0");
-    EXPECT_DEATH(H::Make(H::CANCEL, 1, 0, H::TOKEN, 3, 0, 0), "CANCEL reason \\(first\\) = 3");
+    EXPECT_DEATH(H::Make(H::CANCEL, 1, 0, H::TOKEN, 4, 0, 0), "CANCEL reason \\(first\\) = 4");
 }

@@ -1,0 +1,453 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Online ctHO: handovers of one prefill cycle are planned together, a re-plan keeps what is
+// in TCP and withdraws the rest, plans predict what the packets measure, and ctHO keeps its
+// promise when ns-3's A3 handovers drive it.
+
+#include "ns3/core-module.h"
+#include "ns3/edge-llm-module.h"
+#include "ns3/test.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// The settings every case starts from: the paper's line, online batching.
+CtHoLineConfig
+OnlineConfig()
+{
+    CtHoLineConfig c;
+    c.batching = "online";
+    c.tokensAfter = 200;
+    c.maxSimTime = Seconds(30);
+    return c;
+}
+
+/// \return the largest measured delay of a run's migrated handovers, s; NaN if none
+double
+WorstDelay(const CtHoLineRun& run)
+{
+    double worst = std::nan("");
+    for (const HandoverRecord& r : run.records)
+    {
+        if (r.outcome == HandoverRecord::MIGRATED)
+        {
+            const double d = (r.kvReady - r.hoStart).GetSeconds();
+            worst = std::isnan(worst) ? d : std::max(worst, d);
+        }
+    }
+    return worst;
+}
+
+/// Two UEs 2 cm apart: they cross the boundary 1 ms apart, inside one prefill cycle or two.
+CtHoLineInputs
+Pair(double x, uint32_t promptA, uint32_t promptB)
+{
+    CtHoLineInputs in;
+    in.startX = {x, x - 0.02};
+    in.prompts = {promptA, promptB};
+    return in;
+}
+
+} // namespace
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief The base: every case destroys the simulator and resets the defaults and the run
+ * number it touched.
+ */
+class OnlineTestCase : public TestCase
+{
+  public:
+    /// \param name the case's name
+    explicit OnlineTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    void DoTeardown() override
+    {
+        Simulator::Destroy();
+        Config::Reset();
+        RngSeedManager::SetRun(1);
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief With ns-3's A3 handovers and online batching, ctHO's worst-user delay is at most
+ * 1.02 x the better of tHO and cHO, at 2, 4.5 and 10 Gb/s, on 5 seeds each.
+ */
+class A3PromiseTestCase : public OnlineTestCase
+{
+  public:
+    A3PromiseTestCase()
+        : OnlineTestCase("A3 handovers, online: ctHO <= 1.02 min(tHO, cHO) on every seed")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const char* rate : {"2Gbps", "4.5Gbps", "10Gbps"})
+        {
+            for (uint32_t seed = 1; seed <= 5; ++seed)
+            {
+                RngSeedManager::SetRun(seed);
+                CtHoLineConfig c = OnlineConfig();
+                c.trigger = "a3";
+                c.backhaulRate = DataRate(rate);
+                const CtHoLineExperiment experiment(c);
+                const CtHoLineInputs inputs = experiment.Draw();
+                std::map<std::string, double> worst;
+                for (const char* scheme : {"tho", "cho", "ctho"})
+                {
+                    const CtHoLineRun run = experiment.Run(scheme, inputs);
+                    for (const CtHoLineUe& ue : run.ues)
+                    {
+                        NS_TEST_ASSERT_MSG_EQ(ue.complete,
+                                              true,
+                                              rate << " seed " << seed << " " << scheme << ": imsi "
+                                                   << ue.imsi << " finished");
+                    }
+                    worst[scheme] = WorstDelay(run);
+                    NS_TEST_ASSERT_MSG_EQ(std::isnan(worst[scheme]),
+                                          false,
+                                          rate << " seed " << seed << " " << scheme
+                                               << ": sessions were migrated");
+                }
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(worst["ctho"],
+                                            1.02 * std::min(worst["tho"], worst["cho"]),
+                                            rate << " seed " << seed << ": ctHO " << worst["ctho"]
+                                                 << " s, tHO " << worst["tho"] << " s, cHO "
+                                                 << worst["cho"] << " s");
+            }
+        }
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Two UEs whose handovers reach the target in one prefill cycle are one group: one
+ * batch prefill holds both, and their plan is the solver's joint optimum for the pair.
+ */
+class SameCycleTestCase : public OnlineTestCase
+{
+  public:
+    SameCycleTestCase()
+        : OnlineTestCase("Two handovers in one cycle: one batch, the pair's joint optimum")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CtHoLineConfig c = OnlineConfig();
+        c.numUes = 2;
+        c.backhaulRate = DataRate("2Gbps");
+        const CtHoLineExperiment experiment(c);
+        uint32_t grouped = 0;
+        // Several start points, so the pair falls inside one cycle for some and not others.
+        for (double x : {125.0, 125.07, 125.13, 125.19})
+        {
+            std::vector<std::pair<uint32_t, uint32_t>> prefills;    // (sequences, tokens)
+            std::vector<double> prefillStarts;                      // s
+            std::map<uint64_t, uint64_t> firstPrefix;               // the first plan's L
+            std::map<std::pair<uint64_t, uint32_t>, uint64_t> data; // DATA bytes at the target
+            std::map<uint64_t, uint32_t> firstEpoch;
+            auto hook = [&](Ptr<EdgeLlmLineScenario> s) {
+                Ptr<EdgeLlmServer> target = DynamicCast<EdgeLlmServer>(s->GetServers().Get(1));
+                target->GetEngine()->TraceConnectWithoutContext(
+                    "IterationStarted",
+                    Callback<void, LlmEngine::IterationKind, uint32_t, uint64_t, Time>(
+                        [&prefills, &prefillStarts](LlmEngine::IterationKind kind,
+                                                    uint32_t sequences,
+                                                    uint64_t tokens,
+                                                    Time) {
+                            if (kind == LlmEngine::IterationKind::PREFILL)
+                            {
+                                prefills.emplace_back(sequences, tokens);
+                                prefillStarts.push_back(Simulator::Now().GetSeconds());
+                            }
+                        }));
+                Ptr<HandoverCoordinator> coordinator = s->GetEdgeLlmHelper()->GetCoordinator();
+                coordinator->TraceConnectWithoutContext(
+                    "HandoverPlanned",
+                    Callback<void, uint64_t, uint64_t, uint64_t>(
+                        [&firstPrefix](uint64_t imsi, uint64_t prefill, uint64_t) {
+                            firstPrefix.try_emplace(imsi, prefill);
+                        }));
+                coordinator->TraceConnectWithoutContext(
+                    "MigrationState",
+                    Callback<void, uint64_t, uint32_t, int, int>(
+                        [&firstEpoch](uint64_t imsi, uint32_t epoch, int from, int) {
+                            if (from == HandoverCoordinator::NONE)
+                            {
+                                firstEpoch.try_emplace(imsi, epoch);
+                            }
+                        }));
+                s->GetEdgeLlmHelper()
+                    ->GetKvTransfer(target->GetCellId())
+                    ->GetReceiver()
+                    ->TraceConnectWithoutContext(
+                        "MessageReceived",
+                        Callback<void, const KvTransferHeader&>([&data](const KvTransferHeader& h) {
+                            if (h.GetMessageType() == KvTransferHeader::DATA)
+                            {
+                                data[{h.GetImsi(), h.GetEpoch()}] += h.GetPayloadBytes();
+                            }
+                        }));
+            };
+            const CtHoLineRun run = experiment.Run("ctho", Pair(x, 2400, 2000), hook);
+            std::vector<const HandoverRecord*> migrated;
+            for (const HandoverRecord& r : run.records)
+            {
+                if (r.outcome == HandoverRecord::MIGRATED)
+                {
+                    migrated.push_back(&r);
+                }
+            }
+            NS_TEST_ASSERT_MSG_EQ(migrated.size(), 2u, "both migrated");
+            if (migrated.size() != 2 || migrated[0]->group != migrated[1]->group)
+            {
+                continue;
+            }
+            ++grouped;
+            const HandoverRecord& a = *migrated[0];
+            const HandoverRecord& b = *migrated[1];
+            CtHoInput pair;
+            pair.backhaulTokensPerSecond = run.plannedTokensPerSecond;
+            pair.prefillCycle = run.prefillCycleS;
+            pair.ues = {{a.contextTokens, a.hoStart.GetSeconds()},
+                        {b.contextTokens, b.hoStart.GetSeconds()}};
+            // The batch cannot start before the newcomer's token IDs are in; where the engine
+            // did start it is measured.
+            NS_TEST_ASSERT_MSG_EQ(prefillStarts.empty(), false, "a batch ran");
+            pair.earliestPrefillStart = prefillStarts.empty() ? 0 : prefillStarts.front();
+            // The first had sent some KV from its own L on when the second came: a common L
+            // up to that one keeps those bytes; a longer one wastes them, and they have
+            // taken the link all the same. The joint optimum is the better of the two.
+            const CtHoSolver keep(pair, run.compute);
+            const uint64_t firstL = firstPrefix[a.imsi];
+            CtHoValue best = keep.Evaluate(std::min(keep.Solve().prefixTokens, firstL));
+            CtHoInput wasted = pair;
+            const uint64_t bytesPerToken = a.kvBytes / std::max<uint64_t>(a.transferTokens, 1);
+            wasted.backlogTokens =
+                double(data[{a.imsi, firstEpoch[a.imsi]}]) / double(bytesPerToken);
+            const CtHoValue grown = CtHoSolver(wasted, run.compute).Solve();
+            if (grown.worstDelay < best.worstDelay)
+            {
+                best = grown;
+            }
+            NS_TEST_ASSERT_MSG_EQ(a.prefillTokens,
+                                  std::min(best.prefixTokens, a.contextTokens),
+                                  "x " << x << ": the first at the pair's L*");
+            NS_TEST_ASSERT_MSG_EQ(b.prefillTokens,
+                                  std::min(best.prefixTokens, b.contextTokens),
+                                  "x " << x << ": the second at the pair's L*");
+            NS_TEST_ASSERT_MSG_EQ_TOL(a.predictedDelay.GetSeconds(),
+                                      best.worstDelay,
+                                      1e-9,
+                                      "the pair's predicted delay");
+            NS_TEST_ASSERT_MSG_EQ(prefills.size(), 1u, "x " << x << ": one prefill iteration");
+            if (!prefills.empty())
+            {
+                NS_TEST_ASSERT_MSG_EQ(prefills[0].first, 2u, "of both sessions");
+                NS_TEST_ASSERT_MSG_EQ(prefills[0].second,
+                                      a.prefillTokens + b.prefillTokens,
+                                      "of both prefixes");
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(grouped, 0u, "some start point put the pair in one cycle");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief A re-plan withdraws exactly the bytes of the old plan that had not reached TCP,
+ * counted at the receiver from the old epoch's BEGIN and DATA messages, and the ledger
+ * balances.
+ */
+class ReplanLedgerTestCase : public OnlineTestCase
+{
+  public:
+    ReplanLedgerTestCase()
+        : OnlineTestCase("A re-plan withdraws exactly the old plan's unsent bytes")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CtHoLineConfig c = OnlineConfig();
+        c.numUes = 2;
+        c.backhaulRate = DataRate("2Gbps");
+        const CtHoLineExperiment experiment(c);
+        uint32_t replanned = 0;
+        for (double x : {125.0, 125.07, 125.13, 125.19})
+        {
+            // Per (imsi, epoch), at the target: BEGIN payload (announced) and DATA (arrived).
+            std::map<std::pair<uint64_t, uint32_t>, uint64_t> begun;
+            std::map<std::pair<uint64_t, uint32_t>, uint64_t> data;
+            std::map<uint64_t, uint32_t> firstEpoch;
+            auto hook = [&](Ptr<EdgeLlmLineScenario> s) {
+                Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+                const uint16_t target =
+                    DynamicCast<EdgeLlmServer>(s->GetServers().Get(1))->GetCellId();
+                edge->GetKvTransfer(target)->GetReceiver()->TraceConnectWithoutContext(
+                    "MessageReceived",
+                    Callback<void, const KvTransferHeader&>([&](const KvTransferHeader& h) {
+                        const auto key = std::make_pair(h.GetImsi(), h.GetEpoch());
+                        if (h.GetMessageType() == KvTransferHeader::BEGIN)
+                        {
+                            begun[key] += h.GetPayloadBytes();
+                        }
+                        else if (h.GetMessageType() == KvTransferHeader::DATA)
+                        {
+                            data[key] += h.GetPayloadBytes();
+                        }
+                    }));
+                edge->GetCoordinator()->TraceConnectWithoutContext(
+                    "MigrationState",
+                    Callback<void, uint64_t, uint32_t, int, int>(
+                        [&firstEpoch](uint64_t imsi, uint32_t epoch, int from, int) {
+                            if (from == HandoverCoordinator::NONE)
+                            {
+                                firstEpoch.try_emplace(imsi, epoch);
+                            }
+                        }));
+            };
+            const CtHoLineRun run = experiment.Run("ctho", Pair(x, 2400, 2000), hook);
+            NS_TEST_ASSERT_MSG_EQ(run.sent.announced,
+                                  run.sent.sent + run.sent.withdrawn,
+                                  "announced = sent + withdrawn");
+            NS_TEST_ASSERT_MSG_EQ(run.sent.sent,
+                                  run.received.received + run.received.stale,
+                                  "sent = received + stale");
+            NS_TEST_ASSERT_MSG_EQ(run.received.droppedInvalid, 0u, "no byte out of range");
+            for (const HandoverRecord& r : run.records)
+            {
+                if (r.replans == 0)
+                {
+                    continue;
+                }
+                ++replanned;
+                NS_TEST_ASSERT_MSG_EQ(r.replans, 1u, "one re-plan: the pair's second handover");
+                NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, "still migrated");
+                const auto old = std::make_pair(r.imsi, firstEpoch[r.imsi]);
+                NS_TEST_ASSERT_MSG_GT(begun[old], 0u, "the old plan announced its transfer");
+                const uint64_t unsent = begun[old] - data[old];
+                const uint64_t withdrawn =
+                    run.sent.withdrawnBy[static_cast<std::size_t>(KvDiscardReason::REPLAN)];
+                NS_TEST_ASSERT_MSG_EQ(withdrawn, unsent, "withdrawn = announced - sent, old plan");
+                NS_TEST_ASSERT_MSG_EQ(run.sent.withdrawn, withdrawn, "all under re-plan");
+                // What the target holds: its prefix, and the KV that arrived, once each.
+                uint64_t arrived = 0;
+                for (const PlanRange& a : r.arrived)
+                {
+                    NS_TEST_ASSERT_MSG_GT_OR_EQ(a.first,
+                                                r.prefillTokens,
+                                                "no arrived KV prefilled");
+                    arrived += a.end - a.first;
+                }
+                NS_TEST_ASSERT_MSG_EQ(r.prefillTokens + arrived,
+                                      r.contextTokens,
+                                      "prefix and arrived KV make the context");
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(replanned, 0u, "some start point re-planned a migration");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Each online plan predicts its group's measured worst delay within 2 %, for groups
+ * of one and of two, on 5 seeds.
+ */
+class PredictionTestCase : public OnlineTestCase
+{
+  public:
+    PredictionTestCase()
+        : OnlineTestCase("Online plans predict the measured delay within 2 %")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        uint32_t singles = 0;
+        uint32_t pairs = 0;
+        for (uint32_t seed = 1; seed <= 5; ++seed)
+        {
+            RngSeedManager::SetRun(seed);
+            CtHoLineConfig c = OnlineConfig();
+            c.backhaulRate = DataRate("2Gbps");
+            const CtHoLineExperiment experiment(c);
+            std::vector<CtHoLineRun> runs;
+            runs.push_back(experiment.Run("ctho", experiment.Draw()));
+            CtHoLineConfig two = c;
+            two.numUes = 2;
+            runs.push_back(
+                CtHoLineExperiment(two).Run("ctho", Pair(125.0 + 0.05 * seed, 2400, 2000)));
+            for (const CtHoLineRun& run : runs)
+            {
+                std::map<uint32_t, std::vector<const HandoverRecord*>> groups;
+                for (const HandoverRecord& r : run.records)
+                {
+                    if (r.outcome == HandoverRecord::MIGRATED)
+                    {
+                        groups[r.group].push_back(&r);
+                    }
+                }
+                for (const auto& [group, members] : groups)
+                {
+                    double worst = 0;
+                    for (const HandoverRecord* r : members)
+                    {
+                        worst = std::max(worst, (r->kvReady - r->hoStart).GetSeconds());
+                    }
+                    const double predicted = members.front()->predictedDelay.GetSeconds();
+                    (members.size() == 1 ? singles : pairs) += 1;
+                    NS_TEST_ASSERT_MSG_EQ_TOL(worst / predicted,
+                                              1.0,
+                                              0.02,
+                                              "seed " << seed << ", group of " << members.size()
+                                                      << ": measured " << worst << " s, predicted "
+                                                      << predicted << " s");
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(singles, 0u, "groups of one were seen");
+        NS_TEST_ASSERT_MSG_GT(pairs, 0u, "groups of two were seen");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Online ctHO's test suite.
+ */
+class OnlineCtHoTestSuite : public TestSuite
+{
+  public:
+    OnlineCtHoTestSuite()
+        : TestSuite("edge-llm-online", UNIT)
+    {
+        AddTestCase(new SameCycleTestCase(), TestCase::QUICK);
+        AddTestCase(new ReplanLedgerTestCase(), TestCase::QUICK);
+        AddTestCase(new PredictionTestCase(), TestCase::QUICK);
+        AddTestCase(new A3PromiseTestCase(), TestCase::QUICK);
+    }
+};
+
+/// The suite's one instance.
+static OnlineCtHoTestSuite g_onlineCtHoTestSuite;
