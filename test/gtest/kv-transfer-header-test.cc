@@ -177,7 +177,7 @@ TEST(KvTransferHeader, PayloadRulesFollowTheType)
     EXPECT_FALSE(parseOf(H::TOKENS, H::TOKEN, 0, 10, 41));
     EXPECT_FALSE(parseOf(H::TOKENS, H::ENTRY, 0, 10, 40));
     EXPECT_FALSE(parseOf(H::END, H::TOKEN, 0, 0, 1));
-    EXPECT_FALSE(parseOf(H::CANCEL, H::TOKEN, 3, 0, 0));
+    EXPECT_FALSE(parseOf(H::CANCEL, H::TOKEN, 4, 0, 0));
     EXPECT_FALSE(parseOf(H::BEGIN, H::TOKEN, 0, 1, 0));
     EXPECT_TRUE(parseOf(H::DATA, H::ENTRY, 0xFFFFFFFFu, 1, 1));
     EXPECT_FALSE(parseOf(H::DATA, H::ENTRY, 0xFFFFFFFFu, 2, 1));
@@ -238,6 +238,7 @@ TEST(KvTransferHeader, OpenSealAndCancelCarryNoRangeAndCancelCarriesItsReason)
     EXPECT_STREQ(KvDiscardReasonName(KvDiscardReason::NEWER_EPOCH), "newer-epoch");
     EXPECT_STREQ(KvDiscardReasonName(KvDiscardReason::WINDOW_END), "window-end");
     EXPECT_STREQ(KvDiscardReasonName(KvDiscardReason::LINK_DOWN), "link-down");
+    EXPECT_STREQ(KvDiscardReasonName(KvDiscardReason::REPLAN), "re-plan");
 }
 
 TEST(KvTransferHeader, RandomBytesNeverParseIntoAnInvalidHeader)
@@ -257,7 +258,7 @@ TEST(KvTransferHeader, RandomBytesNeverParseIntoAnInvalidHeader)
         {
             raw[0] = 0x4B;
             raw[1] = 0x56;
-            raw[2] = 2;
+            raw[2] = H::VERSION;
             raw[5] = raw[6] = raw[7] = 0;
             raw[3] = static_cast<uint8_t>(1 + trial % 7);
             raw[4] = static_cast<uint8_t>(trial % 3 == 0);
