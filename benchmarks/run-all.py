@@ -6,10 +6,11 @@ Each scaling point runs in a process of its own, because peak RSS is a per-proce
 high-water mark. Writes, into --out:
   scaling.csv, scaling.md   one row per scaling point, with its LTE-only floor (the same
                             network and handovers without the module) run beside it
-  scaling.png               wall time and peak RSS against UEs, cells and context
+  scaling.png               wall time and peak RSS against UEs, cells and context (the
+                            sweeps of more than one point)
   <program>.txt             what each other benchmark printed
 
-The full set takes about 4 minutes on two cores (the simulated times are capped so that it
+The full set takes about 10 minutes on two cores (the simulated times are capped so that it
 stays well under half an hour); --smoke runs everything at the tiniest sizes, in seconds, to
 check that it all builds and runs.
 
@@ -24,7 +25,8 @@ import sys
 import time
 
 # One axis varies per sweep; the others stay at the sweep's base. sim_s caps the simulated
-# time of every point of the sweep, so that the points simulate the same span.
+# time of every point of the sweep, so that the points simulate the same span. A base without
+# "layout" is the line (edge-llm-bench-scale's default).
 FULL_SWEEPS = [
     # All UEs on one cell, handed over to the other: the load ns-3 needs a longer SRS period
     # for. Long enough for 200 UEs' KV caches (about 10 GB) to cross the 10 Gb/s link.
@@ -36,6 +38,14 @@ FULL_SWEEPS = [
     {"name": "context", "axis": "context",
      "values": [1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072],
      "base": {"ues": 1, "cells": 2, "context": 1024}, "sim_s": 22},
+    # Two networks of the scenario layer, one point each. The road: UEs entering as a Poisson
+    # process, handed over along it, every KV transfer across the star's one shared uplink.
+    {"name": "road", "axis": "ues", "values": [64],
+     "base": {"layout": "road", "ues": 64, "cells": 8, "context": 1024}, "sim_s": 30},
+    # The grid: UEs on random routes, a link per neighbour pair.
+    {"name": "grid", "axis": "ues", "values": [64],
+     "base": {"layout": "grid", "ues": 64, "columns": 8, "rows": 8, "context": 1024},
+     "sim_s": 30},
 ]
 
 SMOKE_SWEEPS = [
@@ -45,6 +55,14 @@ SMOKE_SWEEPS = [
      "base": {"ues": 1, "cells": 2, "context": 1024}, "sim_s": 3},
     {"name": "context", "axis": "context", "values": [1024, 2048],
      "base": {"ues": 1, "cells": 2, "context": 1024}, "sim_s": 3},
+    # Just long enough for one handover each (the road's first boundary is 8.3 s in, a grid
+    # leg's 5 s), so that the floor's handovers are checked against the module's; about a
+    # second each.
+    {"name": "road", "axis": "ues", "values": [2],
+     "base": {"layout": "road", "ues": 2, "cells": 3, "context": 1024}, "sim_s": 12},
+    {"name": "grid", "axis": "ues", "values": [2],
+     "base": {"layout": "grid", "ues": 2, "columns": 2, "rows": 2, "context": 1024},
+     "sim_s": 8},
 ]
 
 AXIS_LABELS = {"ues": "UEs", "cells": "cells (eNBs)", "context": "context (prompt tokens)"}
@@ -141,10 +159,13 @@ def run_scaling(bench_dir, sweeps):
                       f"{floor['handovers']} in the LTE-only floor", file=sys.stderr, flush=True)
                 failed.append(label)
                 continue
+            # The layout goes last, after the floor's columns, so that the columns of a
+            # table written before there were layouts keep their places.
+            layout = row.pop("layout")
             row = {"sweep": sweep["name"], **row,
                    "floor_events": floor["events"], "floor_handovers": floor["handovers"],
                    "floor_run_wall_s": floor["run_wall_s"],
-                   "floor_peak_rss_kb": floor["peak_rss_kb"]}
+                   "floor_peak_rss_kb": floor["peak_rss_kb"], "layout": layout}
             rows.append(row)
             print(f"{label}: {float(row['run_wall_s']):.2f} s wall "
                   f"(LTE floor {float(floor['run_wall_s']):.2f}), "
@@ -157,6 +178,14 @@ def ns_per_event(row):
     return float(row["run_wall_s"]) / max(int(row["events"]), 1) * 1e9
 
 
+def floor_ns_per_event(row):
+    return float(row["floor_run_wall_s"]) / max(int(row["floor_events"]), 1) * 1e9
+
+
+def wall_ratio(row):
+    return float(row["run_wall_s"]) / max(float(row["floor_run_wall_s"]), 1e-9)
+
+
 def write_csv(rows, path):
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
@@ -165,17 +194,17 @@ def write_csv(rows, path):
 
 
 def write_markdown(rows, sweeps, path):
-    header = ("| sweep | UEs | cells | context | simulated s | events | radio packets | "
+    header = ("| sweep | layout | UEs | cells | context | simulated s | events | radio packets | "
               "backhaul MB | tokens | handovers | wall s | LTE floor wall s | wall / floor | ns / event | "
               "peak RSS MB | LTE floor RSS MB | heap at end MB |")
     lines = [header, "|" + "|".join(["---"] * (header.count("|") - 1)) + "|"]
     for r in rows:
         lines.append(
-            f"| {r['sweep']} | {r['ues']} | {r['cells']} | {r['context']} | {r['sim_s']} | "
+            f"| {r['sweep']} | {r['layout']} | {r['ues']} | {r['cells']} | {r['context']} | {r['sim_s']} | "
             f"{int(r['events']):,} | {int(r['radio_packets']):,} | "
             f"{int(r['backhaul_bytes']) / 1e6:,.1f} | {int(r['tokens']):,} | {r['handovers']} | "
             f"{float(r['run_wall_s']):.2f} | {float(r['floor_run_wall_s']):.2f} | "
-            f"{float(r['run_wall_s']) / max(float(r['floor_run_wall_s']), 1e-9):.2f} | "
+            f"{wall_ratio(r):.2f} | "
             f"{ns_per_event(r):.0f} | {int(r['peak_rss_kb']) / 1024:.1f} | "
             f"{int(r['floor_peak_rss_kb']) / 1024:.1f} | {int(r['heap_end_kb']) / 1024:.1f} |")
     lines.append("")
@@ -185,11 +214,21 @@ def write_markdown(rows, sweeps, path):
                  "in use when the run is over (mallinfo2).")
     for sweep in sweeps:
         points = [r for r in rows if r["sweep"] == sweep["name"]]
-        if len(points) < 2:
+        if not points:
+            continue
+        if len(points) == 1:
+            # Nothing to compare along an axis: the point against its floor.
+            r = points[0]
+            lines.append(
+                f"- {sweep['name']} ({r['layout']}, {r['ues']} UEs, {r['cells']} cells, "
+                f"{r['sim_s']} s): wall {float(r['run_wall_s']):.2f} s, LTE floor "
+                f"{float(r['floor_run_wall_s']):.2f} s (wall / floor {wall_ratio(r):.2f}); "
+                f"{ns_per_event(r):.0f} ns per event (LTE floor {floor_ns_per_event(r):.0f}); "
+                f"{r['handovers']} handovers, {r['migrated']} sessions migrated; peak RSS "
+                f"{int(r['peak_rss_kb']) / 1024:.1f} MB.")
             continue
         per_event = [ns_per_event(r) for r in points]
-        floor_per_event = [float(r["floor_run_wall_s"]) / max(int(r["floor_events"]), 1) * 1e9
-                           for r in points]
+        floor_per_event = [floor_ns_per_event(r) for r in points]
         rss = [int(r["peak_rss_kb"]) for r in points]
         lines.append(
             f"- {sweep['name']}: wall time per event from {per_event[0]:.0f} to "
@@ -202,12 +241,15 @@ def write_markdown(rows, sweeps, path):
 
 
 def base_text(sweep):
-    names = {"ues": ("UE", "UEs"), "cells": ("cell", "cells")}
+    names = {"ues": ("UE", "UEs"), "cells": ("cell", "cells"), "columns": ("column", "columns"),
+             "rows": ("row", "rows")}
     parts = []
     for key, value in sweep["base"].items():
         if key == sweep["axis"]:
             continue
-        if key == "context":
+        if key == "layout":
+            parts.append(value)
+        elif key == "context":
             parts.append(f"{value // 1024}K-token context" if value >= 1024
                          else f"{value}-token context")
         else:
@@ -220,6 +262,10 @@ def write_plot(rows, sweeps, path):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    # A sweep of one point has no curve; scaling.md gives it against its floor.
+    sweeps = [s for s in sweeps if sum(r["sweep"] == s["name"] for r in rows) > 1]
+    if not sweeps:
+        return False
     fig, axes = plt.subplots(2, len(sweeps), figsize=(5 * len(sweeps), 8), squeeze=False)
     for col, sweep in enumerate(sweeps):
         points = [r for r in rows if r["sweep"] == sweep["name"]]
@@ -248,6 +294,7 @@ def write_plot(rows, sweeps, path):
     fig.suptitle("edge-llm scaling: one process per point", fontsize=12)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
+    return True
 
 
 def main():
@@ -263,8 +310,9 @@ def main():
     if rows:
         write_csv(rows, os.path.join(args.out, "scaling.csv"))
         write_markdown(rows, sweeps, os.path.join(args.out, "scaling.md"))
-        write_plot(rows, sweeps, os.path.join(args.out, "scaling.png"))
-        print(f"scaling: {len(rows)} points -> scaling.csv, scaling.md, scaling.png in {args.out}")
+        plotted = write_plot(rows, sweeps, os.path.join(args.out, "scaling.png"))
+        outputs = "scaling.csv, scaling.md" + (", scaling.png" if plotted else "")
+        print(f"scaling: {len(rows)} points -> {outputs} in {args.out}")
     print(f"total wall time {time.monotonic() - start:.1f} s")
     if failed:
         print("failed: " + "; ".join(failed), file=sys.stderr)

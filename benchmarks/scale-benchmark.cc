@@ -16,6 +16,28 @@
 // session at the target by prefilling part of its KV cache and receiving the rest over the
 // backhaul, so the bytes on the backhaul grow with the context. With --floor the same LTE
 // network, mobility and handovers run without the module (the LTE-only floor).
+//
+// That is --layout=line, the default. Two other layouts build an EdgeLlmNetwork, with planned
+// handovers (so a run does not hang on measurement noise), ctHO and online batching:
+//
+//   ./edge-llm-bench-scale --layout=road --ues=64 --cells=8 --simTime=30
+//   ./edge-llm-bench-scale --layout=grid --ues=64 --columns=8 --rows=8 --simTime=30
+//
+// road: --cells eNBs beside a road, 500 m apart, 30 m off it on alternate sides, behind a star
+// backhaul, so that every KV transfer crosses one shared uplink. The UEs enter the road at its
+// start as a Poisson process, all of them expected within the first half of --simTime, and
+// drive along it at 30 m/s; each opens its session as it enters. Arrivals rather than UEs
+// spread along the road in steady state: a UE crossing a boundary before its session has
+// opened would measure the RAN alone, and entering UEs keep handing over until the end, as
+// long as the road (8.3 s to the first boundary, 16.7 s between the next ones).
+//
+// grid: --columns x --rows eNBs 100 m apart (or --cells as a square), a backhaul link per
+// neighbour pair, each UE on a random route from cell centre to cell centre (GridRandomRoute,
+// 10 m/s) from a random start cell. The UEs set off once every session has its first tokens,
+// one leg's time spread over them, so that their crossings, one per 10 s leg, come at an even
+// rate rather than all at once.
+//
+// The last CSV column names the layout; the columns before it are the same for every layout.
 
 #include "bench-common.h"
 
@@ -29,7 +51,9 @@
 #include <cmath>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <malloc.h>
+#include <string>
 #include <sys/resource.h>
 
 using namespace ns3;
@@ -54,6 +78,23 @@ constexpr double CROSSING_GAP_S = 0.01;
 /// Slack after the last session's prefill before the first handover.
 constexpr double SETTLE_S = 1;
 
+/// The road's geometry: eNBs at highway spacing, UEs at highway speed.
+constexpr double ROAD_SPACING_M = 500;
+constexpr double ROAD_OFFSET_M = 30;
+constexpr double ROAD_SPEED_MPS = 30;
+/// All the UEs are expected to have entered the road by this fraction of the run.
+constexpr double ROAD_ENTRY_FRACTION = 0.5;
+
+/// The grid's geometry: an urban small-cell grid, UEs at city speed.
+constexpr uint32_t MAX_GRID_SIDE = 8;
+constexpr double GRID_SPACING_M = 100;
+constexpr double GRID_SPEED_MPS = 10;
+
+/// Random streams of the UEs' arrivals, routes and start cells, apart from the RAN's.
+constexpr int64_t ARRIVAL_STREAM = 1000;
+constexpr int64_t ROUTE_STREAM = 1001;
+constexpr int64_t START_CELL_STREAM = 1002;
+
 /// What one point measured.
 struct Point
 {
@@ -69,14 +110,116 @@ struct Point
     uint64_t heapEndKb{0};       //!< heap in use at the end of the run, kB
 };
 
+/// What one run needs measured, whichever builder made its network.
+struct Parts
+{
+    Ptr<RanStack> stack;                //!< the RAN
+    NetDeviceContainer cellDevices;     //!< the base stations
+    NodeContainer ueNodes;              //!< every UE
+    NetDeviceContainer backhaulDevices; //!< the devices whose transmissions are counted
+    ApplicationContainer clients;       //!< one per UE; empty in the floor
+    Ptr<EdgeLlmHelper> edge;            //!< its coordinator holds the handover records
+};
+
+/**
+ * \brief Run the simulation until \p simTime and measure it.
+ * \param parts the network, built
+ * \param simTime when the run stops
+ * \param floor whether the module's parts are missing
+ * \return what was measured; the simulator is destroyed
+ */
 Point
-RunPoint(uint32_t ues, uint32_t cells, uint32_t context, Time simTime, bool floor)
+Measure(const Parts& parts, Time simTime, bool floor)
+{
+    Point p;
+    bench::CountHandovers(parts.stack, parts.cellDevices, p.handovers);
+    for (uint32_t i = 0; i < parts.ueNodes.GetN(); ++i)
+    {
+        parts.ueNodes.Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
+            "Rx",
+            Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
+                [&p](Ptr<const Packet>, Ptr<Ipv4>, uint32_t) { ++p.radioPackets; }));
+    }
+    for (uint32_t d = 0; d < parts.backhaulDevices.GetN(); ++d)
+    {
+        parts.backhaulDevices.Get(d)->TraceConnectWithoutContext(
+            "PhyTxBegin",
+            Callback<void, Ptr<const Packet>>([&p](Ptr<const Packet> packet) {
+                ++p.backhaulPackets;
+                p.backhaulBytes += packet->GetSize();
+            }));
+    }
+
+    Simulator::Stop(simTime);
+    const auto wall = std::chrono::steady_clock::now();
+    Simulator::Run();
+    p.runWallS = bench::WallSeconds(wall);
+    p.events = Simulator::GetEventCount();
+    // Heap in use once the run is over: unlike the peak RSS it does not depend on when the
+    // allocator happened to return memory, so it shows state kept per token exactly.
+    const struct mallinfo2 heap = mallinfo2();
+    p.heapEndKb = (heap.uordblks + heap.hblkhd) / 1024;
+
+    for (uint32_t i = 0; i < parts.clients.GetN(); ++i)
+    {
+        p.tokens += DynamicCast<EdgeLlmClient>(parts.clients.Get(i))->GetDeliveredTokens();
+    }
+    if (!floor)
+    {
+        for (const HandoverRecord& r : parts.edge->GetCoordinator()->GetRecords())
+        {
+            p.kvBytes += r.kvBytes;
+            p.migrated += r.outcome == HandoverRecord::MIGRATED ? 1 : 0;
+        }
+    }
+    Simulator::Destroy();
+    return p;
+}
+
+/**
+ * \brief Give the sessions their prompts, enough tokens to decode until the cap, and, if they
+ * could all crowd into one cell beyond the default KV memory, the memory to admit them.
+ * \param edge the helper
+ * \param context prompt tokens per session
+ * \param simTime the cap
+ * \param mostInOneCell how many sessions one cell may hold at once
+ */
+void
+SetSessions(Ptr<EdgeLlmHelper> edge, uint32_t context, Time simTime, uint32_t mostInOneCell)
+{
+    const LlmComputeModel compute =
+        LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName());
+    // At the fastest step a session can have.
+    const double step = std::max(compute.DecodeStepTime(1, context), 1e-3);
+    const auto tokensToGenerate = static_cast<uint32_t>(std::ceil(simTime.GetSeconds() / step));
+    edge->SetClientAttribute("PromptTokens", UintegerValue(context));
+    edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokensToGenerate));
+    // The default KV memory (an 80 GB GPU) may be short of a crowded cell's long contexts;
+    // the point measures the simulator, so the memory grows to admit them all.
+    const uint64_t kvNeeded = uint64_t(mostInOneCell) * (uint64_t(context) + tokensToGenerate);
+    UintegerValue kvDefault;
+    CreateObject<LlmEngine>()->GetAttribute("KvCapacityTokens", kvDefault);
+    if (kvNeeded > kvDefault.Get())
+    {
+        edge->SetEngineAttribute("KvCapacityTokens", UintegerValue(kvNeeded));
+    }
+}
+
+/// A crowded crossing's handovers must not fail for want of RACH preambles.
+void
+ShortenPreambleHold()
 {
     // A target cell hands each incoming UE one of its 12 dedicated RACH preambles and takes
     // it back only PreambleTransMax x (RaResponseWindowSize + 5) ms later: 400 ms at ns-3's
     // default of 50 attempts, which caps a cell at 30 handovers a second and fails the rest
     // of a crowded crossing. 10 attempts, still within LTE's range, give 150 a second.
     Config::SetDefault("ns3::LteEnbMac::PreambleTransMax", UintegerValue(10));
+}
+
+Point
+RunLinePoint(uint32_t ues, uint32_t cells, uint32_t context, Time simTime, bool floor)
+{
+    ShortenPreambleHold();
     Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
     s->SetAttribute("EnbCount", UintegerValue(cells));
     s->SetAttribute("EnbSpacing", DoubleValue(ENB_SPACING_M));
@@ -113,70 +256,167 @@ RunPoint(uint32_t ues, uint32_t cells, uint32_t context, Time simTime, bool floo
     s->SetAttribute("MoveStart",
                     TimeValue(lastOpen + Seconds(compute.PrefillTime(context) + SETTLE_S)));
 
-    // Enough tokens to decode until the cap, at the fastest step a session can have.
-    const double step = std::max(compute.DecodeStepTime(1, context), 1e-3);
-    const auto tokensToGenerate = static_cast<uint32_t>(std::ceil(simTime.GetSeconds() / step));
-    Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
-    edge->SetClientAttribute("PromptTokens", UintegerValue(context));
-    edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokensToGenerate));
-    // The default KV memory (an 80 GB GPU) may be short of a crowded cell's long contexts;
-    // the point measures the simulator, so the memory grows to admit them all.
-    const uint64_t kvNeeded = uint64_t(mostInOneCell) * (uint64_t(context) + tokensToGenerate);
-    UintegerValue kvDefault;
-    CreateObject<LlmEngine>()->GetAttribute("KvCapacityTokens", kvDefault);
-    if (kvNeeded > kvDefault.Get())
-    {
-        edge->SetEngineAttribute("KvCapacityTokens", UintegerValue(kvNeeded));
-    }
+    SetSessions(s->GetEdgeLlmHelper(), context, simTime, mostInOneCell);
     s->Build();
     s->AssignStreams(1);
 
-    Point p;
-    bench::CountHandovers(s->GetRanStack(), s->GetEnbDevices(), p.handovers);
-    for (uint32_t i = 0; i < s->GetUeNodes().GetN(); ++i)
-    {
-        s->GetUeNodes().Get(i)->GetObject<Ipv4L3Protocol>()->TraceConnectWithoutContext(
-            "Rx",
-            Callback<void, Ptr<const Packet>, Ptr<Ipv4>, uint32_t>(
-                [&p](Ptr<const Packet>, Ptr<Ipv4>, uint32_t) { ++p.radioPackets; }));
-    }
+    Parts parts{s->GetRanStack(),
+                s->GetEnbDevices(),
+                s->GetUeNodes(),
+                {},
+                s->GetClients(),
+                s->GetEdgeLlmHelper()};
     for (const BackhaulLink& link : s->GetBackhaulLinks())
     {
-        for (uint32_t d = 0; d < link.devices.GetN(); ++d)
-        {
-            link.devices.Get(d)->TraceConnectWithoutContext(
-                "PhyTxBegin",
-                Callback<void, Ptr<const Packet>>([&p](Ptr<const Packet> packet) {
-                    ++p.backhaulPackets;
-                    p.backhaulBytes += packet->GetSize();
-                }));
-        }
+        parts.backhaulDevices.Add(link.devices);
     }
+    const Point p = Measure(parts, simTime, floor);
+    s->Dispose();
+    return p;
+}
 
-    Simulator::Stop(simTime);
-    const auto wall = std::chrono::steady_clock::now();
-    Simulator::Run();
-    p.runWallS = bench::WallSeconds(wall);
-    p.events = Simulator::GetEventCount();
-    // Heap in use once the run is over: unlike the peak RSS it does not depend on when the
-    // allocator happened to return memory, so it shows state kept per token exactly.
-    const struct mallinfo2 heap = mallinfo2();
-    p.heapEndKb = (heap.uordblks + heap.hblkhd) / 1024;
-
-    for (uint32_t i = 0; i < s->GetClients().GetN(); ++i)
+/**
+ * \brief The road's UEs: entering at its start as a Poisson process, each session opening as
+ * its UE enters.
+ * \param net the network
+ * \param ues how many
+ * \param simTime the run's length
+ */
+void
+AddRoadUes(Ptr<EdgeLlmNetwork> net, uint32_t ues, Time simTime)
+{
+    Ptr<ExponentialRandomVariable> gap = CreateObject<ExponentialRandomVariable>();
+    gap->SetStream(ARRIVAL_STREAM);
+    const double rate = ues / (ROAD_ENTRY_FRACTION * simTime.GetSeconds());
+    // No end to the window, so that there are always --ues arrivals: the few that come after
+    // the cap stand at the road's start, attached, with no session yet.
+    const std::vector<double> entries =
+        DrawPoissonArrivals(gap, rate, 0, std::numeric_limits<double>::max(), ues);
+    for (const double entry : entries)
     {
-        p.tokens += DynamicCast<EdgeLlmClient>(s->GetClients().Get(i))->GetDeliveredTokens();
+        EdgeLlmUeSpec ue;
+        ue.start = Vector(0, 0, 0);
+        ue.velocity = Vector(ROAD_SPEED_MPS, 0, 0);
+        ue.moveStart = Seconds(entry);
+        ue.sessionStart = Seconds(entry);
+        net->AddUe(ue);
     }
+}
+
+/**
+ * \brief The grid's UEs: random routes from random start cells, setting off once every
+ * session has its first tokens.
+ * \param net the network
+ * \param grid its layout
+ * \param ues how many
+ * \param context prompt tokens per session
+ * \param simTime the run's length
+ */
+void
+AddGridUes(Ptr<EdgeLlmNetwork> net,
+           Ptr<GridCellLayout> grid,
+           uint32_t ues,
+           uint32_t context,
+           Time simTime)
+{
+    TimeValue sessionStart;
+    TimeValue stagger;
+    net->GetAttribute("SessionStart", sessionStart);
+    net->GetAttribute("SessionStagger", stagger);
+    const Time lastOpen = sessionStart.Get() + stagger.Get() * static_cast<int64_t>(ues - 1);
+    const LlmComputeModel compute =
+        LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName());
+    const double moveStartS =
+        (lastOpen + Seconds(compute.PrefillTime(context) + SETTLE_S)).GetSeconds();
+    const double legS = GRID_SPACING_M / GRID_SPEED_MPS;
+
+    Ptr<GridRandomRoute> routes = CreateObject<GridRandomRoute>();
+    routes->SetAttribute("Speed", DoubleValue(GRID_SPEED_MPS));
+    routes->AssignStreams(ROUTE_STREAM);
+    Ptr<UniformRandomVariable> startCell = CreateObject<UniformRandomVariable>();
+    startCell->SetStream(START_CELL_STREAM);
+    const double endS = std::max(simTime.GetSeconds(), moveStartS + legS);
+    for (uint32_t j = 0; j < ues; ++j)
+    {
+        const uint32_t cell = startCell->GetInteger(0, grid->GetCellCount() - 1);
+        EdgeLlmUeSpec ue;
+        ue.route = routes->GetRoute(*grid, cell, moveStartS + legS * j / ues, endS).GetWaypoints();
+        net->AddUe(ue);
+    }
+}
+
+/// The flags that choose a road or grid network.
+struct NetworkFlags
+{
+    std::string layout; //!< road or grid
+    uint32_t cells;     //!< road: its eNBs
+    uint32_t columns;   //!< grid: its columns
+    uint32_t rows;      //!< grid: its rows
+};
+
+Point
+RunNetworkPoint(const NetworkFlags& f, uint32_t ues, uint32_t context, Time simTime, bool floor)
+{
+    ShortenPreambleHold();
+    Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+    net->SetAttribute("Trigger", StringValue("planned"));
+    net->SetAttribute("InstallServing", BooleanValue(!floor));
+    Ptr<StarBackhaulTopology> star;
+    if (f.layout == "road")
+    {
+        net->SetCellLayout(CreateObjectWithAttributes<RoadCellLayout>("Count",
+                                                                      UintegerValue(f.cells),
+                                                                      "Spacing",
+                                                                      DoubleValue(ROAD_SPACING_M),
+                                                                      "Offset",
+                                                                      DoubleValue(ROAD_OFFSET_M)));
+        star = CreateObject<StarBackhaulTopology>();
+        net->SetBackhaulTopology(star);
+        AddRoadUes(net, ues, simTime);
+    }
+    else
+    {
+        Ptr<GridCellLayout> grid =
+            CreateObjectWithAttributes<GridCellLayout>("Columns",
+                                                       UintegerValue(f.columns),
+                                                       "Rows",
+                                                       UintegerValue(f.rows),
+                                                       "Spacing",
+                                                       DoubleValue(GRID_SPACING_M));
+        net->SetCellLayout(grid);
+        net->SetBackhaulTopology(CreateObject<PerPairBackhaulTopology>());
+        AddGridUes(net, grid, ues, context, simTime);
+    }
+    Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+    edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf("ctho"));
+    edge->SetCoordinatorAttribute("Batching", StringValue("online"));
+    // On the road every UE passes through the first cells; on a grid several routes may
+    // meet in one cell: either way, all of them may be in one cell at once.
+    SetSessions(edge, context, simTime, ues);
+    net->Build();
+    net->AssignStreams(1);
+
+    Parts parts{net->GetRanStack(),
+                net->GetCellDevices(),
+                net->GetUeNodes(),
+                {},
+                net->GetClients(),
+                edge};
     if (!floor)
     {
-        for (const HandoverRecord& r : edge->GetCoordinator()->GetRecords())
+        for (const BackhaulSegment& segment : net->GetBackhaulTopology()->GetSegments())
         {
-            p.kvBytes += r.kvBytes;
-            p.migrated += r.outcome == HandoverRecord::MIGRATED ? 1 : 0;
+            // Every packet between two cells of the star crosses the shared link once, and
+            // its access links besides; counting the shared link alone keeps the packets and
+            // bytes comparable with a link per pair's.
+            if (!star || segment.id == StarBackhaulTopology::SHARED_SEGMENT)
+            {
+                parts.backhaulDevices.Add(segment.devices);
+            }
         }
     }
-    Simulator::Destroy();
-    s->Dispose();
+    const Point p = Measure(parts, simTime, floor);
+    net->Dispose();
     return p;
 }
 
@@ -188,27 +428,74 @@ main(int argc, char* argv[])
     const auto start = std::chrono::steady_clock::now();
     uint32_t ues = 10;
     uint32_t cells = 2;
+    uint32_t columns = 0;
+    uint32_t rows = 0;
     uint32_t context = 1024;
     double simTime = 10;
+    std::string layout = "line";
     bool header = false;
     bool smoke = false;
     bool floor = false;
 
     CommandLine cmd(__FILE__);
+    cmd.AddValue("layout", "line, road or grid", layout);
     cmd.AddValue("ues", "moving UEs, one session each [1, 200]", ues);
-    cmd.AddValue("cells", "eNBs along the line [2, 64]", cells);
+    cmd.AddValue("cells", "eNBs along the line or road [2, 64]; grid: a square number", cells);
+    cmd.AddValue("columns",
+                 "grid: columns [1, 8], with --rows (0: the square of --cells)",
+                 columns);
+    cmd.AddValue("rows", "grid: rows [1, 8], with --columns (0: the square of --cells)", rows);
     cmd.AddValue("context", "prompt tokens of every session [1, 131072]", context);
     cmd.AddValue("simTime", "simulated time, s (0, 3600]", simTime);
     cmd.AddValue("header", "print the CSV header line first", header);
     cmd.AddValue("smoke", "a tiny run that only checks the program works", smoke);
     cmd.AddValue("floor", "the same LTE network and handovers without the module", floor);
     cmd.Parse(argc, argv);
+
+    if (layout != "line" && layout != "road" && layout != "grid")
+    {
+        std::cerr << "--layout = " << layout << " is invalid; allowed: line, road or grid\n";
+        return 1;
+    }
+    if (layout != "grid" && (columns != 0 || rows != 0))
+    {
+        std::cerr << "--columns and --rows are for --layout=grid; the " << layout
+                  << " takes --cells\n";
+        return 1;
+    }
     if (smoke)
     {
         ues = 2;
-        cells = 2;
+        cells = layout == "grid" ? 4 : 2;
+        columns = 0;
+        rows = 0;
         context = 1024;
         simTime = 3;
+    }
+    if (layout == "grid")
+    {
+        if (columns == 0 && rows == 0)
+        {
+            const auto side = static_cast<uint32_t>(std::lround(std::sqrt(double(cells))));
+            if (side * side != cells)
+            {
+                std::cerr << "--cells = " << cells
+                          << " is invalid for --layout=grid; allowed: a square number of "
+                             "cells, or --columns and --rows\n";
+                return 1;
+            }
+            columns = side;
+            rows = side;
+        }
+        if (columns < 1 || columns > MAX_GRID_SIDE || rows < 1 || rows > MAX_GRID_SIDE ||
+            columns * rows < MIN_CELLS)
+        {
+            std::cerr << "--columns = " << columns << " and --rows = " << rows
+                      << " are invalid; allowed: both in [1, " << MAX_GRID_SIDE << "], at least "
+                      << MIN_CELLS << " cells\n";
+            return 1;
+        }
+        cells = columns * rows;
     }
     NS_ABORT_MSG_IF(ues < 1 || ues > MAX_UES,
                     "--ues = " << ues << " is invalid; allowed: [1, " << MAX_UES << "]");
@@ -222,7 +509,12 @@ main(int argc, char* argv[])
                     "--simTime = " << simTime << " is invalid; allowed: (0, " << MAX_SIM_TIME_S
                                    << "]");
 
-    const Point p = RunPoint(ues, cells, context, Seconds(simTime), floor);
+    const Point p = layout == "line" ? RunLinePoint(ues, cells, context, Seconds(simTime), floor)
+                                     : RunNetworkPoint({layout, cells, columns, rows},
+                                                       ues,
+                                                       context,
+                                                       Seconds(simTime),
+                                                       floor);
     const double totalWallS = bench::WallSeconds(start);
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
@@ -231,12 +523,13 @@ main(int argc, char* argv[])
     {
         std::cout << "run,ues,cells,context,sim_s,events,radio_packets,backhaul_packets,"
                      "backhaul_bytes,kv_bytes,tokens,handovers,migrated,run_wall_s,total_wall_s,"
-                     "peak_rss_kb,heap_end_kb\n";
+                     "peak_rss_kb,heap_end_kb,layout\n";
     }
     std::cout << (floor ? "floor" : "module") << "," << ues << "," << cells << "," << context << ","
               << simTime << "," << p.events << "," << p.radioPackets << "," << p.backhaulPackets
               << "," << p.backhaulBytes << "," << p.kvBytes << "," << p.tokens << "," << p.handovers
               << "," << p.migrated << "," << std::fixed << std::setprecision(3) << p.runWallS << ","
-              << totalWallS << "," << usage.ru_maxrss << "," << p.heapEndKb << "\n";
+              << totalWallS << "," << usage.ru_maxrss << "," << p.heapEndKb << "," << layout
+              << "\n";
     return 0;
 }

@@ -41,11 +41,11 @@ function(run_point context prefix)
   string(STRIP "${out}" line)
   string(REPLACE "," ";" fields "${line}")
   list(LENGTH fields n)
-  if(NOT n EQUAL 17)
-    message(FATAL_ERROR "--context=${context}: expected 17 CSV fields, got:\n${out}")
+  if(NOT n EQUAL 18)
+    message(FATAL_ERROR "--context=${context}: expected 18 CSV fields, got:\n${out}")
   endif()
   # run,ues,cells,context,sim_s,events,radio_packets,backhaul_packets,backhaul_bytes,kv_bytes,
-  # tokens,handovers,migrated,run_wall_s,total_wall_s,peak_rss_kb,heap_end_kb
+  # tokens,handovers,migrated,run_wall_s,total_wall_s,peak_rss_kb,heap_end_kb,layout
   list(GET fields 9 kv)
   list(GET fields 12 migrated)
   list(GET fields 15 rss)
