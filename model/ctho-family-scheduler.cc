@@ -93,8 +93,8 @@ CtHoFamilyScheduler::MakeCtHoView(const HandoverPlanInput& input)
     {
         throw std::invalid_argument(
             "HandoverSessionView::prefixMin = " + std::to_string(problem.minPrefix) +
-            " of one session is above another's prefixMax = " +
-            std::to_string(problem.maxPrefix) + ": no common prefix fits the group");
+            " of one session is above another's prefixMax = " + std::to_string(problem.maxPrefix) +
+            ": no common prefix fits the group");
     }
     problem.backhaulTokensPerSecond = bps / 8.0 / static_cast<double>(bytesPerToken);
     problem.backlogTokens = static_cast<double>(backlog) / static_cast<double>(bytesPerToken);
@@ -112,8 +112,8 @@ CtHoFamilyScheduler::DoPlan(const HandoverPlanInput& input)
     {
         // V(L) falls to the unbounded optimum and rises after it, so the bound nearest to
         // the scheme's own choice is the best it can still have.
-        chosen = solver.Evaluate(
-            std::clamp(chosen.prefixTokens, problem.minPrefix, problem.maxPrefix));
+        chosen =
+            solver.Evaluate(std::clamp(chosen.prefixTokens, problem.minPrefix, problem.maxPrefix));
     }
     const uint64_t L = chosen.prefixTokens;
     HandoverPlan plan;

@@ -202,8 +202,7 @@ HandoverScheduler::CheckPlan(const HandoverPlanInput& input,
         if (prefix < view->prefixMin || prefix > view->prefixMax)
         {
             why << who << ": SessionPlan::prefill of imsi " << p.imsi << " ends at " << prefix
-                << "; allowed: [" << view->prefixMin << ", "
-                << std::min(view->prefixMax, context)
+                << "; allowed: [" << view->prefixMin << ", " << std::min(view->prefixMax, context)
                 << "] (HandoverSessionView::prefixMin and prefixMax: what its transfer so far "
                    "leaves to a re-plan)";
             return why.str();

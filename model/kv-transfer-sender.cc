@@ -6,16 +6,15 @@
 
 #include "kv-transfer-socket.h"
 
+#include "ns3/channel.h"
 #include "ns3/explaining-checker.h"
 #include "ns3/inet-socket-address.h"
-#include "ns3/channel.h"
 #include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-socket-factory.h"
-#include "ns3/uinteger.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -140,7 +139,8 @@ KvTransferSender::Start()
 
     Ptr<NetDevice> device = ipv4->GetNetDevice(iface);
     TimeValue delay;
-    if (device && device->GetChannel() && device->GetChannel()->GetAttributeFailSafe("Delay", delay))
+    if (device && device->GetChannel() &&
+        device->GetChannel()->GetAttributeFailSafe("Delay", delay))
     {
         m_linkDelay = delay.Get();
     }
@@ -582,7 +582,8 @@ KvTransferSender::GetWritingBytesLeft() const
     {
         return 0;
     }
-    return m_writing.payloadLeft + (m_writing.headerWritten ? 0 : KvTransferHeader::SERIALIZED_SIZE);
+    return m_writing.payloadLeft +
+           (m_writing.headerWritten ? 0 : KvTransferHeader::SERIALIZED_SIZE);
 }
 
 Time
@@ -594,9 +595,11 @@ KvTransferSender::GetLinkDelay() const
 bool
 KvTransferSender::HasPendingControl(uint64_t imsi, uint32_t epoch) const
 {
-    return std::any_of(m_control.begin(), m_control.end(), [imsi, epoch](const KvTransferHeader& h) {
-        return h.GetImsi() == imsi && h.GetEpoch() == epoch;
-    });
+    return std::any_of(m_control.begin(),
+                       m_control.end(),
+                       [imsi, epoch](const KvTransferHeader& h) {
+                           return h.GetImsi() == imsi && h.GetEpoch() == epoch;
+                       });
 }
 
 std::vector<std::pair<uint32_t, uint32_t>>

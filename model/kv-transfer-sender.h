@@ -262,8 +262,7 @@ class KvTransferSender : public Object
      * \return the ranges of that transfer no DATA message has been started for yet, in
      *         sending order (units of the transfer); empty if it is not queued
      */
-    std::vector<std::pair<uint32_t, uint32_t>> GetUnsentRanges(uint64_t imsi,
-                                                               uint32_t epoch) const;
+    std::vector<std::pair<uint32_t, uint32_t>> GetUnsentRanges(uint64_t imsi, uint32_t epoch) const;
 
     /**
      * \brief Move a queued transfer's deadline, as a re-plan of its group does.

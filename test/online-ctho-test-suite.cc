@@ -58,6 +58,20 @@ Pair(double x, uint32_t promptA, uint32_t promptB)
     return in;
 }
 
+/// Two UEs, 2 Gb/s: the first's transfer has begun, but is far from done, when the second
+/// hands over.
+CtHoLineConfig
+PairConfig()
+{
+    CtHoLineConfig c = OnlineConfig();
+    c.numUes = 2;
+    c.backhaulRate = DataRate("2Gbps");
+    return c;
+}
+
+/// Start points of the pair, so that it falls inside one cycle for some and not others.
+const double PAIR_STARTS[] = {125.0, 125.07, 125.13, 125.19};
+
 } // namespace
 
 /**
@@ -152,13 +166,9 @@ class SameCycleTestCase : public OnlineTestCase
   private:
     void DoRun() override
     {
-        CtHoLineConfig c = OnlineConfig();
-        c.numUes = 2;
-        c.backhaulRate = DataRate("2Gbps");
-        const CtHoLineExperiment experiment(c);
+        const CtHoLineExperiment experiment(PairConfig());
         uint32_t grouped = 0;
-        // Several start points, so the pair falls inside one cycle for some and not others.
-        for (double x : {125.0, 125.07, 125.13, 125.19})
+        for (double x : PAIR_STARTS)
         {
             std::vector<std::pair<uint32_t, uint32_t>> prefills;    // (sequences, tokens)
             std::vector<double> prefillStarts;                      // s
@@ -289,12 +299,9 @@ class ReplanLedgerTestCase : public OnlineTestCase
   private:
     void DoRun() override
     {
-        CtHoLineConfig c = OnlineConfig();
-        c.numUes = 2;
-        c.backhaulRate = DataRate("2Gbps");
-        const CtHoLineExperiment experiment(c);
+        const CtHoLineExperiment experiment(PairConfig());
         uint32_t replanned = 0;
-        for (double x : {125.0, 125.07, 125.13, 125.19})
+        for (double x : PAIR_STARTS)
         {
             // Per (imsi, epoch), at the target: BEGIN payload (announced) and DATA (arrived).
             std::map<std::pair<uint64_t, uint32_t>, uint64_t> begun;
