@@ -459,6 +459,71 @@ class RefusedHandoverTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief The RAN stack asked for periodic measurement reports delivers them through the
+ * network's observer: about one per period per kind, and the serving cell's RSRP falls as the
+ * UE drives away from it.
+ */
+class MeasurementReportTestCase : public TestCase
+{
+  public:
+    MeasurementReportTestCase()
+        : TestCase("Periodic measurement reports through the stack: serving RSRP falls")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+        Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
+        line->SetAttribute("Count", UintegerValue(2));
+        line->SetAttribute("Spacing", DoubleValue(1000));
+        net->SetCellLayout(line);
+        net->SetAttribute("Trigger", StringValue("none"));
+        net->GetRanStack()->SetAttribute("MeasurementReportPeriod", TimeValue(MilliSeconds(240)));
+        EdgeLlmUeSpec ue;
+        ue.start = Vector(20, 0, 0);
+        ue.velocity = Vector(40, 0, 0); // away from cell 0, towards cell 1
+        ue.moveStart = Seconds(0.5);
+        net->AddUe(ue);
+        net->Build();
+        net->AssignStreams(1);
+        std::vector<std::pair<double, double>> serving; // (time, RSRP dBm)
+        net->GetObserver()->TraceConnectWithoutContext(
+            "MeasurementReport",
+            Callback<void, const RanMeasurementReport&>(
+                [&serving, &net](const RanMeasurementReport& r) {
+                    if (r.serving.hasRsrp && r.servingCellId == net->GetCellIds()[0])
+                    {
+                        serving.emplace_back(Simulator::Now().GetSeconds(), r.serving.rsrpDbm);
+                    }
+                }));
+        Simulator::Stop(Seconds(6));
+        Simulator::Run();
+        // 6 s at 240 ms, from the UE's attachment (~0.1 s) on: about 24 of each kind (the
+        // serving cell's, and with the neighbours'), and the ones ns-3's ANR asks for.
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(serving.size(), 20u, "reports flow at the period");
+        NS_TEST_ASSERT_MSG_LT_OR_EQ(serving.size(), 3 * 26u, "not more often");
+        if (serving.size() >= 6)
+        {
+            const std::size_t third = serving.size() / 3;
+            double first = 0;
+            double last = 0;
+            for (std::size_t k = 0; k < third; ++k)
+            {
+                first += serving[k].second / third;
+                last += serving[serving.size() - 1 - k].second / third;
+            }
+            // 20 m to 240 m from the cell: Friis loses 20 log10(240 / 20) = 21.6 dB.
+            NS_TEST_ASSERT_MSG_LT(last, first - 10, "the serving RSRP falls by over 10 dB");
+        }
+        Simulator::Destroy();
+        net->Dispose();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The scenario layer's test suite.
  */
 class ScenarioTestSuite : public TestSuite
@@ -486,6 +551,7 @@ class ScenarioTestSuite : public TestSuite
                     TestCase::QUICK);
         AddTestCase(new StarSaturationTestCase(), TestCase::QUICK);
         AddTestCase(new RefusedHandoverTestCase(), TestCase::QUICK);
+        AddTestCase(new MeasurementReportTestCase(), TestCase::QUICK);
     }
 };
 
