@@ -86,6 +86,19 @@ if(EDGE_LLM_NS3_LOG)
   target_compile_definitions(ns3-edge-llm PUBLIC NS3_LOG_ENABLE)
 endif()
 target_compile_options(ns3-edge-llm PRIVATE -Wall -Wextra)
+# What a result's sidecar says the module's source was.
+find_package(Git QUIET)
+set(EDGE_LLM_GIT_DESCRIBE "unknown")
+if(GIT_FOUND)
+  execute_process(COMMAND ${GIT_EXECUTABLE} describe --always --dirty --tags
+                  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR} OUTPUT_VARIABLE described
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET RESULT_VARIABLE git_rc)
+  if(git_rc EQUAL 0 AND described)
+    set(EDGE_LLM_GIT_DESCRIBE "${described}")
+  endif()
+endif()
+set_source_files_properties(helper/edge-llm-results.cc PROPERTIES COMPILE_DEFINITIONS
+                            "EDGE_LLM_GIT_DESCRIBE=\"${EDGE_LLM_GIT_DESCRIBE}\"")
 
 enable_testing()
 

@@ -31,6 +31,7 @@
 #include <iomanip>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 
@@ -112,6 +113,7 @@ main(int argc, char* argv[])
     std::string plannedRate;
     std::string outDir;
     std::string tokensCsv;
+    bool quiet = false;
 
     CommandLine cmd(__FILE__);
     scheme.AddTo(cmd);
@@ -136,7 +138,10 @@ main(int argc, char* argv[])
                  "tokens each session decodes after its handover",
                  config.tokensAfter);
     cmd.AddValue("residentUes", "stationary sessions on each eNB (load)", config.residentUes);
-    cmd.AddValue("outDir", "write handovers.csv there", outDir);
+    cmd.AddValue("outDir",
+                 "write handovers.csv and sessions.csv there, each with a .json sidecar",
+                 outDir);
+    cmd.AddValue("quiet", "no progress on stderr during the runs", quiet);
     cmd.AddValue("tokensCsv", "write every token's times to this file", tokensCsv);
     cmd.Parse(argc, argv);
     config.plannedBackhaulRate = plannedRate.empty() ? config.backhaulRate : DataRate(plannedRate);
@@ -183,31 +188,106 @@ main(int argc, char* argv[])
     {
         log = Create<TokenLog>(tokensCsv);
     }
-    bool first = true;
+    std::vector<EdgeLlmRunResults> results;
+    // The verdict: every handover accounted for, every token once, every KV byte conserved.
+    uint32_t requested = 0;
+    uint32_t completed = 0;
+    uint32_t failed = 0;
+    uint32_t givenUp = 0;
+    bool tokensOnce = true;
+    bool bytesConserved = true;
+    bool capHit = false;
     for (const std::string& s : schemes)
     {
-        const CtHoLineRun run = experiment.Run(s, inputs, [&log, &s](Ptr<EdgeLlmLineScenario> sc) {
-            if (log)
-            {
-                log->SetScheme(s);
-                for (uint32_t i = 0; i < sc->GetClients().GetN(); ++i)
+        std::unique_ptr<ShowProgress> progress;
+        uint32_t crossings = 0;
+        const CtHoLineRun run = experiment.Run(
+            s,
+            inputs,
+            [&log, &s, &progress, quiet](Ptr<EdgeLlmLineScenario> sc) {
+                if (log)
                 {
-                    DynamicCast<EdgeLlmClient>(sc->GetClients().Get(i))->SetTokenLog(log);
+                    log->SetScheme(s);
+                    for (uint32_t i = 0; i < sc->GetClients().GetN(); ++i)
+                    {
+                        DynamicCast<EdgeLlmClient>(sc->GetClients().Get(i))->SetTokenLog(log);
+                    }
                 }
-            }
-        });
+                if (!quiet)
+                {
+                    progress = std::make_unique<ShowProgress>(Seconds(10), std::cerr);
+                }
+            },
+            [&crossings, &givenUp](Ptr<EdgeLlmLineScenario> sc) {
+                crossings = sc->GetBoundaryCrossings().size();
+                givenUp += sc->GetSkippedCrossings();
+            });
+        // A planned trigger requests its crossings; an algorithm's requests are the handovers
+        // that started.
+        requested += config.trigger == "boundary" ? crossings : run.records.size();
+        progress.reset();
         // Every scheme must see the same scenario, or the comparison means nothing.
         NS_ABORT_MSG_IF(!(run.inputs == inputs), "scheme " << s << " ran on other inputs");
         PrintRow(run, config.batching == "online");
-        if (handovers.is_open())
+        for (const HandoverRecord& r : run.records)
         {
-            CtHoLineExperiment::WriteHandoversCsv(handovers, run, first);
+            completed += r.outcome == HandoverRecord::MIGRATED ||
+                                 r.outcome == HandoverRecord::RELAYED ||
+                                 r.outcome == HandoverRecord::REUSED
+                             ? 1
+                             : 0;
+            failed += r.outcome == HandoverRecord::FAILED ? 1 : 0;
         }
-        first = false;
+        for (const CtHoLineUe& ue : run.ues)
+        {
+            tokensOnce = tokensOnce && ue.complete && ue.delivered == ue.tokensToGenerate;
+        }
+        bytesConserved = bytesConserved &&
+                         run.sent.announced == run.sent.sent + run.sent.withdrawn &&
+                         run.sent.sent == run.received.received + run.received.stale;
+        capHit = capHit || run.endTime >= config.maxSimTime;
+        results.push_back(run.results);
     }
-    if (handovers.is_open())
+    if (!outDir.empty())
     {
-        std::cout << "\nCSV: " << outDir << "/handovers.csv\n";
+        EdgeLlmRunMetadata meta;
+        meta.program = "edge-llm-handover";
+        meta.arguments.assign(argv, argv + argc);
+        meta.parameters = config.ToParameters();
+        meta.parameters.emplace_back("scheme", edgellm::JoinNames(schemes));
+        meta.parameters.emplace_back("outDir", outDir);
+        const std::string handoversCsv = outDir + "/handovers.csv";
+        const std::string sessionsCsv = outDir + "/sessions.csv";
+        std::ofstream sessions(sessionsCsv);
+        NS_ABORT_MSG_IF(!sessions, "--outDir: cannot write " << sessionsCsv);
+        WriteHandoversCsv(handovers, results);
+        WriteSessionsCsv(sessions, results);
+        NS_ABORT_MSG_IF(!WriteRunSidecar(handoversCsv, meta) || !WriteRunSidecar(sessionsCsv, meta),
+                        "--outDir: cannot write the sidecars in " << outDir);
+        std::cout << "\nCSV: " << handoversCsv << ", " << sessionsCsv << " (each with .json)\n";
+    }
+    const bool ok = tokensOnce && bytesConserved;
+    std::cout << "verdict: handovers requested " << requested << ", completed " << completed
+              << ", failed " << failed << ", given up " << givenUp
+              << "; tokens exactly once: " << (tokensOnce ? "yes" : "NO")
+              << "; KV bytes conserved: " << (bytesConserved ? "yes" : "NO") << "\n";
+    if (capHit)
+    {
+        std::cerr << "warning: a run reached the time cap of " << config.maxSimTime.As(Time::S)
+                  << " before every session ended\n";
+    }
+    if (config.trigger != "none" && completed == 0)
+    {
+        std::cerr << "warning: no handover completed\n";
+    }
+    else if (config.trigger == "boundary" && completed + failed < requested - givenUp)
+    {
+        std::cerr << "warning: " << requested - givenUp - completed - failed
+                  << " requested handovers never completed\n";
+    }
+    if (!ok)
+    {
+        return 1;
     }
     return 0;
 }

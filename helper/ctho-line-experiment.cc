@@ -26,6 +26,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -38,19 +39,6 @@ constexpr double NOT_MEASURED = std::numeric_limits<double>::quiet_NaN();
 
 /// The stream index every run draws the radio from, so that schemes see the same radio.
 constexpr int64_t RADIO_STREAM = 100;
-
-/// Seconds, as CSV cells write them; empty when not measured.
-std::string
-Cell(double seconds)
-{
-    if (std::isnan(seconds))
-    {
-        return "";
-    }
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(9) << seconds;
-    return os.str();
-}
 
 } // namespace
 
@@ -103,6 +91,37 @@ CtHoLineConfig::Validate() const
     {
         NS_FATAL_ERROR("--kvProfile = " << kvProfile << " is invalid: " << e.what());
     }
+}
+
+std::vector<std::pair<std::string, std::string>>
+CtHoLineConfig::ToParameters() const
+{
+    auto text = [](const auto& v) {
+        std::ostringstream os;
+        os << v;
+        return os.str();
+    };
+    return {{"numUes", text(numUes)},
+            {"minPrompt", text(minPrompt)},
+            {"cMax", text(cMax)},
+            {"backhaulRate", text(backhaulRate.GetBitRate()) + "bps"},
+            {"plannedBackhaulRate", text(plannedBackhaulRate.GetBitRate()) + "bps"},
+            {"backhaulDelay", text(backhaulDelay.GetNanoSeconds()) + "ns"},
+            {"prefillA", text(prefillA)},
+            {"prefillB", text(prefillB)},
+            {"prefillCycle", text(prefillCycle.GetNanoSeconds()) + "ns"},
+            {"bsDistance", text(bsDistance)},
+            {"minStartX", text(minStartX)},
+            {"maxStartX", text(maxStartX)},
+            {"speed", text(speed)},
+            {"moveStart", text(moveStart.GetNanoSeconds()) + "ns"},
+            {"trigger", trigger},
+            {"batching", batching},
+            {"kvProfile", kvProfile},
+            {"kvBits", text(kvBits)},
+            {"tokensAfter", text(tokensAfter)},
+            {"residentUes", text(residentUes)},
+            {"maxSimTime", text(maxSimTime.GetNanoSeconds()) + "ns"}};
 }
 
 bool
@@ -352,6 +371,7 @@ CtHoLineExperiment::Run(const std::string& scheme,
             run.received.staleBy[reason] += r.staleBy[reason];
         }
     }
+    run.results = CollectRunResults(scheme, run.records, s->GetClients());
     if (after)
     {
         after(s);
@@ -452,29 +472,6 @@ CtHoLineExperiment::Clairvoyant(const CtHoLineRun& run)
     best.worstDelayS = worst[n];
     best.groups = batches[n];
     return best;
-}
-
-void
-CtHoLineExperiment::WriteHandoversCsv(std::ostream& os, const CtHoLineRun& run, bool header)
-{
-    if (header)
-    {
-        os << "scheme,group,imsi,source_cell,target_cell,context_tokens,prefill_tokens,"
-              "transfer_tokens,kv_bytes,ho_start_s,kv_ready_s,first_token_after_s,ho_delay_s,"
-              "sit_s\n";
-    }
-    for (std::size_t i = 0; i < run.records.size(); ++i)
-    {
-        const HandoverRecord& r = run.records[i];
-        const bool ready = !r.kvReady.IsNegative() && r.outcome != HandoverRecord::RELAYED;
-        os << run.scheme << ',' << r.group << ',' << r.imsi << ',' << r.sourceCell << ','
-           << r.targetCell << ',' << r.contextTokens << ',' << r.prefillTokens << ','
-           << r.transferTokens << ',' << r.kvBytes << ',' << Cell(r.hoStart.GetSeconds()) << ','
-           << Cell(ready ? r.kvReady.GetSeconds() : NOT_MEASURED) << ','
-           << Cell(run.firstTokenAfterS[i]) << ','
-           << Cell(ready ? (r.kvReady - r.hoStart).GetSeconds() : NOT_MEASURED) << ','
-           << Cell(run.sitS[i]) << '\n';
-    }
 }
 
 } // namespace ns3

@@ -6,6 +6,7 @@
 #define EDGE_LLM_CTHO_LINE_EXPERIMENT_H
 
 #include "edge-llm-line-scenario.h"
+#include "edge-llm-results.h"
 
 #include "ns3/ctho-solver.h"
 #include "ns3/data-rate.h"
@@ -57,6 +58,9 @@ struct CtHoLineConfig
 
     /// Stop the run, naming the flag, if a setting is out of range or two clash.
     void Validate() const;
+
+    /// \return every setting, by its flag's name, with its value as the flag takes it
+    std::vector<std::pair<std::string, std::string>> ToParameters() const;
 };
 
 /**
@@ -108,6 +112,8 @@ struct CtHoLineRun
     LlmComputeModel compute{LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName())};
     //!< the engines' compute model
     Time endTime; //!< when the run stopped
+    /// One row per handover and per session (residents included), for the CSV writers
+    EdgeLlmRunResults results;
 };
 
 /**
@@ -203,14 +209,6 @@ class CtHoLineExperiment
      * \return the reference
      */
     static CtHoLineClairvoyant Clairvoyant(const CtHoLineRun& run);
-
-    /**
-     * \brief Write handovers.csv rows (one per handover).
-     * \param os where
-     * \param run a run
-     * \param header write the header line first
-     */
-    static void WriteHandoversCsv(std::ostream& os, const CtHoLineRun& run, bool header);
 
   private:
     CtHoLineConfig m_config; //!< the settings

@@ -1,0 +1,304 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "edge-llm-results.h"
+
+#include "ns3/edge-llm-client.h"
+#include "ns3/kv-transfer-header.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/type-id.h"
+#include "ns3/uinteger.h"
+
+#include <cmath>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#if __has_include("ns3/version-defines.h")
+#include "ns3/version-defines.h"
+#endif
+
+namespace ns3
+{
+
+namespace
+{
+
+constexpr double NOT_MEASURED = std::numeric_limits<double>::quiet_NaN();
+
+/// A time or a rate in a CSV cell: 9 decimals, empty when not measured.
+std::string
+Cell(double value)
+{
+    if (std::isnan(value))
+    {
+        return "";
+    }
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(9) << value;
+    return os.str();
+}
+
+/// A JSON string literal.
+std::string
+Quote(const std::string& text)
+{
+    std::ostringstream os;
+    os << '"';
+    for (const char c : text)
+    {
+        switch (c)
+        {
+        case '"':
+            os << "\\\"";
+            break;
+        case '\\':
+            os << "\\\\";
+            break;
+        case '\n':
+            os << "\\n";
+            break;
+        case '\t':
+            os << "\\t";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20)
+            {
+                os << "\\u" << std::hex << std::setw(4) << std::setfill('0') << int(c) << std::dec
+                   << std::setfill(' ');
+            }
+            else
+            {
+                os << c;
+            }
+        }
+    }
+    os << '"';
+    return os.str();
+}
+
+} // namespace
+
+EdgeLlmRunResults
+CollectRunResults(const std::string& scheme,
+                  const std::vector<HandoverRecord>& records,
+                  const ApplicationContainer& clients)
+{
+    EdgeLlmRunResults run;
+    run.scheme = scheme;
+    std::map<uint64_t, Ptr<EdgeLlmClient>> byImsi;
+    for (uint32_t i = 0; i < clients.GetN(); ++i)
+    {
+        Ptr<EdgeLlmClient> c = DynamicCast<EdgeLlmClient>(clients.Get(i));
+        if (!c)
+        {
+            continue;
+        }
+        byImsi[c->GetImsi()] = c;
+        EdgeLlmSessionRow s;
+        s.imsi = c->GetImsi();
+        s.startS = c->GetStartTime().GetSeconds();
+        UintegerValue tokens;
+        c->GetAttribute("TokensToGenerate", tokens);
+        s.tokensToGenerate = static_cast<uint32_t>(tokens.Get());
+        s.delivered = c->GetDeliveredTokens();
+        s.duplicates = c->GetDuplicates();
+        s.deliveredByResend = c->GetDeliveredByResend();
+        s.nacksSent = c->GetNacksSent();
+        s.complete = c->IsComplete();
+        s.handovers = c->GetHandoverMarks().size();
+        s.summary = c->GetSummary();
+        run.sessions.push_back(s);
+    }
+    for (const HandoverRecord& r : records)
+    {
+        EdgeLlmHandoverRow row;
+        row.record = r;
+        const bool migrated = r.outcome == HandoverRecord::MIGRATED;
+        row.hoDelayS = migrated && !r.kvReady.IsStrictlyNegative()
+                           ? (r.kvReady - r.hoStart).GetSeconds()
+                           : NOT_MEASURED;
+        row.sitS = NOT_MEASURED;
+        row.firstTokenAfterS = NOT_MEASURED;
+        row.tokenBytes = r.prefillTokens * KvTransferHeader::BYTES_PER_TOKEN_ID;
+        auto client = byImsi.find(r.imsi);
+        const bool followed = r.outcome != HandoverRecord::CANCELLED &&
+                              r.outcome != HandoverRecord::NO_SESSION && r.resumeIndex > 0;
+        if (client != byImsi.end() && followed)
+        {
+            const std::vector<int64_t>& delivery = client->second->GetDeliveryTimesNs();
+            if (r.resumeIndex < delivery.size() && delivery[r.resumeIndex] >= 0)
+            {
+                row.firstTokenAfterS = delivery[r.resumeIndex] * 1e-9;
+            }
+            for (const SitSample& sit : client->second->GetSummary().sit)
+            {
+                if (sit.markedIndex + 1 == r.resumeIndex)
+                {
+                    row.sitS = sit.sitS;
+                }
+            }
+        }
+        run.handovers.push_back(row);
+    }
+    return run;
+}
+
+void
+WriteHandoversCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
+{
+    std::set<std::string> policy;
+    for (const EdgeLlmRunResults& run : runs)
+    {
+        for (const EdgeLlmHandoverRow& row : run.handovers)
+        {
+            for (const auto& [name, value] : row.record.policyValues)
+            {
+                policy.insert(name);
+            }
+        }
+    }
+    os << "scheme,group,imsi,source_cell,target_cell,holder_cell,outcome,context_tokens,"
+          "prefix_tokens,prefill_tokens,transfer_tokens,kv_bytes,token_bytes,abandoned_bytes,"
+          "wasted_bytes,replans,ho_start_s,kv_ready_s,predicted_delay_s,ho_delay_s,sit_s,"
+          "first_token_after_s";
+    for (const std::string& name : policy)
+    {
+        os << ",policy_" << name;
+    }
+    os << '\n';
+    for (const EdgeLlmRunResults& run : runs)
+    {
+        for (const EdgeLlmHandoverRow& row : run.handovers)
+        {
+            const HandoverRecord& r = row.record;
+            const bool ready = !std::isnan(row.hoDelayS);
+            os << run.scheme << ',' << r.group << ',' << r.imsi << ',' << r.sourceCell << ','
+               << r.targetCell << ',' << r.holderCell << ',' << HandoverOutcomeName(r.outcome)
+               << ',' << r.contextTokens << ',' << r.prefixTokens << ',' << r.prefillTokens << ','
+               << r.transferTokens << ',' << r.kvBytes << ',' << row.tokenBytes << ','
+               << r.abandonedBytes << ',' << r.wastedBytes << ',' << r.replans << ','
+               << Cell(r.hoStart.GetSeconds()) << ','
+               << Cell(ready ? r.kvReady.GetSeconds() : NOT_MEASURED) << ','
+               << Cell(ready ? r.predictedDelay.GetSeconds() : NOT_MEASURED) << ','
+               << Cell(row.hoDelayS) << ',' << Cell(row.sitS) << ',' << Cell(row.firstTokenAfterS);
+            for (const std::string& name : policy)
+            {
+                auto v = r.policyValues.find(name);
+                os << ',' << (v == r.policyValues.end() ? "" : Cell(v->second));
+            }
+            os << '\n';
+        }
+    }
+}
+
+void
+WriteSessionsCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
+{
+    os << "scheme,imsi,start_s,tokens_to_generate,tokens_delivered,duplicates,"
+          "delivered_by_resend,nacks_sent,complete,handovers,ttft_s,itl_mean_s,itl_p50_s,"
+          "itl_p90_s,itl_p99_s,sit_max_s\n";
+    for (const EdgeLlmRunResults& run : runs)
+    {
+        for (const EdgeLlmSessionRow& s : run.sessions)
+        {
+            double sitMax = NOT_MEASURED;
+            for (const SitSample& sit : s.summary.sit)
+            {
+                sitMax = std::isnan(sitMax) ? sit.sitS : std::max(sitMax, sit.sitS);
+            }
+            const bool started = s.delivered > 0;
+            os << run.scheme << ',' << s.imsi << ',' << Cell(s.startS) << ',' << s.tokensToGenerate
+               << ',' << s.delivered << ',' << s.duplicates << ',' << s.deliveredByResend << ','
+               << s.nacksSent << ',' << (s.complete ? 1 : 0) << ',' << s.handovers << ','
+               << Cell(started ? s.summary.ttftS : NOT_MEASURED) << ',' << Cell(s.summary.itlMeanS)
+               << ',' << Cell(s.summary.itlP50S) << ',' << Cell(s.summary.itlP90S) << ','
+               << Cell(s.summary.itlP99S) << ',' << Cell(sitMax) << '\n';
+        }
+    }
+}
+
+std::string
+EdgeLlmVersion()
+{
+    return "0.1.0";
+}
+
+std::string
+EdgeLlmNs3Version()
+{
+#ifdef NS3_VERSION_MAJOR
+    return std::to_string(NS3_VERSION_MAJOR) + "." + std::to_string(NS3_VERSION_MINOR) + "." +
+           std::to_string(NS3_VERSION_PATCH);
+#else
+    return "unknown";
+#endif
+}
+
+std::string
+EdgeLlmGitDescribe()
+{
+#ifdef EDGE_LLM_GIT_DESCRIBE
+    return EDGE_LLM_GIT_DESCRIBE;
+#else
+    return "unknown";
+#endif
+}
+
+bool
+WriteRunSidecar(const std::string& resultPath, const EdgeLlmRunMetadata& metadata)
+{
+    std::ofstream os(resultPath + ".json");
+    if (!os)
+    {
+        return false;
+    }
+    os << "{\n  \"result\": " << Quote(resultPath)
+       << ",\n  \"program\": " << Quote(metadata.program)
+       << ",\n  \"edge_llm_version\": " << Quote(EdgeLlmVersion())
+       << ",\n  \"ns3_version\": " << Quote(EdgeLlmNs3Version())
+       << ",\n  \"git_describe\": " << Quote(EdgeLlmGitDescribe())
+       << ",\n  \"rng_seed\": " << RngSeedManager::GetSeed()
+       << ",\n  \"rng_run\": " << RngSeedManager::GetRun() << ",\n  \"arguments\": [";
+    for (std::size_t i = 0; i < metadata.arguments.size(); ++i)
+    {
+        os << (i == 0 ? "" : ", ") << Quote(metadata.arguments[i]);
+    }
+    os << "],\n  \"parameters\": {";
+    for (std::size_t i = 0; i < metadata.parameters.size(); ++i)
+    {
+        os << (i == 0 ? "\n    " : ",\n    ") << Quote(metadata.parameters[i].first) << ": "
+           << Quote(metadata.parameters[i].second);
+    }
+    os << (metadata.parameters.empty() ? "" : "\n  ") << "},\n  \"attribute_defaults\": {";
+    // Every default that differs from its TypeId's own: what --ns3::... on the command line
+    // and Config::SetDefault changed.
+    bool first = true;
+    for (uint16_t i = 0; i < TypeId::GetRegisteredN(); ++i)
+    {
+        const TypeId tid = TypeId::GetRegistered(i);
+        for (std::size_t a = 0; a < tid.GetAttributeN(); ++a)
+        {
+            const TypeId::AttributeInformation info = tid.GetAttribute(a);
+            if (!info.initialValue || !info.originalInitialValue || !info.checker)
+            {
+                continue;
+            }
+            const std::string now = info.initialValue->SerializeToString(info.checker);
+            if (now == info.originalInitialValue->SerializeToString(info.checker))
+            {
+                continue;
+            }
+            os << (first ? "\n    " : ",\n    ") << Quote(tid.GetName() + "::" + info.name) << ": "
+               << Quote(now);
+            first = false;
+        }
+    }
+    os << (first ? "" : "\n  ") << "}\n}\n";
+    return static_cast<bool>(os);
+}
+
+} // namespace ns3
