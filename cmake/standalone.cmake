@@ -128,6 +128,10 @@ endif()
 # Outside a RAN stack's own files, no code names a class of that RAN.
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_FOUND)
+  # The manual's sample outputs are what the examples print today.
+  add_test(NAME edge-llm-manual-samples
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-manual-samples.py
+                   ${PROJECT_SOURCE_DIR}/doc/edge-llm.rst ${PROJECT_BINARY_DIR})
   add_test(NAME edge-llm-ran-neutral
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-ran-neutral.py
                    ${PROJECT_SOURCE_DIR})
