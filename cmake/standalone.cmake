@@ -121,6 +121,14 @@ if(EDGE_LLM_PLOT_PYTHON)
 >/dev/null && \"${EDGE_LLM_PLOT_PYTHON}\" \"${PROJECT_SOURCE_DIR}/examples/plot-ctho-sweep.py\" \
 plot.csv --out plot.png && test -s plot.png"
            WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
+  # The results plots, from a short run of the handover example.
+  add_test(NAME example-plot-results
+           COMMAND sh -c "rm -rf results-plot && \"$<TARGET_FILE:edge-llm-handover>\" --numUes=2 \
+--tokensAfter=60 --moveStart=1s --quiet --outDir=results-plot --tokensCsv=results-plot/tokens.csv \
+>/dev/null && \"${EDGE_LLM_PLOT_PYTHON}\" \"${PROJECT_SOURCE_DIR}/examples/plot-results.py\" \
+results-plot --tokens results-plot/tokens.csv && for f in handover-delay-cdf sit-cdf itl tokens; \
+do test -s results-plot/$f.png || exit 1; done"
+           WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
 else()
   message(STATUS "edge-llm: no Python with matplotlib found; the plot script is not tested")
 endif()
