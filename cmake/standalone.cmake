@@ -20,45 +20,11 @@ if(ns3_VERSION AND ns3_VERSION VERSION_LESS 3.36)
   message(FATAL_ERROR "edge-llm needs ns-3 >= 3.36; found ${ns3_VERSION}")
 endif()
 
-# Debian's ns-3 package lists /usr/include/python3.11 among every target's include
-# directories, but those headers come only with libpython3.11-dev, and CMake refuses a target
-# whose include directory is missing. Drop the missing ones.
-get_directory_property(EDGE_LLM_IMPORTED IMPORTED_TARGETS)
-foreach(target ${EDGE_LLM_IMPORTED})
-  if(NOT target MATCHES "^ns3::")
-    continue()
-  endif()
-  get_target_property(dirs ${target} INTERFACE_INCLUDE_DIRECTORIES)
-  if(NOT dirs)
-    continue()
-  endif()
-  set(kept "")
-  foreach(dir ${dirs})
-    if(EXISTS "${dir}" OR dir MATCHES "\\$<")
-      list(APPEND kept "${dir}")
-    elseif(NOT dir IN_LIST EDGE_LLM_DROPPED_DIRS)
-      list(APPEND EDGE_LLM_DROPPED_DIRS "${dir}")
-      message(STATUS "edge-llm: ignoring ${dir}, an include directory of ns-3's package that "
-                     "does not exist here")
-    endif()
-  endforeach()
-  set_target_properties(${target} PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${kept}")
-endforeach()
-
-# Up to ns-3.42 the imported targets are ns3::libcore, ns3::liblte, ...; from 3.43 on they
-# are ns3::core, ns3::lte, ...
-set(EDGE_LLM_NS3_MODULES core network internet traffic-control mobility applications
-                          point-to-point lte)
-set(EDGE_LLM_NS3_TARGETS "")
-foreach(module ${EDGE_LLM_NS3_MODULES})
-  if(TARGET ns3::lib${module})
-    list(APPEND EDGE_LLM_NS3_TARGETS ns3::lib${module})
-  elseif(TARGET ns3::${module})
-    list(APPEND EDGE_LLM_NS3_TARGETS ns3::${module})
-  else()
-    message(FATAL_ERROR "ns-3 module '${module}' not found (looked for ns3::lib${module} "
-                        "and ns3::${module}); install it, e.g. apt-get install libns3-dev")
-  endif()
+include(${CMAKE_CURRENT_LIST_DIR}/edge-llm-ns3-targets.cmake)
+_edge_llm_ns3_targets(EDGE_LLM_NS3_TARGETS EDGE_LLM_NS3_MISSING)
+foreach(module ${EDGE_LLM_NS3_MISSING})
+  message(FATAL_ERROR "ns-3 module '${module}' not found (looked for ns3::lib${module} "
+                      "and ns3::${module}); install it, e.g. apt-get install libns3-dev")
 endforeach()
 message(STATUS "edge-llm: ns-3 ${ns3_VERSION}, linking ${EDGE_LLM_NS3_TARGETS}")
 
@@ -76,9 +42,15 @@ string(APPEND module_header_text "#endif\n")
 file(GENERATE OUTPUT ${EDGE_LLM_INCLUDE_DIR}/ns3/edge-llm-module.h
      CONTENT "${module_header_text}")
 
+include(GNUInstallDirs)
 add_library(ns3-edge-llm SHARED ${EDGE_LLM_SOURCES})
-target_include_directories(ns3-edge-llm PUBLIC ${EDGE_LLM_INCLUDE_DIR})
-target_link_libraries(ns3-edge-llm PUBLIC ${EDGE_LLM_NS3_TARGETS})
+target_include_directories(ns3-edge-llm PUBLIC $<BUILD_INTERFACE:${EDGE_LLM_INCLUDE_DIR}>
+                                              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+# The installed package names its ns-3 targets itself (edge-llm-config.cmake), since they are
+# named differently before and after ns-3.43.
+foreach(target ${EDGE_LLM_NS3_TARGETS})
+  target_link_libraries(ns3-edge-llm PUBLIC $<BUILD_INTERFACE:${target}>)
+endforeach()
 # Some ns-3 classes change their layout with NS3_LOG_ENABLE, so it must match how the installed
 # ns-3 was built: Debian's has logging on; an optimized build of ns-3 has it off.
 option(EDGE_LLM_NS3_LOG "The installed ns-3 was built with logging (NS3_LOG_ENABLE)" ON)
@@ -99,6 +71,19 @@ if(GIT_FOUND)
 endif()
 set_source_files_properties(helper/edge-llm-results.cc PROPERTIES COMPILE_DEFINITIONS
                             "EDGE_LLM_GIT_DESCRIBE=\"${EDGE_LLM_GIT_DESCRIBE}\"")
+
+# What programs of their own link: the library kept even by --as-needed linking (Debian's
+# default), for a program that reaches the module only through TypeId names
+# ("ns3::LlmEngine", Config::SetDefault) references none of its symbols, and the linker would
+# drop it; the TypeIds would then not exist at run time. --push-state/--pop-state restore the
+# caller's own setting after it.
+add_library(edge-llm INTERFACE)
+target_link_libraries(edge-llm INTERFACE
+                      "$<$<PLATFORM_ID:Linux>:-Wl,--push-state,--no-as-needed>"
+                      ns3-edge-llm
+                      "$<$<PLATFORM_ID:Linux>:-Wl,--pop-state>")
+add_library(edge-llm::edge-llm ALIAS edge-llm)
+include(${CMAKE_CURRENT_LIST_DIR}/install.cmake)
 
 enable_testing()
 
@@ -241,3 +226,18 @@ add_test(NAME edge-llm-cmake-new-target-names
          COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
                  -DWORK_DIR=${PROJECT_BINARY_DIR}/new-target-names
                  -P ${PROJECT_SOURCE_DIR}/test/cmake/check-new-target-names.cmake)
+
+# A program of one's own against the installed module: cmake --install into a scratch prefix,
+# then test/consumer/ built through find_package(edge-llm) and through edge-llm.pc, and run.
+find_program(EDGE_LLM_PKG_CONFIG NAMES pkg-config pkgconf)
+if(EDGE_LLM_PKG_CONFIG)
+  add_test(NAME edge-llm-consumer
+           COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR}
+                   -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DWORK_DIR=${PROJECT_BINARY_DIR}/consumer
+                   -DLIBDIR=${CMAKE_INSTALL_LIBDIR} -DCXX=${CMAKE_CXX_COMPILER}
+                   -DPKG_CONFIG=${EDGE_LLM_PKG_CONFIG}
+                   -P ${PROJECT_SOURCE_DIR}/test/cmake/check-consumer.cmake)
+  set_tests_properties(edge-llm-consumer PROPERTIES TIMEOUT 300)
+else()
+  message(STATUS "edge-llm: no pkg-config found; the installed package is not tested")
+endif()
