@@ -303,11 +303,12 @@ main(int argc, char* argv[])
     {
         // The sweep sets these attributes from the flags: a default given for one of them on
         // the command line would be silently replaced, so it is refused.
-        error =
-            edgellm::CheckFlagAttributes({{"ues", "ns3::CtHoPaperScenario::UeCount"},
-                                          {"cMin", "ns3::CtHoPaperScenario::MinContext"},
-                                          {"cMax", "ns3::CtHoPaperScenario::MaxContext"},
-                                          {"bsDistance", "ns3::CtHoPaperScenario::BsDistance"}});
+        error = edgellm::CheckFlagAttributes({{"ues", "ns3::CtHoPaperScenario::UeCount"},
+                                              {"cMin", "ns3::CtHoPaperScenario::MinContext"},
+                                              {"cMax", "ns3::CtHoPaperScenario::MaxContext"},
+                                              {"bsDistance", "ns3::CtHoPaperScenario::BsDistance"}},
+                                             argc,
+                                             argv);
     }
     std::ofstream out;
     if (error.empty() && !csv.empty())

@@ -175,7 +175,9 @@ main(int argc, char* argv[])
         // the command line would be silently replaced, so it is refused.
         error = edgellm::CheckFlagAttributes({{"numUes", "ns3::EdgeLlmLineScenario::UeCount"},
                                               {"window", "ns3::EqualShareScheduler::Window"},
-                                              {"slot", "ns3::EqualShareScheduler::Slot"}});
+                                              {"slot", "ns3::EqualShareScheduler::Slot"}},
+                                             argc,
+                                             argv);
     }
     if (!error.empty())
     {

@@ -197,7 +197,7 @@ main(int argc, char* argv[])
     {
         // The run sets these attributes from the flags: a default given for one of them on the
         // command line would be silently replaced, so it is refused, naming the flag to use.
-        error = edgellm::CheckFlagAttributes(CtHoLineConfig::FlagAttributes());
+        error = edgellm::CheckFlagAttributes(CtHoLineConfig::FlagAttributes(), argc, argv);
     }
     if (error.empty() && !outDir.empty())
     {
@@ -216,6 +216,10 @@ main(int argc, char* argv[])
         {
             error = "--outDir = " + outDir + " is invalid: cannot write handovers.csv there";
         }
+    }
+    if (error.empty() && !tokensCsv.empty() && !std::ofstream(tokensCsv, std::ios::app))
+    {
+        error = "--tokensCsv = " + tokensCsv + " is invalid: cannot write it";
     }
     if (!error.empty())
     {

@@ -176,7 +176,9 @@ main(int argc, char* argv[])
                                           {"backhaulRate", "ns3::StarBackhaulTopology::SharedRate"},
                                           {"speed", "ns3::GridRandomRoute::Speed"},
                                           {"trigger", "ns3::EdgeLlmNetwork::Trigger"},
-                                          {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"}});
+                                          {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"}},
+                                         argc,
+                                         argv);
     }
     if (!error.empty())
     {

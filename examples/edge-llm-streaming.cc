@@ -173,7 +173,9 @@ main(int argc, char* argv[])
                                               {"speed", "ns3::EdgeLlmLineScenario::UeSpeed"},
                                               {"scheme", "ns3::EdgeLlmLineScenario::Trigger"},
                                               {"prompt", "ns3::EdgeLlmClient::PromptTokens"},
-                                              {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"}});
+                                              {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"}},
+                                             argc,
+                                             argv);
     }
     if (error.empty())
     {

@@ -94,10 +94,34 @@ ReadTimeFlag(const std::string& flag,
 }
 
 std::string
-CheckFlagAttributes(const std::vector<std::pair<std::string, std::string>>& flagAttributes)
+CheckFlagAttributes(const std::vector<std::pair<std::string, std::string>>& flagAttributes,
+                    int argc,
+                    char* argv[])
 {
     for (const auto& [flag, path] : flagAttributes)
     {
+        // Given on the command line: "--path=value" (or "-path=value", "--path value").
+        for (int i = 1; i < argc; ++i)
+        {
+            const std::string arg = argv[i];
+            const std::string::size_type start = arg.find_first_not_of('-');
+            if (start == 0 || start == std::string::npos || start > 2)
+            {
+                continue;
+            }
+            const std::string::size_type equals = arg.find('=');
+            if (arg.substr(start,
+                           equals == std::string::npos ? std::string::npos : equals - start) ==
+                path)
+            {
+                const std::string value = equals != std::string::npos ? arg.substr(equals + 1)
+                                          : i + 1 < argc              ? std::string(argv[i + 1])
+                                                                      : std::string();
+                return "--" + path + " = " + value + " is invalid here: --" + flag +
+                       " sets it; allowed: --" + flag + " instead";
+            }
+        }
+        // Set by Config::SetDefault: differs from the value its TypeId registered.
         const std::string::size_type colons = path.rfind("::");
         TypeId tid;
         TypeId::AttributeInformation info;

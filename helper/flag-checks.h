@@ -79,13 +79,18 @@ std::string ReadTimeFlag(const std::string& flag,
  *
  * A program that sets an attribute from one of its flags would silently replace a default the
  * user gave for it (--ns3::LlmEngine::PrefillCycle=0s, or Config::SetDefault). This finds
- * such a default: one that differs from the value its TypeId registered.
+ * such a default: one named on the command line (even if it equals the registered value), or
+ * one that differs from the value its TypeId registered.
  * \param flagAttributes pairs of a flag (without dashes) and the attribute it sets
  *        ("ns3::LlmEngine::PrefillCycle")
+ * \param argc the program's argc
+ * \param argv the program's argv
  * \return an empty string, or a message naming the attribute and the flag to use instead
  */
 std::string CheckFlagAttributes(
-    const std::vector<std::pair<std::string, std::string>>& flagAttributes);
+    const std::vector<std::pair<std::string, std::string>>& flagAttributes,
+    int argc,
+    char* argv[]);
 
 } // namespace edgellm
 } // namespace ns3
