@@ -21,9 +21,11 @@
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 
+#include <algorithm>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -67,10 +69,14 @@ const std::map<std::string, Sweep> SWEEPS{
     {"none", {"point", "", 0, false, ""}},
 };
 
-std::vector<double>
-ParseValues(const std::string& text)
+/**
+ * \param text --values
+ * \param [out] values the points read
+ * \return an empty string, or the flag's error
+ */
+std::string
+ParseValues(const std::string& text, std::vector<double>& values)
 {
-    std::vector<double> values;
     // A trailing comma would be dropped by getline; refuse it with the other empty items.
     std::istringstream in(text + (text.empty() || text.back() == ',' ? "," : ""));
     std::string item;
@@ -86,27 +92,34 @@ ParseValues(const std::string& text)
         {
             used = 0;
         }
-        NS_ABORT_MSG_IF(used == 0 || used != item.size() || !(v > 0) || !std::isfinite(v),
-                        "--values: \"" << item << "\" is invalid; allowed: numbers > 0, "
-                                       << "separated by commas");
+        if (used == 0 || used != item.size() || !(v > 0) || !std::isfinite(v))
+        {
+            return "--values = " + text + " is invalid (\"" + item +
+                   "\"); allowed: numbers > 0, separated by commas";
+        }
         values.push_back(v);
     }
-    return values;
+    return "";
 }
 
-/// Apply sweep value v to the base point.
+/// \return an empty string, or the error of sweep value v
+std::string
+CheckPoint(const std::string& sweep, double v)
+{
+    // Ranges are checked before a value is cast to an integer type.
+    const Sweep& limit = SWEEPS.at(sweep);
+    if (sweep != "none" && (v > limit.largest || (limit.whole && (v != std::floor(v) || v < 1))))
+    {
+        return "--values = " + edgellm::FormatValue(v) + " is invalid for --sweep=" + sweep +
+               "; allowed: " + limit.allowed;
+    }
+    return "";
+}
+
+/// Apply sweep value v, already checked, to the base point.
 Point
 PointOf(const std::string& sweep, double v, Point p)
 {
-    if (sweep == "none")
-    {
-        return p;
-    }
-    // Ranges are checked before a value is cast to an integer type.
-    const Sweep& limit = SWEEPS.at(sweep);
-    NS_ABORT_MSG_IF(v > limit.largest || (limit.whole && (v != std::floor(v) || v < 1)),
-                    "--values: " << v << " is invalid for --sweep=" << sweep
-                                 << "; allowed: " << limit.allowed);
     if (sweep == "rbh")
     {
         p.rbhGbps = v;
@@ -186,13 +199,29 @@ main(int argc, char* argv[])
     for (int i = 1; i < argc; ++i)
     {
         const std::string arg = argv[i];
-        if (arg.rfind("--kvModel=", 0) == 0)
+        for (const auto& [flag, presets] :
+             {std::make_pair(std::string("--kvModel="), KvCacheProfile::PresetNames()),
+              std::make_pair(std::string("--compute="), LlmComputeModel::PresetNames())})
         {
-            KvCacheModel::SetDefaultPreset(arg.substr(10));
-        }
-        else if (arg.rfind("--compute=", 0) == 0)
-        {
-            GpuComputeModel::SetDefaultPreset(arg.substr(10));
+            if (arg.rfind(flag, 0) != 0)
+            {
+                continue;
+            }
+            const std::string name = arg.substr(flag.size());
+            if (std::find(presets.begin(), presets.end(), name) == presets.end())
+            {
+                std::cerr << flag.substr(0, flag.size() - 1) << " = " << name
+                          << " is invalid; allowed: " << edgellm::JoinNames(presets) << "\n";
+                return 1;
+            }
+            if (flag == "--kvModel=")
+            {
+                KvCacheModel::SetDefaultPreset(name);
+            }
+            else
+            {
+                GpuComputeModel::SetDefaultPreset(name);
+            }
         }
     }
 
@@ -217,30 +246,98 @@ main(int argc, char* argv[])
     cmd.AddValue("csv", "also write the results to this CSV file", csv);
     cmd.Parse(argc, argv);
 
-    NS_ABORT_MSG_IF(SWEEPS.count(sweep) == 0,
-                    "--sweep = " << sweep
-                                 << " is invalid; allowed: rbh, ues, cMax, prefillRate or none");
-    NS_ABORT_MSG_IF(!(base.rbhGbps > 0 && base.rbhGbps <= 1e6),
-                    "--rbhGbps = " << base.rbhGbps << " is invalid; allowed: (0, 1e6] Gb/s");
-    NS_ABORT_MSG_IF(!(prefillCycle >= 0 && prefillCycle <= 1e6),
-                    "--prefillCycle = " << prefillCycle << " is invalid; allowed: [0, 1e6] s");
-    NS_ABORT_MSG_IF(sweep == "none" && !values.empty(),
-                    "--values needs a sweep; --sweep=none evaluates one point");
+    // Every flag is checked before anything is printed; a bad one exits 1 with its message.
+    // The scenario's own limits are read from it, so that its attributes still apply.
+    Ptr<CtHoPaperScenario> limits = CreateObject<CtHoPaperScenario>();
+    DoubleValue maxStartX;
+    limits->GetAttribute("MaxStartX", maxStartX);
+    std::ostringstream e;
+    if (SWEEPS.count(sweep) == 0)
+    {
+        e << "--sweep = " << sweep << " is invalid; allowed: rbh, ues, cMax, prefillRate or none";
+    }
+    else if (base.ues < 1 || base.ues > 100000)
+    {
+        e << "--ues = " << base.ues << " is invalid; allowed: an integer in [1, 100000]";
+    }
+    else if (cMin < 1 || cMin > std::numeric_limits<uint32_t>::max())
+    {
+        e << "--cMin = " << cMin << " is invalid; allowed: an integer in [1, 4294967295]";
+    }
+    else if (base.cMax < cMin || base.cMax > std::numeric_limits<uint32_t>::max())
+    {
+        e << "--cMax = " << base.cMax << " is invalid; allowed: an integer in [" << cMin
+          << " (--cMin), 4294967295]";
+    }
+    else if (!(bsDistance > 2 * maxStartX.Get() && bsDistance <= 1e6))
+    {
+        e << "--bsDistance = " << bsDistance << " is invalid; allowed: a distance in ("
+          << 2 * maxStartX.Get() << ", 1e6] m, so that every UE starts in the first cell";
+    }
+    else if (!(base.rbhGbps > 0 && base.rbhGbps <= 1e6))
+    {
+        e << "--rbhGbps = " << base.rbhGbps << " is invalid; allowed: (0, 1e6] Gb/s";
+    }
+    else if (!(prefillCycle >= 0 && prefillCycle <= 1e6))
+    {
+        e << "--prefillCycle = " << prefillCycle
+          << " is invalid; allowed: [0, 1e6] s (0: no cycle)";
+    }
+    else if (sweep == "none" && !values.empty())
+    {
+        e << "--values = " << values << " is invalid with --sweep=none, which evaluates one "
+          << "point; allowed: no --values, or another --sweep";
+    }
+    std::string error = e.str();
+    std::vector<double> points{0};
+    if (error.empty() && sweep != "none")
+    {
+        points.clear();
+        error = ParseValues(values.empty() ? SWEEPS.at(sweep).defaultValues : values, points);
+    }
+    for (double v : points)
+    {
+        error = error.empty() ? CheckPoint(sweep, v) : error;
+    }
+    if (error.empty())
+    {
+        // The sweep sets these attributes from the flags: a default given for one of them on
+        // the command line would be silently replaced, so it is refused.
+        error = edgellm::CheckFlagAttributes({{"ues", "ns3::CtHoPaperScenario::UeCount"},
+                                              {"cMin", "ns3::CtHoPaperScenario::MinContext"},
+                                              {"cMax", "ns3::CtHoPaperScenario::MaxContext"},
+                                              {"bsDistance", "ns3::CtHoPaperScenario::BsDistance"}},
+                                             argc,
+                                             argv);
+    }
+    std::ofstream out;
+    if (error.empty() && !csv.empty())
+    {
+        out.open(csv);
+        if (!out)
+        {
+            error = "--csv = " + csv + " is invalid: cannot write it";
+        }
+    }
+    if (!error.empty())
+    {
+        std::cerr << error << "\n";
+        return 1;
+    }
 
     // The models come from their ns-3 objects, so that every attribute can be set from the
     // command line (e.g. --ns3::KvCacheModel::BitsPerElement=4).
     const KvCacheProfile kv = CreateObject<KvCacheModel>()->GetProfile();
     const LlmComputeModel gpu = CreateObject<GpuComputeModel>()->GetModel();
     base.prefillPerTokenS = gpu.GetPrefillCurve().GetA();
-    NS_ABORT_MSG_IF(sweep == "prefillRate" && !gpu.GetPrefillCurve().IsLinear(),
-                    "--sweep=prefillRate scales a of a linear prefill p(L) = a L + b; the "
-                    "chosen compute model has a measured profile");
+    if (sweep == "prefillRate" && !gpu.GetPrefillCurve().IsLinear())
+    {
+        std::cerr << "--sweep = prefillRate is invalid with this compute model: it scales a of a "
+                     "linear prefill p(L) = a L + b, and the model has a measured profile; "
+                     "allowed: rbh, ues, cMax or none\n";
+        return 1;
+    }
 
-    const std::vector<double> points =
-        sweep == "none" ? std::vector<double>{0}
-                        : ParseValues(values.empty() ? SWEEPS.at(sweep).defaultValues : values);
-
-    // Drawn first: the scenario's attributes check --ues, --cMin, --cMax and --bsDistance.
     const std::vector<CtHoPaperUe> baseDraw = Draw(base, cMin, bsDistance);
     std::cout
         << "edge-llm-ctho-analytic: tHO / cHO / ctHO on the ctHO paper's scenario (analytic)\n"
@@ -254,18 +351,15 @@ main(int argc, char* argv[])
     std::cout << std::fixed << std::setprecision(3);
     PrintDraw(baseDraw);
 
-    std::ofstream out;
-    if (!csv.empty())
+    if (out.is_open())
     {
-        out.open(csv);
-        NS_ABORT_MSG_IF(!out, "--csv: cannot write " << csv);
         out << "sweep,value,ues,c_max,rbh_gbps,prefill_s_per_token,l_star,tho_s,cho_s,ctho_s\n";
     }
     std::cout << "\n  " << std::setw(11) << SWEEPS.at(sweep).heading
               << "     L*   tHO[ms]   cHO[ms]  ctHO[ms]  ctHO/best\n";
     for (double v : points)
     {
-        const Point p = PointOf(sweep, v, base);
+        const Point p = sweep == "none" ? base : PointOf(sweep, v, base);
         const std::vector<CtHoPaperUe> draw = Draw(p, cMin, bsDistance);
         CtHoInput input;
         input.ues = CtHoPaperScenario::ToSolverUes(draw);
@@ -321,7 +415,11 @@ main(int argc, char* argv[])
     if (out.is_open())
     {
         out.close();
-        NS_ABORT_MSG_IF(out.fail(), "--csv: writing " << csv << " failed");
+        if (out.fail())
+        {
+            std::cerr << "--csv = " << csv << ": writing it failed\n";
+            return 1;
+        }
     }
     return 0;
 }

@@ -131,13 +131,17 @@ main(int argc, char* argv[])
 {
     HandoverSchemeFlag scheme({"equal-share", "cho"}, "all");
     uint32_t numUes = 3;
-    Time window = Time(0);
-    Time slot = MilliSeconds(10);
+    // Times are read as text and converted here, so that a bad value is refused naming its
+    // flag (CommandLine's own reader does not name it).
+    std::string windowText = "0s";
+    std::string slotText = "10ms";
     CommandLine cmd(__FILE__);
     scheme.AddTo(cmd);
     cmd.AddValue("numUes", "UEs that hand over, [1, 8]", numUes);
-    cmd.AddValue("window", "equal-share: resume this long after the handover (0: all)", window);
-    cmd.AddValue("slot", "equal-share: the allocation slot (> 0)", slot);
+    cmd.AddValue("window",
+                 "equal-share: resume this long after the handover, >= 0 (0: all)",
+                 windowText);
+    cmd.AddValue("slot", "equal-share: the allocation slot (> 0)", slotText);
     cmd.Parse(argc, argv);
     std::vector<std::string> schemes;
     try
@@ -154,15 +158,30 @@ main(int argc, char* argv[])
         std::cerr << "--numUes = " << numUes << " is invalid; allowed: an integer in [1, 8]\n";
         return 1;
     }
-    if (window.IsStrictlyNegative())
+    Time window;
+    Time slot;
+    std::string error = edgellm::ReadTimeFlag("window",
+                                              windowText,
+                                              window,
+                                              true,
+                                              "150ms (0 waits for the whole cache)");
+    if (error.empty())
     {
-        std::cerr << "--window = " << window.As(Time::MS)
-                  << " is invalid; allowed: a time >= 0 (0 waits for the whole cache)\n";
-        return 1;
+        error = edgellm::ReadTimeFlag("slot", slotText, slot, false, "10ms");
     }
-    if (!slot.IsStrictlyPositive())
+    if (error.empty())
     {
-        std::cerr << "--slot = " << slot.As(Time::MS) << " is invalid; allowed: a time > 0\n";
+        // The run sets these attributes from the flags: a default given for one of them on
+        // the command line would be silently replaced, so it is refused.
+        error = edgellm::CheckFlagAttributes({{"numUes", "ns3::EdgeLlmLineScenario::UeCount"},
+                                              {"window", "ns3::EqualShareScheduler::Window"},
+                                              {"slot", "ns3::EqualShareScheduler::Slot"}},
+                                             argc,
+                                             argv);
+    }
+    if (!error.empty())
+    {
+        std::cerr << error << "\n";
         return 1;
     }
 

@@ -20,6 +20,7 @@
 #include "ns3/core-module.h"
 #include "ns3/ctho-line-experiment.h"
 #include "ns3/edge-llm-client.h"
+#include "ns3/flag-checks.h"
 #include "ns3/handover-scheme-flag.h"
 #include "ns3/input-checks.h"
 #include "ns3/kv-cache-profile.h"
@@ -110,7 +111,13 @@ main(int argc, char* argv[])
 {
     CtHoLineConfig config;
     HandoverSchemeFlag scheme(CtHoLineExperiment::PaperSchemes());
+    // Rates and times are read as text and converted here, so that a bad value is refused
+    // naming its flag (CommandLine's own reader does not name it).
+    std::string backhaulRate = "4.5Gbps";
     std::string plannedRate;
+    std::string backhaulDelay = "50us";
+    std::string prefillCycle = "10ms";
+    std::string moveStart = "2s";
     std::string outDir;
     std::string tokensCsv;
     bool quiet = false;
@@ -118,45 +125,112 @@ main(int argc, char* argv[])
     CommandLine cmd(__FILE__);
     scheme.AddTo(cmd);
     cmd.AddValue("numUes", "K, the UEs that hand over, [1, 64]", config.numUes);
-    cmd.AddValue("cMax", "largest prompt, tokens (prompts are U[1024, cMax])", config.cMax);
-    cmd.AddValue("backhaulRate", "rate of the backhaul link", config.backhaulRate);
+    cmd.AddValue("cMax",
+                 "largest prompt, tokens (prompts are U[1024, cMax]), >= 1024",
+                 config.cMax);
+    cmd.AddValue("backhaulRate", "rate of the backhaul link, > 0", backhaulRate);
     cmd.AddValue("plannedBackhaulRate",
                  "rate the scheduler and the analytic column are told (default: backhaulRate)",
                  plannedRate);
-    cmd.AddValue("backhaulDelay", "one-way delay of the backhaul link", config.backhaulDelay);
-    cmd.AddValue("prefillA", "a of p(L) = a L + b, s/token", config.prefillA);
-    cmd.AddValue("prefillB", "b of p(L) = a L + b, s", config.prefillB);
-    cmd.AddValue("prefillCycle", "T_c: prefills start on multiples of it", config.prefillCycle);
-    cmd.AddValue("bsDistance", "D_bs: distance between the eNBs, m", config.bsDistance);
+    cmd.AddValue("backhaulDelay", "one-way delay of the backhaul link, >= 0", backhaulDelay);
+    cmd.AddValue("prefillA", "a of p(L) = a L + b, s/token, >= 0", config.prefillA);
+    cmd.AddValue("prefillB", "b of p(L) = a L + b, s, >= 0", config.prefillB);
+    cmd.AddValue("prefillCycle",
+                 "T_c: prefills start on multiples of it, >= 0 (0: no cycle)",
+                 prefillCycle);
+    cmd.AddValue("bsDistance", "D_bs: distance between the eNBs, m, > 260", config.bsDistance);
     cmd.AddValue("trigger", "boundary, a3 or none", config.trigger);
     cmd.AddValue("batching", "oracle (needs --trigger=boundary) or online", config.batching);
     cmd.AddValue("kvProfile",
                  "KV-cache model: " + edgellm::JoinNames(KvCacheProfile::PresetNames()),
                  config.kvProfile);
-    cmd.AddValue("moveStart", "when the UEs start moving", config.moveStart);
+    cmd.AddValue("moveStart", "when the UEs start moving, >= 0", moveStart);
     cmd.AddValue("tokensAfter",
-                 "tokens each session decodes after its handover",
+                 "tokens each session decodes after its handover, >= 1",
                  config.tokensAfter);
-    cmd.AddValue("residentUes", "stationary sessions on each eNB (load)", config.residentUes);
+    cmd.AddValue("residentUes",
+                 "stationary sessions on each eNB (load), [0, 100]",
+                 config.residentUes);
     cmd.AddValue("outDir",
                  "write handovers.csv and sessions.csv there, each with a .json sidecar",
                  outDir);
     cmd.AddValue("quiet", "no progress on stderr during the runs", quiet);
     cmd.AddValue("tokensCsv", "write every token's times to this file", tokensCsv);
     cmd.Parse(argc, argv);
-    config.plannedBackhaulRate = plannedRate.empty() ? config.backhaulRate : DataRate(plannedRate);
 
+    // Every flag is checked before anything runs; a bad one exits 1 with its message.
     std::vector<std::string> schemes;
-    std::string invalid;
+    std::string error;
     try
     {
         schemes = scheme.GetSchemes();
     }
     catch (const std::invalid_argument& e)
     {
-        invalid = e.what();
+        error = e.what();
     }
-    NS_ABORT_MSG_IF(!invalid.empty(), invalid);
+    // The first problem is reported.
+    const auto check = [&error](const std::string& e) {
+        if (error.empty())
+        {
+            error = e;
+        }
+    };
+    check(edgellm::ReadRateFlag("backhaulRate", backhaulRate, config.backhaulRate));
+    if (!plannedRate.empty())
+    {
+        check(
+            edgellm::ReadRateFlag("plannedBackhaulRate", plannedRate, config.plannedBackhaulRate));
+    }
+    check(
+        edgellm::ReadTimeFlag("backhaulDelay", backhaulDelay, config.backhaulDelay, true, "50us"));
+    check(edgellm::ReadTimeFlag("prefillCycle",
+                                prefillCycle,
+                                config.prefillCycle,
+                                true,
+                                "10ms (0: no cycle)"));
+    check(edgellm::ReadTimeFlag("moveStart", moveStart, config.moveStart, true, "2s"));
+    if (plannedRate.empty())
+    {
+        config.plannedBackhaulRate = config.backhaulRate;
+    }
+    if (error.empty())
+    {
+        error = config.Check();
+    }
+    if (error.empty())
+    {
+        // The run sets these attributes from the flags: a default given for one of them on the
+        // command line would be silently replaced, so it is refused, naming the flag to use.
+        error = edgellm::CheckFlagAttributes(CtHoLineConfig::FlagAttributes(), argc, argv);
+    }
+    if (error.empty() && !outDir.empty())
+    {
+        std::error_code e;
+        std::filesystem::create_directories(outDir, e);
+        if (e)
+        {
+            error = "--outDir = " + outDir + " is invalid: cannot create it: " + e.message();
+        }
+    }
+    std::ofstream handovers;
+    if (error.empty() && !outDir.empty())
+    {
+        handovers.open(outDir + "/handovers.csv");
+        if (!handovers)
+        {
+            error = "--outDir = " + outDir + " is invalid: cannot write handovers.csv there";
+        }
+    }
+    if (error.empty() && !tokensCsv.empty() && !std::ofstream(tokensCsv, std::ios::app))
+    {
+        error = "--tokensCsv = " + tokensCsv + " is invalid: cannot write it";
+    }
+    if (!error.empty())
+    {
+        std::cerr << error << "\n";
+        return 1;
+    }
     const CtHoLineExperiment experiment(config);
     const CtHoLineInputs inputs = experiment.Draw();
 
@@ -174,15 +248,6 @@ main(int argc, char* argv[])
     std::cout << "\n scheme  worst[ms]  mean[ms]   SIT[ms]  SITmax[ms]  KV[MB]  prefill"
                  "  analytic[ms]  ratio\n";
 
-    std::ofstream handovers;
-    if (!outDir.empty())
-    {
-        std::error_code error;
-        std::filesystem::create_directories(outDir, error);
-        NS_ABORT_MSG_IF(error, "--outDir: cannot create " << outDir << ": " << error.message());
-        handovers.open(outDir + "/handovers.csv");
-        NS_ABORT_MSG_IF(!handovers, "--outDir: cannot write " << outDir << "/handovers.csv");
-    }
     Ptr<TokenLog> log;
     if (!tokensCsv.empty())
     {
@@ -259,11 +324,14 @@ main(int argc, char* argv[])
         const std::string handoversCsv = outDir + "/handovers.csv";
         const std::string sessionsCsv = outDir + "/sessions.csv";
         std::ofstream sessions(sessionsCsv);
-        NS_ABORT_MSG_IF(!sessions, "--outDir: cannot write " << sessionsCsv);
         WriteHandoversCsv(handovers, results);
         WriteSessionsCsv(sessions, results);
-        NS_ABORT_MSG_IF(!WriteRunSidecar(handoversCsv, meta) || !WriteRunSidecar(sessionsCsv, meta),
-                        "--outDir: cannot write the sidecars in " << outDir);
+        if (!sessions || !handovers || !WriteRunSidecar(handoversCsv, meta) ||
+            !WriteRunSidecar(sessionsCsv, meta))
+        {
+            std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";
+            return 1;
+        }
         std::cout << "\nCSV: " << handoversCsv << ", " << sessionsCsv << " (each with .json)\n";
     }
     const bool ok = tokensOnce && bytesConserved;

@@ -34,19 +34,24 @@ struct Flags
     uint32_t rows{3};
     double spacing{300};
     std::string backhaul{"pairs"};
-    DataRate backhaulRate{"4.5Gbps"};
+    std::string backhaulRate{"4.5Gbps"}; //!< read as text, so that an error names the flag
     uint32_t ues{3};
     std::string mobility{"constant"};
     double arrivalRate{1};
     double speed{20};
     std::string trigger{"planned"};
     uint32_t tokens{400};
-    Time simTime{Seconds(12)};
+    std::string simTime{"12s"}; //!< read as text, so that an error names the flag
 };
 
-/// \return the first flag error, or an empty string
+/**
+ * \param f the flags
+ * \param [out] backhaulRate --backhaulRate, read
+ * \param [out] simTime --simTime, read
+ * \return the first flag error, or an empty string
+ */
 std::string
-Check(const Flags& f)
+Check(const Flags& f, DataRate& backhaulRate, Time& simTime)
 {
     std::ostringstream e;
     if (f.layout != "line" && f.layout != "road" && f.layout != "grid")
@@ -71,9 +76,11 @@ Check(const Flags& f)
     {
         e << "--backhaul = " << f.backhaul << " is invalid; allowed: pairs or star";
     }
-    else if (f.backhaulRate.GetBitRate() == 0)
+    else if (const std::string rate =
+                 edgellm::ReadRateFlag("backhaulRate", f.backhaulRate, backhaulRate);
+             !rate.empty())
     {
-        e << "--backhaulRate = 0 is invalid; allowed: a rate > 0";
+        e << rate;
     }
     else if (f.ues < 1 || f.ues > 64)
     {
@@ -105,9 +112,9 @@ Check(const Flags& f)
     {
         e << "--tokens = 0 is invalid; allowed: an integer >= 1";
     }
-    else if (!(f.simTime > Seconds(1)))
+    else if (!edgellm::ParseTime(f.simTime, simTime) || !(simTime > Seconds(1)))
     {
-        e << "--simTime = " << f.simTime.As(Time::S) << " is invalid; allowed: a time > 1 s";
+        e << "--simTime = " << f.simTime << " is invalid; allowed: a time > 1 s, e.g. 12s";
     }
     return e.str();
 }
@@ -150,7 +157,29 @@ main(int argc, char* argv[])
         std::cerr << e.what() << "\n";
         return 1;
     }
-    const std::string error = Check(f);
+    DataRate backhaulRate;
+    Time simTime;
+    std::string error = Check(f, backhaulRate, simTime);
+    if (error.empty())
+    {
+        // The run sets these attributes from the flags: a default given for one of them on
+        // the command line would be silently replaced, so it is refused.
+        error =
+            edgellm::CheckFlagAttributes({{"columns", "ns3::GridCellLayout::Columns"},
+                                          {"rows", "ns3::GridCellLayout::Rows"},
+                                          {"spacing", "ns3::GridCellLayout::Spacing"},
+                                          {"cells", "ns3::RoadCellLayout::Count"},
+                                          {"spacing", "ns3::RoadCellLayout::Spacing"},
+                                          {"cells", "ns3::LineCellLayout::Count"},
+                                          {"spacing", "ns3::LineCellLayout::Spacing"},
+                                          {"backhaulRate", "ns3::BackhaulHelper::DataRate"},
+                                          {"backhaulRate", "ns3::StarBackhaulTopology::SharedRate"},
+                                          {"speed", "ns3::GridRandomRoute::Speed"},
+                                          {"trigger", "ns3::EdgeLlmNetwork::Trigger"},
+                                          {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"}},
+                                         argc,
+                                         argv);
+    }
     if (!error.empty())
     {
         std::cerr << error << "\n";
@@ -197,18 +226,18 @@ main(int argc, char* argv[])
     {
         net->SetBackhaulTopology(CreateObjectWithAttributes<StarBackhaulTopology>(
             "SharedRate",
-            DataRateValue(f.backhaulRate),
+            DataRateValue(backhaulRate),
             "AccessRate",
-            DataRateValue(std::max(f.backhaulRate, DataRate("10Gbps")))));
+            DataRateValue(std::max(backhaulRate, DataRate("10Gbps")))));
     }
     else
     {
         Ptr<PerPairBackhaulTopology> pairs = CreateObject<PerPairBackhaulTopology>();
-        pairs->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(f.backhaulRate));
+        pairs->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(backhaulRate));
         net->SetBackhaulTopology(pairs);
     }
     // 3. How the UEs move, each with its own spec.
-    const double end = f.simTime.GetSeconds();
+    const double end = simTime.GetSeconds();
     if (f.mobility == "routes")
     {
         Ptr<GridRandomRoute> routes = CreateObject<GridRandomRoute>();
@@ -268,7 +297,7 @@ main(int argc, char* argv[])
     net->Build();
     net->AssignStreams(1);
     // [scenario]
-    Simulator::Stop(f.simTime);
+    Simulator::Stop(simTime);
     Simulator::Run();
 
     std::cout << "imsi  source  target  outcome    start[s]  delay[ms]\n";

@@ -16,6 +16,7 @@
 #include "ns3/edge-llm-module.h"
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -120,14 +121,85 @@ main(int argc, char* argv[])
     cmd.AddValue("prompt", "prompt tokens per session (>= 1)", prompt);
     cmd.AddValue("tokens", "tokens to generate per session (>= 1)", tokens);
     cmd.AddValue("simTime", "simulated time, s (> 0)", simTime);
-    cmd.AddValue("outDir", "directory for tokens.csv and sessions.csv", outDir);
+    cmd.AddValue("outDir", "directory for tokens.csv and sessions.csv (created)", outDir);
     cmd.Parse(argc, argv);
-    NS_ABORT_MSG_IF(scheme != "detour" && scheme != "none" && scheme != "all",
-                    "--scheme = " << scheme << " is invalid; allowed: detour, none or all");
-    NS_ABORT_MSG_IF(!(simTime > 0), "--simTime = " << simTime << " is invalid; allowed: > 0");
-    NS_ABORT_MSG_IF(prompt < 1, "--prompt = 0 is invalid; allowed: >= 1");
-    NS_ABORT_MSG_IF(tokens < 1, "--tokens = 0 is invalid; allowed: >= 1");
-    // The scenario's attributes check enbs, spacing, ues and speed.
+
+    // Every flag is checked before anything is built or printed; a bad one exits 1.
+    std::ostringstream e;
+    if (scheme != "detour" && scheme != "none" && scheme != "all")
+    {
+        e << "--scheme = " << scheme << " is invalid; allowed: detour, none or all";
+    }
+    else if (enbs < 1 || enbs > 64)
+    {
+        e << "--enbs = " << enbs << " is invalid; allowed: an integer in [1, 64]";
+    }
+    else if (!(spacing > 0) || !std::isfinite(spacing))
+    {
+        e << "--spacing = " << spacing << " is invalid; allowed: a finite distance > 0 m";
+    }
+    else if (ues < 1 || ues > 200)
+    {
+        e << "--ues = " << ues << " is invalid; allowed: an integer in [1, 200]";
+    }
+    else if (!(speed >= 0) || !std::isfinite(speed))
+    {
+        e << "--speed = " << speed << " is invalid; allowed: a finite speed >= 0 m/s";
+    }
+    else if (prompt < 1)
+    {
+        e << "--prompt = 0 is invalid; allowed: an integer >= 1";
+    }
+    else if (tokens < 1)
+    {
+        e << "--tokens = 0 is invalid; allowed: an integer >= 1";
+    }
+    else if (!(simTime > 0) || !std::isfinite(simTime))
+    {
+        e << "--simTime = " << simTime << " is invalid; allowed: a finite time > 0 s";
+    }
+    else if (outDir.empty())
+    {
+        e << "--outDir = \"\" is invalid; allowed: a directory, e.g. .";
+    }
+    std::string error = e.str();
+    if (error.empty())
+    {
+        // The run sets these attributes from the flags: a default given for one of them on
+        // the command line would be silently replaced, so it is refused.
+        error = edgellm::CheckFlagAttributes({{"enbs", "ns3::EdgeLlmLineScenario::EnbCount"},
+                                              {"spacing", "ns3::EdgeLlmLineScenario::EnbSpacing"},
+                                              {"ues", "ns3::EdgeLlmLineScenario::UeCount"},
+                                              {"speed", "ns3::EdgeLlmLineScenario::UeSpeed"},
+                                              {"scheme", "ns3::EdgeLlmLineScenario::Trigger"},
+                                              {"prompt", "ns3::EdgeLlmClient::PromptTokens"},
+                                              {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"}},
+                                             argc,
+                                             argv);
+    }
+    if (error.empty())
+    {
+        std::error_code created;
+        std::filesystem::create_directories(outDir, created);
+        if (created)
+        {
+            error = "--outDir = " + outDir + " is invalid: cannot create it: " + created.message();
+        }
+    }
+    std::ofstream sessions;
+    if (error.empty())
+    {
+        sessions.open(outDir + "/sessions.csv");
+        if (!sessions)
+        {
+            error = "--outDir = " + outDir + " is invalid: cannot write sessions.csv there";
+        }
+    }
+    if (!error.empty())
+    {
+        std::cerr << error << "\n";
+        return 1;
+    }
 
     std::vector<std::string> schemes;
     if (scheme == "all")
@@ -140,8 +212,6 @@ main(int argc, char* argv[])
     }
 
     Ptr<TokenLog> log = Create<TokenLog>(outDir + "/tokens.csv");
-    std::ofstream sessions(outDir + "/sessions.csv");
-    NS_ABORT_MSG_IF(!sessions, "cannot write " << outDir << "/sessions.csv");
     sessions << "scheme,imsi,expected,delivered,recovered,nacks,handovers,ttft_s,itl_mean_s,"
                 "itl_p50_s,itl_p90_s,itl_p99_s,sit_s\n";
     std::cout << "scheme  imsi  tokens      TTFT_ms  ITLmean_ms  ITLp90_ms  ITLp99_ms  "

@@ -12,6 +12,7 @@
 #include "ns3/edge-llm-client.h"
 #include "ns3/gpu-compute-model.h"
 #include "ns3/handover-scheme-registry.h"
+#include "ns3/input-checks.h"
 #include "ns3/kv-cache-profile.h"
 #include "ns3/kv-transfer-application.h"
 #include "ns3/llm-engine.h"
@@ -42,55 +43,131 @@ constexpr int64_t RADIO_STREAM = 100;
 
 } // namespace
 
+std::string
+CtHoLineConfig::Check() const
+{
+    std::ostringstream e;
+    if (numUes < 1 || numUes > 64)
+    {
+        e << "--numUes = " << numUes << " is invalid; allowed: an integer in [1, 64]";
+    }
+    else if (minPrompt < 1 || cMax < minPrompt)
+    {
+        e << "--cMax = " << cMax << " is invalid; allowed: an integer >= " << minPrompt
+          << " (the smallest prompt)";
+    }
+    else if (backhaulRate.GetBitRate() == 0)
+    {
+        e << "--backhaulRate = 0bps is invalid; allowed: a rate > 0, e.g. 4.5Gbps";
+    }
+    else if (backhaulDelay.IsStrictlyNegative())
+    {
+        e << "--backhaulDelay = " << backhaulDelay.As(Time::US)
+          << " is invalid; allowed: a time >= 0, e.g. 50us";
+    }
+    else if (!(prefillA >= 0) || !std::isfinite(prefillA))
+    {
+        e << "--prefillA = " << prefillA << " is invalid; allowed: a finite number >= 0";
+    }
+    else if (!(prefillB >= 0) || !std::isfinite(prefillB))
+    {
+        e << "--prefillB = " << prefillB << " is invalid; allowed: a finite number >= 0";
+    }
+    else if (prefillCycle.IsStrictlyNegative())
+    {
+        e << "--prefillCycle = " << prefillCycle.As(Time::MS)
+          << " is invalid; allowed: a time >= 0 (0: no cycle), e.g. 10ms";
+    }
+    else if (!(bsDistance > 2 * maxStartX) || !std::isfinite(bsDistance))
+    {
+        e << "--bsDistance = " << bsDistance << " is invalid; allowed: a finite number > "
+          << 2 * maxStartX << " m, so that the UEs start before the boundary";
+    }
+    else if (!(speed > 0) || !std::isfinite(speed))
+    {
+        e << "speed = " << speed << " is invalid; allowed: a finite number > 0";
+    }
+    else if (moveStart.IsStrictlyNegative())
+    {
+        e << "--moveStart = " << moveStart.As(Time::S)
+          << " is invalid; allowed: a time >= 0, e.g. 2s";
+    }
+    else if (trigger != "boundary" && trigger != "a3" && trigger != "none")
+    {
+        e << "--trigger = " << trigger << " is invalid; allowed: boundary, a3 or none";
+    }
+    else if (batching != "oracle" && batching != "online")
+    {
+        e << "--batching = " << batching << " is invalid; allowed: oracle or online";
+    }
+    else if (batching == "oracle" && trigger != "boundary")
+    {
+        e << "--batching=oracle with --trigger=" << trigger
+          << " is invalid; oracle batching knows the handover times in advance, which only "
+             "--trigger=boundary schedules: use --batching=online";
+    }
+    else if (tokensAfter < 1)
+    {
+        e << "--tokensAfter = 0 is invalid; allowed: an integer >= 1";
+    }
+    else if (residentUes > 100)
+    {
+        e << "--residentUes = " << residentUes << " is invalid; allowed: an integer in [0, 100]";
+    }
+    else if (!(maxSimTime.IsStrictlyPositive()))
+    {
+        e << "maxSimTime = " << maxSimTime.As(Time::S) << " is invalid; allowed: a time > 0";
+    }
+    else
+    {
+        const std::vector<std::string> presets = KvCacheProfile::PresetNames();
+        if (std::find(presets.begin(), presets.end(), kvProfile) == presets.end())
+        {
+            e << "--kvProfile = " << kvProfile
+              << " is invalid; allowed: " << edgellm::JoinNames(presets);
+        }
+        else
+        {
+            try
+            {
+                KvCacheProfile::FromPreset(kvProfile, kvBits);
+            }
+            catch (const std::invalid_argument& error)
+            {
+                e << "--kvProfile = " << kvProfile << " with kvBits = " << kvBits
+                  << " is invalid: " << error.what();
+            }
+        }
+    }
+    return e.str();
+}
+
 void
 CtHoLineConfig::Validate() const
 {
-    NS_ABORT_MSG_IF(numUes < 1 || numUes > 64,
-                    "--numUes = " << numUes << " is invalid; allowed: an integer in [1, 64]");
-    NS_ABORT_MSG_IF(minPrompt < 1 || cMax < minPrompt,
-                    "--cMax = " << cMax << " is invalid; allowed: an integer >= " << minPrompt
-                                << " (the smallest prompt)");
-    NS_ABORT_MSG_IF(backhaulRate.GetBitRate() == 0,
-                    "--backhaulRate = 0 is invalid; allowed: a rate > 0");
-    NS_ABORT_MSG_IF(backhaulDelay.IsNegative(),
-                    "--backhaulDelay = " << backhaulDelay.As(Time::US)
-                                         << " is invalid; allowed: a time >= 0");
-    NS_ABORT_MSG_IF(!(prefillA >= 0) || !std::isfinite(prefillA),
-                    "--prefillA = " << prefillA << " is invalid; allowed: a finite number >= 0");
-    NS_ABORT_MSG_IF(!(prefillB >= 0) || !std::isfinite(prefillB),
-                    "--prefillB = " << prefillB << " is invalid; allowed: a finite number >= 0");
-    NS_ABORT_MSG_IF(prefillCycle.IsNegative(),
-                    "--prefillCycle = " << prefillCycle.As(Time::MS)
-                                        << " is invalid; allowed: a time >= 0");
-    NS_ABORT_MSG_IF(!(bsDistance > 2 * maxStartX) || !std::isfinite(bsDistance),
-                    "--bsDistance = " << bsDistance << " is invalid; allowed: a finite number > "
-                                      << 2 * maxStartX
-                                      << " m, so that the UEs start before the boundary");
-    NS_ABORT_MSG_IF(!(speed > 0) || !std::isfinite(speed),
-                    "speed = " << speed << " is invalid; allowed: a finite number > 0");
-    NS_ABORT_MSG_IF(moveStart.IsNegative(),
-                    "--moveStart = " << moveStart.As(Time::S)
-                                     << " is invalid; allowed: a time >= 0");
-    NS_ABORT_MSG_IF(trigger != "boundary" && trigger != "a3" && trigger != "none",
-                    "--trigger = " << trigger << " is invalid; allowed: boundary, a3 or none");
-    NS_ABORT_MSG_IF(batching != "oracle" && batching != "online",
-                    "--batching = " << batching << " is invalid; allowed: oracle or online");
-    NS_ABORT_MSG_IF(batching == "oracle" && trigger != "boundary",
-                    "--batching=oracle with --trigger="
-                        << trigger
-                        << " is invalid; oracle batching knows the handover times in advance, "
-                           "which only --trigger=boundary schedules: use --batching=online");
-    NS_ABORT_MSG_IF(tokensAfter < 1, "--tokensAfter = 0 is invalid; allowed: an integer >= 1");
-    NS_ABORT_MSG_IF(residentUes > 100,
-                    "--residentUes = " << residentUes << " is invalid; allowed: [0, 100]");
-    try
-    {
-        KvCacheProfile::FromPreset(kvProfile, kvBits);
-    }
-    catch (const std::invalid_argument& e)
-    {
-        NS_FATAL_ERROR("--kvProfile = " << kvProfile << " is invalid: " << e.what());
-    }
+    const std::string error = Check();
+    NS_ABORT_MSG_IF(!error.empty(), error);
+}
+
+std::vector<std::pair<std::string, std::string>>
+CtHoLineConfig::FlagAttributes()
+{
+    return {
+        {"numUes", "ns3::EdgeLlmLineScenario::UeCount"},
+        {"bsDistance", "ns3::EdgeLlmLineScenario::EnbSpacing"},
+        {"trigger", "ns3::EdgeLlmLineScenario::Trigger"},
+        {"moveStart", "ns3::EdgeLlmLineScenario::MoveStart"},
+        {"residentUes", "ns3::EdgeLlmLineScenario::ResidentUesPerEnb"},
+        {"backhaulRate", "ns3::BackhaulHelper::DataRate"},
+        {"backhaulDelay", "ns3::BackhaulHelper::Delay"},
+        {"prefillA", "ns3::GpuComputeModel::PrefillSecondsPerToken"},
+        {"prefillB", "ns3::GpuComputeModel::PrefillFixedSeconds"},
+        {"prefillCycle", "ns3::LlmEngine::PrefillCycle"},
+        {"batching", "ns3::HandoverCoordinator::Batching"},
+        {"plannedBackhaulRate", "ns3::HandoverCoordinator::PlannedBackhaulRate"},
+        {"cMax", "ns3::EdgeLlmClient::PromptTokens"},
+        {"tokensAfter", "ns3::EdgeLlmClient::TokensToGenerate"},
+    };
 }
 
 std::vector<std::pair<std::string, std::string>>

@@ -19,6 +19,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -56,11 +57,24 @@ struct CtHoLineConfig
     uint32_t residentUes{0};                      //!< stationary sessions per eNB
     Time maxSimTime{Seconds(120)};                //!< the run stops here at the latest
 
-    /// Stop the run, naming the flag, if a setting is out of range or two clash.
+    /**
+     * \brief Check the settings without stopping the program.
+     * \return an empty string, or the first problem, naming the flag:
+     *         "--flag = value is invalid; allowed: ..."
+     */
+    std::string Check() const;
+
+    /// Stop the run with Check()'s message if a setting is out of range or two clash.
     void Validate() const;
 
     /// \return every setting, by its flag's name, with its value as the flag takes it
     std::vector<std::pair<std::string, std::string>> ToParameters() const;
+    /**
+     * \return pairs of a flag and the attribute a run sets from it, for
+     *         edgellm::CheckFlagAttributes: a default the user gave for one of these attributes
+     *         would be overridden by the run
+     */
+    static std::vector<std::pair<std::string, std::string>> FlagAttributes();
 };
 
 /**

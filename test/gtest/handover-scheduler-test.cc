@@ -11,6 +11,7 @@
 #include "ns3/ctho-scheduler.h"
 #include "ns3/detour-scheduler.h"
 #include "ns3/edge-llm-helper.h"
+#include "ns3/flag-checks.h"
 #include "ns3/handover-scheduler.h"
 #include "ns3/handover-scheme-registry.h"
 #include "ns3/object-factory.h"
@@ -293,6 +294,48 @@ TEST_F(HandoverSchedulerDeathTest, OracleBatchingNeedsTheBoundaryTrigger)
     c = CtHoLineConfig();
     c.cMax = 1000;
     EXPECT_DEATH(c.Validate(), "--cMax = 1000 is invalid; allowed: an integer >= 1024");
+}
+
+TEST(CtHoLineConfigCheck, ReportsWithoutStopping)
+{
+    CtHoLineConfig c;
+    EXPECT_EQ(c.Check(), "");
+    // Zero is a valid time where it means something: no cycle, no delay, moving at once.
+    c.prefillCycle = Seconds(0);
+    c.backhaulDelay = Seconds(0);
+    c.moveStart = Seconds(0);
+    EXPECT_EQ(c.Check(), "");
+    c.prefillCycle = MilliSeconds(-1);
+    EXPECT_EQ(c.Check().rfind("--prefillCycle = ", 0), 0u) << c.Check();
+    EXPECT_NE(c.Check().find("allowed: a time >= 0"), std::string::npos) << c.Check();
+    c = CtHoLineConfig();
+    c.kvProfile = "Foo";
+    EXPECT_EQ(c.Check().rfind("--kvProfile = Foo is invalid; allowed: ", 0), 0u) << c.Check();
+    EXPECT_NE(c.Check().find("Qwen2.5-7B-Instruct"), std::string::npos) << c.Check();
+    c = CtHoLineConfig();
+    c.numUes = 0;
+    EXPECT_EQ(c.Check(), "--numUes = 0 is invalid; allowed: an integer in [1, 64]");
+}
+
+TEST(FlagChecks, ReadRatesAndTimesNamingTheFlag)
+{
+    DataRate rate;
+    EXPECT_EQ(edgellm::ReadRateFlag("backhaulRate", "2Gbps", rate), "");
+    EXPECT_EQ(rate, DataRate("2Gbps"));
+    EXPECT_EQ(edgellm::ReadRateFlag("backhaulRate", "-1Gbps", rate),
+              "--backhaulRate = -1Gbps is invalid; allowed: a rate > 0, e.g. 4.5Gbps");
+    EXPECT_NE(edgellm::ReadRateFlag("backhaulRate", "0Gbps", rate), "");
+    Time t;
+    EXPECT_EQ(edgellm::ReadTimeFlag("moveStart", "0s", t, true, "2s"), "");
+    EXPECT_TRUE(t.IsZero());
+    EXPECT_EQ(edgellm::ReadTimeFlag("slot", "0s", t, false, "10ms"),
+              "--slot = 0s is invalid; allowed: a time > 0, e.g. 10ms");
+    EXPECT_EQ(edgellm::ReadTimeFlag("moveStart", "soon", t, true, "2s"),
+              "--moveStart = soon is invalid; allowed: a time >= 0, e.g. 2s");
+    EXPECT_NE(edgellm::ReadTimeFlag("moveStart", "-1ms", t, true, "2s"), "");
+    EXPECT_NE(edgellm::ReadTimeFlag("moveStart", "1parsec", t, true, "2s"), "");
+    EXPECT_EQ(edgellm::ReadTimeFlag("moveStart", "1.5ms", t, true, "2s"), "");
+    EXPECT_EQ(t, MicroSeconds(1500));
 }
 
 } // namespace

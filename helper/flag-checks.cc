@@ -1,0 +1,145 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "flag-checks.h"
+
+#include "ns3/type-id.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <set>
+#include <sstream>
+
+namespace ns3
+{
+namespace edgellm
+{
+
+std::string
+FlagError(const std::string& flag, const std::string& value, const std::string& allowed)
+{
+    return "--" + flag + " = " + value + " is invalid; allowed: " + allowed;
+}
+
+bool
+ParseDataRate(const std::string& text, DataRate& rate)
+{
+    // DataRate's reader reports a bad text by the stream's state; its constructor aborts.
+    std::istringstream in(text);
+    DataRate read;
+    in >> read;
+    if (in.fail() || text.empty())
+    {
+        return false;
+    }
+    rate = read;
+    return true;
+}
+
+bool
+ParseTime(const std::string& text, Time& time)
+{
+    static const std::set<std::string>
+        UNITS{"", "s", "ms", "us", "ns", "ps", "fs", "min", "h", "d", "y"};
+    const std::string::size_type n = text.find_first_not_of("+-0123456789.eE");
+    const std::string number = text.substr(0, n);
+    const std::string unit = n == std::string::npos ? "" : text.substr(n);
+    if (number.empty() || UNITS.count(unit) == 0)
+    {
+        return false;
+    }
+    char* end = nullptr;
+    const double value = std::strtod(number.c_str(), &end);
+    if (end != number.c_str() + number.size() || !std::isfinite(value))
+    {
+        return false;
+    }
+    time = Time(text); // the unit is known: this cannot abort
+    return true;
+}
+
+std::string
+ReadRateFlag(const std::string& flag,
+             const std::string& text,
+             DataRate& rate,
+             const std::string& example)
+{
+    DataRate read;
+    if (!ParseDataRate(text, read) || read.GetBitRate() == 0)
+    {
+        return FlagError(flag, text, "a rate > 0, e.g. " + example);
+    }
+    rate = read;
+    return "";
+}
+
+std::string
+ReadTimeFlag(const std::string& flag,
+             const std::string& text,
+             Time& time,
+             bool zeroAllowed,
+             const std::string& example)
+{
+    Time read;
+    if (!ParseTime(text, read) || read.IsStrictlyNegative() || (!zeroAllowed && read.IsZero()))
+    {
+        return FlagError(flag,
+                         text,
+                         std::string(zeroAllowed ? "a time >= 0" : "a time > 0") + ", e.g. " +
+                             example);
+    }
+    time = read;
+    return "";
+}
+
+std::string
+CheckFlagAttributes(const std::vector<std::pair<std::string, std::string>>& flagAttributes,
+                    int argc,
+                    char* argv[])
+{
+    for (const auto& [flag, path] : flagAttributes)
+    {
+        // Given on the command line: "--path=value" (or "-path=value", "--path value").
+        for (int i = 1; i < argc; ++i)
+        {
+            const std::string arg = argv[i];
+            const std::string::size_type start = arg.find_first_not_of('-');
+            if (start == 0 || start == std::string::npos || start > 2)
+            {
+                continue;
+            }
+            const std::string::size_type equals = arg.find('=');
+            if (arg.substr(start,
+                           equals == std::string::npos ? std::string::npos : equals - start) ==
+                path)
+            {
+                const std::string value = equals != std::string::npos ? arg.substr(equals + 1)
+                                          : i + 1 < argc              ? std::string(argv[i + 1])
+                                                                      : std::string();
+                return "--" + path + " = " + value + " is invalid here: --" + flag +
+                       " sets it; allowed: --" + flag + " instead";
+            }
+        }
+        // Set by Config::SetDefault: differs from the value its TypeId registered.
+        const std::string::size_type colons = path.rfind("::");
+        TypeId tid;
+        TypeId::AttributeInformation info;
+        if (colons == std::string::npos ||
+            !TypeId::LookupByNameFailSafe(path.substr(0, colons), &tid) ||
+            !tid.LookupAttributeByName(path.substr(colons + 2), &info))
+        {
+            continue; // not registered in this program: nobody can have set it
+        }
+        const std::string now = info.initialValue->SerializeToString(info.checker);
+        if (now != info.originalInitialValue->SerializeToString(info.checker))
+        {
+            return "--" + path + " = " + now + " is invalid here: --" + flag +
+                   " sets it; allowed: --" + flag + " instead";
+        }
+    }
+    return "";
+}
+
+} // namespace edgellm
+} // namespace ns3

@@ -1,0 +1,98 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_FLAG_CHECKS_H
+#define EDGE_LLM_FLAG_CHECKS_H
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+namespace edgellm
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief The words of a refused flag.
+ * \param flag the flag, without its dashes
+ * \param value the value as given
+ * \param allowed the allowed range or set, in words
+ * \return "--flag = value is invalid; allowed: allowed"
+ */
+std::string FlagError(const std::string& flag,
+                      const std::string& value,
+                      const std::string& allowed);
+
+/**
+ * \brief Read a data rate ("4.5Gbps", "100Mb/s", "1e9bps") without stopping the program.
+ * \param text the text
+ * \param [out] rate the rate read; unchanged on failure
+ * \return true if the text is a data rate
+ */
+bool ParseDataRate(const std::string& text, DataRate& rate);
+
+/**
+ * \brief Read a time ("10ms", "2s", "0", a number alone being seconds) without stopping the
+ * program, unlike Time's own constructor, which aborts on an unknown unit.
+ * \param text the text
+ * \param [out] time the time read; unchanged on failure
+ * \return true if the text is a time
+ */
+bool ParseTime(const std::string& text, Time& time);
+
+/**
+ * \brief Read and check a rate flag: a rate > 0.
+ * \param flag the flag, without its dashes
+ * \param text its value, as given
+ * \param [out] rate the rate read
+ * \param example a valid value for the message, e.g. "4.5Gbps"
+ * \return an empty string, or the flag's error
+ */
+std::string ReadRateFlag(const std::string& flag,
+                         const std::string& text,
+                         DataRate& rate,
+                         const std::string& example = "4.5Gbps");
+
+/**
+ * \brief Read and check a time flag: a time >= 0 (zeroAllowed) or > 0.
+ * \param flag the flag, without its dashes
+ * \param text its value, as given
+ * \param [out] time the time read
+ * \param zeroAllowed whether 0 is a valid value
+ * \param example a valid value for the message, e.g. "10ms"
+ * \return an empty string, or the flag's error
+ */
+std::string ReadTimeFlag(const std::string& flag,
+                         const std::string& text,
+                         Time& time,
+                         bool zeroAllowed,
+                         const std::string& example);
+
+/**
+ * \brief Refuse attribute defaults that a program's flags would override.
+ *
+ * A program that sets an attribute from one of its flags would silently replace a default the
+ * user gave for it (--ns3::LlmEngine::PrefillCycle=0s, or Config::SetDefault). This finds
+ * such a default: one named on the command line (even if it equals the registered value), or
+ * one that differs from the value its TypeId registered.
+ * \param flagAttributes pairs of a flag (without dashes) and the attribute it sets
+ *        ("ns3::LlmEngine::PrefillCycle")
+ * \param argc the program's argc
+ * \param argv the program's argv
+ * \return an empty string, or a message naming the attribute and the flag to use instead
+ */
+std::string CheckFlagAttributes(
+    const std::vector<std::pair<std::string, std::string>>& flagAttributes,
+    int argc,
+    char* argv[]);
+
+} // namespace edgellm
+} // namespace ns3
+
+#endif /* EDGE_LLM_FLAG_CHECKS_H */
