@@ -457,38 +457,61 @@ class AgainstAnalyticTestCase : public HandoverTestCase
   public:
     AgainstAnalyticTestCase()
         : HandoverTestCase("The paper's setting (boundary trigger, oracle batching, ideal RRC, "
-                           "no load): tHO, cHO and ctHO within [1, 1.05] of the analytic value, "
-                           "and ctHO's worst user no worse than tHO's or cHO's")
+                           "no load), five draws: tHO, cHO and ctHO within [1, 1.05] of the "
+                           "analytic value, and ctHO's worst user no worse than tHO's or cHO's")
     {
     }
 
   private:
     void DoRun() override
     {
-        const CtHoLineExperiment experiment(ShortConfig(4));
-        const CtHoLineInputs inputs = experiment.Draw();
-        std::map<std::string, double> worst;
-        for (const std::string scheme : {"tho", "cho", "ctho"})
+        const uint64_t savedRun = RngSeedManager::GetRun();
+        // Each run number draws other contexts and start positions (the paper scenario takes
+        // its streams from the global run).
+        for (uint64_t rngRun = 1; rngRun <= 5; ++rngRun)
         {
-            const CtHoLineRun run = experiment.Run(scheme, inputs);
-            NS_TEST_ASSERT_MSG_EQ((run.inputs == inputs), true, "the same inputs");
-            const std::vector<CtHoLineGroupSummary> groups = CtHoLineExperiment::Summarize(run);
-            NS_TEST_ASSERT_MSG_EQ(groups.size(), 1u, scheme << ": one group");
-            if (groups.size() != 1)
+            RngSeedManager::SetRun(rngRun);
+            const CtHoLineExperiment experiment(ShortConfig(4));
+            const CtHoLineInputs inputs = experiment.Draw();
+            std::map<std::string, double> worst;
+            for (const std::string scheme : {"tho", "cho", "ctho"})
             {
-                continue;
+                const CtHoLineRun run = experiment.Run(scheme, inputs);
+                NS_TEST_EXPECT_MSG_EQ((run.inputs == inputs), true, "the same inputs");
+                const std::vector<CtHoLineGroupSummary> groups =
+                    CtHoLineExperiment::Summarize(run);
+                NS_TEST_EXPECT_MSG_EQ(groups.size(), 1u, "run " << rngRun << ": one group");
+                if (groups.size() != 1)
+                {
+                    continue;
+                }
+                const CtHoLineGroupSummary& g = groups[0];
+                NS_TEST_EXPECT_MSG_EQ(g.sessions,
+                                      4u,
+                                      "run " << rngRun << ", " << scheme << ": all migrated");
+                // Both are rounded to the simulator's 1 ns.
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(g.worstDelayS,
+                                            g.analytic.worstDelay - 1e-9,
+                                            "run " << rngRun << ", " << scheme
+                                                   << ": no faster than the analytic optimum");
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(g.ratio,
+                                            1.05,
+                                            "run " << rngRun << ", " << scheme
+                                                   << ": within 5 % of it");
+                worst[scheme] = g.worstDelayS;
             }
-            const CtHoLineGroupSummary& g = groups[0];
-            NS_TEST_ASSERT_MSG_EQ(g.sessions, 4u, scheme << ": every session migrated");
-            // Both are rounded to the simulator's 1 ns.
-            NS_TEST_ASSERT_MSG_GT_OR_EQ(g.worstDelayS,
-                                        g.analytic.worstDelay - 1e-9,
-                                        scheme << ": no faster than the analytic optimum");
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(g.ratio, 1.05, scheme << ": within 5 % of it");
-            worst[scheme] = g.worstDelayS;
+            NS_TEST_EXPECT_MSG_EQ(worst.size(), 3u, "run " << rngRun << ": three measurements");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(worst["ctho"],
+                                        worst["tho"],
+                                        "run " << rngRun << ": ctHO <= tHO");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(worst["ctho"],
+                                        worst["cho"],
+                                        "run " << rngRun << ": ctHO <= cHO");
+            std::cout << "against analytic, run " << rngRun << ": worst tHO " << worst["tho"]
+                      << " s, cHO " << worst["cho"] << " s, ctHO " << worst["ctho"] << " s"
+                      << std::endl;
         }
-        NS_TEST_ASSERT_MSG_LT_OR_EQ(worst["ctho"], worst["tho"], "ctHO <= tHO");
-        NS_TEST_ASSERT_MSG_LT_OR_EQ(worst["ctho"], worst["cho"], "ctHO <= cHO");
+        RngSeedManager::SetRun(savedRun);
     }
 };
 
