@@ -33,6 +33,7 @@ struct ClientRecord
     std::vector<double> deliveredS;
     std::vector<uint16_t> cell;
     std::vector<bool> resent;
+    std::vector<uint32_t> indices;       //!< delivered indices, in delivery order
     std::set<uint32_t> originalsArrived; //!< indices whose first (not resent) copy reached the UE
 
     void Delivered(uint64_t,
@@ -44,6 +45,7 @@ struct ClientRecord
     {
         orderBroken = orderBroken || index != nextIndex;
         nextIndex = index + 1;
+        indices.push_back(index);
         generatedS.push_back(generated.GetSeconds());
         deliveredS.push_back(delivered.GetSeconds());
         cell.push_back(cellId);
@@ -72,6 +74,36 @@ struct ClientRecord
         }
     }
 };
+
+/**
+ * \param r what a client's application delivered
+ * \param n the tokens of its answer
+ * \return "" when indices 0 to n - 1 were each delivered once, in increasing order; else the
+ *         first fault
+ */
+std::string
+DeliveredOnceInOrder(const ClientRecord& r, uint32_t n)
+{
+    std::set<uint32_t> seen;
+    for (std::size_t k = 0; k < r.indices.size(); ++k)
+    {
+        if (!seen.insert(r.indices[k]).second)
+        {
+            return "index " + std::to_string(r.indices[k]) + " delivered twice";
+        }
+        if (k > 0 && r.indices[k] <= r.indices[k - 1])
+        {
+            return "index " + std::to_string(r.indices[k]) + " after " +
+                   std::to_string(r.indices[k - 1]);
+        }
+    }
+    if (seen.size() != n || (n > 0 && (*seen.begin() != 0 || *seen.rbegin() != n - 1)))
+    {
+        return std::to_string(seen.size()) + " distinct indices, not 0 to " + std::to_string(n) +
+               " - 1";
+    }
+    return "";
+}
 
 /// A scenario with a record per client.
 struct ServingRun
@@ -207,6 +239,9 @@ class ServingExactlyOnceTestCase : public ServingTestCase
             NS_TEST_ASSERT_MSG_EQ(run.Client(i)->IsComplete(), true, "session " << r.imsi);
             NS_TEST_ASSERT_MSG_EQ(r.deliveredS.size(), tokens, "each token once, imsi " << r.imsi);
             NS_TEST_ASSERT_MSG_EQ(r.orderBroken, false, "in order, imsi " << r.imsi);
+            NS_TEST_ASSERT_MSG_EQ(DeliveredOnceInOrder(r, tokens),
+                                  "",
+                                  "at the application, imsi " << r.imsi);
             for (uint32_t k = 0; k < r.resent.size(); ++k)
             {
                 if (r.resent[k])
@@ -642,6 +677,7 @@ class FailedHandoverTestCase : public ServingTestCase
         NS_TEST_ASSERT_MSG_EQ(run.Client(0)->IsComplete(), true, "the session completed");
         NS_TEST_ASSERT_MSG_EQ(r.deliveredS.size(), tokens, "every token once");
         NS_TEST_ASSERT_MSG_EQ(r.orderBroken, false, "in order");
+        NS_TEST_ASSERT_MSG_EQ(DeliveredOnceInOrder(r, tokens), "", "at the application");
         Simulator::Destroy();
         Config::Reset();
     }
