@@ -388,9 +388,10 @@ class CtHoPaperSweepTestCase : public TestCase
             const CtHoPlan plan = solver.MakePlan(l);
             const double dtx = brute.Transfer(l);
             NS_TEST_ASSERT_MSG_EQ_TOL(plan.prefillStart, brute.prefillStart, 1e-12, "t_s");
+            const double batchEnd =
+                l == 0 ? brute.prefillStart - brute.tau.front() : brute.Prefill(l);
             NS_TEST_ASSERT_MSG_EQ_TOL(plan.prefillEnd - brute.tau.front(),
-                                      l == 0 ? brute.prefillStart - brute.tau.front()
-                                             : brute.Prefill(l),
+                                      batchEnd,
                                       1e-9,
                                       "the batch ends at t_s + p(min(L, C_max))");
             NS_TEST_ASSERT_MSG_EQ(plan.ues.size(), in.ues.size(), "one entry per UE");
