@@ -276,29 +276,33 @@ LlmComputeModel::FromPreset(const std::string& name)
     }
     if (name == "llama-7b-llumnix")
     {
-        return LlmComputeModel(PrefillCurve::Measured({{256, 0.058},
-                                                       {512, 0.110},
-                                                       {1024, 0.220},
-                                                       {2048, 0.436},
-                                                       {4096, 0.940},
-                                                       {8192, 1.995}}),
-                               BatchPrefillMode::TOKEN_COUNT,
-                               BorrowedDecode(),
-                               "Llumnix artifact: LLaMA-7B recompute time, 256 to 8192 tokens",
-                               BORROWED_DECODE);
+        return LlmComputeModel(
+            PrefillCurve::Measured({{256, 0.058},
+                                    {512, 0.110},
+                                    {1024, 0.220},
+                                    {2048, 0.436},
+                                    {4096, 0.940},
+                                    {8192, 1.995}}),
+            BatchPrefillMode::TOKEN_COUNT,
+            BorrowedDecode(),
+            "Llumnix artifact (Sun et al., OSDI 2024): LLaMA-7B recompute time, 256 to "
+            "8192 tokens",
+            BORROWED_DECODE);
     }
     if (name == "llama-30b-llumnix")
     {
-        return LlmComputeModel(PrefillCurve::Measured({{256, 0.115},
-                                                       {512, 0.235},
-                                                       {1024, 0.443},
-                                                       {2048, 0.829},
-                                                       {4096, 1.712},
-                                                       {8192, 3.546}}),
-                               BatchPrefillMode::TOKEN_COUNT,
-                               BorrowedDecode(),
-                               "Llumnix artifact: LLaMA-30B recompute time, 256 to 8192 tokens",
-                               BORROWED_DECODE);
+        return LlmComputeModel(
+            PrefillCurve::Measured({{256, 0.115},
+                                    {512, 0.235},
+                                    {1024, 0.443},
+                                    {2048, 0.829},
+                                    {4096, 1.712},
+                                    {8192, 3.546}}),
+            BatchPrefillMode::TOKEN_COUNT,
+            BorrowedDecode(),
+            "Llumnix artifact (Sun et al., OSDI 2024): LLaMA-30B recompute time, 256 to "
+            "8192 tokens",
+            BORROWED_DECODE);
     }
     if (name == "llama-3.1-8b-a100")
     {

@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 using namespace ns3;
 
@@ -231,16 +233,111 @@ class CtHoPaperScenarioTestCase : public TestCase
     }
 };
 
+namespace
+{
+
+/**
+ * The ctHO problem of one prefix length L, evaluated from its definition and nothing of
+ * CtHoSolver: the paper's padded batch costs p(max_i min(C_i, L)) with its published fit
+ * p(n) = 9.4267e-5 n + 2.4e-3 s, starting at the first 10 ms boundary at or after the last
+ * handover; the backhaul is a single server of R tokens/s that takes the UEs' remainders
+ * (C_i - L)^+ in handover order, none before its own tau_i.
+ */
+struct BruteCtHo
+{
+    std::vector<double> tau;       //!< handover times, ascending
+    std::vector<uint64_t> context; //!< contexts, in the same order
+    double rate{0};                //!< R, tokens/s
+    double prefillStart{0};        //!< t_s
+    uint64_t maxContext{0};        //!< C_max
+
+    BruteCtHo(std::vector<CtHoUe> ues, double r)
+        : rate(r)
+    {
+        std::stable_sort(ues.begin(), ues.end(), [](const CtHoUe& a, const CtHoUe& b) {
+            return a.handoverTime < b.handoverTime;
+        });
+        for (const CtHoUe& u : ues)
+        {
+            tau.push_back(u.handoverTime);
+            context.push_back(u.contextTokens);
+            maxContext = std::max(maxContext, u.contextTokens);
+        }
+        // Walk the 10 ms boundaries up to the last handover (a boundary within 1 ns of it
+        // counts as reached: 3.05 is not exact in binary).
+        double k = std::floor(tau.back() / 0.01) - 2;
+        while (k * 0.01 < tau.back() - 1e-9)
+        {
+            k += 1;
+        }
+        prefillStart = std::max(k * 0.01, tau.back());
+    }
+
+    /// \return D_pf(L) = t_s + p(batch) - tau_1, 0 when nothing is prefilled
+    double Prefill(uint64_t l) const
+    {
+        const uint64_t longest = std::min(l, maxContext);
+        return longest == 0 ? 0.0 : prefillStart + 9.4267e-5 * longest + 2.4e-3 - tau.front();
+    }
+
+    /// \return the remainder of UE k, (C_k - L)^+
+    uint64_t Remainder(std::size_t k, uint64_t l) const
+    {
+        return context[k] > l ? context[k] - l : 0;
+    }
+
+    /**
+     * The smallest common offset D such that every remainder can be sent by tau_k + D. The
+     * k-th finish of a work-conserving single server is the largest busy period ending at it:
+     * F_k = max over j <= k of (tau_j + sum_{i=j..k} n_i / R). Deadlines tau_k + D are in
+     * handover order, so serving in that order (EDF) is optimal, and D = max_k (F_k - tau_k)
+     * over the UEs that send anything.
+     */
+    double Transfer(uint64_t l) const
+    {
+        double worst = 0;
+        for (std::size_t k = 0; k < tau.size(); ++k)
+        {
+            if (Remainder(k, l) == 0)
+            {
+                continue;
+            }
+            double finish = 0;
+            for (std::size_t j = 0; j <= k; ++j)
+            {
+                uint64_t tokens = 0;
+                for (std::size_t i = j; i <= k; ++i)
+                {
+                    tokens += Remainder(i, l);
+                }
+                finish = std::max(finish, tau[j] + static_cast<double>(tokens) / rate);
+            }
+            worst = std::max(worst, finish - tau[k]);
+        }
+        return worst;
+    }
+
+    /// \return V(L) = max(D_pf, D_tx*)
+    double Value(uint64_t l) const
+    {
+        return std::max(Prefill(l), Transfer(l));
+    }
+};
+
+} // namespace
+
 /**
  * \ingroup edge-llm-tests
- * \brief On the paper's scenario, ctHO is never worse than tHO or cHO, and its plan is
- * feasible; over a backhaul sweep it is strictly better than both somewhere.
+ * \brief On the paper's scenario, the solver's optimum, its baselines and its plan agree with
+ * a brute-force scan of every L evaluated from the problem's definition; over a backhaul
+ * sweep ctHO is strictly better than both baselines somewhere.
  */
 class CtHoPaperSweepTestCase : public TestCase
 {
   public:
     CtHoPaperSweepTestCase()
-        : TestCase("ctHO <= min(tHO, cHO) with a feasible plan on the paper scenario")
+        : TestCase("ctHO's optimum and plan equal a brute force over every L on the paper "
+                   "scenario")
     {
     }
 
@@ -250,40 +347,83 @@ class CtHoPaperSweepTestCase : public TestCase
         Ptr<CtHoPaperScenario> s = CreateObject<CtHoPaperScenario>();
         s->AssignStreams(5);
         const auto ues = s->Draw();
-        const KvCacheProfile kv = KvCacheProfile::FromPreset("Qwen2.5-7B-Instruct");
         const LlmComputeModel gpu = LlmComputeModel::FromPreset("qwen2.5-7b-ctho-paper");
         bool strictlyBetter = false;
         for (double gbps = 0.5; gbps <= 20.0; gbps += 0.5)
         {
             CtHoInput in;
             in.ues = CtHoPaperScenario::ToSolverUes(ues);
-            in.backhaulTokensPerSecond = kv.GetTokensPerSecond(gbps * 1e9);
+            // 57344 bytes of KV per token: Qwen2.5-7B-Instruct, 28 layers x 4 KV heads x 128
+            // x 2 (K and V) x 2 bytes.
+            const double rate = gbps * 1e9 / 8 / 57344;
+            in.backhaulTokensPerSecond = rate;
             in.prefillCycle = 0.01;
+            const BruteCtHo brute(in.ues, rate);
             CtHoSolver solver(in, gpu);
-            const double ct = solver.Solve().worstDelay;
-            const double th = solver.Tho().worstDelay;
-            const double ch = solver.Cho().worstDelay;
-            NS_TEST_ASSERT_MSG_LT_OR_EQ(ct, std::min(th, ch), "ctHO contains tHO and cHO");
-            strictlyBetter = strictlyBetter || ct < std::min(th, ch) - 1e-6;
 
-            const CtHoPlan plan = solver.MakePlan(solver.Solve().prefixTokens);
+            double bestValue = std::numeric_limits<double>::infinity();
+            for (uint64_t l = 0; l <= brute.maxContext; ++l)
+            {
+                bestValue = std::min(bestValue, brute.Value(l));
+            }
+            const CtHoValue ct = solver.Solve();
+            NS_TEST_ASSERT_MSG_EQ_TOL(ct.worstDelay, bestValue, 1e-9, gbps << " Gb/s: optimum");
+            NS_TEST_ASSERT_MSG_EQ_TOL(brute.Value(ct.prefixTokens),
+                                      bestValue,
+                                      1e-9,
+                                      gbps << " Gb/s: the chosen L is optimal");
+            NS_TEST_ASSERT_MSG_EQ_TOL(solver.Tho().worstDelay,
+                                      brute.Value(brute.maxContext),
+                                      1e-9,
+                                      gbps << " Gb/s: tHO is L = C_max");
+            NS_TEST_ASSERT_MSG_EQ_TOL(solver.Cho().worstDelay,
+                                      brute.Value(0),
+                                      1e-9,
+                                      gbps << " Gb/s: cHO is L = 0");
+            strictlyBetter =
+                strictlyBetter ||
+                bestValue < std::min(brute.Value(0), brute.Value(brute.maxContext)) - 1e-6;
+
+            const uint64_t l = ct.prefixTokens;
+            const CtHoPlan plan = solver.MakePlan(l);
+            const double dtx = brute.Transfer(l);
+            NS_TEST_ASSERT_MSG_EQ_TOL(plan.prefillStart, brute.prefillStart, 1e-12, "t_s");
+            const double batchEnd =
+                l == 0 ? brute.prefillStart - brute.tau.front() : brute.Prefill(l);
+            NS_TEST_ASSERT_MSG_EQ_TOL(plan.prefillEnd - brute.tau.front(),
+                                      batchEnd,
+                                      1e-9,
+                                      "the batch ends at t_s + p(min(L, C_max))");
+            NS_TEST_ASSERT_MSG_EQ(plan.ues.size(), in.ues.size(), "one entry per UE");
             double linkBusyUntil = 0;
+            double latestFinish = 0;
             for (const auto& u : plan.ues)
             {
-                NS_TEST_ASSERT_MSG_LT_OR_EQ(u.transferEnd,
-                                            u.deadline + 1e-9,
-                                            "EDF meets every deadline");
-                NS_TEST_ASSERT_MSG_LT_OR_EQ(u.delay,
-                                            plan.value.worstDelay + 1e-9,
-                                            "no UE exceeds the worst-user delay");
-                if (u.transferTokens > 0)
+                const CtHoUe& ue = in.ues.at(u.ue);
+                const uint64_t n = ue.contextTokens > l ? ue.contextTokens - l : 0;
+                NS_TEST_ASSERT_MSG_EQ(u.transferTokens, n, "sends (C_i - L)^+");
+                NS_TEST_ASSERT_MSG_EQ(u.prefillTokens, ue.contextTokens - n, "prefills the rest");
+                if (n == 0)
                 {
-                    NS_TEST_ASSERT_MSG_GT_OR_EQ(u.transferStart + 1e-12,
-                                                linkBusyUntil,
-                                                "intervals never overlap, so rate <= R");
-                    linkBusyUntil = u.transferEnd;
+                    continue;
                 }
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(u.transferStart + 1e-12,
+                                            ue.handoverTime,
+                                            "no data leaves before its handover");
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(u.transferStart + 1e-12,
+                                            linkBusyUntil,
+                                            "intervals never overlap, so rate <= R");
+                NS_TEST_ASSERT_MSG_EQ_TOL(u.transferEnd - u.transferStart,
+                                          static_cast<double>(n) / rate,
+                                          1e-9,
+                                          "n_i / R on the link");
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(u.transferEnd,
+                                            ue.handoverTime + dtx + 1e-9,
+                                            "meets tau_i + D_tx*(L) of the brute force");
+                linkBusyUntil = u.transferEnd;
+                latestFinish = std::max(latestFinish, u.transferEnd - ue.handoverTime);
             }
+            NS_TEST_ASSERT_MSG_EQ_TOL(latestFinish, dtx, 1e-9, "the schedule attains D_tx*(L)");
         }
         NS_TEST_ASSERT_MSG_EQ(strictlyBetter, true, "ctHO beats both somewhere in the sweep");
     }

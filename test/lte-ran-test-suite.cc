@@ -32,6 +32,7 @@
 
 #include <functional>
 #include <numeric>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -167,6 +168,7 @@ struct Received
     Ipv4Address lastFrom;       //!< source address of the last one
     uint16_t lastFromPort{0};   //!< source port of the last one
     std::vector<Time> arrivals; //!< arrival times
+    std::vector<uint32_t> seqs; //!< sequence numbers, in arrival order
 
     /**
      * \brief Socket receive callback.
@@ -183,6 +185,11 @@ struct Received
             lastFrom = inet.GetIpv4();
             lastFromPort = inet.GetPort();
             arrivals.push_back(Simulator::Now());
+            // The first four bytes of a datagram carry its sequence number (0 when unset).
+            uint8_t bytes[4] = {0, 0, 0, 0};
+            p->CopyData(bytes, std::min<uint32_t>(4, p->GetSize()));
+            seqs.push_back(uint32_t(bytes[0]) << 24 | uint32_t(bytes[1]) << 16 |
+                           uint32_t(bytes[2]) << 8 | uint32_t(bytes[3]));
         }
     }
 
@@ -358,16 +365,45 @@ class LteHandoverBreakoutTestCase : public TestCase
                               42u,
                               "every packet sent reaches the UE's socket, also the one the source "
                               "forwarded over X2");
-        bool delaysOk = m_rx.arrivals.size() == m_sendTimes.size();
-        for (std::size_t i = 0; delaysOk && i < m_sendTimes.size(); ++i)
+        // Arrivals are matched to sends by the sequence number each datagram carries.
+        NS_TEST_EXPECT_MSG_EQ(m_rx.seqs.size(), m_sendTimes.size(), "one arrival per send");
+        std::set<uint32_t> seen;
+        for (std::size_t i = 0; i < m_rx.seqs.size(); ++i)
         {
-            Time delay = m_rx.arrivals[i] - m_sendTimes[i];
-            delaysOk = delay.IsStrictlyPositive() && delay <= MilliSeconds(30);
+            const uint32_t seq = m_rx.seqs[i];
+            NS_TEST_EXPECT_MSG_LT(seq, m_sendTimes.size(), "a sequence number that was sent");
+            NS_TEST_EXPECT_MSG_EQ(seen.insert(seq).second, true, "seq " << seq << " once");
+            if (i > 0)
+            {
+                NS_TEST_EXPECT_MSG_GT(seq, m_rx.seqs[i - 1], "arrivals in the order sent");
+            }
+            if (seq >= m_sendTimes.size())
+            {
+                continue;
+            }
+            const Time delay = m_rx.arrivals[i] - m_sendTimes[seq];
+            NS_TEST_EXPECT_MSG_EQ(delay.IsStrictlyPositive(), true, "seq " << seq << " delay");
+            if (seq == m_handoverSeq || seq == m_handoverSeq + 1)
+            {
+                // Sent at HandoverStarted (at the target, and at the source, which forwards
+                // over X2): they wait for the UE to reach the target. ns-3's own LTE tests
+                // bound that interruption by 5 ms (ideal RRC) and 20 ms (real RRC); plus the
+                // 5 ms of the cell below.
+                const Time bound = MilliSeconds(m_idealRrc ? 10 : 25);
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(delay,
+                                            bound,
+                                            "seq " << seq << " within the handover + 5 ms");
+            }
+            else
+            {
+                // In the cell: the S1-U/X2 links have no delay, so one way is the scheduling
+                // wait for the next TTI, the 1 ms TTI and 2 ms of PHY/MAC processing: 3 to
+                // 4 ms measured; 5 ms leaves one TTI of slack.
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(delay,
+                                            MilliSeconds(5),
+                                            "seq " << seq << " within 5 ms in the cell");
+            }
         }
-        NS_TEST_EXPECT_MSG_EQ(delaysOk,
-                              true,
-                              "each packet arrives in order, within 30 ms (3 ms in the cell; the "
-                              "one sent at HandoverStarted waits for the UE at the target)");
         NS_TEST_EXPECT_MSG_EQ(m_rx.wrongSize, 0u, "payload size as sent");
         NS_TEST_EXPECT_MSG_EQ(m_rx.lastFrom, m_serverAddress, "source address as built");
         NS_TEST_EXPECT_MSG_EQ(m_rx.lastFromPort, kServerPort, "source port as built");
@@ -382,7 +418,14 @@ class LteHandoverBreakoutTestCase : public TestCase
     /// \param enb index of the eNB whose breakout sends a datagram
     void SendVia(uint32_t enb)
     {
-        bool ok = m_breakout[enb]->Send(Create<Packet>(kPayload),
+        // The sequence number of an accepted send is its index in m_sendTimes.
+        const uint32_t seq = m_sendTimes.size();
+        uint8_t bytes[kPayload] = {};
+        bytes[0] = seq >> 24;
+        bytes[1] = seq >> 16 & 0xff;
+        bytes[2] = seq >> 8 & 0xff;
+        bytes[3] = seq & 0xff;
+        bool ok = m_breakout[enb]->Send(Create<Packet>(bytes, kPayload),
                                         m_imsi,
                                         m_ueAddress,
                                         m_serverAddress,
@@ -417,6 +460,7 @@ class LteHandoverBreakoutTestCase : public TestCase
         m_events << "started " << imsi << " " << source << "->" << target << "; ";
         // The stream switches here: the target buffers until the UE arrives.
         m_targetAtStart = m_breakout[1]->CanSend(imsi);
+        m_handoverSeq = m_sendTimes.size();
         SendVia(1);
         // The source is HANDOVER_LEAVING now: it forwards over X2 to the target's buffer.
         SendVia(0);
@@ -447,6 +491,7 @@ class LteHandoverBreakoutTestCase : public TestCase
     bool m_refusedAfterRelease{false};       //!< The source refused at 1.5 s
     uint64_t m_scansBeforeHandover{0};       //!< UeMap scans of the source's 20 sends
     std::vector<Time> m_sendTimes;           //!< When each accepted packet was sent
+    uint32_t m_handoverSeq{0};               //!< Sequence number sent at the target at start
     bool m_servingAtEnd{false};              //!< GetServingCellId was the target
     Received m_rx;                           //!< The UE's socket
 };

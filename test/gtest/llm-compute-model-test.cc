@@ -6,11 +6,14 @@
 
 #include "ns3/llm-compute-model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <random>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 using namespace ns3;
 using edgellmtest::InvalidMessage;
@@ -237,11 +240,55 @@ TEST(LlmComputeModel, DefaultPresetIsThePapersWithABorrowedDecode)
 
 TEST(LlmComputeModel, EveryPresetStatesItsSources)
 {
-    for (const auto& name : LlmComputeModel::PresetNames())
+    // Each preset names its model and where its figures come from (a paper id, a venue or
+    // the GPU they were measured on), and its numbers are the calibration points those
+    // sources publish: ms of recompute at 256 to 8192 tokens, or a linear fit.
+    struct Expected
     {
-        const auto m = LlmComputeModel::FromPreset(name);
-        EXPECT_GT(m.GetPrefillSource().size(), 20u) << name;
-        EXPECT_GT(m.GetDecodeSource().size(), 20u) << name;
+        const char* name;
+        std::vector<std::string> prefillMentions;
+        std::vector<std::pair<uint64_t, double>> points; //!< (tokens, s)
+    };
+
+    // Linear fits at the same token counts: 9.4267e-5 n + 2.4e-3 s, and 66 us per token.
+    std::vector<std::pair<uint64_t, double>> paper;
+    std::vector<std::pair<uint64_t, double>> a100;
+    for (uint64_t n : {256, 512, 1024, 2048, 4096, 8192})
+    {
+        paper.emplace_back(n, 9.4267e-5 * n + 2.4e-3);
+        a100.emplace_back(n, 66e-6 * n);
+    }
+    const std::vector<Expected> expected = {
+        {"qwen2.5-7b-ctho-paper", {"Qwen2.5-7B", "arXiv 2603.28018"}, paper},
+        {"llama-7b-llumnix",
+         {"LLaMA-7B", "Llumnix", "OSDI 2024"},
+         {{256, 0.058}, {512, 0.110}, {1024, 0.220}, {2048, 0.436}, {4096, 0.940}, {8192, 1.995}}},
+        {"llama-30b-llumnix",
+         {"LLaMA-30B", "Llumnix", "OSDI 2024"},
+         {{256, 0.115}, {512, 0.235}, {1024, 0.443}, {2048, 0.829}, {4096, 1.712}, {8192, 3.546}}},
+        {"llama-3.1-8b-a100", {"Llama-3-8B", "A100", "66 us"}, a100},
+    };
+    ASSERT_EQ(LlmComputeModel::PresetNames().size(), expected.size());
+    for (const Expected& e : expected)
+    {
+        SCOPED_TRACE(e.name);
+        const auto m = LlmComputeModel::FromPreset(e.name);
+        for (const std::string& word : e.prefillMentions)
+        {
+            EXPECT_THAT(m.GetPrefillSource(), HasSubstr(word));
+        }
+        // The published figures are rounded to 1 ms (Llumnix) or 4 digits (the fit): a point
+        // within 0.5 ms, or 0.1 %, is the source's number.
+        for (const auto& [tokens, seconds] : e.points)
+        {
+            EXPECT_NEAR(m.PrefillTime(tokens), seconds, std::max(0.5e-3, 1e-3 * seconds))
+                << tokens << " tokens";
+        }
+        // Every decode figure is the one measurement: Llama-3.1-8B bf16 on A100-40GB, 13.3 ms.
+        EXPECT_THAT(m.GetDecodeSource(), HasSubstr("Llama-3.1-8B"));
+        EXPECT_THAT(m.GetDecodeSource(), HasSubstr("A100-40GB"));
+        EXPECT_THAT(m.GetDecodeSource(), HasSubstr("13.3 ms"));
+        EXPECT_NEAR(m.DecodeStepTime(1, 1000), 13.3e-3, 1e-12);
     }
     EXPECT_THAT(InvalidMessage([] { LlmComputeModel::FromPreset("gpt"); }),
                 HasSubstr("ComputePreset"));
