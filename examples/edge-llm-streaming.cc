@@ -8,13 +8,15 @@
 //    backhaul to the serving cell's server, which injects them;
 //  - none: no handover; the UE stays on its first cell while the radio degrades.
 // For each, every session's TTFT, ITL mean/P90/P99, SIT per handover and the tokens
-// recovered by retransmission, as a table and as CSV (tokens.csv, sessions.csv).
+// recovered by retransmission, as a table and as CSV (tokens.csv, sessions.csv,
+// interruptions.csv).
 
 #include "example-format.h"
 
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -212,8 +214,11 @@ main(int argc, char* argv[])
     }
 
     Ptr<TokenLog> log = Create<TokenLog>(outDir + "/tokens.csv");
-    sessions << "scheme,imsi,expected,delivered,recovered,nacks,handovers,ttft_s,itl_mean_s,"
-                "itl_p50_s,itl_p90_s,itl_p99_s,sit_s\n";
+    sessions << "scheme,imsi,tokens_to_generate,tokens_delivered,tokens_recovered,nacks_sent,"
+                "handovers,ttft_s,itl_mean_s,itl_p50_s,itl_p90_s,itl_p99_s,sit_max_s\n";
+    // One row per interruption: a session may have several, and a cell holds one value.
+    std::ofstream interruptions(outDir + "/interruptions.csv");
+    interruptions << "scheme,imsi,marked_index,sit_s\n";
     std::cout << "scheme  imsi  tokens      TTFT_ms  ITLmean_ms  ITLp90_ms  ITLp99_ms  "
                  "recovered  handovers  SIT_ms\n";
     std::map<std::string, uint64_t> radioDrops;
@@ -231,11 +236,13 @@ main(int argc, char* argv[])
                                                 Seconds(simTime)))
         {
             std::ostringstream sit;
-            std::ostringstream sitCsv;
+            double sitMax = -1;
             for (std::size_t k = 0; k < r.summary.sit.size(); ++k)
             {
                 sit << (k ? "," : "") << FormatMs(r.summary.sit[k].sitS);
-                sitCsv << (k ? ";" : "") << r.summary.sit[k].sitS;
+                sitMax = std::max(sitMax, r.summary.sit[k].sitS);
+                interruptions << s << "," << r.imsi << "," << r.summary.sit[k].markedIndex << ","
+                              << r.summary.sit[k].sitS << "\n";
             }
             std::cout << std::left << std::setw(8) << s << std::setw(6) << r.imsi << std::setw(12)
                       << (std::to_string(r.delivered) + "/" + std::to_string(r.expected))
@@ -247,14 +254,15 @@ main(int argc, char* argv[])
             sessions << s << "," << r.imsi << "," << r.expected << "," << r.delivered << ","
                      << r.recovered << "," << r.nacks << "," << r.handovers << ","
                      << r.summary.ttftS << "," << r.summary.itlMeanS << "," << r.summary.itlP50S
-                     << "," << r.summary.itlP90S << "," << r.summary.itlP99S << "," << sitCsv.str()
-                     << "\n";
+                     << "," << r.summary.itlP90S << "," << r.summary.itlP99S << ","
+                     << (sitMax < 0 ? "" : std::to_string(sitMax)) << "\n";
         }
     }
     for (const auto& [s, drops] : radioDrops)
     {
         std::cout << s << ": " << drops << " downlink packets dropped by the radio (RLC)\n";
     }
-    std::cout << "CSV: " << outDir << "/tokens.csv, " << outDir << "/sessions.csv\n";
+    std::cout << "CSV: " << outDir << "/tokens.csv, " << outDir << "/sessions.csv, " << outDir
+              << "/interruptions.csv\n";
     return 0;
 }
