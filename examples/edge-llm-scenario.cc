@@ -15,6 +15,8 @@
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 
+#include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <set>
@@ -145,6 +147,10 @@ main(int argc, char* argv[])
     cmd.AddValue("trigger", "a3, a2a4, planned or none", f.trigger);
     cmd.AddValue("tokens", "tokens each session generates", f.tokens);
     cmd.AddValue("simTime", "when the run stops", f.simTime);
+    std::string outDir;
+    cmd.AddValue("outDir",
+                 "write handovers.csv and sessions.csv there, each with a .json sidecar",
+                 outDir);
     scheme.AddTo(cmd);
     cmd.Parse(argc, argv);
     std::vector<std::string> schemes;
@@ -160,6 +166,15 @@ main(int argc, char* argv[])
     DataRate backhaulRate;
     Time simTime;
     std::string error = Check(f, backhaulRate, simTime);
+    if (error.empty() && !outDir.empty())
+    {
+        std::error_code e;
+        std::filesystem::create_directories(outDir, e);
+        if (e || !std::ofstream(outDir + "/handovers.csv"))
+        {
+            error = "--outDir = " + outDir + " is invalid: cannot write there";
+        }
+    }
     if (error.empty())
     {
         // The run sets these attributes from the flags: a default given for one of them on
@@ -333,6 +348,44 @@ main(int argc, char* argv[])
         withSession += r.outcome != HandoverRecord::NO_SESSION ? 1 : 0;
     }
     const bool handedOver = f.trigger == "none" || withSession > 0;
+    if (!outDir.empty())
+    {
+        // Every handover and session of the network, whatever its layout, in the module's
+        // tidy CSVs, each with what made it.
+        const std::vector<EdgeLlmRunResults> results{
+            CollectRunResults(schemes[0], records, net->GetClients())};
+        EdgeLlmRunMetadata meta;
+        meta.program = "edge-llm-scenario";
+        meta.arguments.assign(argv, argv + argc);
+        meta.parameters = {{"layout", f.layout},
+                           {"cells", std::to_string(f.cells)},
+                           {"columns", std::to_string(f.columns)},
+                           {"rows", std::to_string(f.rows)},
+                           {"spacing", std::to_string(f.spacing)},
+                           {"backhaul", f.backhaul},
+                           {"backhaulRate", f.backhaulRate},
+                           {"ues", std::to_string(f.ues)},
+                           {"mobility", f.mobility},
+                           {"arrivalRate", std::to_string(f.arrivalRate)},
+                           {"speed", std::to_string(f.speed)},
+                           {"trigger", f.trigger},
+                           {"tokens", std::to_string(f.tokens)},
+                           {"simTime", f.simTime},
+                           {"scheme", schemes[0]},
+                           {"outDir", outDir}};
+        std::ofstream handovers(outDir + "/handovers.csv");
+        std::ofstream sessions(outDir + "/sessions.csv");
+        WriteHandoversCsv(handovers, results);
+        WriteSessionsCsv(sessions, results);
+        if (!handovers || !sessions || !WriteRunSidecar(outDir + "/handovers.csv", meta) ||
+            !WriteRunSidecar(outDir + "/sessions.csv", meta))
+        {
+            std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";
+            return 1;
+        }
+        std::cout << "CSV: " << outDir << "/handovers.csv, " << outDir
+                  << "/sessions.csv (each with .json)\n";
+    }
     Simulator::Destroy();
     net->Dispose();
     if (!handedOver)
