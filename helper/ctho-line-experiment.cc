@@ -360,8 +360,8 @@ CtHoLineExperiment::Run(const std::string& scheme,
         std::map<uint32_t, double>* sit = &run.ues[j].sitByMark;
         client->TraceConnectWithoutContext(
             "ServiceInterruption",
-            Callback<void, uint32_t, Time>(
-                [sit](uint32_t mark, Time t) { (*sit)[mark] = t.GetSeconds(); }));
+            Callback<void, uint64_t, uint32_t, Time>(
+                [sit](uint64_t, uint32_t mark, Time t) { (*sit)[mark] = t.GetSeconds(); }));
         const uint32_t everyone = c.numUes;
         client->TraceConnectWithoutContext(
             "SessionComplete",

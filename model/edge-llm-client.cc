@@ -442,7 +442,9 @@ EdgeLlmClient::Deliver(const DeliveredToken& token, uint16_t cellId)
         {
             const uint32_t k = m_handoverMarks[pos].deliveredBefore;
             const int64_t beforeNs = k == 0 ? m_startNs : m_deliveryNs[k - 1];
-            m_serviceInterruption(m_handoverMarks[pos].markedIndex, NanoSeconds(nowNs - beforeNs));
+            m_serviceInterruption(m_imsi,
+                                  m_handoverMarks[pos].markedIndex,
+                                  NanoSeconds(nowNs - beforeNs));
         }
     }
     m_pendingMarks.erase(std::remove_if(m_pendingMarks.begin(), m_pendingMarks.end(), ended),

@@ -136,12 +136,15 @@ class EdgeLlmClient : public Application
 
     /**
      * TracedCallback signature of a service interruption.
+     * \param imsi the session's UE
      * \param markedIndex the token the server marked as its last before a handover
      * \param sit the delivery of the first token generated after the marked one (or of the
      *        first token delivered after the mark's arrival, if later) minus the last in-order
      *        delivery before the arrival; see HandoverMark
      */
-    typedef void (*ServiceInterruptionTracedCallback)(uint32_t markedIndex, Time sit);
+    typedef void (*ServiceInterruptionTracedCallback)(uint64_t imsi,
+                                                      uint32_t markedIndex,
+                                                      Time sit);
 
     /**
      * TracedCallback signature of a completed session.
@@ -235,7 +238,7 @@ class EdgeLlmClient : public Application
     TracedCallback<uint64_t, uint8_t> m_sessionRejected;                             //!< trace
     TracedCallback<Time> m_ttft;                                                     //!< trace
     TracedCallback<Time> m_interTokenLatency;                                        //!< trace
-    TracedCallback<uint32_t, Time> m_serviceInterruption;                            //!< trace
+    TracedCallback<uint64_t, uint32_t, Time> m_serviceInterruption;                  //!< trace
     TracedCallback<uint64_t> m_complete;                                             //!< trace
 };
 

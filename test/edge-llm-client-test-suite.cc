@@ -278,7 +278,8 @@ struct Traces
     std::vector<Time> ttft;
     std::vector<Time> itl;
     std::vector<std::pair<uint32_t, Time>> sit;
-    std::vector<Time> sitAt; //!< when each SIT was traced
+    std::vector<uint64_t> sitImsi; //!< the IMSI each SIT came with
+    std::vector<Time> sitAt;       //!< when each SIT was traced
     std::vector<std::pair<uint64_t, uint8_t>> rejections;
     uint32_t completions{0};
 
@@ -300,8 +301,9 @@ struct Traces
         itl.push_back(t);
     }
 
-    void Sit(uint32_t m, Time t)
+    void Sit(uint64_t imsi, uint32_t m, Time t)
     {
+        sitImsi.push_back(imsi);
         sit.emplace_back(m, t);
         sitAt.push_back(Simulator::Now());
     }
@@ -741,6 +743,10 @@ class EdgeLlmClientSitTestCase : public TestCase
             return;
         }
         NS_TEST_ASSERT_MSG_EQ(b.traces.sit[0].first, 15u, "the first at the marked token");
+        for (uint64_t imsi : b.traces.sitImsi)
+        {
+            NS_TEST_ASSERT_MSG_EQ(imsi, kImsi, "each SIT names its session");
+        }
         // The marked copy goes first on the link, so the next token lands one packet's
         // transmission time later.
         const Time slack = MicroSeconds(100);
