@@ -323,10 +323,10 @@ class ServingInvariantsTestCase : public TestCase
  * \brief Four cHO transfers at once over a star backhaul share its uplink: the last one ends
  * no earlier than their bytes over the shared rate, and within 5 % of it.
  */
-class StarSaturationTestCase : public TestCase
+class StarChoTransfersTestCase : public TestCase
 {
   public:
-    StarSaturationTestCase()
+    StarChoTransfersTestCase()
         : TestCase("Four simultaneous cHO transfers over a star share its uplink")
     {
     }
@@ -463,10 +463,10 @@ class RefusedHandoverTestCase : public TestCase
  * network's observer: about one per period per kind, and the serving cell's RSRP falls as the
  * UE drives away from it.
  */
-class MeasurementReportTestCase : public TestCase
+class ScenarioMeasurementReportTestCase : public TestCase
 {
   public:
-    MeasurementReportTestCase()
+    ScenarioMeasurementReportTestCase()
         : TestCase("Periodic measurement reports through the stack: serving RSRP falls")
     {
     }
@@ -549,9 +549,9 @@ class ScenarioTestSuite : public TestSuite
         }
         AddTestCase(new ServingInvariantsTestCase("road", "ns3::CtHoScheduler", "star"),
                     TestCase::QUICK);
-        AddTestCase(new StarSaturationTestCase(), TestCase::QUICK);
+        AddTestCase(new StarChoTransfersTestCase(), TestCase::QUICK);
         AddTestCase(new RefusedHandoverTestCase(), TestCase::QUICK);
-        AddTestCase(new MeasurementReportTestCase(), TestCase::QUICK);
+        AddTestCase(new ScenarioMeasurementReportTestCase(), TestCase::QUICK);
     }
 };
 
