@@ -431,22 +431,8 @@ CtHoLineExperiment::Run(const std::string& scheme,
     run.streamBytesSent = network->GetKvStreamBytesSent();
     for (const CtHoLineUe& ue : run.ues)
     {
-        const KvTransferReceiverCounters r = network->GetKvReceived(ue.imsi);
-        run.received.announced += r.announced;
-        run.received.received += r.received;
-        run.received.stale += r.stale;
-        run.received.droppedInvalid += r.droppedInvalid;
-        run.received.tokensForwarded += r.tokensForwarded;
-        const KvTransferSenderCounters k = network->GetKvSent(ue.imsi);
-        run.sent.announced += k.announced;
-        run.sent.sent += k.sent;
-        run.sent.withdrawn += k.withdrawn;
-        run.sent.acked += k.acked;
-        for (std::size_t reason = 0; reason < KV_DISCARD_REASONS; ++reason)
-        {
-            run.sent.withdrawnBy[reason] += k.withdrawnBy[reason];
-            run.received.staleBy[reason] += r.staleBy[reason];
-        }
+        run.received += network->GetKvReceived(ue.imsi);
+        run.sent += network->GetKvSent(ue.imsi);
     }
     run.results = CollectRunResults(scheme, run.records, s->GetClients());
     if (after)

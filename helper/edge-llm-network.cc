@@ -526,15 +526,7 @@ EdgeLlmNetwork::GetKvSent(uint64_t imsi) const
     KvTransferSenderCounters sum;
     for (Ptr<KvTransferSender> sender : m_edge->GetKvSenders())
     {
-        const KvTransferSenderCounters k = sender->GetCounters(imsi);
-        sum.announced += k.announced;
-        sum.sent += k.sent;
-        sum.withdrawn += k.withdrawn;
-        sum.acked += k.acked;
-        for (std::size_t r = 0; r < k.withdrawnBy.size(); ++r)
-        {
-            sum.withdrawnBy[r] += k.withdrawnBy[r];
-        }
+        sum += sender->GetCounters(imsi);
     }
     return sum;
 }
@@ -545,16 +537,7 @@ EdgeLlmNetwork::GetKvReceived(uint64_t imsi) const
     KvTransferReceiverCounters sum;
     for (const auto& [cell, app] : m_edge->GetKvTransfers())
     {
-        const KvTransferReceiverCounters r = app->GetReceiver()->GetCounters(imsi);
-        sum.announced += r.announced;
-        sum.received += r.received;
-        sum.stale += r.stale;
-        for (std::size_t k = 0; k < r.staleBy.size(); ++k)
-        {
-            sum.staleBy[k] += r.staleBy[k];
-        }
-        sum.droppedInvalid += r.droppedInvalid;
-        sum.tokensForwarded += r.tokensForwarded;
+        sum += app->GetReceiver()->GetCounters(imsi);
     }
     return sum;
 }

@@ -51,6 +51,33 @@ Units(const std::vector<PlanRange>& ranges)
     return n;
 }
 
+/**
+ * \brief Call out(a, b) for each part [a, b) of [first, end) that holes does not cover, in
+ * order.
+ */
+template <class Out>
+void
+ForEachOutside(uint64_t first, uint64_t end, const edgellm::RangeSet& holes, Out out)
+{
+    uint64_t at = first;
+    for (const auto& [hf, he] : holes.Ranges())
+    {
+        if (he <= at || hf >= end)
+        {
+            continue;
+        }
+        if (hf > at)
+        {
+            out(at, hf);
+        }
+        at = std::max(at, he);
+    }
+    if (at < end)
+    {
+        out(at, end);
+    }
+}
+
 } // namespace
 
 HandoverPlan
@@ -298,23 +325,7 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     edgellm::RangeSet kept;
     for (const auto& [first, end] : sent.Ranges())
     {
-        uint64_t at = first;
-        for (const auto& [uf, ue] : unsent.Ranges())
-        {
-            if (ue <= at || uf >= end)
-            {
-                continue;
-            }
-            if (uf > at)
-            {
-                kept.Add(at, uf);
-            }
-            at = std::max(at, ue);
-        }
-        if (at < end)
-        {
-            kept.Add(at, end);
-        }
+        ForEachOutside(first, end, unsent, [&kept](uint64_t a, uint64_t b) { kept.Add(a, b); });
     }
     // A TOKENS message in TCP already will arrive, under the old epoch.
     const bool tokensOnTheWay =
@@ -347,25 +358,9 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     request.bytesPerUnit = kv.bytesPerToken;
     for (const PlanRange& range : ranges)
     {
-        uint64_t at = range.first;
-        for (const auto& [kf, ke] : kept.Ranges())
-        {
-            if (ke <= at || kf >= range.end)
-            {
-                continue;
-            }
-            if (kf > at)
-            {
-                request.ranges.emplace_back(static_cast<uint32_t>(at),
-                                            static_cast<uint32_t>(kf - at));
-            }
-            at = std::max(at, ke);
-        }
-        if (at < range.end)
-        {
-            request.ranges.emplace_back(static_cast<uint32_t>(at),
-                                        static_cast<uint32_t>(range.end - at));
-        }
+        ForEachOutside(range.first, range.end, kept, [&request](uint64_t a, uint64_t b) {
+            request.ranges.emplace_back(static_cast<uint32_t>(a), static_cast<uint32_t>(b - a));
+        });
     }
     // The IDs of the old prefix serve a prefix no longer, whether in or on the way; a longer
     // one needs them again, and so does one whose TOKENS message the cancel withdrew.

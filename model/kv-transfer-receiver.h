@@ -40,6 +40,25 @@ struct KvTransferReceiverCounters
                                                         //!< retired with
     uint64_t droppedInvalid{0};  //!< KV bytes of DATA outside the announced ranges
     uint64_t tokensForwarded{0}; //!< token IDs of TOKENS messages read whole in a current epoch
+
+    /**
+     * \brief Add another receiver's (or session's) counts, field by field.
+     * \param other the counts to add
+     * \return this
+     */
+    KvTransferReceiverCounters& operator+=(const KvTransferReceiverCounters& other)
+    {
+        announced += other.announced;
+        received += other.received;
+        stale += other.stale;
+        for (std::size_t r = 0; r < staleBy.size(); ++r)
+        {
+            staleBy[r] += other.staleBy[r];
+        }
+        droppedInvalid += other.droppedInvalid;
+        tokensForwarded += other.tokensForwarded;
+        return *this;
+    }
 };
 
 /**

@@ -70,6 +70,24 @@ struct KvTransferSenderCounters
     uint64_t withdrawn{0}; //!< KV bytes withdrawn: announced and never handed to TCP
     std::array<uint64_t, KV_DISCARD_REASONS> withdrawnBy{}; //!< withdrawn, by KvDiscardReason
     uint64_t acked{0}; //!< KV bytes of transfers the peer's TCP has acknowledged in full
+
+    /**
+     * \brief Add another sender's (or session's) counts, field by field.
+     * \param other the counts to add
+     * \return this
+     */
+    KvTransferSenderCounters& operator+=(const KvTransferSenderCounters& other)
+    {
+        announced += other.announced;
+        sent += other.sent;
+        withdrawn += other.withdrawn;
+        acked += other.acked;
+        for (std::size_t r = 0; r < withdrawnBy.size(); ++r)
+        {
+            withdrawnBy[r] += other.withdrawnBy[r];
+        }
+        return *this;
+    }
 };
 
 /**
