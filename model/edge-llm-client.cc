@@ -379,10 +379,7 @@ EdgeLlmClient::HandleTokens(const EdgeLlmDownlinkHeader& header)
 
     // The mark is read before the packet's own tokens: when the marked copy itself fills a
     // gap that the handover left, the silence runs from the delivery before that gap.
-    if (header.IsHandoverMark())
-    {
-        RecordMark(header.GetLastIndex());
-    }
+    const bool newMark = header.IsHandoverMark() && RecordMark(header.GetLastIndex());
     const std::vector<DeliveredToken> delivered =
         m_rob->Receive(header.GetFirstIndex(), header.GetGenerationTimesNs(), header.IsResent());
     for (const DeliveredToken& token : delivered)
@@ -401,7 +398,15 @@ EdgeLlmClient::HandleTokens(const EdgeLlmDownlinkHeader& header)
     {
         SendAck();
     }
-    if (!m_gapNackEvent.IsRunning() && !m_rob->MissingRanges(1).empty())
+    if (newMark && !m_rob->MissingRanges(1).empty())
+    {
+        // The mark says the new path works, so whatever is missing now was lost with the old
+        // one and will not come by itself: ask for all of it at once, without waiting for a
+        // gap timer started before the handover.
+        m_gapNackEvent.Cancel();
+        GapNackTimeout();
+    }
+    else if (!m_gapNackEvent.IsRunning() && !m_rob->MissingRanges(1).empty())
     {
         m_gapNackEvent = Simulator::Schedule(m_nackDelay, &EdgeLlmClient::GapNackTimeout, this);
     }
@@ -451,17 +456,18 @@ EdgeLlmClient::Deliver(const DeliveredToken& token, uint16_t cellId)
                          m_pendingMarks.end());
 }
 
-void
+bool
 EdgeLlmClient::RecordMark(uint32_t index)
 {
     if (!m_marks.insert(index).second)
     {
-        return;
+        return false;
     }
     // The server sends the mark on the new path when the handover starts, so it arrives when
     // the path works again; what was delivered before it came over the old one.
     m_pendingMarks.push_back(m_handoverMarks.size());
     m_handoverMarks.push_back({index, static_cast<uint32_t>(m_deliveryNs.size())});
+    return true;
 }
 
 void

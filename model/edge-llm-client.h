@@ -174,7 +174,8 @@ class EdgeLlmClient : public Application
     /// Record a handover mark; its SIT ends with the delivery of the token after the marked
     /// one, or with the next delivery if that token is already delivered.
     /// \param index the marked token
-    void RecordMark(uint32_t index);
+    /// \return false if this mark was seen before
+    bool RecordMark(uint32_t index);
 
     /// Send OPEN_SESSION and schedule its retry.
     void SendOpen();

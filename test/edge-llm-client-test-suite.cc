@@ -697,6 +697,57 @@ class EdgeLlmClientTimingTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief A handover mark NACKs every open gap at once, without waiting for the gap timer
+ * that started before it.
+ */
+class EdgeLlmClientMarkNacksTestCase : public TestCase
+{
+  public:
+    EdgeLlmClientMarkNacksTestCase()
+        : TestCase("A handover mark NACKs the open gaps within 1 ms of its arrival")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 20;
+        Bench b(n);
+        // A long NackDelay, so that the gap timer started by token 7 cannot be what NACKs.
+        b.client->SetAttribute("NackDelay", TimeValue(MilliSeconds(80)));
+        b.server->dropFirst = {4, 6};
+        // The mark: token 8 again, 3 ms after its slot, while the gaps at 4 and 6 are open.
+        b.server->markCopyAfter[8] = MilliSeconds(3);
+        b.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(b.InOrderOnce(n), true, "in order, once");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(b.server->nacks.size(), 1u, "a NACK");
+        if (b.server->nacks.empty())
+        {
+            return;
+        }
+        const NackSeen& first = b.server->nacks[0];
+        // The mark left 3 ms after token 8's slot and took one link delay; the NACK takes one
+        // back. Between the two, the client may take at most 1 ms.
+        const Time markArrives =
+            NanoSeconds(b.server->generatedNs[8]) + MilliSeconds(3) + kLinkDelay;
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(first.at, markArrives + kLinkDelay, "after the mark");
+        NS_TEST_ASSERT_MSG_LT(first.at,
+                              markArrives + kLinkDelay + MilliSeconds(1),
+                              "within 1 ms of the mark");
+        NS_TEST_ASSERT_MSG_EQ(first.ranges.size(), 2u, "both gaps in one NACK");
+        if (first.ranges.size() == 2)
+        {
+            NS_TEST_ASSERT_MSG_EQ(first.ranges[0].first, 4u, "token 4");
+            NS_TEST_ASSERT_MSG_EQ(first.ranges[0].count, 1u, "only");
+            NS_TEST_ASSERT_MSG_EQ(first.ranges[1].first, 6u, "token 6");
+            NS_TEST_ASSERT_MSG_EQ(first.ranges[1].count, 1u, "only");
+        }
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief SIT runs from the last delivery before the mark's arrival to the delivery of the token
  * after the marked one: the next delivery when the marked token came before the mark, the
  * token after it when the marked copy itself fills the gap of a lost token, also when that
@@ -1025,6 +1076,7 @@ class EdgeLlmClientTestSuite : public TestSuite
         AddTestCase(new EdgeLlmClientAttributeTestCase());
         AddTestCase(new EdgeLlmClientRecoveryTestCase());
         AddTestCase(new EdgeLlmClientNackTimingTestCase());
+        AddTestCase(new EdgeLlmClientMarkNacksTestCase());
         AddTestCase(new EdgeLlmClientOwnerTestCase());
         AddTestCase(new EdgeLlmClientFinalAckTestCase());
         AddTestCase(new EdgeLlmClientOpenRetryTestCase());
