@@ -6,6 +6,7 @@
 
 #include "explaining-checker.h"
 
+#include "ns3/enum.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
@@ -31,6 +32,9 @@ namespace
 constexpr uint64_t DEFAULT_KV_CAPACITY_TOKENS = 990000;
 /// Default MaxBatchSequences (vLLM's max_num_seqs).
 constexpr uint32_t DEFAULT_MAX_BATCH_SEQUENCES = 256;
+/// Default ChunkTokens: vLLM's max_num_batched_tokens with chunked prefill on, in the releases
+/// that made chunked prefill the default (newer ones raise it on large GPUs).
+constexpr uint64_t DEFAULT_CHUNK_TOKENS = 512;
 
 /// Seconds of a pure model, as the simulator's time (rounded to its resolution).
 Time
@@ -63,7 +67,16 @@ RequirePositive(const char* call, const char* field, uint64_t value, uint64_t im
 std::string
 IterationKindName(LlmEngine::IterationKind kind)
 {
-    return kind == LlmEngine::IterationKind::PREFILL ? "Prefill" : "Decode";
+    switch (kind)
+    {
+    case LlmEngine::IterationKind::PREFILL:
+        return "Prefill";
+    case LlmEngine::IterationKind::DECODE:
+        return "Decode";
+    case LlmEngine::IterationKind::MIXED:
+        return "Mixed";
+    }
+    return "Unknown";
 }
 
 TypeId
@@ -105,6 +118,26 @@ LlmEngine::GetTypeId()
                           edgellm::MakeExplainingChecker(MakeTimeChecker(Seconds(0)),
                                                          "ns3::LlmEngine::PrefillCycle",
                                                          "a time >= 0"))
+            .AddAttribute(
+                "IterationMode",
+                "Separate: an iteration is all prefill (whole jobs, urgent first) or "
+                "all decode, the GPU that the ctHO analytic delay assumes. Mixed: "
+                "chunked prefill; every iteration decodes the ready sessions and "
+                "fills the rest of a ChunkTokens budget with prefill chunks, urgent "
+                "first, so a session whose cache is ready decodes while others "
+                "prefill.",
+                EnumValue(IterationMode::SEPARATE),
+                MakeEnumAccessor(&LlmEngine::m_iterationMode),
+                MakeEnumChecker(IterationMode::SEPARATE, "Separate", IterationMode::MIXED, "Mixed"))
+            .AddAttribute(
+                "ChunkTokens",
+                "Tokens of one mixed iteration (IterationMode Mixed): each decoding "
+                "session counts 1, prefill chunks take the rest. Range [1, 10^9].",
+                UintegerValue(DEFAULT_CHUNK_TOKENS),
+                MakeUintegerAccessor(&LlmEngine::m_chunkTokens),
+                edgellm::MakeExplainingChecker(MakeUintegerChecker<uint64_t>(1, 1000000000),
+                                               "ns3::LlmEngine::ChunkTokens",
+                                               "an integer in [1, 1000000000]"))
             .AddTraceSource("KvTokensInUse",
                             "KV tokens reserved by admitted sessions.",
                             MakeTraceSourceAccessor(&LlmEngine::m_kvTokensInUse),
@@ -143,6 +176,7 @@ LlmEngine::GetTypeId()
 LlmEngine::LlmEngine()
     : m_kvCapacityTokens(DEFAULT_KV_CAPACITY_TOKENS),
       m_maxBatchSequences(DEFAULT_MAX_BATCH_SEQUENCES),
+      m_chunkTokens(DEFAULT_CHUNK_TOKENS),
       m_kvTokensInUse(0),
       m_busy(false),
       m_batchUrgent(false)
@@ -356,6 +390,7 @@ LlmEngine::Dispatch(uint64_t imsi, Session& s)
     if (s.prefillTokens > 0)
     {
         s.phase = Phase::PREFILL_QUEUED;
+        s.prefillFrom = NextPrefillBoundary();
         (s.prefillUrgent ? m_urgentPrefills : m_prefills).push_back(imsi);
     }
     else if (s.decodeWanted && s.nextTokenIndex < s.endTokenIndex)
@@ -467,7 +502,7 @@ LlmEngine::ResizeQueuedPrefill(uint64_t imsi, uint64_t tokens)
 {
     NS_LOG_FUNCTION(this << imsi << tokens);
     Session& s = GetOrFatal(imsi, "ResizeQueuedPrefill");
-    if (s.phase != Phase::PREFILL_QUEUED)
+    if (s.phase != Phase::PREFILL_QUEUED || s.prefillDone > 0)
     {
         return false;
     }
@@ -654,6 +689,11 @@ LlmEngine::Schedule()
         return; // the running iteration calls this again when it ends
     }
     m_wake.Cancel();
+    if (m_iterationMode == IterationMode::MIXED)
+    {
+        ScheduleMixed();
+        return;
+    }
     const bool prefillWaiting = !m_urgentPrefills.empty() || !m_prefills.empty();
     if (prefillWaiting)
     {
@@ -703,6 +743,7 @@ void
 LlmEngine::StartDecode(Time duration, uint64_t contextTokens)
 {
     m_decodeQueue.erase(m_decodeQueue.begin(), m_decodeQueue.begin() + m_batch.size());
+    m_decodeInBatch = m_batch.size();
     for (uint64_t imsi : m_batch)
     {
         m_sessions.at(imsi).phase = Phase::DECODING;
@@ -779,13 +820,13 @@ LlmEngine::EndPrefill()
 }
 
 void
-LlmEngine::EndDecode()
+LlmEngine::EmitDecodedTokens()
 {
-    NS_LOG_FUNCTION(this);
     m_emitted.clear();
     m_finished.clear();
-    for (uint64_t imsi : m_batch)
+    for (std::size_t i = 0; i < m_decodeInBatch; ++i)
     {
+        const uint64_t imsi = m_batch[i];
         auto it = m_sessions.find(imsi);
         if (it == m_sessions.end() || it->second.phase != Phase::DECODING)
         {
@@ -814,6 +855,13 @@ LlmEngine::EndDecode()
     {
         Erase(imsi);
     }
+}
+
+void
+LlmEngine::EndDecode()
+{
+    NS_LOG_FUNCTION(this);
+    EmitDecodedTokens();
     if (!m_tokensCallback.IsNull() && !m_emitted.empty())
     {
         m_tokensCallback(m_emitted);

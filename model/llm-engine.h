@@ -68,8 +68,20 @@ class LlmEngine : public Object
     /// What an iteration does.
     enum class IterationKind
     {
-        PREFILL, //!< prefill of one or more jobs
+        PREFILL, //!< prefill of one or more jobs (or chunks of them)
         DECODE,  //!< one decode step
+        MIXED,   //!< one decode step and prefill chunks together (IterationMode Mixed)
+    };
+
+    /// How the engine forms its iterations.
+    enum IterationMode
+    {
+        /// An iteration is all prefill (whole jobs, urgent first) or all decode: the ctHO
+        /// paper's GPU, which its analytic delay assumes.
+        SEPARATE,
+        /// Chunked prefill, as vLLM schedules by default: each iteration decodes every ready
+        /// session and fills the rest of a ChunkTokens budget with prefill chunks.
+        MIXED,
     };
 
     /// Outcome of a request for admission.
@@ -103,8 +115,8 @@ class LlmEngine : public Object
      * TracedCallback signature of IterationStarted.
      * \param kind prefill or decode
      * \param sequences sequences in the iteration
-     * \param tokens tokens the model costs: prefill tokens of the batch, or context tokens
-     *        read by the decode step
+     * \param tokens tokens the model costs: prefill tokens of the batch (or of the chunks of a
+     *        mixed iteration), or context tokens read by the decode step
      * \param duration the iteration's duration
      */
     typedef void (*IterationTracedCallback)(IterationKind kind,
@@ -201,7 +213,8 @@ class LlmEngine : public Object
      * group does; 0 takes it out of the queue.
      * \param imsi a session
      * \param tokens the new length; at most the session's reserved tokens
-     * \return false, changing nothing, if the session has no prefill queued (none, or it runs)
+     * \return false, changing nothing, if the session has no prefill queued (none, or it runs,
+     *         or a chunk of it has run)
      */
     bool ResizeQueuedPrefill(uint64_t imsi, uint64_t tokens);
 
@@ -350,6 +363,9 @@ class LlmEngine : public Object
         uint64_t reservedTokens{0};            //!< KV tokens it reserves once admitted
         uint64_t contextTokens{0};             //!< KV tokens it holds now (cost of decoding)
         uint64_t prefillTokens{0};             //!< tokens of its pending prefill; 0: none
+        uint64_t prefillDone{0};               //!< of them, prefilled by earlier chunks
+        uint64_t chunkTokens{0};               //!< of them, in the running mixed iteration
+        Time prefillFrom;                      //!< Mixed: its prefill boundary, when queued
         bool prefillUrgent{false};             //!< whether that prefill is urgent
         bool decodeWanted{false};              //!< decode once no prefill is pending
         bool prefillSetsContext{false};        //!< a new request: its prefill is its context
@@ -388,6 +404,20 @@ class LlmEngine : public Object
     Time PlanDecodeStep(uint64_t& contextTokens);
     /// Start the prefill iteration of the urgent or else the normal queue.
     void StartPrefill();
+    /// Start the next mixed iteration, or wait for a prefill boundary (IterationMode Mixed).
+    void ScheduleMixed();
+    /**
+     * \brief Append to m_batch the prefill chunks of one queue that the budget allows.
+     * \param queue a prefill queue
+     * \param budget tokens left in this iteration's budget; reduced
+     * \param seats sequences left in it; reduced
+     * \return the chunks' time, s
+     */
+    double PlanChunks(std::deque<uint64_t>& queue, uint64_t& budget, uint64_t& seats);
+    /// End of a mixed iteration: emit the decode tokens, advance the chunks.
+    void EndMixed();
+    /// Emit the tokens of the sessions of m_batch that decoded, into m_emitted and m_finished.
+    void EmitDecodedTokens();
     /// Start the decode step that PlanDecodeStep planned.
     void StartDecode(Time duration, uint64_t contextTokens);
     /// End of a prefill iteration.
@@ -397,12 +427,16 @@ class LlmEngine : public Object
     /// \return the cached compute model
     const LlmComputeModel& Model();
 
-    Ptr<GpuComputeModel> m_computeModel;              //!< ComputeModel
-    std::optional<LlmComputeModel> m_model;           //!< its model, read at the first iteration
-    uint64_t m_kvCapacityTokens;                      //!< KvCapacityTokens
-    uint32_t m_maxBatchSequences;                     //!< MaxBatchSequences
-    Time m_prefillCycle;                              //!< PrefillCycle
-    TracedValue<uint64_t> m_kvTokensInUse;            //!< KV tokens reserved
+    Ptr<GpuComputeModel> m_computeModel;    //!< ComputeModel
+    std::optional<LlmComputeModel> m_model; //!< its model, read at the first iteration
+    uint64_t m_kvCapacityTokens;            //!< KvCapacityTokens
+    uint32_t m_maxBatchSequences;           //!< MaxBatchSequences
+    Time m_prefillCycle;                    //!< PrefillCycle
+    IterationMode m_iterationMode{IterationMode::SEPARATE}; //!< IterationMode
+    uint64_t m_chunkTokens;                                 //!< ChunkTokens
+    std::size_t m_decodeInBatch{0};        //!< of m_batch, the decoding sessions (at its front)
+    std::vector<uint64_t> m_prefillsEnded; //!< sessions whose prefill the last iteration ended
+    TracedValue<uint64_t> m_kvTokensInUse; //!< KV tokens reserved
     std::unordered_map<uint64_t, Session> m_sessions; //!< every session, by IMSI
     std::deque<uint64_t> m_admissionQueue;            //!< sessions waiting for memory, FIFO
     std::deque<uint64_t> m_urgentPrefills;            //!< urgent prefill jobs, FIFO
