@@ -5,8 +5,10 @@
 #include "lte-ran-stack.h"
 
 #include "lte-epc-routes.h"
+#include "lte-radio-defaults.h"
 
 #include "ns3/boolean.h"
+#include "ns3/double.h"
 #include "ns3/explaining-checker.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
@@ -22,6 +24,7 @@
 #include "ns3/lte-ue-rrc.h"
 #include "ns3/object-factory.h"
 #include "ns3/point-to-point-net-device.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 namespace ns3
@@ -118,7 +121,83 @@ LteRanStack::GetTypeId()
                 "the UEs' prompts and acknowledgements to its server (>= 0).",
                 TimeValue(MilliSeconds(1)),
                 MakeTimeAccessor(&LteRanStack::m_uplinkDelay),
-                edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::UplinkLinkDelay", true));
+                edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::UplinkLinkDelay", true))
+            .AddAttribute(
+                "RlcUmReorderingTimer",
+                "t-Reordering of every RLC UM entity, [0, 200 ms] (3GPP TS 36.331's range). "
+                "30 ms covers HARQ's retransmissions (3 of them at its 8 ms round trip), "
+                "after which a missing PDU will not come; ns-3's own 100 ms holds every "
+                "later packet that long after a loss. Not applied if "
+                "ns3::LteRlcUm::ReorderingTimer was set.",
+                TimeValue(MilliSeconds(30)),
+                MakeTimeAccessor(&LteRanStack::m_rlcReordering),
+                edgellm::MakeExplainingChecker(
+                    MakeTimeChecker(),
+                    "ns3::LteRanStack::RlcUmReorderingTimer",
+                    "a time in [0, 200 ms]",
+                    [](const AttributeValue& v) {
+                        const Time t = static_cast<const TimeValue&>(v).Get();
+                        return !t.IsStrictlyNegative() && t <= MilliSeconds(200) ? ""
+                                                                                 : "out of range";
+                    }))
+            .AddAttribute("A3Preset",
+                          "Hysteresis and time to trigger of the a3 trigger: responsive (2 dB, "
+                          "40 ms), ns3 (ns-3's 3 dB, 256 ms) or custom (A3Hysteresis and "
+                          "A3TimeToTrigger). Attributes of ns3::A3RsrpHandoverAlgorithm that "
+                          "were set are kept.",
+                          StringValue("responsive"),
+                          MakeStringAccessor(&LteRanStack::m_a3Preset),
+                          edgellm::MakeExplainingChecker(
+                              MakeStringChecker(),
+                              "ns3::LteRanStack::A3Preset",
+                              "one of " + LteA3PresetNames(),
+                              [](const AttributeValue& v) {
+                                  const std::string n = static_cast<const StringValue&>(v).Get();
+                                  for (const LteA3Preset& p : LteA3Presets())
+                                  {
+                                      if (p.name == n)
+                                      {
+                                          return "";
+                                      }
+                                  }
+                                  return n == "custom" ? "" : "unknown preset";
+                              }))
+            .AddAttribute("A3Hysteresis",
+                          "Hysteresis of the custom A3Preset, dB, [0, 15] (36.331).",
+                          DoubleValue(2.0),
+                          MakeDoubleAccessor(&LteRanStack::m_a3Hysteresis),
+                          edgellm::MakeExplainingChecker(MakeDoubleChecker<double>(0.0, 15.0),
+                                                         "ns3::LteRanStack::A3Hysteresis",
+                                                         "a number of dB in [0, 15]"))
+            .AddAttribute("A3TimeToTrigger",
+                          "Time to trigger of the custom A3Preset, [0, 5120 ms] (36.331).",
+                          TimeValue(MilliSeconds(40)),
+                          MakeTimeAccessor(&LteRanStack::m_a3TimeToTrigger),
+                          edgellm::MakeExplainingChecker(
+                              MakeTimeChecker(),
+                              "ns3::LteRanStack::A3TimeToTrigger",
+                              "a time in [0, 5120 ms]",
+                              [](const AttributeValue& v) {
+                                  const Time t = static_cast<const TimeValue&>(v).Get();
+                                  return !t.IsStrictlyNegative() && t <= MilliSeconds(5120)
+                                             ? ""
+                                             : "out of range";
+                              }))
+            .AddAttribute("PathlossModel",
+                          "friis: ns-3's free-space default, optimistic at the cell edge. "
+                          "log-distance: 3GPP TR 36.814's macro-cell loss, 128.1 + 37.6 "
+                          "log10(R/km) dB, without shadowing. Not applied if "
+                          "ns3::LteHelper::PathlossModel was set.",
+                          StringValue("friis"),
+                          MakeStringAccessor(&LteRanStack::m_pathloss),
+                          edgellm::MakeExplainingChecker(
+                              MakeStringChecker(),
+                              "ns3::LteRanStack::PathlossModel",
+                              "one of " + LtePathlossNames(),
+                              [](const AttributeValue& v) {
+                                  const std::string n = static_cast<const StringValue&>(v).Get();
+                                  return n == "friis" || n == "log-distance" ? "" : "unknown model";
+                              }));
     return tid;
 }
 
@@ -177,6 +256,16 @@ NetDeviceContainer
 LteRanStack::InstallCells(const NodeContainer& nodes)
 {
     GetEpcHelper();
+    if (m_cells.GetN() == 0)
+    {
+        ApplyLteRadioDefaults(m_lte,
+                              {m_rlcReordering,
+                               m_a3Preset,
+                               m_a3Hysteresis,
+                               m_a3TimeToTrigger,
+                               m_pathloss,
+                               m_trigger == HandoverTrigger::A3});
+    }
     NetDeviceContainer devices = m_lte->InstallEnbDevice(nodes);
     m_cells.Add(devices);
     ConfigureSrs();

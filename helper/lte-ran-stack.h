@@ -77,6 +77,11 @@ class LteRanStack : public RanStack
     Time m_s5Delay;                                   //!< S5LinkDelay
     Time m_x2Delay;                                   //!< X2LinkDelay
     Time m_uplinkDelay;                               //!< UplinkLinkDelay
+    Time m_rlcReordering;                             //!< RlcUmReorderingTimer
+    std::string m_a3Preset;                           //!< A3Preset
+    double m_a3Hysteresis;                            //!< A3Hysteresis, dB
+    Time m_a3TimeToTrigger;                           //!< A3TimeToTrigger
+    std::string m_pathloss;                           //!< PathlossModel
     Ptr<LteHelper> m_lte;                             //!< LTE
     Ptr<PointToPointEpcHelper> m_epc;                 //!< EPC
     HandoverTrigger m_trigger{HandoverTrigger::NONE}; //!< SetTrigger
