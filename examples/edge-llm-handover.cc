@@ -313,6 +313,7 @@ main(int argc, char* argv[])
         capHit = capHit || run.endTime >= config.maxSimTime;
         results.push_back(run.results);
     }
+    PrintSitSplit(std::cout, results);
     if (!outDir.empty())
     {
         EdgeLlmRunMetadata meta;

@@ -348,12 +348,13 @@ main(int argc, char* argv[])
         withSession += r.outcome != HandoverRecord::NO_SESSION ? 1 : 0;
     }
     const bool handedOver = f.trigger == "none" || withSession > 0;
+    const std::vector<EdgeLlmRunResults> results{
+        CollectRunResults(schemes[0], records, net->GetClients())};
+    PrintSitSplit(std::cout, results);
     if (!outDir.empty())
     {
         // Every handover and session of the network, whatever its layout, in the module's
         // tidy CSVs, each with what made it.
-        const std::vector<EdgeLlmRunResults> results{
-            CollectRunResults(schemes[0], records, net->GetClients())};
         EdgeLlmRunMetadata meta;
         meta.program = "edge-llm-scenario";
         meta.arguments.assign(argv, argv + argc);

@@ -10,6 +10,7 @@
 #include "ns3/type-id.h"
 #include "ns3/uinteger.h"
 
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <iomanip>
@@ -123,6 +124,7 @@ CollectRunResults(const std::string& scheme,
                            : NOT_MEASURED;
         row.sitS = NOT_MEASURED;
         row.firstTokenAfterS = NOT_MEASURED;
+        row.lastBeforeS = NOT_MEASURED;
         row.tokenBytes = r.prefillTokens * KvTransferHeader::BYTES_PER_TOKEN_ID;
         auto client = byImsi.find(r.imsi);
         const bool followed = r.outcome != HandoverRecord::CANCELLED &&
@@ -134,12 +136,27 @@ CollectRunResults(const std::string& scheme,
             {
                 row.firstTokenAfterS = delivery[r.resumeIndex] * 1e-9;
             }
-            for (const SitSample& sit : client->second->GetSummary().sit)
+            for (const ClientInterruption& sit : client->second->GetInterruptions())
             {
-                if (sit.markedIndex + 1 == r.resumeIndex)
+                if (sit.markedIndex + 1 != r.resumeIndex)
                 {
-                    row.sitS = sit.sitS;
+                    continue;
                 }
+                row.sitS = (sit.end - sit.lastBefore).GetSeconds();
+                row.lastBeforeS = sit.lastBefore.GetSeconds();
+                const auto seconds = [](Time t) {
+                    return t.IsStrictlyNegative() ? NOT_MEASURED : t.GetSeconds();
+                };
+                const double endOk = seconds(r.hoEndOk);
+                const double ready =
+                    r.outcome == HandoverRecord::MIGRATED ? seconds(r.kvReady) : endOk;
+                row.sitParts = BreakDownSit({row.lastBeforeS,
+                                             r.hoStart.GetSeconds(),
+                                             endOk,
+                                             ready,
+                                             sit.endGenerated.GetSeconds(),
+                                             sit.end.GetSeconds()});
+                row.sitSplit = true;
             }
         }
         run.handovers.push_back(row);
@@ -164,7 +181,11 @@ WriteHandoversCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
     os << "scheme,group,imsi,source_cell,target_cell,holder_cell,outcome,context_tokens,"
           "prefix_tokens,prefill_tokens,transfer_tokens,kv_bytes,token_bytes,abandoned_bytes,"
           "wasted_bytes,replans,ho_start_s,kv_ready_s,predicted_delay_s,ho_delay_s,sit_s,"
-          "first_token_after_s";
+          "first_token_after_s,ho_end_ok_s,first_decode_s,last_delivery_before_s";
+    for (const char* part : SitBreakdown::NAMES)
+    {
+        os << ",sit_" << part << "_s";
+    }
     for (const std::string& name : policy)
     {
         os << ",policy_" << name;
@@ -184,7 +205,17 @@ WriteHandoversCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
                << Cell(r.hoStart.GetSeconds()) << ','
                << Cell(ready ? r.kvReady.GetSeconds() : NOT_MEASURED) << ','
                << Cell(ready ? r.predictedDelay.GetSeconds() : NOT_MEASURED) << ','
-               << Cell(row.hoDelayS) << ',' << Cell(row.sitS) << ',' << Cell(row.firstTokenAfterS);
+               << Cell(row.hoDelayS) << ',' << Cell(row.sitS) << ',' << Cell(row.firstTokenAfterS)
+               << ','
+               << Cell(r.hoEndOk.IsStrictlyNegative() ? NOT_MEASURED : r.hoEndOk.GetSeconds())
+               << ','
+               << Cell(r.firstDecode.IsStrictlyNegative() ? NOT_MEASURED
+                                                          : r.firstDecode.GetSeconds())
+               << ',' << Cell(row.lastBeforeS);
+            for (const double part : row.sitParts.Parts())
+            {
+                os << ',' << Cell(row.sitSplit ? part : NOT_MEASURED);
+            }
             for (const std::string& name : policy)
             {
                 auto v = r.policyValues.find(name);
@@ -192,6 +223,48 @@ WriteHandoversCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
             }
             os << '\n';
         }
+    }
+}
+
+void
+PrintSitSplit(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
+{
+    os << "\nSIT split, mean over handovers [ms]:\n"
+       << " scheme      n  radio-before  execution  recovery-wait  gpu-wait  delivery     SIT\n";
+    for (const EdgeLlmRunResults& run : runs)
+    {
+        std::array<double, 5> sum{};
+        double sit = 0;
+        uint32_t n = 0;
+        for (const EdgeLlmHandoverRow& row : run.handovers)
+        {
+            if (!row.sitSplit)
+            {
+                continue;
+            }
+            ++n;
+            const std::array<double, 5> parts = row.sitParts.Parts();
+            for (std::size_t i = 0; i < parts.size(); ++i)
+            {
+                sum[i] += parts[i];
+            }
+            sit += row.sitS;
+        }
+        const auto ms = [n](double total, int width) {
+            std::ostringstream cell;
+            cell << std::setw(width) << std::fixed << std::setprecision(1);
+            if (n == 0)
+            {
+                cell << "-";
+            }
+            else
+            {
+                cell << total / n * 1e3;
+            }
+            return cell.str();
+        };
+        os << std::setw(7) << run.scheme << std::setw(7) << n << ms(sum[0], 14) << ms(sum[1], 11)
+           << ms(sum[2], 15) << ms(sum[3], 10) << ms(sum[4], 10) << ms(sit, 8) << '\n';
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "ns3/application-container.h"
 #include "ns3/handover-record.h"
+#include "ns3/sit-breakdown.h"
 #include "ns3/token-timing-stats.h"
 
 #include <cstdint>
@@ -30,6 +31,9 @@ struct EdgeLlmHandoverRow
     double sitS{0};             //!< the UE's SIT around it, s; NaN if not measured
     double firstTokenAfterS{0}; //!< delivery of its resume token, s; NaN if none
     uint64_t tokenBytes{0};     //!< forwarded token-ID bytes (prefill tokens x 4)
+    double lastBeforeS{0};      //!< the SIT's start: last in-order delivery before it, s; NaN
+    bool sitSplit{false};       //!< sitParts holds the SIT's parts
+    SitBreakdown sitParts;      //!< the SIT taken apart at the record's milestones
 };
 
 /**
@@ -67,7 +71,9 @@ struct EdgeLlmRunResults
  *
  * A handover's SIT is the one its UE's client measured around the mark of its resume (the
  * token before resumeIndex), and its first token after is that client's delivery of
- * resumeIndex; both are NaN for a handover with no session or a cancelled one.
+ * resumeIndex; both are NaN for a handover with no session or a cancelled one. The SIT is
+ * taken apart at the record's HandoverStart, HandoverEndOk and KV ready (a migration's; for
+ * the others the handover's end) and the generation of the token that ended it.
  * \param scheme the scheme's name
  * \param records the coordinator's records
  * \param clients the run's EdgeLlmClient applications
@@ -84,11 +90,23 @@ EdgeLlmRunResults CollectRunResults(const std::string& scheme,
  * source_cell, target_cell, holder_cell, outcome, context_tokens, prefix_tokens (the plan's
  * L), prefill_tokens, transfer_tokens, kv_bytes, token_bytes, abandoned_bytes, wasted_bytes,
  * replans, ho_start_s, kv_ready_s, predicted_delay_s, ho_delay_s, sit_s,
- * first_token_after_s, then one policy_NAME column per policy value any row has.
+ * first_token_after_s, ho_end_ok_s, first_decode_s, last_delivery_before_s, then the SIT's
+ * parts sit_radio_before_s, sit_execution_s, sit_recovery_wait_s, sit_gpu_wait_s,
+ * sit_delivery_s (see BreakDownSit), then one policy_NAME column per policy value any row
+ * has.
  * \param os where
  * \param runs the runs, whose rows follow one another
  */
 void WriteHandoversCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs);
+
+/**
+ * \ingroup edge-llm
+ * \brief Print where the handovers' interruptions went: per scheme, the mean of each SIT part
+ * over its handovers with a measured SIT, in ms, and how many there were.
+ * \param os where
+ * \param runs the runs
+ */
+void PrintSitSplit(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs);
 
 /**
  * \ingroup edge-llm

@@ -447,6 +447,11 @@ EdgeLlmClient::Deliver(const DeliveredToken& token, uint16_t cellId)
         {
             const uint32_t k = m_handoverMarks[pos].deliveredBefore;
             const int64_t beforeNs = k == 0 ? m_startNs : m_deliveryNs[k - 1];
+            m_interruptions.push_back({m_handoverMarks[pos].markedIndex,
+                                       token.index,
+                                       NanoSeconds(beforeNs),
+                                       now,
+                                       generated});
             m_serviceInterruption(m_imsi,
                                   m_handoverMarks[pos].markedIndex,
                                   NanoSeconds(nowNs - beforeNs));
@@ -625,6 +630,12 @@ const std::vector<int64_t>&
 EdgeLlmClient::GetDeliveryTimesNs() const
 {
     return m_deliveryNs;
+}
+
+const std::vector<ClientInterruption>&
+EdgeLlmClient::GetInterruptions() const
+{
+    return m_interruptions;
 }
 
 std::vector<uint32_t>

@@ -31,6 +31,19 @@ class EdgeLlmUplinkHeader;
 
 /**
  * \ingroup edge-llm
+ * \brief One handover's interruption as the client measured it: SIT = end - lastBefore.
+ */
+struct ClientInterruption
+{
+    uint32_t markedIndex{0}; //!< the token the mark came on
+    uint64_t endIndex{0};    //!< the token whose delivery ended the silence
+    Time lastBefore;         //!< the last in-order delivery before the mark (or the start)
+    Time end;                //!< the delivery of endIndex
+    Time endGenerated;       //!< when endIndex was generated, as its packet says
+};
+
+/**
+ * \ingroup edge-llm
  * \brief The application on a UE that asks an edge LLM server for one session and receives its
  * token stream, in order and exactly once, across losses and handovers.
  *
@@ -107,6 +120,8 @@ class EdgeLlmClient : public Application
     const std::vector<int64_t>& GetDeliveryTimesNs() const;
     /// \return the indices the servers marked as their last before a handover, ascending
     std::vector<uint32_t> GetHandoverMarks() const;
+    /// \return every handover's interruption whose silence has ended, in the order they ended
+    const std::vector<ClientInterruption>& GetInterruptions() const;
     /// \return the address of the server that owns the session now (ServerAddress before the
     ///         first TOKENS)
     Ipv4Address GetOwnerAddress() const;
@@ -214,26 +229,27 @@ class EdgeLlmClient : public Application
     std::vector<int64_t> m_deliveryNs;         //!< delivery time of each token, in order
     std::set<uint32_t> m_marks;                //!< handover marks
 
-    std::vector<HandoverMark> m_handoverMarks; //!< as received, for the summary
-    std::vector<std::size_t> m_pendingMarks;   //!< m_handoverMarks positions, SIT not ended
-    int64_t m_startNs{0};                      //!< session start
-    uint32_t m_nextSeq{0};                     //!< next request sequence number
-    uint32_t m_firstOpenSeq{0};                //!< sequence number of the first OPEN_SESSION
-    uint32_t m_lastOpenSeq{0};                 //!< and of the latest one
-    bool m_started{false};                     //!< StartApplication ran
-    bool m_streaming{false};                   //!< a TOKENS packet has arrived
-    bool m_rejected{false};                    //!< refused by the server
-    Ipv4Address m_ownerAddress;                //!< where NACKs and ACKs go
-    uint16_t m_ownerPort{0};                   //!< and the port
-    uint32_t m_deliveredSinceAck{0};           //!< tokens delivered since the last ACK
-    Time m_lastAckTime;                        //!< when the last ACK left
-    uint64_t m_nacksSent{0};                   //!< NACKs sent
-    uint64_t m_acksSent{0};                    //!< ACKs sent
-    uint64_t m_opensSent{0};                   //!< OPEN_SESSIONs sent
-    uint64_t m_invalidPackets{0};              //!< downlink packets dropped
-    EventId m_openEvent;                       //!< OPEN_SESSION retry
-    EventId m_gapNackEvent;                    //!< gap NACK
-    EventId m_idleEvent;                       //!< idle NACK
+    std::vector<HandoverMark> m_handoverMarks;       //!< as received, for the summary
+    std::vector<std::size_t> m_pendingMarks;         //!< m_handoverMarks positions, SIT not ended
+    std::vector<ClientInterruption> m_interruptions; //!< every ended SIT, taken apart
+    int64_t m_startNs{0};                            //!< session start
+    uint32_t m_nextSeq{0};                           //!< next request sequence number
+    uint32_t m_firstOpenSeq{0};                      //!< sequence number of the first OPEN_SESSION
+    uint32_t m_lastOpenSeq{0};                       //!< and of the latest one
+    bool m_started{false};                           //!< StartApplication ran
+    bool m_streaming{false};                         //!< a TOKENS packet has arrived
+    bool m_rejected{false};                          //!< refused by the server
+    Ipv4Address m_ownerAddress;                      //!< where NACKs and ACKs go
+    uint16_t m_ownerPort{0};                         //!< and the port
+    uint32_t m_deliveredSinceAck{0};                 //!< tokens delivered since the last ACK
+    Time m_lastAckTime;                              //!< when the last ACK left
+    uint64_t m_nacksSent{0};                         //!< NACKs sent
+    uint64_t m_acksSent{0};                          //!< ACKs sent
+    uint64_t m_opensSent{0};                         //!< OPEN_SESSIONs sent
+    uint64_t m_invalidPackets{0};                    //!< downlink packets dropped
+    EventId m_openEvent;                             //!< OPEN_SESSION retry
+    EventId m_gapNackEvent;                          //!< gap NACK
+    EventId m_idleEvent;                             //!< idle NACK
 
     TracedCallback<uint64_t, uint32_t, Time, Time, uint16_t, bool> m_tokenDelivered; //!< trace
     TracedCallback<uint64_t, uint8_t> m_sessionRejected;                             //!< trace

@@ -157,6 +157,9 @@ HandoverCoordinator::AddCell(Ptr<EdgeLlmServer> server, Ptr<KvTransferApplicatio
     server->GetEngine()->TraceConnectWithoutContext(
         "PrefillCompleted",
         MakeCallback(&HandoverCoordinator::PrefillCompleted, this, cellId));
+    server->GetEngine()->TraceConnectWithoutContext(
+        "TokenGenerated",
+        MakeCallback(&HandoverCoordinator::NoteFirstDecode, this));
 }
 
 void
@@ -236,6 +239,8 @@ HandoverCoordinator::Install(Ptr<RanObserver> observer)
                                          MakeCallback(&HandoverCoordinator::HandoverStarted, this));
     observer->TraceConnectWithoutContext("UeReady",
                                          MakeCallback(&HandoverCoordinator::UeReady, this));
+    observer->TraceConnectWithoutContext("HandoverDone",
+                                         MakeCallback(&HandoverCoordinator::HandoverDone, this));
     observer->TraceConnectWithoutContext("HandoverFailed",
                                          MakeCallback(&HandoverCoordinator::HandoverFailed, this));
     observer->TraceConnectWithoutContext("UeReleased",
@@ -374,6 +379,57 @@ HandoverCoordinator::ReleaseGroup(uint32_t group)
 
 void
 HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
+{
+    const std::size_t before = m_records.size();
+    PlanHandover(imsi, sourceCell, targetCell);
+    // The record this handover made, or the prepared one it committed.
+    auto m = m_migrations.find(imsi);
+    std::size_t record = m != m_migrations.end() ? m->second.record : m_records.size();
+    if (record == m_records.size() && m_records.size() > before)
+    {
+        record = m_records.size() - 1;
+    }
+    if (record < m_records.size() && m_records[record].imsi == imsi &&
+        m_records[record].resumeIndex > 0 && m_records[record].firstDecode.IsStrictlyNegative())
+    {
+        m_awaitingDecode[imsi] = record;
+    }
+    else
+    {
+        m_awaitingDecode.erase(imsi);
+    }
+}
+
+void
+HandoverCoordinator::HandoverDone(uint64_t imsi, uint16_t targetCell)
+{
+    for (auto r = m_records.rbegin(); r != m_records.rend(); ++r)
+    {
+        if (r->imsi == imsi)
+        {
+            if (r->targetCell == targetCell && r->hoEndOk.IsStrictlyNegative())
+            {
+                r->hoEndOk = Simulator::Now();
+            }
+            return; // only the latest handover of the UE can be the one that ended
+        }
+    }
+}
+
+void
+HandoverCoordinator::NoteFirstDecode(uint64_t imsi, uint64_t index)
+{
+    auto it = m_awaitingDecode.find(imsi);
+    if (it == m_awaitingDecode.end() || index < m_records[it->second].resumeIndex)
+    {
+        return;
+    }
+    m_records[it->second].firstDecode = Simulator::Now();
+    m_awaitingDecode.erase(it);
+}
+
+void
+HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
 {
     const Time now = Simulator::Now();
     NS_LOG_FUNCTION(this << imsi << sourceCell << targetCell);

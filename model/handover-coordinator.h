@@ -292,6 +292,11 @@ class HandoverCoordinator : public Object
     };
 
     void HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
+    /// HandoverStarted's work; the caller then watches the record for its milestones.
+    void PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
+    void HandoverDone(uint64_t imsi, uint16_t targetCell);
+    /// A token of any engine: the first decode step after a handover, for its record.
+    void NoteFirstDecode(uint64_t imsi, uint64_t index);
     void UeReady(uint64_t imsi, uint16_t cellId);
     void HandoverFailed(uint64_t imsi, uint16_t cellId, RanObserver::HandoverFailureReason why);
     void UeReleased(uint64_t imsi, uint16_t cellId);
@@ -443,19 +448,20 @@ class HandoverCoordinator : public Object
     std::map<uint16_t, Cell> m_cells;                                         //!< by cell id
     std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)
     std::map<std::pair<uint16_t, uint16_t>, DataRate> m_linkRates;            //!< (from, to)
-    std::map<uint64_t, SessionKvProfile> m_profiles; //!< sessions with their own KV shape
-    RelayPaths m_paths;                              //!< per session: owner, then relays
-    std::map<uint64_t, uint32_t> m_epochs;           //!< per session: last epoch used
-    std::map<uint64_t, Migration> m_migrations;      //!< under way, by IMSI
-    std::vector<Group> m_groups;                     //!< oracle groups, number - 1
-    std::map<uint64_t, uint32_t> m_groupOf;          //!< IMSI to its unplanned group number
-    std::vector<HandoverRecord> m_records;           //!< every handover
-    bool m_tokensHooked{false};                      //!< TokenGenerated of every engine heard
-    uint64_t m_budgetSlot{0};                        //!< the slot of m_budgets
-    bool m_budgetsValid{false};                      //!< m_budgets holds m_budgetSlot's
-    SlotBudgets m_budgets;                           //!< the slot hook's last answer
-    std::map<uint64_t, uint32_t> m_budgetEpochs;     //!< epoch of each budgeted session
-    EventId m_slotTick;                              //!< the next slot tick
+    std::map<uint64_t, SessionKvProfile> m_profiles;  //!< sessions with their own KV shape
+    RelayPaths m_paths;                               //!< per session: owner, then relays
+    std::map<uint64_t, uint32_t> m_epochs;            //!< per session: last epoch used
+    std::map<uint64_t, Migration> m_migrations;       //!< under way, by IMSI
+    std::vector<Group> m_groups;                      //!< oracle groups, number - 1
+    std::map<uint64_t, uint32_t> m_groupOf;           //!< IMSI to its unplanned group number
+    std::vector<HandoverRecord> m_records;            //!< every handover
+    std::map<uint64_t, std::size_t> m_awaitingDecode; //!< IMSI to its record without firstDecode
+    bool m_tokensHooked{false};                       //!< TokenGenerated of every engine heard
+    uint64_t m_budgetSlot{0};                         //!< the slot of m_budgets
+    bool m_budgetsValid{false};                       //!< m_budgets holds m_budgetSlot's
+    SlotBudgets m_budgets;                            //!< the slot hook's last answer
+    std::map<uint64_t, uint32_t> m_budgetEpochs;      //!< epoch of each budgeted session
+    EventId m_slotTick;                               //!< the next slot tick
 
     TracedCallback<uint64_t, uint64_t, uint64_t> m_plannedTrace;   //!< HandoverPlanned
     TracedCallback<uint64_t, uint16_t, Time> m_resumedTrace;       //!< SessionResumed

@@ -49,12 +49,16 @@ struct HandoverRecord
     uint64_t kvBytes{0};        //!< KV bytes announced to the backhaul
     uint64_t prefixTokens{0};   //!< the plan's L
     Time hoStart;               //!< tau_i: the source cell's HandoverStart
+    Time hoEndOk{-1};           //!< the RAN's HandoverDone into targetCell; negative if none
     Time kvReady{-1};           //!< when the target had the whole cache; negative if never
     uint32_t resumeIndex{0};    //!< index of the first token generated after the handover
-    Outcome outcome{PENDING};   //!< how it ended
-    Time predictedDelay{0};     //!< the plan's predicted delay for the group's worst session
-    uint32_t epoch{0};          //!< the migration's transfer epoch; 0 if none
-    Time preparedAt{-1};        //!< when the migration was prepared; negative if it was not
+    /// When resumeIndex was generated: the session's first decode step at the target, or at
+    /// the holder for a relay; negative if never
+    Time firstDecode{-1};
+    Outcome outcome{PENDING}; //!< how it ended
+    Time predictedDelay{0};   //!< the plan's predicted delay for the group's worst session
+    uint32_t epoch{0};        //!< the migration's transfer epoch; 0 if none
+    Time preparedAt{-1};      //!< when the migration was prepared; negative if it was not
     /// The unit of transferRanges and arrived
     KvTransferHeader::RangeUnit unit{KvTransferHeader::TOKEN};
     std::vector<PlanRange> transferRanges; //!< the KV ranges the plan sent, resolved
