@@ -141,7 +141,7 @@ set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledg
                          edge-llm-kv-transfer-open edge-llm-ran edge-llm-engine edge-llm-engine-mixed edge-llm-client
                          edge-llm-serving edge-llm-handover edge-llm-contract
                          edge-llm-backhaul edge-llm-scenario
-                         edge-llm-online)
+                         edge-llm-online edge-llm-sit)
 foreach(suite ${EDGE_LLM_TEST_SUITES})
   add_test(NAME ${suite}-suite COMMAND edge-llm-test-runner --suite=${suite} --verbose)
   add_test(NAME ${suite}-suite-registered COMMAND edge-llm-test-runner --list)
@@ -163,6 +163,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/edge-llm-header-test.cc
     test/gtest/token-reorder-buffer-test.cc
     test/gtest/token-timing-stats-test.cc
+    test/gtest/sit-breakdown-test.cc
     test/gtest/llm-engine-death-test.cc
     test/gtest/edge-llm-client-death-test.cc
     test/gtest/kv-transfer-sender-death-test.cc
