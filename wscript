@@ -17,12 +17,21 @@ def _cmake_list(name):
     return match.group(1).split()
 
 
+def configure(conf):
+    # GLPK solves ImpactHO's clairvoyant bound; Boost.Math's root finders are header-only.
+    conf.check_cxx(header_name='glpk.h', lib='glpk', uselib_store='GLPK', mandatory=True,
+                   msg='Checking for GLPK (apt-get install libglpk-dev)')
+    conf.check_cxx(header_name='boost/math/tools/roots.hpp', mandatory=True,
+                   msg='Checking for Boost.Math (apt-get install libboost-dev)')
+
+
 def build(bld):
     module = bld.create_ns3_module(
         'edge-llm',
         ['core', 'network', 'internet', 'traffic-control', 'mobility', 'applications',
          'point-to-point', 'lte'])
     module.source = _cmake_list('EDGE_LLM_SOURCES')
+    module.use.append('GLPK')
 
     module_test = bld.create_ns3_module_test_library('edge-llm')
     module_test.source = _cmake_list('EDGE_LLM_TEST_SOURCES')

@@ -27,6 +27,7 @@ foreach(module ${EDGE_LLM_NS3_MISSING})
                       "and ns3::${module}); install it, e.g. apt-get install libns3-dev")
 endforeach()
 message(STATUS "edge-llm: ns-3 ${ns3_VERSION}, linking ${EDGE_LLM_NS3_TARGETS}")
+include(${CMAKE_CURRENT_LIST_DIR}/dependencies.cmake)
 
 # Public headers are reached as "ns3/<name>.h", as in an ns-3 tree.
 set(EDGE_LLM_INCLUDE_DIR ${PROJECT_BINARY_DIR}/include)
@@ -57,6 +58,11 @@ option(EDGE_LLM_NS3_LOG "The installed ns-3 was built with logging (NS3_LOG_ENAB
 if(EDGE_LLM_NS3_LOG)
   target_compile_definitions(ns3-edge-llm PUBLIC NS3_LOG_ENABLE)
 endif()
+# Found by dependencies.cmake; only the sources use them, so a program of one's own needs
+# neither.
+target_include_directories(ns3-edge-llm PRIVATE ${EDGE_LLM_GLPK_INCLUDE_DIR}
+                                                ${EDGE_LLM_BOOST_MATH_INCLUDE_DIR})
+target_link_libraries(ns3-edge-llm PRIVATE ${EDGE_LLM_GLPK_LIBRARY})
 target_compile_options(ns3-edge-llm PRIVATE -Wall -Wextra)
 # What a result's sidecar says the module's source was.
 find_package(Git QUIET)
@@ -156,6 +162,9 @@ if(EDGE_LLM_GTEST)
     test/gtest/llm-compute-model-test.cc
     test/gtest/ctho-solver-test.cc
     test/gtest/ctho-solver-random-test.cc
+    test/gtest/impact-accuracy-model-test.cc
+    test/gtest/impact-water-filling-test.cc
+    test/gtest/impact-clairvoyant-bound-test.cc
     test/gtest/kv-cache-model-death-test.cc
     test/gtest/kv-transfer-header-test.cc
     test/gtest/kv-transfer-policy-test.cc
