@@ -134,29 +134,6 @@ ApplyLteRadioDefaults(Ptr<LteHelper> lte, const LteRadioDefaults& settings)
                             "ReorderingTimer",
                             TimeValue(settings.rlcUmReorderingTimer));
 
-    if (settings.a3Preset != "custom")
-    {
-        FindLteA3Preset(settings.a3Preset); // a bad name stops the run with any trigger
-    }
-    double hysteresis = settings.a3HysteresisDb;
-    Time ttt = settings.a3TimeToTrigger;
-    if (settings.a3Preset != "custom")
-    {
-        const LteA3Preset& preset = FindLteA3Preset(settings.a3Preset);
-        hysteresis = preset.hysteresisDb;
-        ttt = preset.timeToTrigger;
-    }
-    // The algorithm is made from the helper's factory, whose attributes override the global
-    // defaults: set them there only where the user did not set the global one.
-    if (settings.a3Trigger && !IsNs3DefaultChanged("ns3::A3RsrpHandoverAlgorithm", "Hysteresis"))
-    {
-        lte->SetHandoverAlgorithmAttribute("Hysteresis", DoubleValue(hysteresis));
-    }
-    if (settings.a3Trigger && !IsNs3DefaultChanged("ns3::A3RsrpHandoverAlgorithm", "TimeToTrigger"))
-    {
-        lte->SetHandoverAlgorithmAttribute("TimeToTrigger", TimeValue(ttt));
-    }
-
     if (settings.pathloss == "friis" || IsNs3DefaultChanged("ns3::LteHelper", "PathlossModel"))
     {
         return; // the helper was made with ns-3's Friis model, or with the user's choice
@@ -168,6 +145,29 @@ ApplyLteRadioDefaults(Ptr<LteHelper> lte, const LteRadioDefaults& settings)
     lte->SetPathlossModelAttribute("Exponent", DoubleValue(LOG_DISTANCE_EXPONENT));
     lte->SetPathlossModelAttribute("ReferenceDistance", DoubleValue(1.0));
     lte->SetPathlossModelAttribute("ReferenceLoss", DoubleValue(LOG_DISTANCE_LOSS_AT_1M_DB));
+}
+
+void
+ApplyLteA3Preset(Ptr<LteHelper> lte, const LteRadioDefaults& settings)
+{
+    double hysteresis = settings.a3HysteresisDb;
+    Time ttt = settings.a3TimeToTrigger;
+    if (settings.a3Preset != "custom")
+    {
+        const LteA3Preset& preset = FindLteA3Preset(settings.a3Preset);
+        hysteresis = preset.hysteresisDb;
+        ttt = preset.timeToTrigger;
+    }
+    // The algorithm is made from the helper's factory, whose attributes override the global
+    // defaults: set them there only where the user did not set the global one.
+    if (!IsNs3DefaultChanged("ns3::A3RsrpHandoverAlgorithm", "Hysteresis"))
+    {
+        lte->SetHandoverAlgorithmAttribute("Hysteresis", DoubleValue(hysteresis));
+    }
+    if (!IsNs3DefaultChanged("ns3::A3RsrpHandoverAlgorithm", "TimeToTrigger"))
+    {
+        lte->SetHandoverAlgorithmAttribute("TimeToTrigger", TimeValue(ttt));
+    }
 }
 
 } // namespace ns3

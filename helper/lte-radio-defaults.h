@@ -63,17 +63,24 @@ struct LteRadioDefaults
     double a3HysteresisDb{0};  //!< custom hysteresis, dB
     Time a3TimeToTrigger;      //!< custom time to trigger
     std::string pathloss;      //!< one of LtePathlossNames()
-    bool a3Trigger{false};     //!< the cells hand over by A3RsrpHandoverAlgorithm
 };
 
 /**
- * \brief Apply the settings: ns-3 defaults of the RLC, the A3 algorithm's attributes and the
- * path-loss model. A setting whose ns-3 attribute the user changed (IsNs3DefaultChanged) is
- * left as the user set it.
+ * \brief Apply the settings of the RLC and of the path-loss model. A setting whose ns-3
+ * attribute the user changed (IsNs3DefaultChanged) is left as the user set it.
  * \param lte the helper, before its first eNB is installed
  * \param settings the settings
  */
 void ApplyLteRadioDefaults(Ptr<LteHelper> lte, const LteRadioDefaults& settings);
+
+/**
+ * \brief Set the A3 algorithm's hysteresis and time to trigger from the settings' preset (or
+ * their custom values), on the helper's handover-algorithm factory; an attribute of
+ * ns3::A3RsrpHandoverAlgorithm the user changed is left as the user set it.
+ * \param lte the helper, right after SetHandoverAlgorithmType("ns3::A3RsrpHandoverAlgorithm")
+ * \param settings the settings
+ */
+void ApplyLteA3Preset(Ptr<LteHelper> lte, const LteRadioDefaults& settings);
 
 } // namespace ns3
 

@@ -223,6 +223,12 @@ LteRanStack::GetName() const
     return "lte";
 }
 
+LteRadioDefaults
+LteRanStack::RadioDefaults() const
+{
+    return {m_rlcReordering, m_a3Preset, m_a3Hysteresis, m_a3TimeToTrigger, m_pathloss};
+}
+
 void
 LteRanStack::SetTrigger(HandoverTrigger trigger)
 {
@@ -235,6 +241,7 @@ LteRanStack::SetTrigger(HandoverTrigger trigger)
     {
     case HandoverTrigger::A3:
         m_lte->SetHandoverAlgorithmType("ns3::A3RsrpHandoverAlgorithm");
+        ApplyLteA3Preset(m_lte, RadioDefaults());
         break;
     case HandoverTrigger::A2A4:
         m_lte->SetHandoverAlgorithmType("ns3::A2A4RsrqHandoverAlgorithm");
@@ -258,13 +265,7 @@ LteRanStack::InstallCells(const NodeContainer& nodes)
     GetEpcHelper();
     if (m_cells.GetN() == 0)
     {
-        ApplyLteRadioDefaults(m_lte,
-                              {m_rlcReordering,
-                               m_a3Preset,
-                               m_a3Hysteresis,
-                               m_a3TimeToTrigger,
-                               m_pathloss,
-                               m_trigger == HandoverTrigger::A3});
+        ApplyLteRadioDefaults(m_lte, RadioDefaults());
     }
     NetDeviceContainer devices = m_lte->InstallEnbDevice(nodes);
     m_cells.Add(devices);

@@ -5,6 +5,7 @@
 #ifndef EDGE_LLM_LTE_RAN_STACK_H
 #define EDGE_LLM_LTE_RAN_STACK_H
 
+#include "lte-radio-defaults.h"
 #include "ran-stack.h"
 
 #include "ns3/lte-helper.h"
@@ -18,8 +19,9 @@ namespace ns3
  * \brief The RanStack of ns-3's LTE: an LteHelper with a PointToPointEpcHelper.
  *
  * The trigger chooses the eNBs' handover algorithm: ns3::A3RsrpHandoverAlgorithm,
- * ns3::A2A4RsrqHandoverAlgorithm, or ns3::NoOpHandoverAlgorithm for PLANNED and NONE (set
- * its attributes through GetLteHelper()->SetHandoverAlgorithmAttribute after SetTrigger). A
+ * ns3::A2A4RsrqHandoverAlgorithm, or ns3::NoOpHandoverAlgorithm for PLANNED and NONE. For
+ * A3, SetTrigger applies A3Preset; an algorithm attribute set through
+ * GetLteHelper()->SetHandoverAlgorithmAttribute after SetTrigger wins over it. A
  * planned handover is LteEnbRrc::SendHandoverRequest at the source, made only when the UE and
  * its context at the source are both CONNECTED_NORMALLY: ns-3 stops the run otherwise.
  *
@@ -29,7 +31,8 @@ namespace ns3
  * The EPC helper is made on first use (GetEpcHelper, or SetTrigger, which a network builder
  * calls first), with the core's link delays of S1uLinkDelay, S5LinkDelay and X2LinkDelay;
  * set them before. Set the LTE and EPC helpers' other attributes (GetLteHelper, GetEpcHelper)
- * before InstallCells.
+ * before InstallCells. The first InstallCells applies RlcUmReorderingTimer and PathlossModel
+ * (see ApplyLteRadioDefaults): a setting of ns-3's own attribute on the command line wins.
  */
 class LteRanStack : public RanStack
 {
@@ -73,10 +76,13 @@ class LteRanStack : public RanStack
     /// Set the SRS periodicity of every eNB, from the UEs installed when it is 0.
     void ConfigureSrs();
 
-    Time m_s1uDelay;                                  //!< S1uLinkDelay
-    Time m_s5Delay;                                   //!< S5LinkDelay
-    Time m_x2Delay;                                   //!< X2LinkDelay
-    Time m_uplinkDelay;                               //!< UplinkLinkDelay
+    Time m_s1uDelay;    //!< S1uLinkDelay
+    Time m_s5Delay;     //!< S5LinkDelay
+    Time m_x2Delay;     //!< X2LinkDelay
+    Time m_uplinkDelay; //!< UplinkLinkDelay
+    /// \return the radio settings of the attributes
+    LteRadioDefaults RadioDefaults() const;
+
     Time m_rlcReordering;                             //!< RlcUmReorderingTimer
     std::string m_a3Preset;                           //!< A3Preset
     double m_a3Hysteresis;                            //!< A3Hysteresis, dB
