@@ -117,7 +117,7 @@ plot.csv --out plot.png && test -s plot.png"
            COMMAND sh -c "rm -rf results-plot && \"$<TARGET_FILE:edge-llm-handover>\" --numUes=2 \
 --tokensAfter=60 --moveStart=1s --quiet --outDir=results-plot --tokensCsv=results-plot/tokens.csv \
 >/dev/null && \"${EDGE_LLM_PLOT_PYTHON}\" \"${PROJECT_SOURCE_DIR}/examples/plot-results.py\" \
-results-plot --tokens results-plot/tokens.csv && for f in handover-delay-cdf sit-cdf itl tokens; \
+results-plot --tokens results-plot/tokens.csv && for f in handover-delay-cdf sit-cdf itl sit-split tokens; \
 do test -s results-plot/$f.png || exit 1; done"
            WORKING_DIRECTORY ${PROJECT_BINARY_DIR})
 else()

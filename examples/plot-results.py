@@ -8,6 +8,7 @@ reads DIR/handovers.csv and DIR/sessions.csv and draws, into OUT_DIR (DIR by def
   handover-delay-cdf.png  the CDF of each scheme's handover delay (ho_delay_s)
   sit-cdf.png             the CDF of each scheme's service interruption (sit_s)
   itl.png                 each scheme's ITL mean, P50, P90 and P99 over its sessions
+  sit-split.png           each scheme's mean SIT as a stacked bar of its parts (sit_*_s)
   tokens.png              with a tokens CSV: token index against delivery time for the UE
                           of the first handover, one line per scheme, the handover marked
 
@@ -87,6 +88,36 @@ def itl(sessions, path):
     plt.close(fig)
 
 
+SIT_PARTS = ("radio_before", "execution", "recovery_wait", "gpu_wait", "delivery")
+
+
+def sit_split(handovers, path):
+    """Each scheme's mean SIT parts, stacked; False if no row has them."""
+    schemes, means = [], []
+    for scheme, rows in group(handovers).items():
+        rows = [r for r in rows if r.get("sit_delivery_s", "") != ""]
+        if rows:
+            schemes.append(scheme)
+            means.append([sum(float(r["sit_%s_s" % p]) for r in rows) / len(rows) * 1e3
+                          for p in SIT_PARTS])
+    if not schemes:
+        return False
+    fig, ax = plt.subplots(figsize=(6, 4))
+    bottom = [0.0] * len(schemes)
+    for i, part in enumerate(SIT_PARTS):
+        v = [m[i] for m in means]
+        ax.bar(schemes, v, bottom=bottom, label=part.replace("_", " "))
+        bottom = [b + x for b, x in zip(bottom, v)]
+    ax.set_ylabel("mean SIT, ms")
+    ax.set_title("Where the interruption goes")
+    ax.legend()
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return True
+
+
 def group(rows):
     out = {}
     for r in rows:
@@ -145,6 +176,10 @@ def main():
     cdf(by_scheme(handovers, "sit_s"), "Service interruption", "SIT, ms",
         os.path.join(out, "sit-cdf.png"))
     itl(sessions, os.path.join(out, "itl.png"))
+    if not sit_split(handovers, os.path.join(out, "sit-split.png")):
+        print("plot-results.py: no handover of %s has its SIT taken apart" % a.dir,
+              file=sys.stderr)
+        return 1
     if a.tokens and not tokens(handovers, a.tokens, os.path.join(out, "tokens.png")):
         print("plot-results.py: no tokens of a handed-over UE in %s" % a.tokens, file=sys.stderr)
         return 1

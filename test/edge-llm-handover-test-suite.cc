@@ -10,9 +10,11 @@
 
 #include "ns3/config.h"
 #include "ns3/core-module.h"
+#include "ns3/double.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/internet-module.h"
 #include "ns3/point-to-point-module.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -593,6 +595,10 @@ class TriggerTestCase : public HandoverTestCase
         CtHoLineConfig c = ShortConfig(1);
         c.trigger = m_trigger;
         c.batching = "online";
+        // A3 values of neither preset, so that they must reach the algorithm to pass.
+        Config::SetDefault("ns3::LteRanStack::A3Preset", StringValue("custom"));
+        Config::SetDefault("ns3::LteRanStack::A3Hysteresis", DoubleValue(kHysteresisDb));
+        Config::SetDefault("ns3::LteRanStack::A3TimeToTrigger", TimeValue(kTimeToTrigger));
         // A3 hands over past the midpoint (hysteresis, time to trigger): more tokens after.
         c.tokensAfter = 200;
         const CtHoLineExperiment experiment(c);
@@ -622,10 +628,12 @@ class TriggerTestCase : public HandoverTestCase
             NS_TEST_ASSERT_MSG_GT(r->hoStart.GetSeconds(),
                                   1 + (150 - x0) / 20,
                                   "after the midpoint, as A3 decides");
+            const double hysteresisDb = kHysteresisDb;
+            const double ttt = kTimeToTrigger.GetSeconds();
             // Friis: RSRP falls as 1/d^2 with d the 3-D distance; the eNBs are at x = 0 and
-            // 300 m, the UE 20 m off the line. The target is 3 dB (the hysteresis) above the
-            // source where (x^2 + 400) / ((300 - x)^2 + 400) = 10^0.3: bisection below,
-            // x_a3 = 175.6 m, reached at t_a3 = 1 + (x_a3 - x0) / 20 s.
+            // 300 m, the UE 20 m off the line. The target is the hysteresis above the source
+            // where (x^2 + 400) / ((300 - x)^2 + 400) = 10^(H/10): bisection below (175.6 m
+            // for 3 dB), reached at t_a3 = 1 + (x_a3 - x0) / 20 s.
             double lo = 150;
             double hi = 300;
             for (int i = 0; i < 60; ++i)
@@ -633,31 +641,32 @@ class TriggerTestCase : public HandoverTestCase
                 const double x = (lo + hi) / 2;
                 const double gainDb =
                     10 * std::log10((x * x + 400) / ((300 - x) * (300 - x) + 400));
-                (gainDb < 3 ? lo : hi) = x;
+                (gainDb < hysteresisDb ? lo : hi) = x;
             }
             const double tA3 = 1 + (lo - x0) / 20;
             // The measurements are 200 ms averages, L3-filtered with a = 0.5 (coefficient 4)
             // before A3 sees them: on a rising difference the filtered value lags, so the
-            // condition is met no earlier than t_a3 and the report no earlier than 256 ms
-            // (time to trigger) later.
+            // condition is met no earlier than t_a3 and the report no earlier than the time
+            // to trigger later.
             NS_TEST_ASSERT_MSG_GT_OR_EQ(r->hoStart.GetSeconds(),
-                                        tA3 + 0.256,
+                                        tA3 + ttt,
                                         "no earlier than the hysteresis point + time to trigger");
             // At the latest: up to one 200 ms period until the next sample, one period of lag
-            // of the filter on a ramp ((1 - a) / a samples), 256 ms to trigger, and slack of
+            // of the filter on a ramp ((1 - a) / a samples), the time to trigger, and slack of
             // one more period plus 44 ms for the report and the X2 preparation (ideal RRC,
-            // a few ms): 0.9 s. The hysteresis point is 1.3 s past the midpoint, so a run
-            // without hysteresis, or with the time to trigger ignored, or measurements at a
-            // far longer period would fall outside [t_a3 + 0.256, t_a3 + 0.9].
+            // a few ms): 0.644 s + TTT. A run without hysteresis, or with the time to trigger
+            // ignored, or measurements at a far longer period would fall outside.
             NS_TEST_ASSERT_MSG_LT_OR_EQ(r->hoStart.GetSeconds(),
-                                        tA3 + 0.9,
+                                        tA3 + 0.644 + ttt,
                                         "within a measurement chain of the hysteresis point");
             std::cout << "a3: hysteresis point " << lo << " m at " << tA3 << " s, handover at "
                       << r->hoStart.GetSeconds() << " s" << std::endl;
         }
     }
 
-    std::string m_trigger; //!< a3 or none
+    static constexpr double kHysteresisDb = 3.0;                //!< A3 hysteresis of the run
+    static inline const Time kTimeToTrigger{MilliSeconds(100)}; //!< its time to trigger
+    std::string m_trigger;                                      //!< a3 or none
 };
 
 class ThirdCellTestCase : public HandoverTestCase

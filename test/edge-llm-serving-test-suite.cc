@@ -215,8 +215,10 @@ class ServingExactlyOnceTestCase : public ServingTestCase
   private:
     void DoRun() override
     {
-        // A small RLC buffer makes the handover bursts overflow, as under heavy load.
+        // A small RLC buffer makes the handover bursts overflow, as under heavy load, and
+        // ns-3's own A3 settings hand over late, deep in the neighbour's interference.
         Config::SetDefault("ns3::LteRlcUm::MaxTxBufferSize", UintegerValue(400));
+        Config::SetDefault("ns3::LteRanStack::A3Preset", StringValue("ns3"));
         ServingRun run;
         run.scenario = DetourLine();
         run.scenario->SetAttribute("EnbCount", UintegerValue(4));
