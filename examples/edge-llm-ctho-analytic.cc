@@ -20,6 +20,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
+#include "ns3/flag-checks.h"
 
 #include <algorithm>
 #include <fstream>
@@ -244,6 +245,24 @@ main(int argc, char* argv[])
                  compute);
     cmd.AddValue("blockAligned", "restrict L to whole KV blocks (plus C_max)", blockAligned);
     cmd.AddValue("csv", "also write the results to this CSV file", csv);
+    // Numbers are checked as text first: CommandLine would print its help without the
+    // flag's range, or wrap "-3" around in an unsigned flag.
+    {
+        const std::string bad =
+            edgellm::CheckNumberFlags({{"ues", true, "an integer in [1, 100000]"},
+                                       {"cMin", true, "an integer in [1, 4294967295]"},
+                                       {"cMax", true, "an integer >= cMin"},
+                                       {"rbhGbps", false, "(0, 1e6] Gb/s"},
+                                       {"prefillCycle", false, "[0, 1e6] s (0: no cycle)"},
+                                       {"bsDistance", false, "a distance > 0 m"}},
+                                      argc,
+                                      argv);
+        if (!bad.empty())
+        {
+            std::cerr << bad << "\n";
+            return 1;
+        }
+    }
     cmd.Parse(argc, argv);
 
     // Every flag is checked before anything is printed; a bad one exits 1 with its message.

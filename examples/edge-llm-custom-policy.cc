@@ -19,6 +19,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
+#include "ns3/flag-checks.h"
 
 #include <iomanip>
 #include <iostream>
@@ -142,6 +143,17 @@ main(int argc, char* argv[])
                  "equal-share: resume this long after the handover, >= 0 (0: all)",
                  windowText);
     cmd.AddValue("slot", "equal-share: the allocation slot (> 0)", slotText);
+    // Numbers are checked as text first: CommandLine would print its help without the
+    // flag's range, or wrap "-3" around in an unsigned flag.
+    {
+        const std::string bad =
+            edgellm::CheckNumberFlags({{"numUes", true, "an integer in [1, 8]"}}, argc, argv);
+        if (!bad.empty())
+        {
+            std::cerr << bad << "\n";
+            return 1;
+        }
+    }
     cmd.Parse(argc, argv);
     std::vector<std::string> schemes;
     try

@@ -156,6 +156,25 @@ main(int argc, char* argv[])
                  outDir);
     cmd.AddValue("quiet", "no progress on stderr during the runs", quiet);
     cmd.AddValue("tokensCsv", "write every token's times to this file", tokensCsv);
+    // Numbers are checked as text first: CommandLine would print its help without the
+    // flag's range, or wrap "-3" around in an unsigned flag.
+    {
+        const std::string bad =
+            edgellm::CheckNumberFlags({{"numUes", true, "an integer in [1, 64]"},
+                                       {"cMax", true, "an integer >= 1024"},
+                                       {"prefillA", false, "a finite number >= 0"},
+                                       {"prefillB", false, "a finite number >= 0"},
+                                       {"bsDistance", false, "a finite number > 260"},
+                                       {"tokensAfter", true, "an integer >= 1"},
+                                       {"residentUes", true, "an integer in [0, 100]"}},
+                                      argc,
+                                      argv);
+        if (!bad.empty())
+        {
+            std::cerr << bad << "\n";
+            return 1;
+        }
+    }
     cmd.Parse(argc, argv);
 
     // Every flag is checked before anything runs; a bad one exits 1 with its message.

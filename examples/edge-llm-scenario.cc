@@ -14,6 +14,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
+#include "ns3/flag-checks.h"
 
 #include <filesystem>
 #include <fstream>
@@ -152,6 +153,26 @@ main(int argc, char* argv[])
                  "write handovers.csv and sessions.csv there, each with a .json sidecar",
                  outDir);
     scheme.AddTo(cmd);
+    // Numbers are checked as text first: CommandLine would print its help without the
+    // flag's range, or wrap "-3" around in an unsigned flag.
+    {
+        const std::string bad =
+            edgellm::CheckNumberFlags({{"cells", true, "an integer in [2, 64]"},
+                                       {"columns", true, "an integer in [1, 8]"},
+                                       {"rows", true, "an integer in [1, 8]"},
+                                       {"spacing", false, "a distance in [50, 5000] m"},
+                                       {"ues", true, "an integer in [1, 64]"},
+                                       {"arrivalRate", false, "(0, 100] UEs/s"},
+                                       {"speed", false, "(0, 100] m/s"},
+                                       {"tokens", true, "an integer >= 1"}},
+                                      argc,
+                                      argv);
+        if (!bad.empty())
+        {
+            std::cerr << bad << "\n";
+            return 1;
+        }
+    }
     cmd.Parse(argc, argv);
     std::vector<std::string> schemes;
     try

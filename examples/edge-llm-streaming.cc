@@ -15,6 +15,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
+#include "ns3/flag-checks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -124,6 +125,25 @@ main(int argc, char* argv[])
     cmd.AddValue("tokens", "tokens to generate per session (>= 1)", tokens);
     cmd.AddValue("simTime", "simulated time, s (> 0)", simTime);
     cmd.AddValue("outDir", "directory for tokens.csv and sessions.csv (created)", outDir);
+    // Numbers are checked as text first: CommandLine would print its help without the
+    // flag's range, or wrap "-3" around in an unsigned flag.
+    {
+        const std::string bad =
+            edgellm::CheckNumberFlags({{"enbs", true, "an integer in [1, 64]"},
+                                       {"spacing", false, "a finite distance > 0 m"},
+                                       {"ues", true, "an integer in [1, 200]"},
+                                       {"speed", false, "a finite speed >= 0 m/s"},
+                                       {"prompt", true, "an integer >= 1"},
+                                       {"tokens", true, "an integer >= 1"},
+                                       {"simTime", false, "a finite time > 0 s"}},
+                                      argc,
+                                      argv);
+        if (!bad.empty())
+        {
+            std::cerr << bad << "\n";
+            return 1;
+        }
+    }
     cmd.Parse(argc, argv);
 
     // Every flag is checked before anything is built or printed; a bad one exits 1.

@@ -94,6 +94,47 @@ ReadTimeFlag(const std::string& flag,
 }
 
 std::string
+CheckNumberFlags(const std::vector<NumberFlag>& flags, int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0)
+        {
+            continue;
+        }
+        const std::string::size_type equals = arg.find('=');
+        const std::string name = arg.substr(2, equals == std::string::npos ? equals : equals - 2);
+        for (const NumberFlag& f : flags)
+        {
+            if (f.flag != name)
+            {
+                continue;
+            }
+            const std::string value =
+                equals == std::string::npos ? std::string() : arg.substr(equals + 1);
+            bool ok = !value.empty();
+            if (ok && f.integer)
+            {
+                ok = value.find_first_not_of("0123456789") == std::string::npos &&
+                     value.size() <= 18; // far above any count's range, and no overflow
+            }
+            else if (ok)
+            {
+                char* end = nullptr;
+                const double v = std::strtod(value.c_str(), &end);
+                ok = end == value.c_str() + value.size() && std::isfinite(v);
+            }
+            if (!ok)
+            {
+                return FlagError(f.flag, value, f.allowed);
+            }
+        }
+    }
+    return "";
+}
+
+std::string
 CheckFlagAttributes(const std::vector<std::pair<std::string, std::string>>& flagAttributes,
                     int argc,
                     char* argv[])

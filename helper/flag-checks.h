@@ -75,6 +75,28 @@ std::string ReadTimeFlag(const std::string& flag,
                          const std::string& example);
 
 /**
+ * \ingroup edge-llm
+ * \brief A numeric flag of a program, for CheckNumberFlags.
+ */
+struct NumberFlag
+{
+    std::string flag;    //!< its name, without dashes
+    bool integer{false}; //!< digits only (a count); else any finite number
+    std::string allowed; //!< its allowed range in words, e.g. "an integer in [1, 64]"
+};
+
+/**
+ * \brief Refuse a numeric flag whose value is not a number, before CommandLine reads it:
+ * ns-3's CommandLine would print its whole help without naming the flag's range, and would
+ * read "-3" into an unsigned flag as 4294967293.
+ * \param flags the program's numeric flags
+ * \param argc the program's argc
+ * \param argv the program's argv
+ * \return an empty string, or the first bad flag's error (FlagError)
+ */
+std::string CheckNumberFlags(const std::vector<NumberFlag>& flags, int argc, char* argv[]);
+
+/**
  * \brief Refuse attribute defaults that a program's flags would override.
  *
  * A program that sets an attribute from one of its flags would silently replace a default the
