@@ -3,7 +3,7 @@
 # Libraries of the module beyond ns-3, for both builds (CMakeLists.txt, standalone.cmake).
 
 # GLPK solves ImpactHO's clairvoyant bound (Debian: libglpk-dev); Boost.Math's root finders,
-# header-only, serve the ImpactHO solvers (libboost-dev).
+# header-only, serve the ImpactHO solvers and the handover predictor (libboost-dev).
 find_path(EDGE_LLM_GLPK_INCLUDE_DIR glpk.h)
 find_library(EDGE_LLM_GLPK_LIBRARY glpk)
 if(NOT EDGE_LLM_GLPK_INCLUDE_DIR OR NOT EDGE_LLM_GLPK_LIBRARY)

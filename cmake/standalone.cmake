@@ -165,6 +165,8 @@ if(EDGE_LLM_GTEST)
     test/gtest/impact-accuracy-model-test.cc
     test/gtest/impact-water-filling-test.cc
     test/gtest/impact-clairvoyant-bound-test.cc
+    test/gtest/pallas-window-model-test.cc
+    test/gtest/handover-prediction-test.cc
     test/gtest/kv-cache-model-death-test.cc
     test/gtest/kv-transfer-header-test.cc
     test/gtest/kv-transfer-policy-test.cc
