@@ -20,6 +20,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <set>
 #include <string>
 
@@ -149,6 +150,7 @@ main(int argc, char* argv[])
     cmd.AddValue("tokens", "tokens each session generates", f.tokens);
     cmd.AddValue("simTime", "when the run stops", f.simTime);
     std::string outDir;
+    bool quiet = false;
     cmd.AddValue("outDir",
                  "write handovers.csv and sessions.csv there, each with a .json sidecar",
                  outDir);
@@ -173,6 +175,7 @@ main(int argc, char* argv[])
             return 1;
         }
     }
+    cmd.AddValue("quiet", "no progress on stderr during the run", quiet);
     cmd.Parse(argc, argv);
     std::vector<std::string> schemes;
     try
@@ -334,7 +337,15 @@ main(int argc, char* argv[])
     net->AssignStreams(1);
     // [scenario]
     Simulator::Stop(simTime);
-    Simulator::Run();
+    {
+        // Wall-clock progress on stderr, so that a long run is not silent until its end.
+        std::unique_ptr<ShowProgress> progress;
+        if (!quiet)
+        {
+            progress = std::make_unique<ShowProgress>(Seconds(10), std::cerr);
+        }
+        Simulator::Run();
+    }
 
     std::cout << "imsi  source  target  outcome    start[s]  delay[ms]\n";
     const std::vector<HandoverRecord> records = edge->GetCoordinator()->GetRecords();

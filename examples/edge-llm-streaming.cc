@@ -16,6 +16,7 @@
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/flag-checks.h"
+#include "ns3/show-progress.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,6 +24,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 using namespace ns3;
@@ -52,7 +54,8 @@ RunScheme(const std::string& scheme,
           double speed,
           uint32_t prompt,
           uint32_t tokens,
-          Time simTime)
+          Time simTime,
+          bool quiet)
 {
     Ptr<EdgeLlmLineScenario> scenario = CreateObject<EdgeLlmLineScenario>();
     scenario->SetAttribute("Trigger", StringValue(scheme == "detour" ? "a3" : "none"));
@@ -81,7 +84,15 @@ RunScheme(const std::string& scheme,
     }
 
     Simulator::Stop(simTime);
-    Simulator::Run();
+    {
+        // Wall-clock progress on stderr, so that a long run is not silent until its end.
+        std::unique_ptr<ShowProgress> progress;
+        if (!quiet)
+        {
+            progress = std::make_unique<ShowProgress>(Seconds(10), std::cerr);
+        }
+        Simulator::Run();
+    }
 
     std::vector<SessionResult> results;
     for (uint32_t i = 0; i < clients.GetN(); ++i)
@@ -114,6 +125,7 @@ main(int argc, char* argv[])
     uint32_t tokens = 1000;
     double simTime = 16;
     std::string outDir = ".";
+    bool quiet = false;
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("scheme", "detour, none, or all (both, on the same inputs)", scheme);
@@ -125,6 +137,7 @@ main(int argc, char* argv[])
     cmd.AddValue("tokens", "tokens to generate per session (>= 1)", tokens);
     cmd.AddValue("simTime", "simulated time, s (> 0)", simTime);
     cmd.AddValue("outDir", "directory for tokens.csv and sessions.csv (created)", outDir);
+    cmd.AddValue("quiet", "no progress on stderr during the runs", quiet);
     // Numbers are checked as text first: CommandLine would print its help without the
     // flag's range, or wrap "-3" around in an unsigned flag.
     {
@@ -254,7 +267,8 @@ main(int argc, char* argv[])
                                                 speed,
                                                 prompt,
                                                 tokens,
-                                                Seconds(simTime)))
+                                                Seconds(simTime),
+                                                quiet))
         {
             complete[s].first += r.delivered == r.expected ? 1 : 0;
             complete[s].second += 1;
