@@ -29,7 +29,7 @@ def build(bld):
     module = bld.create_ns3_module(
         'edge-llm',
         ['core', 'network', 'internet', 'traffic-control', 'mobility', 'applications',
-         'point-to-point', 'lte'])
+         'point-to-point', 'propagation', 'spectrum', 'lte'])
     module.source = _cmake_list('EDGE_LLM_SOURCES')
     module.use.append('GLPK')
 

@@ -6,7 +6,7 @@
 
 # The ns-3 modules edge-llm uses.
 set(EDGE_LLM_NS3_MODULES core network internet traffic-control mobility applications
-                          point-to-point lte)
+                          point-to-point propagation spectrum lte)
 
 # _edge_llm_ns3_targets(<targets-var> <missing-var>)
 # Sets <targets-var> to the ns-3 targets of EDGE_LLM_NS3_MODULES (ns3::libcore, ... up to

@@ -5,7 +5,8 @@
 # standalone build's handling of the new names is exercised.
 
 find_path(EDGE_LLM_FIXTURE_INCLUDE ns3/core-module.h REQUIRED)
-foreach(module core network internet traffic-control mobility applications point-to-point lte)
+foreach(module core network internet traffic-control mobility applications point-to-point
+                propagation spectrum lte)
   find_library(EDGE_LLM_FIXTURE_${module} NAMES ns3-${module} REQUIRED)
   add_library(ns3::${module} SHARED IMPORTED)
   set_target_properties(ns3::${module} PROPERTIES
