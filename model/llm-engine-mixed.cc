@@ -174,19 +174,7 @@ LlmEngine::EndMixed()
     }
     // Callbacks may call back into the engine; m_busy keeps it from starting an iteration
     // until this one is wound up.
-    if (!m_tokensCallback.IsNull() && !m_emitted.empty())
-    {
-        m_tokensCallback(m_emitted);
-    }
-    for (uint64_t imsi : m_finished)
-    {
-        NS_LOG_INFO("imsi " << imsi << " finished");
-        m_finishedTrace(imsi);
-        if (!m_finishedCallback.IsNull())
-        {
-            m_finishedCallback(imsi);
-        }
-    }
+    NotifyDecoded();
     if (!m_prefillDoneCallback.IsNull())
     {
         for (uint64_t imsi : m_prefillsEnded)

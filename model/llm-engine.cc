@@ -858,10 +858,8 @@ LlmEngine::EmitDecodedTokens()
 }
 
 void
-LlmEngine::EndDecode()
+LlmEngine::NotifyDecoded()
 {
-    NS_LOG_FUNCTION(this);
-    EmitDecodedTokens();
     if (!m_tokensCallback.IsNull() && !m_emitted.empty())
     {
         m_tokensCallback(m_emitted);
@@ -875,6 +873,14 @@ LlmEngine::EndDecode()
             m_finishedCallback(imsi);
         }
     }
+}
+
+void
+LlmEngine::EndDecode()
+{
+    NS_LOG_FUNCTION(this);
+    EmitDecodedTokens();
+    NotifyDecoded();
     m_busy = false;
     AdmitWaiting();
     Schedule();

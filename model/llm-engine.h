@@ -418,6 +418,8 @@ class LlmEngine : public Object
     void EndMixed();
     /// Emit the tokens of the sessions of m_batch that decoded, into m_emitted and m_finished.
     void EmitDecodedTokens();
+    /// Tell the callbacks and traces of m_emitted and m_finished.
+    void NotifyDecoded();
     /// Start the decode step that PlanDecodeStep planned.
     void StartDecode(Time duration, uint64_t contextTokens);
     /// End of a prefill iteration.
