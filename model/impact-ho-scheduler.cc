@@ -23,6 +23,8 @@ NS_LOG_COMPONENT_DEFINE("ImpactHoScheduler");
 NS_OBJECT_ENSURE_REGISTERED(ImpactSlotScheduler);
 NS_OBJECT_ENSURE_REGISTERED(ImpactHoScheduler);
 NS_OBJECT_ENSURE_REGISTERED(ImpactEqualScheduler);
+NS_OBJECT_ENSURE_REGISTERED(ImpactPfScheduler);
+NS_OBJECT_ENSURE_REGISTERED(ImpactWtaScheduler);
 
 TypeId
 ImpactSlotScheduler::GetTypeId()
@@ -327,6 +329,137 @@ ImpactEqualScheduler::Allocate(const std::vector<Member>& members,
                                double /* slotS */)
 {
     return std::vector<double>(members.size(), capacityBps / static_cast<double>(members.size()));
+}
+
+TypeId
+ImpactPfScheduler::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::ImpactPfScheduler")
+                            .SetParent<ImpactSlotScheduler>()
+                            .SetGroupName("EdgeLlm")
+                            .AddConstructor<ImpactPfScheduler>();
+    return tid;
+}
+
+ImpactPfScheduler::ImpactPfScheduler() = default;
+
+ImpactPfScheduler::~ImpactPfScheduler() = default;
+
+std::string
+ImpactPfScheduler::GetSchemeName() const
+{
+    return "impact-pf";
+}
+
+std::vector<double>
+ImpactPfScheduler::Allocate(const std::vector<Member>& members, double capacityBps, double slotS)
+{
+    const double budgetBits = capacityBps * slotS;
+    // Bits session i takes at water level mu: [min(S_i, mu) - x_i S_i]^+.
+    auto take = [&members](double mu, std::size_t i) {
+        const double sent = members[i].sentFraction * members[i].cacheBits;
+        return std::max(0.0, std::min(members[i].cacheBits, mu) - sent);
+    };
+    auto total = [&](double mu) {
+        double sum = 0;
+        for (std::size_t i = 0; i < members.size(); ++i)
+        {
+            sum += take(mu, i);
+        }
+        return sum;
+    };
+    double high = 0;
+    for (const Member& m : members)
+    {
+        high = std::max(high, m.cacheBits);
+    }
+    double mu = high;
+    if (total(high) > budgetBits)
+    {
+        // total() is continuous and non-decreasing in mu: bisect, keeping the end that does
+        // not overdraw the capacity.
+        double low = 0;
+        for (int k = 0; k < 200 && high - low > 1e-9 * high; ++k)
+        {
+            const double mid = 0.5 * (low + high);
+            (total(mid) > budgetBits ? high : low) = mid;
+        }
+        mu = low;
+    }
+    std::vector<double> rates;
+    for (std::size_t i = 0; i < members.size(); ++i)
+    {
+        rates.push_back(take(mu, i) / slotS);
+    }
+    return rates;
+}
+
+TypeId
+ImpactWtaScheduler::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::ImpactWtaScheduler")
+                            .SetParent<ImpactSlotScheduler>()
+                            .SetGroupName("EdgeLlm")
+                            .AddConstructor<ImpactWtaScheduler>();
+    return tid;
+}
+
+ImpactWtaScheduler::ImpactWtaScheduler() = default;
+
+ImpactWtaScheduler::~ImpactWtaScheduler() = default;
+
+std::string
+ImpactWtaScheduler::GetSchemeName() const
+{
+    return "impact-wta";
+}
+
+std::vector<double>
+ImpactWtaScheduler::Allocate(const std::vector<Member>& members, double capacityBps, double slotS)
+{
+    const ImpactAccuracyModel model(GetAccuracyParams());
+    std::vector<double> bits(members.size(), 0);
+    std::vector<bool> served(members.size(), false);
+    double left = capacityBps * slotS;
+    while (left > 0)
+    {
+        // The winner: the best accuracy gain per bit of what it would take.
+        std::size_t best = members.size();
+        double bestGain = -1;
+        double bestTake = 0;
+        for (std::size_t i = 0; i < members.size(); ++i)
+        {
+            const double x = std::min(1.0, std::max(0.0, members[i].sentFraction));
+            const double need = (1 - x) * members[i].cacheBits;
+            if (served[i] || need <= 0)
+            {
+                continue;
+            }
+            const double c = std::min(left, need);
+            const double gain =
+                (model.Accuracy(std::min(1.0, x + c / members[i].cacheBits)) - model.Accuracy(x)) /
+                c;
+            if (gain > bestGain)
+            {
+                best = i;
+                bestGain = gain;
+                bestTake = c;
+            }
+        }
+        if (best == members.size())
+        {
+            break; // every cache whole
+        }
+        served[best] = true;
+        bits[best] = bestTake;
+        left -= bestTake;
+    }
+    std::vector<double> rates;
+    for (double b : bits)
+    {
+        rates.push_back(b / slotS);
+    }
+    return rates;
 }
 
 } // namespace ns3

@@ -197,6 +197,65 @@ class ImpactEqualScheduler : public ImpactSlotScheduler
                                  double slotS) override;
 };
 
+/**
+ * \ingroup edge-llm
+ * \brief ImpactHO's proportional-fairness baseline: each slot, maximise sum_i log(S_i y_i)
+ * over the sessions on a link, whatever their accuracy curves.
+ *
+ * The KKT point is y_i = clip(mu / S_i, x_i, 1): every session is topped up to the same
+ * number of bits mu of its cache sent (the water level), none past its whole cache, none
+ * below what it has sent; mu makes the slot's bits sum to B Delta t (or every cache whole).
+ */
+class ImpactPfScheduler : public ImpactSlotScheduler
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    ImpactPfScheduler();
+    ~ImpactPfScheduler() override;
+
+    std::string GetSchemeName() const override;
+
+  protected:
+    std::vector<double> Allocate(const std::vector<Member>& members,
+                                 double capacityBps,
+                                 double slotS) override;
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief ImpactHO's cascading winner-take-all baseline, a greedy one: each slot, the
+ * session whose accuracy would gain most per bit from the whole slot's capacity takes all it
+ * can use (up to its whole cache), and what it leaves cascades to the next best, and so on.
+ *
+ * The gain of session i from c bits is A(min(1, x_i + c / S_i)) - A(x_i); its rate is that per
+ * bit of what it would take. This is this module's reading of the paper's "cascading
+ * winner-take-all (greedy)"; ties go to the session listed first.
+ */
+class ImpactWtaScheduler : public ImpactSlotScheduler
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    ImpactWtaScheduler();
+    ~ImpactWtaScheduler() override;
+
+    std::string GetSchemeName() const override;
+
+  protected:
+    std::vector<double> Allocate(const std::vector<Member>& members,
+                                 double capacityBps,
+                                 double slotS) override;
+};
+
 } // namespace ns3
 
 #endif /* EDGE_LLM_IMPACT_HO_SCHEDULER_H */

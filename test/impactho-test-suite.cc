@@ -443,6 +443,68 @@ class ImpactHoLedgerTestCase : public ImpactHoTestCase
     }
 };
 
+/// A session that resumes in part, twice: its accuracy compounds.
+class ImpactHoCompoundTestCase : public ImpactHoTestCase
+{
+  public:
+    ImpactHoCompoundTestCase()
+        : ImpactHoTestCase("impactho: a session that hands over twice with part of its cache "
+                           "carries M prod A(y_k) over M, and gets every token once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+        s->SetAttribute("EnbCount", UintegerValue(3));
+        s->SetAttribute("EnbSpacing", DoubleValue(300));
+        s->SetAttribute("UeCount", UintegerValue(1));
+        s->SetAttribute("UeStartX", DoubleValue(125));
+        s->SetAttribute("UeSpeed", DoubleValue(40));
+        s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
+        s->SetAttribute("Trigger", StringValue("boundary"));
+        // 1 Gb/s: a 1000-token cache (57 MB) cannot arrive in a 300 ms window.
+        s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("1Gbps")));
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+        edge->SetSchedulerType("ns3::ImpactHoScheduler");
+        edge->SetSchedulerAttribute("Slot", TimeValue(kSlot));
+        edge->SetSchedulerAttribute("Window", TimeValue(MilliSeconds(300)));
+        edge->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
+        edge->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(kSlot));
+        edge->SetClientAttribute("PromptTokens", UintegerValue(1000));
+        // The UE crosses at 150 m (1.6 s) and 450 m (9.1 s); it decodes about 13 ms a token.
+        edge->SetClientAttribute("TokensToGenerate", UintegerValue(800));
+        s->Build();
+        s->AssignStreams(1);
+        Simulator::Stop(Seconds(20));
+        Simulator::Run();
+        const std::vector<HandoverRecord>& records = edge->GetCoordinator()->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 2u, "two handovers");
+        const ImpactAccuracyModel model(ImpactAccuracyParams::ImportanceOrder());
+        double compound = model.GetParams().fullAccuracy;
+        for (const HandoverRecord& r : records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, "migrated");
+            const double y =
+                double(CountEntries(r.arrived)) / double(CountEntries(r.transferRanges));
+            NS_TEST_ASSERT_MSG_LT(y, 1.0, "in part");
+            NS_TEST_ASSERT_MSG_GT(y, 0.0, "something arrived");
+            compound *= model.Accuracy(y) / model.GetParams().fullAccuracy;
+            NS_TEST_ASSERT_MSG_EQ_TOL(r.policyValues.at("compound_accuracy"),
+                                      compound,
+                                      1e-12,
+                                      "handover at " << r.hoStart.As(Time::S));
+        }
+        // The second handover sends the whole context again: what the engine holds.
+        NS_TEST_ASSERT_MSG_GT(records[1].contextTokens, records[0].contextTokens, "it grew");
+        Ptr<EdgeLlmClient> c = DynamicCast<EdgeLlmClient>(s->GetClients().Get(0));
+        NS_TEST_ASSERT_MSG_EQ(c->IsComplete(), true, "complete");
+        NS_TEST_ASSERT_MSG_EQ(c->GetDeliveredTokens(), 800u, "every token once");
+        s->Dispose();
+    }
+};
+
 /// ImpactHO against equal allocation on the road, at the default load.
 class ImpactHoRoadComparisonTestCase : public ImpactHoTestCase
 {
@@ -521,6 +583,7 @@ class ImpactHoTestSuite : public TestSuite
         AddTestCase(new ImpactHoBudgetTestCase(), TestCase::QUICK);
         AddTestCase(new ImpactHoArrivedTestCase(), TestCase::QUICK);
         AddTestCase(new ImpactHoLedgerTestCase(), TestCase::QUICK);
+        AddTestCase(new ImpactHoCompoundTestCase(), TestCase::QUICK);
     }
 };
 

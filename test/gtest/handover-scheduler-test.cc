@@ -241,7 +241,8 @@ TEST(HandoverSchedulerTest, ChosenByTypeIdName)
     }
     // The registry holds the module's own; an abstract base is not a scheme.
     const std::vector<std::string> registered = edgellm::HandoverSchemeNames();
-    for (const char* scheme : {"cho", "ctho", "detour", "tho", "impactho", "impact-equal"})
+    for (const char* scheme :
+         {"cho", "ctho", "detour", "tho", "impactho", "impact-equal", "impact-pf", "impact-wta"})
     {
         EXPECT_NE(std::find(registered.begin(), registered.end(), scheme), registered.end())
             << scheme;

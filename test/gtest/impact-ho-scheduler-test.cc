@@ -186,3 +186,35 @@ TEST(ImpactHoSchedulerTest, RecordsTheFractionThatArrivedAndCompounds)
     EXPECT_DOUBLE_EQ(q.policyValues.at("accuracy"),
                      ImpactAccuracyModel(ImpactAccuracyParams::RandomOrder()).Accuracy(0.25));
 }
+
+TEST(ImpactHoSchedulerTest, ProportionalFairnessEqualisesTheBitsSent)
+{
+    Ptr<HandoverScheduler> s = Make("ns3::ImpactPfScheduler");
+    EXPECT_EQ(s->GetSchemeName(), "impact-pf");
+    // 95 Mbit of goodput; session 2 has sent 40 Mbit, session 1 nothing. The level mu with
+    // mu + (mu - 40) = 95 Mbit is 67.5 Mbit: 8,437,500 bytes (16,479 entries) to session 1,
+    // 27.5 Mbit = 3,437,500 bytes (6,713 entries) to session 2.
+    SlotBudgets b = s->Slot(TwoSessions(1e9, 600000000, 0, 600000000, 5000000));
+    EXPECT_EQ(b.at(1), 16479u * 512);
+    EXPECT_EQ(b.at(2), 6713u * 512);
+    // Session 2 far ahead (480 Mbit sent): the level stays below it, session 1 takes all.
+    b = s->Slot(TwoSessions(1e9, 600000000, 0, 600000000, 60000000));
+    EXPECT_EQ(b.at(1), 23193u * 512);
+    EXPECT_EQ(b.count(2), 0u);
+}
+
+TEST(ImpactHoSchedulerTest, WinnerTakeAllCascadesTheCapacity)
+{
+    Ptr<HandoverScheduler> s = Make("ns3::ImpactWtaScheduler");
+    EXPECT_EQ(s->GetSchemeName(), "impact-wta");
+    // From x = 0 the curve is still flat (gain 4.2e-10 per bit of the slot's 95 Mbit); from
+    // x = 0.1 it is steep (6.4e-10): session 2 takes all, 23,193 entries.
+    SlotBudgets b = s->Slot(TwoSessions(1e9, 600000000, 0, 600000000, 60000000));
+    EXPECT_EQ(b.count(1), 0u);
+    EXPECT_EQ(b.at(2), 23193u * 512);
+    // A small cache (5 MB) it can finish wins (2.2e-8 per bit), takes all it has, and the
+    // other 55 Mbit cascade to session 2: 6,875,000 bytes, 13,427 entries.
+    b = s->Slot(TwoSessions(1e9, 5000000, 0, 600000000, 60000000));
+    EXPECT_EQ(b.at(1), 5000000u);
+    EXPECT_EQ(b.at(2), 13427u * 512);
+}
