@@ -239,9 +239,10 @@ TEST(HandoverSchedulerTest, ChosenByTypeIdName)
         EXPECT_EQ(CtHoLineExperiment::SchedulerTypeOf(scheme), type);
         EXPECT_EQ(edgellm::HandoverSchedulerTypeOf(scheme), type);
     }
-    // The registry holds the module's four; an abstract base is not a scheme.
+    // The registry holds the module's own; an abstract base is not a scheme.
     const std::vector<std::string> registered = edgellm::HandoverSchemeNames();
-    for (const char* scheme : {"cho", "ctho", "detour", "tho"})
+    for (const char* scheme :
+         {"cho", "ctho", "detour", "tho", "impactho", "impact-equal", "impact-pf", "impact-wta"})
     {
         EXPECT_NE(std::find(registered.begin(), registered.end(), scheme), registered.end())
             << scheme;
@@ -249,6 +250,7 @@ TEST(HandoverSchedulerTest, ChosenByTypeIdName)
     for (const edgellm::HandoverScheme& s : edgellm::ListHandoverSchemes())
     {
         EXPECT_NE(s.typeName, "ns3::CtHoFamilyScheduler");
+        EXPECT_NE(s.typeName, "ns3::ImpactSlotScheduler");
         EXPECT_NE(s.typeName, "ns3::HandoverScheduler");
     }
     EXPECT_THROW(edgellm::HandoverSchedulerTypeOf("nope"), std::invalid_argument);

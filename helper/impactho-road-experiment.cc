@@ -1,0 +1,384 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "impactho-road-experiment.h"
+
+#include "edge-llm-helper.h"
+#include "edge-llm-network.h"
+#include "road-cell-layout.h"
+#include "star-backhaul-topology.h"
+#include "ue-mobility.h"
+
+#include "ns3/config.h"
+#include "ns3/double.h"
+#include "ns3/edge-llm-client.h"
+#include "ns3/enum.h"
+#include "ns3/handover-coordinator.h"
+#include "ns3/handover-scheme-registry.h"
+#include "ns3/impact-ho-scheduler.h"
+#include "ns3/kv-cache-profile.h"
+#include "ns3/log.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("ImpactHoRoadExperiment");
+
+namespace
+{
+
+/// The stream of the arrival gaps; speeds, boundaries and contexts follow it.
+constexpr int64_t ARRIVAL_STREAM = 12;
+/// The first stream of the radio and the network.
+constexpr int64_t RADIO_STREAM = 1;
+/// The road's eNBs stand this far beside it, m.
+constexpr double ROAD_OFFSET = 30;
+/// The arrivals start here, s: the network has attached its UEs, and a session opened
+/// SESSION_LEAD_S before its UE enters has started after the attach.
+constexpr double FIRST_ARRIVAL_S = 1.5;
+/// A session opens this long before its UE enters, s, so that even a 16K-token prefill has
+/// ended and the session decodes when its handover comes.
+constexpr double SESSION_LEAD_S = 1.0;
+/// Time kept after the last arrival's window for its session to generate its last tokens, s.
+constexpr double DECODE_MARGIN_S = 3.5;
+
+/// \return the window over which UEs arrive, [FIRST_ARRIVAL_S, this], s
+double
+LastArrivalS(const ImpactHoRoadConfig& c)
+{
+    return c.simTime.GetSeconds() - c.leadTime.GetSeconds() - c.window.GetSeconds() -
+           DECODE_MARGIN_S;
+}
+
+/// \return true if the scheme is one of ImpactHO's slot schedulers
+bool
+IsImpactScheme(const std::string& typeName)
+{
+    return TypeId::LookupByName(typeName).IsChildOf(ImpactSlotScheduler::GetTypeId());
+}
+
+} // namespace
+
+std::string
+ImpactHoRoadConfig::Check() const
+{
+    std::ostringstream e;
+    const std::vector<std::string> presets = KvCacheProfile::PresetNames();
+    if (cells < 2 || cells > 64)
+    {
+        e << "--cells = " << cells << " is invalid; allowed: an integer in [2, 64]";
+    }
+    else if (!(spacing >= 50 && spacing <= 5000))
+    {
+        e << "--spacing = " << spacing << " is invalid; allowed: a distance in [50, 5000] m";
+    }
+    else if (!(rho > 0 && rho <= 50))
+    {
+        e << "--rho = " << rho << " is invalid; allowed: (0, 50] handovers/s";
+    }
+    else if (!(minSpeed > 0 && maxSpeed >= minSpeed && maxSpeed <= 100))
+    {
+        e << "--minSpeed = " << minSpeed << " and --maxSpeed = " << maxSpeed
+          << " are invalid; allowed: 0 < minSpeed <= maxSpeed <= 100 m/s";
+    }
+    else if (contexts.empty() ||
+             std::any_of(contexts.begin(), contexts.end(), [](uint32_t c) { return c < 1; }))
+    {
+        e << "contexts are invalid; allowed: one or more integers >= 1 (tokens)";
+    }
+    else if (std::find(presets.begin(), presets.end(), kvProfile) == presets.end())
+    {
+        e << "--kvProfile = " << kvProfile << " is invalid; allowed: a KvCacheProfile preset";
+    }
+    else if (!KvCacheProfile::IsAllowedBits(kvBits))
+    {
+        e << "--kvBits = " << kvBits << " is invalid; allowed: 4, 8, 16 or 32";
+    }
+    else if (backhaulRate.GetBitRate() == 0)
+    {
+        e << "--backhaulRate = 0 is invalid; allowed: a rate > 0, e.g. 20Gbps";
+    }
+    else if (!slot.IsStrictlyPositive())
+    {
+        e << "--slot = " << slot.As(Time::MS) << " is invalid; allowed: a time > 0, e.g. 100ms";
+    }
+    else if (window.IsStrictlyNegative())
+    {
+        e << "--window = " << window.As(Time::MS)
+          << " is invalid; allowed: a time >= 0 (0: no window), e.g. 500ms";
+    }
+    else if (!leadTime.IsStrictlyPositive() || leadTime.GetSeconds() * minSpeed >= spacing / 2)
+    {
+        e << "leadTime = " << leadTime.As(Time::S)
+          << " is invalid; allowed: > 0, and short enough that a UE enters within the cell "
+             "before its boundary (leadTime x minSpeed < spacing / 2)";
+    }
+    else if (tokens < 1)
+    {
+        e << "--tokens = 0 is invalid; allowed: an integer >= 1";
+    }
+    else if (LastArrivalS(*this) <= FIRST_ARRIVAL_S)
+    {
+        e << "--simTime = " << simTime.As(Time::S) << " is invalid; allowed: a time > "
+          << FIRST_ARRIVAL_S + leadTime.GetSeconds() + window.GetSeconds() + DECODE_MARGIN_S
+          << " s (" << FIRST_ARRIVAL_S << " s of attach, the lead time, the window and "
+          << DECODE_MARGIN_S << " s for the last sessions to end)";
+    }
+    else if (order != "importance" && order != "random")
+    {
+        e << "--order = " << order << " is invalid; allowed: importance or random";
+    }
+    return e.str();
+}
+
+std::vector<std::pair<std::string, std::string>>
+ImpactHoRoadConfig::ToParameters() const
+{
+    std::ostringstream contextText;
+    for (std::size_t i = 0; i < contexts.size(); ++i)
+    {
+        contextText << (i ? "," : "") << contexts[i];
+    }
+    return {{"cells", std::to_string(cells)},
+            {"spacing", std::to_string(spacing)},
+            {"rho", std::to_string(rho)},
+            {"minSpeed", std::to_string(minSpeed)},
+            {"maxSpeed", std::to_string(maxSpeed)},
+            {"contexts", contextText.str()},
+            {"kvProfile", kvProfile},
+            {"kvBits", std::to_string(kvBits)},
+            {"backhaulRate", std::to_string(backhaulRate.GetBitRate()) + "bps"},
+            {"slot", std::to_string(slot.GetMilliSeconds()) + "ms"},
+            {"window", std::to_string(window.GetMilliSeconds()) + "ms"},
+            {"leadTime", std::to_string(leadTime.GetMilliSeconds()) + "ms"},
+            {"tokens", std::to_string(tokens)},
+            {"simTime", std::to_string(simTime.GetMilliSeconds()) + "ms"},
+            {"order", order}};
+}
+
+std::vector<std::pair<std::string, std::string>>
+ImpactHoRoadConfig::FlagAttributes()
+{
+    return {{"backhaulRate", "ns3::StarBackhaulTopology::SharedRate"},
+            {"backhaulRate", "ns3::ImpactSlotScheduler::SharedRate"},
+            {"slot", "ns3::ImpactSlotScheduler::Slot"},
+            {"slot", "ns3::SlotBudgetKvTransferPolicy::SlotDuration"},
+            {"window", "ns3::ImpactSlotScheduler::Window"},
+            {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"},
+            {"backhaulRate", "ns3::KvTransferSender::SocketBufferBytes"}};
+}
+
+ImpactHoAccuracySummary
+SummariseImpactHoAccuracy(const std::vector<double>& accuracy, const ImpactAccuracyParams& curve)
+{
+    ImpactHoAccuracySummary s;
+    s.count = static_cast<uint32_t>(accuracy.size());
+    if (accuracy.empty())
+    {
+        s.mean = std::numeric_limits<double>::quiet_NaN();
+        s.p5 = s.mean;
+        return s;
+    }
+    std::vector<double> sorted = accuracy;
+    std::sort(sorted.begin(), sorted.end());
+    s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / sorted.size();
+    // Nearest rank: the ceil(0.05 n)-th smallest, at least the first.
+    const auto rank = static_cast<std::size_t>(std::ceil(0.05 * sorted.size()));
+    s.p5 = sorted[std::max<std::size_t>(rank, 1) - 1];
+    const double atInflection = ImpactAccuracyModel(curve).Accuracy(curve.inflection);
+    for (double a : sorted)
+    {
+        s.starved += a < atInflection ? 1 : 0;
+    }
+    return s;
+}
+
+ImpactHoRoadExperiment::ImpactHoRoadExperiment(const ImpactHoRoadConfig& config)
+    : m_config(config)
+{
+    const std::string error = m_config.Check();
+    if (!error.empty())
+    {
+        NS_FATAL_ERROR(error);
+    }
+}
+
+const ImpactHoRoadConfig&
+ImpactHoRoadExperiment::GetConfig() const
+{
+    return m_config;
+}
+
+ImpactHoRoadInputs
+ImpactHoRoadExperiment::Draw() const
+{
+    const ImpactHoRoadConfig& c = m_config;
+    Ptr<ExponentialRandomVariable> gap = CreateObject<ExponentialRandomVariable>();
+    gap->SetStream(ARRIVAL_STREAM);
+    Ptr<UniformRandomVariable> speed = CreateObject<UniformRandomVariable>();
+    speed->SetStream(ARRIVAL_STREAM + 1);
+    Ptr<UniformRandomVariable> boundary = CreateObject<UniformRandomVariable>();
+    boundary->SetStream(ARRIVAL_STREAM + 2);
+    Ptr<UniformRandomVariable> context = CreateObject<UniformRandomVariable>();
+    context->SetStream(ARRIVAL_STREAM + 3);
+    ImpactHoRoadInputs in;
+    in.arrivalS = DrawPoissonArrivals(gap, c.rho, FIRST_ARRIVAL_S, LastArrivalS(c), 4096);
+    for (std::size_t j = 0; j < in.arrivalS.size(); ++j)
+    {
+        in.speed.push_back(speed->GetValue(c.minSpeed, c.maxSpeed));
+        in.boundary.push_back(boundary->GetInteger(0, c.cells - 2));
+        in.context.push_back(
+            c.contexts[context->GetInteger(0, static_cast<uint32_t>(c.contexts.size()) - 1)]);
+    }
+    return in;
+}
+
+ImpactHoRoadRun
+ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs& inputs) const
+{
+    const ImpactHoRoadConfig& c = m_config;
+    ImpactHoRoadRun run;
+    run.scheme = scheme;
+    const std::string typeName = edgellm::HandoverSchedulerTypeOf(scheme);
+    const KvCacheProfile profile = KvCacheProfile::FromPreset(c.kvProfile, c.kvBits);
+
+    Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+    net->SetCellLayout(CreateObjectWithAttributes<RoadCellLayout>("Count",
+                                                                  UintegerValue(c.cells),
+                                                                  "Spacing",
+                                                                  DoubleValue(c.spacing),
+                                                                  "Offset",
+                                                                  DoubleValue(ROAD_OFFSET)));
+    // Every transfer crosses the star's shared link of B; the access links are no slower.
+    Ptr<StarBackhaulTopology> star = CreateObjectWithAttributes<StarBackhaulTopology>(
+        "SharedRate",
+        DataRateValue(c.backhaulRate),
+        "AccessRate",
+        DataRateValue(std::max(c.backhaulRate, DataRate("10Gbps"))));
+    net->SetBackhaulTopology(star);
+    // A sender sizes its TCP buffers from its first link (2 x rate x that link's RTT), but a
+    // path of the star crosses three (up, shared, down): its window would then cap a transfer
+    // near two thirds of B, and the budgets, planned on B, would go unspent. So the buffers
+    // are sized from the whole path: 2 x B x (twice its delay, plus a segment's serialisation
+    // on each of its links, both ways).
+    {
+        TimeValue access;
+        TimeValue shared;
+        UintegerValue mtu;
+        star->GetAttribute("AccessDelay", access);
+        star->GetAttribute("SharedDelay", shared);
+        star->GetAttribute("Mtu", mtu);
+        const double bps = static_cast<double>(c.backhaulRate.GetBitRate());
+        const double rttS = 2 * (2 * access.Get().GetSeconds() + shared.Get().GetSeconds()) +
+                            2 * 3 * mtu.Get() * 8.0 / bps;
+        const double bytes = std::ceil(2 * bps / 8 * rttS);
+        Config::SetDefault("ns3::KvTransferSender::SocketBufferBytes",
+                           UintegerValue(static_cast<uint32_t>(std::min(
+                               std::max(bytes, 131072.0),
+                               static_cast<double>(std::numeric_limits<int32_t>::max())))));
+    }
+    for (std::size_t j = 0; j < inputs.arrivalS.size(); ++j)
+    {
+        // It stands LeadTime of driving before its boundary until it enters, then drives on.
+        const double boundaryX = (inputs.boundary[j] + 0.5) * c.spacing;
+        EdgeLlmUeSpec ue;
+        ue.start = Vector(boundaryX - inputs.speed[j] * c.leadTime.GetSeconds(), 0, 0);
+        ue.velocity = Vector(inputs.speed[j], 0, 0);
+        ue.moveStart = Seconds(inputs.arrivalS[j]);
+        ue.sessionStart = Seconds(inputs.arrivalS[j] - SESSION_LEAD_S);
+        net->AddUe(ue);
+    }
+    net->SetAttribute("Trigger", StringValue("a3"));
+    Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+    edge->SetSchedulerType(typeName);
+    if (IsImpactScheme(typeName))
+    {
+        edge->SetSchedulerAttribute("Slot", TimeValue(c.slot));
+        edge->SetSchedulerAttribute("Window", TimeValue(c.window));
+        edge->SetSchedulerAttribute("Order", StringValue(c.order));
+        edge->SetSchedulerAttribute("SharedRate", DataRateValue(c.backhaulRate));
+        // The slot hook's budgets are spent by a per-slot KV-transfer policy of that slot.
+        edge->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
+        edge->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(c.slot));
+    }
+    edge->SetCoordinatorAttribute(
+        "KvBytesPerToken",
+        UintegerValue(static_cast<uint64_t>(std::ceil(profile.GetBytesPerToken()))));
+    edge->SetCoordinatorAttribute("KvEntriesPerToken",
+                                  UintegerValue(profile.GetLayers() * profile.GetKvHeads()));
+    edge->SetClientAttribute("TokensToGenerate", UintegerValue(c.tokens));
+    net->Build();
+    net->AssignStreams(RADIO_STREAM);
+
+    uint64_t* budget = &run.budgetBytes;
+    if (IsImpactScheme(typeName))
+    {
+        edge->GetCoordinator()->GetScheduler()->TraceConnectWithoutContext(
+            "Budget",
+            Callback<void, uint64_t, uint64_t, uint64_t>(
+                [budget](uint64_t, uint64_t, uint64_t bytes) { *budget += bytes; }));
+    }
+    const uint32_t sessions = net->GetMovingUeCount();
+    uint32_t completed = 0;
+    for (uint32_t j = 0; j < sessions; ++j)
+    {
+        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(j));
+        client->SetAttribute("PromptTokens", UintegerValue(inputs.context[j]));
+        client->TraceConnectWithoutContext(
+            "SessionComplete",
+            Callback<void, uint64_t>([&completed, sessions](uint64_t) {
+                if (++completed == sessions)
+                {
+                    Simulator::Stop(MilliSeconds(1));
+                }
+            }));
+    }
+    Simulator::Stop(c.simTime);
+    Simulator::Run();
+    run.endTime = Simulator::Now();
+
+    Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator();
+    run.records = coordinator->GetRecords();
+    run.sessions = sessions;
+    const ImpactAccuracyModel curve(c.order == "random" ? ImpactAccuracyParams::RandomOrder()
+                                                        : ImpactAccuracyParams::ImportanceOrder());
+    for (const HandoverRecord& r : run.records)
+    {
+        if (r.outcome != HandoverRecord::MIGRATED)
+        {
+            continue;
+        }
+        auto a = r.policyValues.find("accuracy");
+        // tHO and cHO resume with the whole context: A(1).
+        run.accuracy.push_back(a != r.policyValues.end() ? a->second : curve.Accuracy(1.0));
+        run.abandonedBytes += r.abandonedBytes;
+        run.worstDelayS = std::max(run.worstDelayS, (r.kvReady - r.hoStart).GetSeconds());
+    }
+    for (uint32_t j = 0; j < sessions; ++j)
+    {
+        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(j));
+        run.complete += client->IsComplete() ? 1 : 0;
+        const KvTransferSenderCounters s = net->GetKvSent(client->GetImsi());
+        const KvTransferReceiverCounters r = net->GetKvReceived(client->GetImsi());
+        run.sentBytes += s.sent;
+        run.ledgerBalances = run.ledgerBalances && s.announced == s.sent + s.withdrawn &&
+                             s.sent == r.received + r.stale;
+    }
+    run.results = CollectRunResults(scheme, run.records, net->GetClients());
+    Simulator::Destroy();
+    net->Dispose();
+    return run;
+}
+
+} // namespace ns3

@@ -1,0 +1,159 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_IMPACTHO_ROAD_EXPERIMENT_H
+#define EDGE_LLM_IMPACTHO_ROAD_EXPERIMENT_H
+
+#include "edge-llm-results.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/handover-record.h"
+#include "ns3/impact-accuracy-model.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief The settings of ImpactHO's road: eNBs beside a road, UEs whose handovers arrive as a
+ * Poisson process, KV caches sent in importance order over a star backhaul's shared link.
+ *
+ * Defaults are the paper's: 8 eNBs 300 m apart, rho = 4 handovers/s, 20 to 30 m/s, contexts
+ * uniform over {4K, 8K, 16K} tokens of Qwen3-8B at 16 bits, B = 20 Gb/s, Delta t = 100 ms,
+ * T_max = 500 ms, A3 handovers.
+ *
+ * The paper's process is one of handovers, not of UEs entering at the road's start (a UE
+ * would drive 150 m before its first handover, and one per 300 m after). So that a run of a
+ * few seconds sees rho handovers per second, each UE enters at its Poisson arrival t_j
+ * LeadTime before a cell boundary drawn uniformly among the road's, and hands over, by A3,
+ * shortly after crossing it. Its session (its prompt is the context) opens 1 s before t_j, so
+ * that its prefill has ended by the handover. UEs enter from 1.5 s until 6 s before SimTime
+ * (with the default lead and window), so that every session ends within the run.
+ */
+struct ImpactHoRoadConfig
+{
+    uint32_t cells{8};                                 //!< eNBs, [2, 64]
+    double spacing{300};                               //!< m, [50, 5000]
+    double rho{4};                                     //!< handovers (UEs entering) per s, (0, 50]
+    double minSpeed{20};                               //!< m/s
+    double maxSpeed{30};                               //!< m/s, >= minSpeed
+    std::vector<uint32_t> contexts{4096, 8192, 16384}; //!< drawn uniformly, tokens
+    std::string kvProfile{"Qwen3-8B"};                 //!< a KvCacheProfile preset
+    uint32_t kvBits{16};                               //!< bits per KV element
+    DataRate backhaulRate{DataRate("20Gbps")};         //!< B, the star's shared link
+    Time slot{MilliSeconds(100)};                      //!< Delta t
+    Time window{MilliSeconds(500)};                    //!< T_max; 0: no window
+    Time leadTime{Seconds(2)};                         //!< from entering to the boundary
+    uint32_t tokens{300};                              //!< tokens each session generates
+    Time simTime{Seconds(10)};                         //!< the run stops here at the latest
+    std::string order{"importance"};                   //!< importance or random
+
+    /**
+     * \brief Check the settings without stopping the program.
+     * \return an empty string, or the first problem, naming the flag
+     */
+    std::string Check() const;
+
+    /// \return every setting, by its flag's name, as the flag takes it
+    std::vector<std::pair<std::string, std::string>> ToParameters() const;
+
+    /// \return pairs of a flag and the attribute a run sets from it (CheckFlagAttributes);
+    /// a run also sets ns3::KvTransferSender::SocketBufferBytes, from the star's path
+    static std::vector<std::pair<std::string, std::string>> FlagAttributes();
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief The inputs drawn once and shared by every scheme of a comparison.
+ */
+struct ImpactHoRoadInputs
+{
+    std::vector<double> arrivalS;   //!< per UE, when it enters, s
+    std::vector<double> speed;      //!< per UE, m/s
+    std::vector<uint32_t> boundary; //!< per UE, the boundary it crosses: between cells b, b+1
+    std::vector<uint32_t> context;  //!< per UE, prompt tokens
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief What one scheme's run on the road gave.
+ */
+struct ImpactHoRoadRun
+{
+    std::string scheme;                  //!< its name
+    std::vector<HandoverRecord> records; //!< the coordinator's records
+    EdgeLlmRunResults results;           //!< for the CSV writers
+    uint32_t sessions{0};                //!< sessions opened
+    uint32_t complete{0};                //!< sessions that got every token once
+    bool ledgerBalances{true};           //!< every session's KV ledger balances
+    /// per migrated handover, the accuracy it resumed with: A(y) for the impact schemes;
+    /// A(1) for tho (after its whole re-prefill) and cho (the whole cache)
+    std::vector<double> accuracy;
+    uint64_t abandonedBytes{0}; //!< KV bytes left behind by windows
+    uint64_t budgetBytes{0};    //!< the impact schemes: the sum of every slot budget given
+    uint64_t sentBytes{0};      //!< KV bytes handed to TCP, all sessions
+    double worstDelayS{0};      //!< the longest handover delay, hoStart to resume, s
+    Time endTime;               //!< when the run stopped
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief The accuracy statistics of a run.
+ */
+struct ImpactHoAccuracySummary
+{
+    double mean{0};      //!< mean over the migrated handovers; NaN for none
+    double p5{0};        //!< 5th percentile, exact nearest rank; NaN for none
+    uint32_t starved{0}; //!< handovers that resumed below A(y0) = M / 2
+    uint32_t count{0};   //!< migrated handovers
+};
+
+/**
+ * \param accuracy per handover
+ * \param curve the curve whose A(y0) marks a starved user
+ * \return mean, P5 by nearest rank (the ceil(0.05 n)-th smallest), starved count
+ */
+ImpactHoAccuracySummary SummariseImpactHoAccuracy(const std::vector<double>& accuracy,
+                                                  const ImpactAccuracyParams& curve);
+
+/**
+ * \ingroup edge-llm
+ * \brief ImpactHO's road: draw the inputs once, run each scheme on them.
+ */
+class ImpactHoRoadExperiment
+{
+  public:
+    /// \param config the settings; checked (NS_FATAL_ERROR with Check()'s message)
+    explicit ImpactHoRoadExperiment(const ImpactHoRoadConfig& config);
+
+    /// \return the settings
+    const ImpactHoRoadConfig& GetConfig() const;
+
+    /**
+     * \brief Draw the UEs from the run's RNG (RngSeedManager's seed and run, stream 12 on).
+     * \return the inputs
+     */
+    ImpactHoRoadInputs Draw() const;
+
+    /**
+     * \brief Run one scheme on the inputs. The simulator is destroyed afterwards.
+     * \param scheme a registered scheme name: impactho, impact-equal, tho, cho, ...
+     * \param inputs from Draw()
+     * \return what it gave
+     */
+    ImpactHoRoadRun Run(const std::string& scheme, const ImpactHoRoadInputs& inputs) const;
+
+  private:
+    ImpactHoRoadConfig m_config; //!< the settings
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_IMPACTHO_ROAD_EXPERIMENT_H */
