@@ -51,7 +51,8 @@ MakeImpactHoBench(const std::string& scheduler,
                   const std::string& backhaulRate,
                   Time window,
                   uint32_t ues,
-                  uint32_t run)
+                  uint32_t run,
+                  const std::string& order = "importance")
 {
     RngSeedManager::SetRun(run);
     auto b = std::make_shared<ImpactHoBench>();
@@ -69,6 +70,7 @@ MakeImpactHoBench(const std::string& scheduler,
     b->edge->SetSchedulerType(scheduler);
     b->edge->SetSchedulerAttribute("Slot", TimeValue(kSlot));
     b->edge->SetSchedulerAttribute("Window", TimeValue(window));
+    b->edge->SetSchedulerAttribute("Order", StringValue(order));
     b->edge->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
     b->edge->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(kSlot));
     b->edge->SetClientAttribute("PromptTokens", UintegerValue(1000));
@@ -377,6 +379,91 @@ class ImpactHoArrivedTestCase : public ImpactHoTestCase
     }
 };
 
+/**
+ * \ingroup edge-llm-tests
+ * \brief Importance order against random order on the same run, under equal allocation
+ * (whose budgets do not depend on the curve): each session receives the same bytes and
+ * entries, and its accuracy gap is A_imp(y) - A_rand(y), from the two presets' curves.
+ */
+class ImpactHoOrderTestCase : public ImpactHoTestCase
+{
+  public:
+    ImpactHoOrderTestCase()
+        : ImpactHoTestCase("impactho: importance against random order, the same bytes; the "
+                           "gap is A_imp(y) - A_rand(y)")
+    {
+    }
+
+  private:
+    /// What one session got: y, the recorded accuracy, the receiver's bytes at the resume.
+    struct Got
+    {
+        double y;
+        double accuracy;
+        uint64_t bytes;
+    };
+
+    /// \return per IMSI what its session got, in one order
+    std::map<uint64_t, Got> RunOrder(const std::string& order, uint32_t run)
+    {
+        auto b = MakeImpactHoBench("ns3::ImpactEqualScheduler",
+                                   "1Gbps",
+                                   MilliSeconds(500),
+                                   3,
+                                   run,
+                                   order);
+        RunImpactHoBench(*b);
+        CheckMigrated(*b, 3);
+        CheckExactlyOnce(*b, 200);
+        std::map<uint64_t, Got> got;
+        for (const HandoverRecord& r : b->coordinator->GetRecords())
+        {
+            got[r.imsi] = {r.policyValues.at("fraction_arrived"),
+                           r.policyValues.at("accuracy"),
+                           b->receivedAtResume.at(r.imsi)};
+        }
+        b->s->Dispose();
+        Simulator::Destroy();
+        return got;
+    }
+
+    void DoRun() override
+    {
+        const ImpactAccuracyModel imp(ImpactAccuracyParams::ImportanceOrder());
+        const ImpactAccuracyModel rnd(ImpactAccuracyParams::RandomOrder());
+        double gapSum = 0;
+        uint32_t n = 0;
+        for (uint32_t run : {1u, 2u, 3u})
+        {
+            const std::map<uint64_t, Got> a = RunOrder("importance", run);
+            const std::map<uint64_t, Got> r = RunOrder("random", run);
+            NS_TEST_ASSERT_MSG_EQ(a.size(), r.size(), "the same sessions");
+            for (const auto& [imsi, got] : a)
+            {
+                auto other = r.find(imsi);
+                NS_TEST_ASSERT_MSG_EQ((other != r.end()), true, "imsi " << imsi << " in both");
+                if (other == r.end())
+                {
+                    continue;
+                }
+                NS_TEST_ASSERT_MSG_EQ(got.bytes, other->second.bytes, "the same bytes");
+                NS_TEST_ASSERT_MSG_EQ(got.y, other->second.y, "the same entries");
+                NS_TEST_ASSERT_MSG_LT(got.y, 1.0, "a partial cache, where the order matters");
+                const double gap = got.accuracy - other->second.accuracy;
+                NS_TEST_ASSERT_MSG_EQ_TOL(gap,
+                                          imp.Accuracy(got.y) - rnd.Accuracy(got.y),
+                                          1e-12,
+                                          "the gap is the curves' at y = " << got.y);
+                gapSum += gap;
+                ++n;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(n, 9u, "3 sessions x 3 runs");
+        std::cout << "importance - random accuracy, mean over " << n
+                  << " partial sessions: " << (n > 0 ? gapSum / n : 0.0) << std::endl;
+    }
+};
+
 /// (c) and (d): the ledger with the abandoned bytes, and the tokens.
 class ImpactHoLedgerTestCase : public ImpactHoTestCase
 {
@@ -584,6 +671,7 @@ class ImpactHoTestSuite : public TestSuite
         AddTestCase(new ImpactHoArrivedTestCase(), TestCase::QUICK);
         AddTestCase(new ImpactHoLedgerTestCase(), TestCase::QUICK);
         AddTestCase(new ImpactHoCompoundTestCase(), TestCase::QUICK);
+        AddTestCase(new ImpactHoOrderTestCase(), TestCase::QUICK);
     }
 };
 
