@@ -15,6 +15,7 @@
  */
 
 #include "example-format.h"
+#include "example-progress.h"
 
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
@@ -232,11 +233,9 @@ main(int argc, char* argv[])
             error = "--outDir = " + outDir + " is invalid: cannot create it: " + e.message();
         }
     }
-    std::ofstream handovers;
     if (error.empty() && !outDir.empty())
     {
-        handovers.open(outDir + "/handovers.csv");
-        if (!handovers)
+        if (!std::ofstream(outDir + "/handovers.csv"))
         {
             error = "--outDir = " + outDir + " is invalid: cannot write handovers.csv there";
         }
@@ -297,10 +296,7 @@ main(int argc, char* argv[])
                         DynamicCast<EdgeLlmClient>(sc->GetClients().Get(i))->SetTokenLog(log);
                     }
                 }
-                if (!quiet)
-                {
-                    progress = std::make_unique<ShowProgress>(Seconds(10), std::cerr);
-                }
+                progress = StartProgress(quiet);
             },
             [&crossings, &givenUp](Ptr<EdgeLlmLineScenario> sc) {
                 crossings = sc->GetBoundaryCrossings().size();
@@ -341,18 +337,13 @@ main(int argc, char* argv[])
         meta.parameters = config.ToParameters();
         meta.parameters.emplace_back("scheme", edgellm::JoinNames(schemes));
         meta.parameters.emplace_back("outDir", outDir);
-        const std::string handoversCsv = outDir + "/handovers.csv";
-        const std::string sessionsCsv = outDir + "/sessions.csv";
-        std::ofstream sessions(sessionsCsv);
-        WriteHandoversCsv(handovers, results);
-        WriteSessionsCsv(sessions, results);
-        if (!sessions || !handovers || !WriteRunSidecar(handoversCsv, meta) ||
-            !WriteRunSidecar(sessionsCsv, meta))
+        if (!WriteRunResults(outDir, results, meta))
         {
             std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";
             return 1;
         }
-        std::cout << "\nCSV: " << handoversCsv << ", " << sessionsCsv << " (each with .json)\n";
+        std::cout << "\nCSV: " << outDir << "/handovers.csv, " << outDir
+                  << "/sessions.csv (each with .json)\n";
     }
     const bool ok = tokensOnce && bytesConserved;
     std::cout << "verdict: handovers requested " << requested << ", completed " << completed

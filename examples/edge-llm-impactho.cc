@@ -14,6 +14,8 @@
 // below A(y0)), the KV bytes the windows abandoned and the worst handover delay, and exits 1
 // if a session missed tokens or a KV ledger does not balance.
 
+#include "example-progress.h"
+
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/flag-checks.h"
@@ -144,13 +146,11 @@ main(int argc, char* argv[])
     {
         ImpactHoRoadRun run;
         {
-            // Wall-clock progress on stderr, so that a long run is not silent until its end.
-            std::unique_ptr<ShowProgress> progress;
             if (!quiet)
             {
                 std::cerr << name << ":\n";
-                progress = std::make_unique<ShowProgress>(Seconds(10), std::cerr);
             }
+            const auto progress = StartProgress(quiet);
             run = experiment.Run(name, inputs);
         }
         const ImpactHoAccuracySummary s = SummariseImpactHoAccuracy(run.accuracy, curve);
@@ -178,12 +178,7 @@ main(int argc, char* argv[])
         meta.parameters = config.ToParameters();
         meta.parameters.emplace_back("scheme", scheme.GetValue());
         meta.parameters.emplace_back("outDir", outDir);
-        std::ofstream handovers(outDir + "/handovers.csv");
-        std::ofstream sessions(outDir + "/sessions.csv");
-        WriteHandoversCsv(handovers, results);
-        WriteSessionsCsv(sessions, results);
-        if (!handovers || !sessions || !WriteRunSidecar(outDir + "/handovers.csv", meta) ||
-            !WriteRunSidecar(outDir + "/sessions.csv", meta))
+        if (!WriteRunResults(outDir, results, meta))
         {
             std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";
             return 1;

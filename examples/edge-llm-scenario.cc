@@ -12,6 +12,8 @@
 // It prints one line per handover, then each session's tokens and KV ledger, and exits 1 if
 // a session missed tokens, the ledger does not balance, or nobody handed over.
 
+#include "example-progress.h"
+
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/flag-checks.h"
@@ -338,12 +340,7 @@ main(int argc, char* argv[])
     // [scenario]
     Simulator::Stop(simTime);
     {
-        // Wall-clock progress on stderr, so that a long run is not silent until its end.
-        std::unique_ptr<ShowProgress> progress;
-        if (!quiet)
-        {
-            progress = std::make_unique<ShowProgress>(Seconds(10), std::cerr);
-        }
+        const auto progress = StartProgress(quiet);
         Simulator::Run();
     }
 
@@ -406,12 +403,7 @@ main(int argc, char* argv[])
                            {"simTime", f.simTime},
                            {"scheme", schemes[0]},
                            {"outDir", outDir}};
-        std::ofstream handovers(outDir + "/handovers.csv");
-        std::ofstream sessions(outDir + "/sessions.csv");
-        WriteHandoversCsv(handovers, results);
-        WriteSessionsCsv(sessions, results);
-        if (!handovers || !sessions || !WriteRunSidecar(outDir + "/handovers.csv", meta) ||
-            !WriteRunSidecar(outDir + "/sessions.csv", meta))
+        if (!WriteRunResults(outDir, results, meta))
         {
             std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";
             return 1;

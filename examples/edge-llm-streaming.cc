@@ -12,6 +12,7 @@
 // interruptions.csv).
 
 #include "example-format.h"
+#include "example-progress.h"
 
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
@@ -85,12 +86,7 @@ RunScheme(const std::string& scheme,
 
     Simulator::Stop(simTime);
     {
-        // Wall-clock progress on stderr, so that a long run is not silent until its end.
-        std::unique_ptr<ShowProgress> progress;
-        if (!quiet)
-        {
-            progress = std::make_unique<ShowProgress>(Seconds(10), std::cerr);
-        }
+        const auto progress = StartProgress(quiet);
         Simulator::Run();
     }
 

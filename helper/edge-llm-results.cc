@@ -294,6 +294,23 @@ WriteSessionsCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
     }
 }
 
+bool
+WriteRunResults(const std::string& dir,
+                const std::vector<EdgeLlmRunResults>& runs,
+                const EdgeLlmRunMetadata& metadata)
+{
+    const std::string handoversCsv = dir + "/handovers.csv";
+    const std::string sessionsCsv = dir + "/sessions.csv";
+    std::ofstream handovers(handoversCsv);
+    std::ofstream sessions(sessionsCsv);
+    WriteHandoversCsv(handovers, runs);
+    WriteSessionsCsv(sessions, runs);
+    handovers.close();
+    sessions.close();
+    return handovers && sessions && WriteRunSidecar(handoversCsv, metadata) &&
+           WriteRunSidecar(sessionsCsv, metadata);
+}
+
 std::string
 EdgeLlmVersion()
 {

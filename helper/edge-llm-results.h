@@ -142,6 +142,18 @@ struct EdgeLlmRunMetadata
  */
 bool WriteRunSidecar(const std::string& resultPath, const EdgeLlmRunMetadata& metadata);
 
+/**
+ * \ingroup edge-llm
+ * \brief Write dir/handovers.csv and dir/sessions.csv of the runs, each with its sidecar.
+ * \param dir an existing directory
+ * \param runs the runs
+ * \param metadata the run's own part of the sidecars
+ * \return false if a file cannot be written
+ */
+bool WriteRunResults(const std::string& dir,
+                     const std::vector<EdgeLlmRunResults>& runs,
+                     const EdgeLlmRunMetadata& metadata);
+
 /// \return the module's version, e.g. "0.1.0"
 std::string EdgeLlmVersion();
 
