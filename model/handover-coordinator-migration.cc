@@ -178,16 +178,6 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     {
         sender->Enqueue(request);
     }
-    if (m.open && !m_tokensHooked)
-    {
-        m_tokensHooked = true;
-        for (const auto& [cell, c] : m_cells)
-        {
-            c.server->GetEngine()->TraceConnectWithoutContext(
-                "TokenGenerated",
-                MakeCallback(&HandoverCoordinator::TokenGenerated, this, cell));
-        }
-    }
     if (!prepared)
     {
         ScheduleDeadline(imsi, m);

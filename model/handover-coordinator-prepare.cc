@@ -139,6 +139,7 @@ HandoverCoordinator::CommitPrepared(uint64_t imsi)
 void
 HandoverCoordinator::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t index)
 {
+    NoteFirstDecode(imsi, index);
     auto it = m_migrations.find(imsi);
     if (it == m_migrations.end() || !it->second.open || it->second.route.front() != cellId)
     {

@@ -157,9 +157,11 @@ HandoverCoordinator::AddCell(Ptr<EdgeLlmServer> server, Ptr<KvTransferApplicatio
     server->GetEngine()->TraceConnectWithoutContext(
         "PrefillCompleted",
         MakeCallback(&HandoverCoordinator::PrefillCompleted, this, cellId));
+    // One sink per engine for every token: a record's first decode, and an open transfer's
+    // new KV blocks.
     server->GetEngine()->TraceConnectWithoutContext(
         "TokenGenerated",
-        MakeCallback(&HandoverCoordinator::NoteFirstDecode, this));
+        MakeCallback(&HandoverCoordinator::TokenGenerated, this, cellId));
 }
 
 void

@@ -456,7 +456,6 @@ class HandoverCoordinator : public Object
     std::map<uint64_t, uint32_t> m_groupOf;           //!< IMSI to its unplanned group number
     std::vector<HandoverRecord> m_records;            //!< every handover
     std::map<uint64_t, std::size_t> m_awaitingDecode; //!< IMSI to its record without firstDecode
-    bool m_tokensHooked{false};                       //!< TokenGenerated of every engine heard
     uint64_t m_budgetSlot{0};                         //!< the slot of m_budgets
     bool m_budgetsValid{false};                       //!< m_budgets holds m_budgetSlot's
     SlotBudgets m_budgets;                            //!< the slot hook's last answer
