@@ -250,6 +250,7 @@ HandoverCoordinator::MakeMigrationView(uint64_t imsi,
                       ? (r.hoStart + m.plan.resumeAfter).GetSeconds()
                       : -1;
     v.kv = GetKvProfile(imsi);
+    v.unit = m.plan.unit;
     if (links && index)
     {
         const std::size_t l = AddLinkView(m.route[0], m.route[1], *links, *index).first;

@@ -202,18 +202,20 @@ struct HandoverPlan
  */
 struct MigrationView
 {
-    uint64_t imsi{0};               //!< the session
-    uint32_t epoch{0};              //!< its transfer's epoch
-    uint16_t holderCell{0};         //!< where its cache comes from
-    uint16_t targetCell{0};         //!< where it goes
-    bool committed{false};          //!< the handover has happened (false: prepared)
-    uint64_t announcedBytes{0};     //!< KV bytes of its transfer so far
-    uint64_t sentBytes{0};          //!< of those, handed to TCP
-    uint64_t receivedBytes{0};      //!< of those, arrived at the target
-    double weight{1};               //!< the plan's weight
-    double handoverStartS{0};       //!< its handover start, s (the expected one while prepared)
-    double resumeAtS{-1};           //!< AT_DEADLINE: when it resumes, s; negative otherwise
-    SessionKvProfile kv;            //!< its KV-cache shape
+    uint64_t imsi{0};           //!< the session
+    uint32_t epoch{0};          //!< its transfer's epoch
+    uint16_t holderCell{0};     //!< where its cache comes from
+    uint16_t targetCell{0};     //!< where it goes
+    bool committed{false};      //!< the handover has happened (false: prepared)
+    uint64_t announcedBytes{0}; //!< KV bytes of its transfer so far
+    uint64_t sentBytes{0};      //!< of those, handed to TCP
+    uint64_t receivedBytes{0};  //!< of those, arrived at the target
+    double weight{1};           //!< the plan's weight
+    double handoverStartS{0};   //!< its handover start, s (the expected one while prepared)
+    double resumeAtS{-1};       //!< AT_DEADLINE: when it resumes, s; negative otherwise
+    SessionKvProfile kv;        //!< its KV-cache shape
+    /// the unit its plan sends in: a budget is best a whole number of them
+    KvTransferHeader::RangeUnit unit{KvTransferHeader::TOKEN};
     std::vector<std::size_t> links; //!< indices into HandoverSlotInput::links
 };
 

@@ -88,6 +88,21 @@ ImpactAccuracyModel::PeakSlope() const
 }
 
 double
+ImpactAccuracyModel::InverseAccuracy(double accuracy) const
+{
+    const double w = 2.0 * accuracy / m_params.fullAccuracy - 1.0;
+    if (w <= -1.0)
+    {
+        return -std::numeric_limits<double>::infinity();
+    }
+    if (w >= 1.0)
+    {
+        return std::numeric_limits<double>::infinity();
+    }
+    return m_params.inflection + w / std::sqrt(1.0 - w * w) / m_params.steepness;
+}
+
+double
 ImpactAccuracyModel::InverseSlope(double slope) const
 {
     if (!(slope > 0.0))

@@ -116,6 +116,18 @@ class ImpactAccuracyModel
      */
     double InverseSlope(double slope) const;
 
+    /**
+     * \brief The fraction at which the curve reaches an accuracy: A^{-1}(a) = y0 + u / k with
+     * u = w / sqrt(1 - w^2), w = 2 a / M - 1.
+     *
+     * A(y) tends to 0 and M only as y goes to -infinity and +infinity, so a <= 0 gives
+     * -infinity and a >= M gives +infinity; a caller compares the answer with [0, 1].
+     *
+     * \param accuracy a
+     * \return y with A(y) = a
+     */
+    double InverseAccuracy(double accuracy) const;
+
   private:
     ImpactAccuracyParams m_params; //!< the curve
 };

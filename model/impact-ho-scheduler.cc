@@ -106,6 +106,18 @@ ImpactSlotScheduler::GetAccuracyParams() const
                              : ImpactAccuracyParams::ImportanceOrder();
 }
 
+ImpactAccuracyParams
+ImpactSlotScheduler::GetPartialCurve() const
+{
+    return GetAccuracyParams();
+}
+
+Time
+ImpactSlotScheduler::GetWindow() const
+{
+    return m_window;
+}
+
 double
 ImpactSlotScheduler::GetCompoundAccuracy(uint64_t imsi) const
 {
@@ -186,6 +198,7 @@ ImpactSlotScheduler::DoSlot(const HandoverSlotInput& input)
             member.cacheBits = 8.0 * static_cast<double>(m.announcedBytes);
             member.sentFraction =
                 static_cast<double>(m.sentBytes) / static_cast<double>(m.announcedBytes);
+            member.handoverStartS = m.handoverStartS;
             members.push_back(member);
         }
         const std::vector<double> rates = Allocate(members, capacityBps, input.slotS);
@@ -197,13 +210,16 @@ ImpactSlotScheduler::DoSlot(const HandoverSlotInput& input)
             const MigrationView& m = input.migrations[indices[j]];
             const uint64_t left = m.announcedBytes - m.sentBytes;
             const double bytes = std::max(0.0, rates[j]) * input.slotS / 8.0;
-            // Whole entries: a DATA message carries whole units, and a budget that is not a
-            // multiple of one would leave a remainder no message can use.
-            const auto entries = static_cast<uint64_t>(std::floor(bytes / m.kv.bytesPerEntry));
+            // Whole units (entries, or tokens for a token-unit plan): a DATA message carries
+            // whole units, and a budget that is not a multiple of one would leave a remainder
+            // no message can use.
+            const uint64_t unitBytes =
+                m.unit == KvTransferHeader::ENTRY ? m.kv.bytesPerEntry : m.kv.bytesPerToken;
+            const auto units = static_cast<uint64_t>(std::floor(bytes / unitBytes));
             // A rate that finishes the session (y_i = 1, up to rounding) gives all that is
-            // left, a last part of an entry included.
+            // left, a last part of a unit included.
             const bool finishes = bytes >= static_cast<double>(left) * (1 - 1e-9);
-            const uint64_t budget = finishes ? left : std::min(left, entries * m.kv.bytesPerEntry);
+            const uint64_t budget = finishes ? left : std::min(left, units * unitBytes);
             if (budget > 0)
             {
                 budgets[m.imsi] = budget;
@@ -228,10 +244,24 @@ ImpactSlotScheduler::DoCompleteRecord(HandoverRecord& record) const
     {
         arrived += r.end - r.first;
     }
-    // A plan of no entry (a context of 0 tokens never reaches a plan) would have nothing to
-    // lose: the whole of nothing arrived.
-    const double y = total == 0 ? 1.0 : static_cast<double>(arrived) / static_cast<double>(total);
-    const ImpactAccuracyModel model(GetAccuracyParams());
+    double y = 1.0;
+    if (record.unit == KvTransferHeader::TOKEN)
+    {
+        // A token-unit plan (the hybrid and re-prefill baselines) holds its re-prefilled
+        // prefix, whole (the resume waits for it), and the positions that arrived.
+        y = record.contextTokens == 0
+                ? 1.0
+                : std::min(1.0,
+                           static_cast<double>(record.prefillTokens + arrived) /
+                               static_cast<double>(record.contextTokens));
+    }
+    else if (total > 0)
+    {
+        // A plan of no entry (a context of 0 tokens never reaches a plan) would have nothing
+        // to lose: the whole of nothing arrived.
+        y = static_cast<double>(arrived) / static_cast<double>(total);
+    }
+    const ImpactAccuracyModel model(y < 1 ? GetPartialCurve() : GetAccuracyParams());
     const double a = model.Accuracy(y);
     const double full = model.GetParams().fullAccuracy;
     const double compound = GetCompoundAccuracy(record.imsi) * a / full;
@@ -254,14 +284,33 @@ ImpactSlotScheduler::DoCompleteRecord(HandoverRecord& record) const
 TypeId
 ImpactHoScheduler::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::ImpactHoScheduler")
-                            .SetParent<ImpactSlotScheduler>()
-                            .SetGroupName("EdgeLlm")
-                            .AddConstructor<ImpactHoScheduler>();
+    static TypeId tid =
+        TypeId("ns3::ImpactHoScheduler")
+            .SetParent<ImpactSlotScheduler>()
+            .SetGroupName("EdgeLlm")
+            .AddConstructor<ImpactHoScheduler>()
+            .AddAttribute("Overload",
+                          "What a slot does when the link cannot bring every session to the "
+                          "inflection y0 (B < B_min): equalized-bytes (the paper's fallback: "
+                          "equal shares, each capped at y0), winner-take-all (cascading, "
+                          "greedy by accuracy gain per bit) or admission (the sessions of "
+                          "smallest need to reach y0 are admitted while their needs fit, and "
+                          "water-fill; the others get nothing in the slot).",
+                          EnumValue(ImpactHoScheduler::EQUALIZED_BYTES),
+                          MakeEnumAccessor(&ImpactHoScheduler::m_overload),
+                          MakeEnumChecker(ImpactHoScheduler::EQUALIZED_BYTES,
+                                          "equalized-bytes",
+                                          ImpactHoScheduler::WINNER_TAKE_ALL,
+                                          "winner-take-all",
+                                          ImpactHoScheduler::ADMISSION,
+                                          "admission"));
     return tid;
 }
 
-ImpactHoScheduler::ImpactHoScheduler() = default;
+ImpactHoScheduler::ImpactHoScheduler()
+    : m_overload(EQUALIZED_BYTES)
+{
+}
 
 ImpactHoScheduler::~ImpactHoScheduler() = default;
 
@@ -274,32 +323,88 @@ ImpactHoScheduler::GetSchemeName() const
 std::vector<double>
 ImpactHoScheduler::Allocate(const std::vector<Member>& members, double capacityBps, double slotS)
 {
-    ImpactWaterFillingInput in;
-    in.capacityBps = capacityBps;
-    in.slotSeconds = slotS;
     const ImpactAccuracyParams curve = GetAccuracyParams();
-    for (const Member& m : members)
+    auto solve = [&](const std::vector<std::size_t>& among) {
+        ImpactWaterFillingInput in;
+        in.capacityBps = capacityBps;
+        in.slotSeconds = slotS;
+        for (std::size_t i : among)
+        {
+            ImpactWaterFillingUe ue;
+            ue.cacheBits = members[i].cacheBits;
+            ue.sentFraction = std::min(1.0, std::max(0.0, members[i].sentFraction));
+            ue.accuracy = curve;
+            in.ues.push_back(ue);
+        }
+        return SolveImpactWaterFilling(in);
+    };
+    std::vector<std::size_t> all(members.size());
+    for (std::size_t i = 0; i < all.size(); ++i)
     {
-        ImpactWaterFillingUe ue;
-        ue.cacheBits = m.cacheBits;
-        ue.sentFraction = std::min(1.0, std::max(0.0, m.sentFraction));
-        ue.accuracy = curve;
-        in.ues.push_back(ue);
+        all[i] = i;
     }
-    const ImpactWaterFillingResult result = SolveImpactWaterFilling(in);
+    ImpactWaterFillingResult result = solve(all);
+    std::vector<double> rates(members.size(), 0);
     std::string mode = ToString(result.mode);
+    if (result.mode == ImpactWaterFillingMode::EQUALIZED_BYTES && m_overload == WINNER_TAKE_ALL)
+    {
+        rates = CascadeWinnerTakeAll(members, capacityBps, slotS, curve);
+        mode = "winner-take-all";
+    }
+    else if (result.mode == ImpactWaterFillingMode::EQUALIZED_BYTES && m_overload == ADMISSION)
+    {
+        // Smallest need first (ties in member order), admitted while the needs fit: then the
+        // admitted sessions' B_min <= B, and the solver water-fills them.
+        std::vector<std::pair<double, std::size_t>> needs;
+        for (std::size_t i = 0; i < members.size(); ++i)
+        {
+            const double x = std::min(1.0, std::max(0.0, members[i].sentFraction));
+            needs.emplace_back(members[i].cacheBits * std::max(0.0, curve.inflection - x), i);
+        }
+        std::stable_sort(needs.begin(), needs.end(), [](const auto& l, const auto& r) {
+            return l.first < r.first;
+        });
+        std::vector<std::size_t> admitted;
+        double used = 0;
+        for (const auto& [need, i] : needs)
+        {
+            if (used + need > capacityBps * slotS)
+            {
+                break;
+            }
+            used += need;
+            admitted.push_back(i);
+        }
+        if (admitted.empty() || needs[admitted.size() - 1].first == 0)
+        {
+            // No session short of y0 fits: the cheapest one gets the whole slot, and comes
+            // closer to y0 (the sessions at y0 already are kept).
+            admitted.push_back(needs[admitted.size()].second);
+        }
+        const ImpactWaterFillingResult part = solve(admitted);
+        for (std::size_t j = 0; j < admitted.size(); ++j)
+        {
+            rates[admitted[j]] = part.ues[j].rateBps;
+        }
+        mode = "admission";
+    }
+    else
+    {
+        for (std::size_t i = 0; i < members.size(); ++i)
+        {
+            rates[i] = result.ues[i].rateBps;
+        }
+    }
     std::replace(mode.begin(), mode.end(), '-', '_');
-    std::vector<double> rates;
     for (std::size_t i = 0; i < members.size(); ++i)
     {
-        rates.push_back(result.ues[i].rateBps);
-        if (result.ues[i].rateBps > 0)
+        if (rates[i] > 0)
         {
             CountMode(members[i].imsi, mode);
         }
     }
     NS_LOG_INFO("impactho: " << members.size() << " sessions on " << capacityBps << " bit/s, "
-                             << ToString(result.mode));
+                             << mode);
     return rates;
 }
 
@@ -417,7 +522,16 @@ ImpactWtaScheduler::GetSchemeName() const
 std::vector<double>
 ImpactWtaScheduler::Allocate(const std::vector<Member>& members, double capacityBps, double slotS)
 {
-    const ImpactAccuracyModel model(GetAccuracyParams());
+    return CascadeWinnerTakeAll(members, capacityBps, slotS, GetAccuracyParams());
+}
+
+std::vector<double>
+ImpactSlotScheduler::CascadeWinnerTakeAll(const std::vector<Member>& members,
+                                          double capacityBps,
+                                          double slotS,
+                                          const ImpactAccuracyParams& curve)
+{
+    const ImpactAccuracyModel model(curve);
     std::vector<double> bits(members.size(), 0);
     std::vector<bool> served(members.size(), false);
     double left = capacityBps * slotS;

@@ -88,6 +88,16 @@ class ImpactSlotScheduler : public HandoverScheduler
     ImpactAccuracyParams GetAccuracyParams() const;
 
     /**
+     * \brief The curve of a session that resumed with part of its cache (y < 1); one with the
+     * whole cache has GetAccuracyParams()'s A(1), whatever the order it came in.
+     * \return GetAccuracyParams(), unless a subclass sends in another order than Order's
+     */
+    virtual ImpactAccuracyParams GetPartialCurve() const;
+
+    /// \return the Window attribute, T_max; 0 for none
+    Time GetWindow() const;
+
+    /**
      * \brief The compound accuracy a session carries out of its handovers so far.
      * \param imsi the session
      * \return M prod_k (A(y_k) / M) over its recorded handovers; M if it has none
@@ -98,9 +108,10 @@ class ImpactSlotScheduler : public HandoverScheduler
     /// One session of an allocation group.
     struct Member
     {
-        uint64_t imsi{0};       //!< the session
-        double cacheBits{0};    //!< S_i, its whole transfer, bit
-        double sentFraction{0}; //!< x_i, fraction handed to TCP so far, in [0, 1]
+        uint64_t imsi{0};         //!< the session
+        double cacheBits{0};      //!< S_i, its whole transfer, bit
+        double sentFraction{0};   //!< x_i, fraction handed to TCP so far, in [0, 1]
+        double handoverStartS{0}; //!< tau_i, its handover start, s
     };
 
     /**
@@ -120,6 +131,21 @@ class ImpactSlotScheduler : public HandoverScheduler
      * \param mode the name of the mode, e.g. "water_filling"; counted as slots_NAME
      */
     void CountMode(uint64_t imsi, const std::string& mode);
+
+    /**
+     * \brief Cascading winner-take-all: the member whose accuracy would gain most per bit from
+     * the whole capacity left takes all it can use (up to its whole cache), and what it leaves
+     * goes to the next best, and so on; ties go to the member listed first.
+     * \param members the sessions, not empty
+     * \param capacityBps B, bit/s
+     * \param slotS Delta t, s
+     * \param curve every member's accuracy curve
+     * \return one rate per member, bit/s, summing to at most B
+     */
+    static std::vector<double> CascadeWinnerTakeAll(const std::vector<Member>& members,
+                                                    double capacityBps,
+                                                    double slotS,
+                                                    const ImpactAccuracyParams& curve);
 
     HandoverPlan DoPlan(const HandoverPlanInput& input) override;
     SlotBudgets DoSlot(const HandoverSlotInput& input) override;
@@ -154,6 +180,17 @@ class ImpactSlotScheduler : public HandoverScheduler
 class ImpactHoScheduler : public ImpactSlotScheduler
 {
   public:
+    /// What a slot does when the link cannot bring every session to y0 (B < B_min).
+    enum Overload
+    {
+        EQUALIZED_BYTES, //!< the paper's fallback: equal shares up to y0, nobody refused
+        WINNER_TAKE_ALL, //!< cascading winner-take-all over every session, nobody refused
+        /// admission control: the sessions with the smallest need S_i [y0 - x_i]^+ are
+        /// admitted while their needs fit in B Delta t, and water-fill among themselves; the
+        /// others get nothing in the slot (the cheapest one gets all, if none fits)
+        ADMISSION,
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -169,6 +206,9 @@ class ImpactHoScheduler : public ImpactSlotScheduler
     std::vector<double> Allocate(const std::vector<Member>& members,
                                  double capacityBps,
                                  double slotS) override;
+
+  private:
+    Overload m_overload; //!< Overload
 };
 
 /**

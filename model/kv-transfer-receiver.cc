@@ -46,6 +46,11 @@ KvTransferReceiver::GetTypeId()
                             "A message was dropped; its bytes are still consumed.",
                             MakeTraceSourceAccessor(&KvTransferReceiver::m_messageDropped),
                             "ns3::KvTransferReceiver::DropTracedCallback")
+            .AddTraceSource("DataArrived",
+                            "A DATA message of a session's current epoch has wholly arrived, and "
+                            "its range counts as received.",
+                            MakeTraceSourceAccessor(&KvTransferReceiver::m_dataArrived),
+                            "ns3::KvTransferReceiver::MessageTracedCallback")
             .AddTraceSource("SessionComplete",
                             "A session's received ranges cover every announced one.",
                             MakeTraceSourceAccessor(&KvTransferReceiver::m_sessionComplete),
@@ -454,6 +459,7 @@ KvTransferReceiver::OnMessageEnd(Stream& stream)
         return;
     }
     s.received.Add(h.GetFirst(), uint64_t(h.GetFirst()) + h.GetCount());
+    m_dataArrived(h);
     CheckComplete(imsi, s);
 }
 

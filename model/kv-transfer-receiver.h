@@ -274,6 +274,7 @@ class KvTransferReceiver : public Object
     Callback<void, uint64_t, uint32_t, uint32_t, uint32_t> m_tokens; //!< TOKENS
 
     TracedCallback<const KvTransferHeader&> m_messageReceived;      //!< MessageReceived
+    TracedCallback<const KvTransferHeader&> m_dataArrived;          //!< DataArrived
     TracedCallback<const KvTransferHeader&, int> m_messageDropped;  //!< MessageDropped
     TracedCallback<uint64_t, uint32_t, uint64_t> m_sessionComplete; //!< SessionComplete
 };

@@ -44,6 +44,7 @@ TwoSessions(double bps, uint64_t bytes1, uint64_t sent1, uint64_t bytes2, uint64
         m.announcedBytes = bytes;
         m.sentBytes = sent;
         m.handoverStartS = 0.95;
+        m.unit = KvTransferHeader::ENTRY;
         m.links = {0};
         in.migrations.push_back(m);
     }
