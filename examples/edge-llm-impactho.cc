@@ -5,14 +5,19 @@
 // ImpactHO on a road: 8 eNBs 300 m apart, UEs handing over as a Poisson process (rho per s)
 // at 20 to 30 m/s, each with a session of 4K, 8K or 16K tokens of Qwen3-8B (bf16), A3
 // handovers, a star backhaul whose shared link of B carries every KV transfer. Each scheme
-// runs on the same draw:
+// runs on the same draw of each RngRun:
 //
-//   ./edge-llm-impactho                          # impactho and impact-equal, rho = 4/s
-//   ./edge-llm-impactho --scheme=impactho --rho=8 --window=300ms --outDir=out
+//   ./edge-llm-impactho                       # 4 schemes, rho = 4/s, 2 RngRuns
+//   ./edge-llm-impactho --scheme=impactho,impact-equal --rho=1,2,4,8 --outDir=out
+//   ./edge-llm-impactho --scheme=impactho --rho=12 --overload=equalized-bytes,admission
+//   ./edge-llm-impactho --window=0             # T_max = infinity: the time until 0.99 M
 //
-// Per scheme it prints the mean and P5 accuracy (nearest rank), the starved users (accuracy
-// below A(y0)), the KV bytes the windows abandoned and the worst handover delay, and exits 1
-// if a session missed tokens or a KV ledger does not balance.
+// --rho, --slot, --window, --backhaulRate and --overload take comma-separated lists, and
+// every combination is a point of the sweep. Per point and scheme it prints the mean and P5
+// accuracy (nearest rank), the starved users (accuracy below A(y0)), the fraction of the
+// clairvoyant bound, the KV bytes the windows abandoned, the worst handover delay and the
+// time until A >= 0.99 M; it exits 1 if a session missed tokens or a KV ledger does not
+// balance.
 
 #include "example-progress.h"
 
@@ -21,41 +26,144 @@
 #include "ns3/flag-checks.h"
 #include "ns3/impactho-road-experiment.h"
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <limits>
 #include <memory>
+#include <sstream>
 #include <string>
 
 using namespace ns3;
+
+namespace
+{
+
+/// \return the comma-separated items of \p text (one, if it has no comma)
+std::vector<std::string>
+SplitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        items.push_back(item);
+    }
+    if (items.empty() || text.back() == ',')
+    {
+        items.emplace_back();
+    }
+    return items;
+}
+
+/// Reads one item of a list flag into a config; returns an error naming the flag, or "".
+using ItemReader = std::function<std::string(const std::string&, ImpactHoRoadConfig&)>;
+
+/// One list flag of the sweep.
+struct SweepFlag
+{
+    std::string flag;               //!< its name
+    std::string text;               //!< what it was given
+    ItemReader read;                //!< reads one item
+    bool shown{false};              //!< a point's heading names it (it has more than one value)
+    std::vector<std::string> items; //!< its values, split
+};
+
+/// \return the nearest-rank median of the finite values, NaN if there are none
+double
+FiniteMedian(std::vector<double> values)
+{
+    values.erase(
+        std::remove_if(values.begin(), values.end(), [](double v) { return std::isnan(v); }),
+        values.end());
+    if (values.empty())
+    {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    std::sort(values.begin(), values.end());
+    return values[(values.size() + 1) / 2 - 1];
+}
+
+} // namespace
 
 int
 main(int argc, char* argv[])
 {
     ImpactHoRoadConfig config;
-    HandoverSchemeFlag scheme({"impactho", "impact-equal"}, "all");
-    // Times and rates are read as text, so that an error names the flag.
-    std::string slotText = "100ms";
-    std::string windowText = "500ms";
-    std::string rateText = "20Gbps";
-    std::string simTimeText = "10s";
+    HandoverSchemeFlag scheme({"impactho",
+                               "impact-equal",
+                               "impact-pf",
+                               "impact-wta",
+                               "impact-hybrid",
+                               "impact-reprefill",
+                               "impact-full"},
+                              "impactho,impact-equal,impact-hybrid,impact-reprefill");
+    std::vector<SweepFlag> sweep = {
+        {"rho",
+         "4",
+         [](const std::string& t, ImpactHoRoadConfig& c) {
+             char* end = nullptr;
+             c.rho = std::strtod(t.c_str(), &end);
+             return t.empty() || *end != '\0' ? "--rho = " + t +
+                                                    " is invalid; allowed: (0, 50] handovers/s, "
+                                                    "or a comma-separated list of them"
+                                              : std::string();
+         }},
+        {"slot",
+         "100ms",
+         [](const std::string& t, ImpactHoRoadConfig& c) {
+             return edgellm::ReadTimeFlag("slot", t, c.slot, false, "100ms");
+         }},
+        {"window",
+         "500ms",
+         [](const std::string& t, ImpactHoRoadConfig& c) {
+             return edgellm::ReadTimeFlag("window", t, c.window, true, "500ms");
+         }},
+        {"backhaulRate",
+         "20Gbps",
+         [](const std::string& t, ImpactHoRoadConfig& c) {
+             return edgellm::ReadRateFlag("backhaulRate", t, c.backhaulRate, "20Gbps");
+         }},
+        {"overload",
+         "equalized-bytes",
+         [](const std::string& t, ImpactHoRoadConfig& c) {
+             c.overload = t;
+             return std::string();
+         }},
+    };
+    std::string simTimeText = "12s";
+    std::string bufferText = "10ms";
+    uint32_t runs = 2;
     std::string outDir;
     bool quiet = false;
     CommandLine cmd(__FILE__);
-    cmd.AddValue("rho", "handovers (UEs entering) per s, (0, 50]", config.rho);
-    cmd.AddValue("slot", "Delta t, the allocation slot, > 0", slotText);
+    cmd.AddValue("rho", "handovers (UEs entering) per s, (0, 50]; a list sweeps", sweep[0].text);
+    cmd.AddValue("slot", "Delta t, the allocation slot, > 0; a list sweeps", sweep[1].text);
     cmd.AddValue("window",
-                 "T_max, the transfer window, >= 0 (0: wait for the whole cache)",
-                 windowText);
-    cmd.AddValue("backhaulRate", "B, the star's shared link, > 0", rateText);
+                 "T_max, the transfer window, >= 0 (0: wait for the whole cache); a list sweeps",
+                 sweep[2].text);
+    cmd.AddValue("backhaulRate", "B, the star's shared link, > 0; a list sweeps", sweep[3].text);
+    cmd.AddValue("overload",
+                 "impactho below B_min: equalized-bytes, winner-take-all or admission; a list "
+                 "sweeps",
+                 sweep[4].text);
+    cmd.AddValue("runs", "RngRuns per point, from the run's RngRun on, >= 1", runs);
     cmd.AddValue("tokens", "tokens each session generates, >= 1", config.tokens);
     cmd.AddValue("order",
                  "importance or random: the entries' order and accuracy curve",
                  config.order);
+    cmd.AddValue("kvProfile", "the sessions' model, a KvCacheProfile preset", config.kvProfile);
+    cmd.AddValue("kvBits", "bits per KV element: 4, 8, 16 or 32", config.kvBits);
     cmd.AddValue("simTime",
-                 "when the run stops at the latest; UEs enter from 1.5 s until 6 s before it",
+                 "when a run stops at the latest; UEs enter from 1.5 s until 8 s before it",
                  simTimeText);
+    cmd.AddValue("bufferTime",
+                 "the star's queues hold this long at B (bytes = B x bufferTime), [0, 1] s",
+                 bufferText);
     cmd.AddValue("outDir",
                  "write handovers.csv and sessions.csv there, each with a .json sidecar",
                  outDir);
@@ -64,10 +172,11 @@ main(int argc, char* argv[])
     // Numbers are checked as text first: CommandLine would print its help without the
     // flag's range, or wrap "-3" around in an unsigned flag.
     {
-        const std::string bad = edgellm::CheckNumberFlags(
-            {{"rho", false, "(0, 50] handovers/s"}, {"tokens", true, "an integer >= 1"}},
-            argc,
-            argv);
+        const std::string bad = edgellm::CheckNumberFlags({{"tokens", true, "an integer >= 1"},
+                                                           {"runs", true, "an integer >= 1"},
+                                                           {"kvBits", true, "4, 8, 16 or 32"}},
+                                                          argc,
+                                                          argv);
         if (!bad.empty())
         {
             std::cerr << bad << "\n";
@@ -85,22 +194,32 @@ main(int argc, char* argv[])
         std::cerr << e.what() << "\n";
         return 1;
     }
-    std::string error = edgellm::ReadTimeFlag("slot", slotText, config.slot, false, "100ms");
+    std::string error = runs < 1 ? "--runs = 0 is invalid; allowed: an integer >= 1" : "";
     if (error.empty())
     {
-        error = edgellm::ReadTimeFlag("window", windowText, config.window, true, "500ms");
+        error = edgellm::ReadTimeFlag("simTime", simTimeText, config.simTime, false, "12s");
     }
     if (error.empty())
     {
-        error = edgellm::ReadRateFlag("backhaulRate", rateText, config.backhaulRate, "20Gbps");
+        error = edgellm::ReadTimeFlag("bufferTime", bufferText, config.bufferTime, true, "10ms");
     }
-    if (error.empty())
+    // Every value of every list is checked before the first run.
+    for (SweepFlag& f : sweep)
     {
-        error = edgellm::ReadTimeFlag("simTime", simTimeText, config.simTime, false, "10s");
-    }
-    if (error.empty())
-    {
-        error = config.Check();
+        f.items = SplitList(f.text);
+        f.shown = f.items.size() > 1;
+        for (const std::string& item : f.items)
+        {
+            ImpactHoRoadConfig probe = config;
+            if (error.empty())
+            {
+                error = f.read(item, probe);
+            }
+            if (error.empty())
+            {
+                error = probe.Check();
+            }
+        }
     }
     if (error.empty())
     {
@@ -123,68 +242,177 @@ main(int argc, char* argv[])
         return 1;
     }
 
-    const ImpactHoRoadExperiment experiment(config);
-    const ImpactHoRoadInputs inputs = experiment.Draw();
-    if (inputs.arrivalS.empty())
-    {
-        std::cerr << "verdict: no UE entered before the last arrival time; raise --simTime or "
-                     "--rho\n";
-        return 1;
-    }
     const ImpactAccuracyParams curve = config.order == "random"
                                            ? ImpactAccuracyParams::RandomOrder()
                                            : ImpactAccuracyParams::ImportanceOrder();
-    std::cout << inputs.arrivalS.size() << " UEs enter over " << std::fixed << std::setprecision(1)
-              << inputs.arrivalS.back() << " s; B = " << config.backhaulRate.GetBitRate() / 1e9
-              << " Gb/s, slot " << config.slot.GetMilliSeconds() << " ms, window "
-              << config.window.GetMilliSeconds() << " ms\n\n";
-    std::cout << "scheme         handovers  mean acc  P5 acc  starved  abandoned[GB]  worst "
-                 "delay[ms]  sessions ok\n";
+    const uint64_t firstRun = RngSeedManager::GetRun();
     bool ok = true;
-    std::vector<EdgeLlmRunResults> results;
-    for (const std::string& name : schemes)
+    bool anyUe = false;
+
+    /// Per (point, RngRun): its results and its settings, for a directory of its own
+    struct Output
     {
-        ImpactHoRoadRun run;
+        std::string dir;                                             //!< under outDir
+        std::vector<std::pair<std::string, std::string>> parameters; //!< the run's settings
+        std::vector<EdgeLlmRunResults> results;                      //!< one per scheme
+    };
+
+    std::vector<Output> outputs;
+    std::size_t points = 0;
+    // The sweep: every combination of the list flags' values, the last flag fastest.
+    std::vector<std::size_t> at(sweep.size(), 0);
+    for (bool more = true; more;)
+    {
+        ImpactHoRoadConfig point = config;
+        std::ostringstream heading;
+        for (std::size_t k = 0; k < sweep.size(); ++k)
         {
-            if (!quiet)
+            sweep[k].read(sweep[k].items[at[k]], point);
+            if (sweep[k].shown)
             {
-                std::cerr << name << ":\n";
+                heading << (heading.tellp() > 0 ? ", " : "") << sweep[k].flag << " = "
+                        << sweep[k].items[at[k]];
             }
-            const auto progress = StartProgress(quiet);
-            run = experiment.Run(name, inputs);
         }
-        const ImpactHoAccuracySummary s = SummariseImpactHoAccuracy(run.accuracy, curve);
-        const bool good = run.complete == run.sessions && run.ledgerBalances;
-        std::cout << std::left << std::setw(15) << name << std::right << std::setw(9) << s.count
-                  << std::setprecision(3) << std::setw(10) << s.mean << std::setw(8) << s.p5
-                  << std::setw(9) << s.starved << std::setprecision(2) << std::setw(15)
-                  << run.abandonedBytes / 1e9 << std::setprecision(1) << std::setw(17)
-                  << run.worstDelayS * 1e3 << std::setw(8) << run.complete << "/" << run.sessions
-                  << (good ? "" : "  FAILED") << "\n";
-        if (run.budgetBytes > 0)
+        std::cout << (heading.tellp() > 0 ? "== " + heading.str() + " ==\n" : "");
+        const ImpactHoRoadExperiment experiment(point);
+        ++points;
+        std::map<std::string, std::vector<ImpactHoRoadRun>> byScheme;
+        uint32_t ues = 0;
+        for (uint32_t r = 0; r < runs; ++r)
         {
-            std::cout << "               budgets spent: " << std::setprecision(1)
-                      << 100.0 * run.sentBytes / run.budgetBytes << " % of " << std::setprecision(2)
-                      << run.budgetBytes / 1e9 << " GB\n";
+            RngSeedManager::SetRun(firstRun + r);
+            const ImpactHoRoadInputs inputs = experiment.Draw();
+            ues += inputs.arrivalS.size();
+            if (inputs.arrivalS.empty())
+            {
+                continue;
+            }
+            Output out;
+            out.dir = "point-" + std::to_string(points) + "/run-" + std::to_string(firstRun + r);
+            out.parameters = point.ToParameters();
+            out.parameters.emplace_back("RngRun", std::to_string(firstRun + r));
+            for (const std::string& name : schemes)
+            {
+                if (!quiet)
+                {
+                    std::cerr << name << ", RngRun " << firstRun + r << ":\n";
+                }
+                const auto progress = StartProgress(quiet);
+                byScheme[name].push_back(experiment.Run(name, inputs));
+                out.results.push_back(byScheme[name].back().results);
+            }
+            outputs.push_back(std::move(out));
         }
-        ok = ok && good;
-        results.push_back(run.results);
+        anyUe = anyUe || ues > 0;
+        std::cout << ues << " UEs over " << runs << " RngRun(s) from " << firstRun
+                  << "; rho = " << point.rho << "/s, B = " << std::fixed << std::setprecision(1)
+                  << point.backhaulRate.GetBitRate() / 1e9 << " Gb/s, slot "
+                  << point.slot.GetMilliSeconds() << " ms, window "
+                  << point.window.GetMilliSeconds() << " ms (0: none)\n";
+        std::cout << "scheme            HOs  mean acc  P5 acc  starved  of bound  abandoned[GB]  "
+                     "worst delay[ms]  t(0.99M) P50[ms]  reached  sessions ok\n";
+        for (const std::string& name : schemes)
+        {
+            std::vector<double> accuracy;
+            std::vector<double> t99;
+            double bound = 0;
+            double abandoned = 0;
+            double worst = 0;
+            uint32_t complete = 0;
+            uint32_t sessions = 0;
+            bool good = true;
+            for (const ImpactHoRoadRun& run : byScheme[name])
+            {
+                accuracy.insert(accuracy.end(), run.accuracy.begin(), run.accuracy.end());
+                t99.insert(t99.end(), run.timeTo99S.begin(), run.timeTo99S.end());
+                bound += run.clairvoyantBound;
+                abandoned += run.abandonedBytes / 1e9;
+                worst = std::max(worst, run.worstDelayS);
+                complete += run.complete;
+                sessions += run.sessions;
+                good = good && run.complete == run.sessions && run.ledgerBalances;
+            }
+            const ImpactHoAccuracySummary s = SummariseImpactHoAccuracy(accuracy, curve);
+            double sum = 0;
+            for (double a : accuracy)
+            {
+                sum += a;
+            }
+            const auto reached = static_cast<uint32_t>(
+                std::count_if(t99.begin(), t99.end(), [](double t) { return !std::isnan(t); }));
+            const double median = FiniteMedian(t99);
+            std::ostringstream ofBound;
+            std::ostringstream p50;
+            if (std::isnan(bound) || bound <= 0)
+            {
+                ofBound << "-";
+            }
+            else
+            {
+                ofBound << std::fixed << std::setprecision(3) << sum / bound;
+            }
+            if (std::isnan(median))
+            {
+                p50 << "never";
+            }
+            else
+            {
+                p50 << std::fixed << std::setprecision(1) << median * 1e3;
+            }
+            std::cout << std::left << std::setw(16) << name << std::right << std::setw(5) << s.count
+                      << std::setprecision(3) << std::setw(10) << s.mean << std::setw(8) << s.p5
+                      << std::setw(9) << s.starved << std::setw(10) << ofBound.str()
+                      << std::setprecision(2) << std::setw(15) << abandoned << std::setprecision(1)
+                      << std::setw(17) << worst * 1e3 << std::setw(18) << p50.str() << std::setw(6)
+                      << reached << "/" << std::left << std::setw(4) << t99.size() << std::right
+                      << std::setw(5) << complete << "/" << sessions << (good ? "" : "  FAILED")
+                      << "\n";
+            ok = ok && good;
+        }
+        std::cout << "\n";
+        more = false;
+        for (std::size_t k = sweep.size(); k-- > 0;)
+        {
+            if (++at[k] < sweep[k].items.size())
+            {
+                more = true;
+                break;
+            }
+            at[k] = 0;
+        }
+    }
+    if (!anyUe)
+    {
+        std::cerr << "verdict: no UE entered before the last arrival time; raise --simTime, "
+                     "--rho or --runs\n";
+        return 1;
     }
     if (!outDir.empty())
     {
-        EdgeLlmRunMetadata meta;
-        meta.program = "edge-llm-impactho";
-        meta.arguments.assign(argv, argv + argc);
-        meta.parameters = config.ToParameters();
-        meta.parameters.emplace_back("scheme", scheme.GetValue());
-        meta.parameters.emplace_back("outDir", outDir);
-        if (!WriteRunResults(outDir, results, meta))
+        // One point and one RngRun write to outDir itself; a sweep writes each (point,
+        // RngRun) to outDir/point-K/run-R, every one with the sidecar of its own settings.
+        for (Output& out : outputs)
         {
-            std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";
-            return 1;
+            const std::string dir = outputs.size() == 1 ? outDir : outDir + "/" + out.dir;
+            std::error_code e;
+            std::filesystem::create_directories(dir, e);
+            EdgeLlmRunMetadata meta;
+            meta.program = "edge-llm-impactho";
+            meta.arguments.assign(argv, argv + argc);
+            meta.parameters = out.parameters;
+            meta.parameters.emplace_back("scheme", scheme.GetValue());
+            meta.parameters.emplace_back("outDir", outDir);
+            if (e || !WriteRunResults(dir, out.results, meta))
+            {
+                std::cerr << "--outDir = " << outDir << ": cannot write the results to " << dir
+                          << "\n";
+                return 1;
+            }
         }
-        std::cout << "CSV: " << outDir << "/handovers.csv, " << outDir
-                  << "/sessions.csv (each with .json)\n";
+        std::cout << "CSV: handovers.csv and sessions.csv (each with .json) in " << outDir
+                  << (outputs.size() == 1 ? "" : "/point-K/run-R, one per point and RngRun")
+                  << "\n";
     }
     if (!ok)
     {

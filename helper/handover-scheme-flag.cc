@@ -30,7 +30,7 @@ std::string
 HandoverSchemeFlag::GetHelp() const
 {
     return "the handover scheme: " + edgellm::JoinNames(edgellm::HandoverSchemeNames()) +
-           ", or all (" + edgellm::JoinNames(m_all) + ")";
+           ", or all (" + edgellm::JoinNames(m_all) + "); a comma-separated list runs each";
 }
 
 const std::string&
@@ -43,15 +43,32 @@ std::vector<std::string>
 HandoverSchemeFlag::GetSchemes() const
 {
     const std::vector<std::string> names = edgellm::HandoverSchemeNames();
-    const std::vector<std::string> schemes =
-        m_value == "all" ? m_all : std::vector<std::string>{m_value};
-    for (const std::string& s : schemes)
+    std::vector<std::string> schemes;
+    std::size_t from = 0;
+    while (true)
     {
-        if (std::find(names.begin(), names.end(), s) == names.end())
+        const std::size_t comma = m_value.find(',', from);
+        const std::string s =
+            m_value.substr(from, comma == std::string::npos ? comma : comma - from);
+        if (s == "all")
         {
-            throw std::invalid_argument("--" + m_name + " = " + s + " is invalid; allowed: " +
-                                        edgellm::JoinNames(names) + " or all");
+            schemes.insert(schemes.end(), m_all.begin(), m_all.end());
         }
+        else if (std::find(names.begin(), names.end(), s) == names.end())
+        {
+            throw std::invalid_argument("--" + m_name + " = " + (s.empty() ? "\"\"" : s) +
+                                        " is invalid; allowed: " + edgellm::JoinNames(names) +
+                                        " or all, or a comma-separated list of them");
+        }
+        else
+        {
+            schemes.push_back(s);
+        }
+        if (comma == std::string::npos)
+        {
+            break;
+        }
+        from = comma + 1;
     }
     return schemes;
 }

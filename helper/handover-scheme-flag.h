@@ -44,7 +44,7 @@ class HandoverSchemeFlag
     const std::string& GetValue() const;
 
     /**
-     * \brief The schemes to run: "all" expanded, or the one named.
+     * \brief The schemes to run: the comma-separated names given, each "all" expanded.
      * \return the names; throws std::invalid_argument with "--<name> = <value> is invalid;
      *         allowed: ..." for a name that is not registered
      */

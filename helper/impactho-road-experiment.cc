@@ -16,9 +16,13 @@
 #include "ns3/enum.h"
 #include "ns3/handover-coordinator.h"
 #include "ns3/handover-scheme-registry.h"
+#include "ns3/impact-clairvoyant-bound.h"
 #include "ns3/impact-ho-scheduler.h"
 #include "ns3/kv-cache-profile.h"
+#include "ns3/kv-transfer-application.h"
+#include "ns3/kv-transfer-receiver.h"
 #include "ns3/log.h"
+#include "ns3/queue-size.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -27,6 +31,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -51,7 +56,7 @@ constexpr double FIRST_ARRIVAL_S = 1.5;
 /// ended and the session decodes when its handover comes.
 constexpr double SESSION_LEAD_S = 1.0;
 /// Time kept after the last arrival's window for its session to generate its last tokens, s.
-constexpr double DECODE_MARGIN_S = 3.5;
+constexpr double DECODE_MARGIN_S = 5.5;
 
 /// \return the window over which UEs arrive, [FIRST_ARRIVAL_S, this], s
 double
@@ -59,6 +64,19 @@ LastArrivalS(const ImpactHoRoadConfig& c)
 {
     return c.simTime.GetSeconds() - c.leadTime.GetSeconds() - c.window.GetSeconds() -
            DECODE_MARGIN_S;
+}
+
+/// Bytes that place an entry on the wire: its token (2 bytes of a 16-bit position), layer and
+/// head (4 bits each), the paper's 3 bytes.
+constexpr uint64_t ENTRY_METADATA_BYTES = 3;
+
+/// \return the bytes of one entry on the wire: K and V of one head, and its metadata
+uint64_t
+EntryBytes(const KvCacheProfile& profile)
+{
+    return static_cast<uint64_t>(
+               std::ceil(2.0 * profile.GetHeadDim() * profile.GetBitsPerElement() / 8.0)) +
+           ENTRY_METADATA_BYTES;
 }
 
 /// \return true if the scheme is one of ImpactHO's slot schedulers
@@ -139,6 +157,18 @@ ImpactHoRoadConfig::Check() const
     {
         e << "--order = " << order << " is invalid; allowed: importance or random";
     }
+    else if (bufferTime.IsStrictlyNegative() || bufferTime > Seconds(1))
+    {
+        e << "--bufferTime = " << bufferTime.As(Time::MS)
+          << " is invalid; allowed: a time in [0, 1] s (the star's queues hold that long at B; "
+             "at least 2 packets)";
+    }
+    else if (overload != "equalized-bytes" && overload != "winner-take-all" &&
+             overload != "admission")
+    {
+        e << "--overload = " << overload
+          << " is invalid; allowed: equalized-bytes, winner-take-all or admission";
+    }
     return e.str();
 }
 
@@ -164,7 +194,9 @@ ImpactHoRoadConfig::ToParameters() const
             {"leadTime", std::to_string(leadTime.GetMilliSeconds()) + "ms"},
             {"tokens", std::to_string(tokens)},
             {"simTime", std::to_string(simTime.GetMilliSeconds()) + "ms"},
-            {"order", order}};
+            {"order", order},
+            {"overload", overload},
+            {"bufferTime", std::to_string(bufferTime.GetMicroSeconds()) + "us"}};
 }
 
 std::vector<std::pair<std::string, std::string>>
@@ -175,6 +207,9 @@ ImpactHoRoadConfig::FlagAttributes()
             {"slot", "ns3::ImpactSlotScheduler::Slot"},
             {"slot", "ns3::SlotBudgetKvTransferPolicy::SlotDuration"},
             {"window", "ns3::ImpactSlotScheduler::Window"},
+            {"overload", "ns3::ImpactHoScheduler::Overload"},
+            {"bufferTime", "ns3::StarBackhaulTopology::QueueSize"},
+            {"kvProfile", "ns3::HandoverCoordinator::KvEntryBytes"},
             {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"},
             {"backhaulRate", "ns3::KvTransferSender::SocketBufferBytes"}};
 }
@@ -202,6 +237,40 @@ SummariseImpactHoAccuracy(const std::vector<double>& accuracy, const ImpactAccur
         s.starved += a < atInflection ? 1 : 0;
     }
     return s;
+}
+
+double
+ImpactHoClairvoyantBound(const ImpactHoRoadConfig& config,
+                         const std::vector<HandoverRecord>& records,
+                         uint64_t entryBytes)
+{
+    if (config.window.IsZero())
+    {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    const KvCacheProfile profile = KvCacheProfile::FromPreset(config.kvProfile, config.kvBits);
+    const double slotS = config.slot.GetSeconds();
+    ImpactClairvoyantInput in;
+    in.capacityBps = static_cast<double>(config.backhaulRate.GetBitRate());
+    in.slotSeconds = slotS;
+    in.windowSlots = static_cast<uint32_t>(std::ceil(config.window.GetSeconds() / slotS - 1e-9));
+    const ImpactAccuracyParams curve = config.order == "random"
+                                           ? ImpactAccuracyParams::RandomOrder()
+                                           : ImpactAccuracyParams::ImportanceOrder();
+    for (const HandoverRecord& r : records)
+    {
+        if (r.outcome != HandoverRecord::MIGRATED)
+        {
+            continue;
+        }
+        ImpactClairvoyantUe ue;
+        ue.cacheBits = 8.0 * static_cast<double>(r.contextTokens) * profile.GetLayers() *
+                       profile.GetKvHeads() * static_cast<double>(entryBytes);
+        ue.arrivalSlot = static_cast<uint32_t>(std::ceil(r.hoStart.GetSeconds() / slotS - 1e-9));
+        ue.accuracy = curve;
+        in.ues.push_back(ue);
+    }
+    return in.ues.empty() ? 0.0 : SolveImpactClairvoyantBound(in).bound;
 }
 
 ImpactHoRoadExperiment::ImpactHoRoadExperiment(const ImpactHoRoadConfig& config)
@@ -261,7 +330,16 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
                                                                   "Offset",
                                                                   DoubleValue(ROAD_OFFSET)));
     // Every transfer crosses the star's shared link of B; the access links are no slower.
+    // The shared port's buffer holds BufferTime at B (the rule of thumb of rate x RTT): a
+    // shallow one drops the slots' bursts, and ns-3's 1 s minimum RTO then empties windows of
+    // 500 ms.
+    const auto bufferBytes = static_cast<uint32_t>(
+        std::min(std::max(std::ceil(c.backhaulRate.GetBitRate() / 8.0 * c.bufferTime.GetSeconds()),
+                          2.0 * 9000),
+                 static_cast<double>(std::numeric_limits<uint32_t>::max())));
     Ptr<StarBackhaulTopology> star = CreateObjectWithAttributes<StarBackhaulTopology>(
+        "QueueSize",
+        QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, bufferBytes)),
         "SharedRate",
         DataRateValue(c.backhaulRate),
         "AccessRate",
@@ -297,6 +375,10 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         ue.velocity = Vector(inputs.speed[j], 0, 0);
         ue.moveStart = Seconds(inputs.arrivalS[j]);
         ue.sessionStart = Seconds(inputs.arrivalS[j] - SESSION_LEAD_S);
+        NS_LOG_INFO("UE " << j << ": enters at " << inputs.arrivalS[j] << " s at "
+                          << inputs.speed[j] << " m/s, crosses boundary " << inputs.boundary[j]
+                          << " at " << inputs.arrivalS[j] + c.leadTime.GetSeconds() << " s, "
+                          << inputs.context[j] << " tokens");
         net->AddUe(ue);
     }
     net->SetAttribute("Trigger", StringValue("a3"));
@@ -317,6 +399,13 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         UintegerValue(static_cast<uint64_t>(std::ceil(profile.GetBytesPerToken()))));
     edge->SetCoordinatorAttribute("KvEntriesPerToken",
                                   UintegerValue(profile.GetLayers() * profile.GetKvHeads()));
+    // An entry on the wire: K and V of one head at KvBits, plus the metadata that places it.
+    const uint64_t entryBytes = EntryBytes(profile);
+    edge->SetCoordinatorAttribute("KvEntryBytes", UintegerValue(entryBytes));
+    if (typeName == ImpactHoScheduler::GetTypeId().GetName())
+    {
+        edge->SetSchedulerAttribute("Overload", StringValue(c.overload));
+    }
     edge->SetClientAttribute("TokensToGenerate", UintegerValue(c.tokens));
     net->Build();
     net->AssignStreams(RADIO_STREAM);
@@ -328,6 +417,18 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
             "Budget",
             Callback<void, uint64_t, uint64_t, uint64_t>(
                 [budget](uint64_t, uint64_t, uint64_t bytes) { *budget += bytes; }));
+    }
+    // Per (imsi, epoch): when each DATA message arrived, and the units arrived so far.
+    std::map<std::pair<uint64_t, uint32_t>, std::vector<std::pair<double, uint64_t>>> arrivals;
+    for (const auto& [cell, app] : edge->GetKvTransfers())
+    {
+        app->GetReceiver()->TraceConnectWithoutContext(
+            "DataArrived",
+            Callback<void, const KvTransferHeader&>([&arrivals](const KvTransferHeader& h) {
+                auto& a = arrivals[{h.GetImsi(), h.GetEpoch()}];
+                a.emplace_back(Simulator::Now().GetSeconds(),
+                               (a.empty() ? 0 : a.back().second) + h.GetCount());
+            }));
     }
     const uint32_t sessions = net->GetMovingUeCount();
     uint32_t completed = 0;
@@ -353,6 +454,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
     run.sessions = sessions;
     const ImpactAccuracyModel curve(c.order == "random" ? ImpactAccuracyParams::RandomOrder()
                                                         : ImpactAccuracyParams::ImportanceOrder());
+    const double y99 = curve.InverseAccuracy(0.99 * curve.GetParams().fullAccuracy);
     for (const HandoverRecord& r : run.records)
     {
         if (r.outcome != HandoverRecord::MIGRATED)
@@ -364,7 +466,38 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         run.accuracy.push_back(a != r.policyValues.end() ? a->second : curve.Accuracy(1.0));
         run.abandonedBytes += r.abandonedBytes;
         run.worstDelayS = std::max(run.worstDelayS, (r.kvReady - r.hoStart).GetSeconds());
+        double t99 = std::numeric_limits<double>::quiet_NaN();
+        if (r.unit == KvTransferHeader::ENTRY)
+        {
+            uint64_t total = 0;
+            for (const PlanRange& range : r.transferRanges)
+            {
+                total += range.end - range.first;
+            }
+            const auto need = static_cast<uint64_t>(std::ceil(y99 * static_cast<double>(total)));
+            auto it = arrivals.find({r.imsi, r.epoch});
+            if (y99 <= 1 && it != arrivals.end())
+            {
+                auto at = std::find_if(it->second.begin(), it->second.end(), [need](auto& p) {
+                    return p.second >= need;
+                });
+                if (at != it->second.end())
+                {
+                    t99 = at->first - r.hoStart.GetSeconds();
+                }
+            }
+        }
+        else
+        {
+            auto y = r.policyValues.find("fraction_arrived");
+            if ((y == r.policyValues.end() || y->second >= 1) && !r.kvReady.IsStrictlyNegative())
+            {
+                t99 = (r.kvReady - r.hoStart).GetSeconds();
+            }
+        }
+        run.timeTo99S.push_back(t99);
     }
+    run.clairvoyantBound = ImpactHoClairvoyantBound(c, run.records, entryBytes);
     for (uint32_t j = 0; j < sessions; ++j)
     {
         Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(j));

@@ -34,7 +34,7 @@ namespace ns3
  * few seconds sees rho handovers per second, each UE enters at its Poisson arrival t_j
  * LeadTime before a cell boundary drawn uniformly among the road's, and hands over, by A3,
  * shortly after crossing it. Its session (its prompt is the context) opens 1 s before t_j, so
- * that its prefill has ended by the handover. UEs enter from 1.5 s until 6 s before SimTime
+ * that its prefill has ended by the handover. UEs enter from 1.5 s until 8 s before SimTime
  * (with the default lead and window), so that every session ends within the run.
  */
 struct ImpactHoRoadConfig
@@ -52,8 +52,12 @@ struct ImpactHoRoadConfig
     Time window{MilliSeconds(500)};                    //!< T_max; 0: no window
     Time leadTime{Seconds(2)};                         //!< from entering to the boundary
     uint32_t tokens{300};                              //!< tokens each session generates
-    Time simTime{Seconds(10)};                         //!< the run stops here at the latest
+    Time simTime{Seconds(12)};                         //!< the run stops here at the latest
+    /// the star's queues hold this long at B, bytes = B x bufferTime, >= 2 packets; [0, 1 s]
+    Time bufferTime{MilliSeconds(10)};
     std::string order{"importance"};                   //!< importance or random
+    /// ImpactHO's Overload: equalized-bytes, winner-take-all or admission
+    std::string overload{"equalized-bytes"};
 
     /**
      * \brief Check the settings without stopping the program.
@@ -100,7 +104,16 @@ struct ImpactHoRoadRun
     uint64_t budgetBytes{0};    //!< the impact schemes: the sum of every slot budget given
     uint64_t sentBytes{0};      //!< KV bytes handed to TCP, all sessions
     double worstDelayS{0};      //!< the longest handover delay, hoStart to resume, s
-    Time endTime;               //!< when the run stopped
+    /// per migrated handover (as accuracy): from its start until the fraction that had
+    /// arrived (and its prefix) gave A >= 0.99 M, s; NaN if that never happened. For the
+    /// entry-unit schemes it is read from the target receiver's DataArrived; the others need
+    /// their whole context (the random-order curve never reaches 0.99 M), so it is their
+    /// resume, if they resumed with all of it
+    std::vector<double> timeTo99S;
+    /// the clairvoyant bound (SolveImpactClairvoyantBound) on the sum of A over the migrated
+    /// handovers, with every one's arrival, cache and window known: NaN with no window
+    double clairvoyantBound{0};
+    Time endTime; //!< when the run stopped
 };
 
 /**
@@ -114,6 +127,24 @@ struct ImpactHoAccuracySummary
     uint32_t starved{0}; //!< handovers that resumed below A(y0) = M / 2
     uint32_t count{0};   //!< migrated handovers
 };
+
+/**
+ * \ingroup edge-llm
+ * \brief The clairvoyant bound on a run's handovers, from its records.
+ *
+ * Each migrated handover is a UE of the bound: S_i its whole cache in entries on the wire
+ * (context x entries per token x entry bytes, x 8), in transfer for the slots from the first
+ * one that starts at or after its handover, for ceil(T_max / Delta t) slots; the capacity is
+ * B itself, not its goodput, so that no schedule on the real link can beat it.
+ * \param config the road
+ * \param records the run's records
+ * \param entryBytes bytes of one entry on the wire
+ * \return the bound on the sum of A over the migrated handovers; NaN with no window, 0
+ * with no migrated handover
+ */
+double ImpactHoClairvoyantBound(const ImpactHoRoadConfig& config,
+                                const std::vector<HandoverRecord>& records,
+                                uint64_t entryBytes);
 
 /**
  * \param accuracy per handover

@@ -71,6 +71,15 @@ HandoverCoordinator::GetTypeId()
                           UintegerValue(112),
                           MakeUintegerAccessor(&HandoverCoordinator::m_kvEntriesPerToken),
                           MakeUintegerChecker<uint32_t>(1, 1u << 16))
+            .AddAttribute("KvEntryBytes",
+                          "Bytes of one KV entry on the wire, in ENTRY-unit transfers, of a "
+                          "session without its own profile: its K and V plus the metadata that "
+                          "places it (token, layer, head; 3 bytes for ImpactHO). 0 (the "
+                          "default): KvBytesPerToken / KvEntriesPerToken, rounded up, with no "
+                          "metadata. Range 0 or [that quotient, 2^32].",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&HandoverCoordinator::m_kvEntryBytes),
+                          MakeUintegerChecker<uint64_t>(0, uint64_t(1) << 32))
             .AddAttribute(
                 "OracleGrace",
                 "How long past its latest expected handover an oracle group's batch "
@@ -230,7 +239,12 @@ HandoverCoordinator::GetKvProfile(uint64_t imsi) const
     SessionKvProfile p;
     p.bytesPerToken = m_kvBytesPerToken;
     p.entriesPerToken = m_kvEntriesPerToken;
-    p.bytesPerEntry = (m_kvBytesPerToken + m_kvEntriesPerToken - 1) / m_kvEntriesPerToken;
+    const uint64_t payload = (m_kvBytesPerToken + m_kvEntriesPerToken - 1) / m_kvEntriesPerToken;
+    NS_ABORT_MSG_IF(m_kvEntryBytes != 0 && m_kvEntryBytes < payload,
+                    "HandoverCoordinator::KvEntryBytes = "
+                        << m_kvEntryBytes << " is below an entry's KV, KvBytesPerToken / "
+                        << "KvEntriesPerToken = " << payload << " bytes; give 0 or at least that");
+    p.bytesPerEntry = m_kvEntryBytes == 0 ? payload : m_kvEntryBytes;
     return p;
 }
 

@@ -443,6 +443,7 @@ class HandoverCoordinator : public Object
     DataRate m_plannedRate;                     //!< PlannedBackhaulRate
     uint64_t m_kvBytesPerToken;                 //!< KvBytesPerToken
     uint32_t m_kvEntriesPerToken;               //!< KvEntriesPerToken
+    uint64_t m_kvEntryBytes;                    //!< KvEntryBytes
     Time m_oracleGrace;                         //!< OracleGrace
 
     std::map<uint16_t, Cell> m_cells;                                         //!< by cell id
