@@ -135,7 +135,7 @@ main(int argc, char* argv[])
              return std::string();
          }},
     };
-    std::string simTimeText = "12s";
+    std::string simTimeText = "11s";
     std::string bufferText = "10ms";
     uint32_t runs = 2;
     std::string outDir;
@@ -197,7 +197,7 @@ main(int argc, char* argv[])
     std::string error = runs < 1 ? "--runs = 0 is invalid; allowed: an integer >= 1" : "";
     if (error.empty())
     {
-        error = edgellm::ReadTimeFlag("simTime", simTimeText, config.simTime, false, "12s");
+        error = edgellm::ReadTimeFlag("simTime", simTimeText, config.simTime, false, "11s");
     }
     if (error.empty())
     {

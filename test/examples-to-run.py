@@ -11,7 +11,7 @@ cpp_examples = [
     ("edge-llm-custom-policy --numUes=2 --window=150ms", "True", "True"),
     ("edge-llm-scenario --layout=road --cells=3 --spacing=200 --backhaul=star "
      "--mobility=poisson --arrivalRate=2 --speed=40 --ues=3 --tokens=300 --simTime=12", "True", "True"),
-    ("edge-llm-impactho --simTime=9s --quiet", "True", "False"),
+    ("edge-llm-impactho --simTime=10s --runs=1 --scheme=impactho,impact-hybrid --quiet", "True", "False"),
 ]
 
 python_examples = []

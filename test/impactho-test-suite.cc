@@ -608,7 +608,7 @@ class ImpactHoRoadComparisonTestCase : public ImpactHoTestCase
     {
         ImpactHoRoadConfig config;
         // Short runs: UEs enter over [1.5 s, 3 s], each hands over once.
-        config.simTime = Seconds(9);
+        config.simTime = Seconds(11);
         const ImpactHoRoadExperiment experiment(config);
         const ImpactAccuracyParams curve = ImpactAccuracyParams::ImportanceOrder();
         uint32_t contended = 0;
