@@ -57,7 +57,8 @@ class HandoverPredictionMeter : public Object
 
     /**
      * \brief Score this predictor's predictions against its observer's handovers: connect
-     * to its Prediction trace and to the observer's HandoverStarted.
+     * to its Prediction trace and to the observer's HandoverStarted. The meter must then live
+     * as long as both can fire (the connections hold a plain pointer to it).
      * \param predictor a predictor whose observer is set
      */
     void Install(Ptr<HandoverPredictor> predictor);

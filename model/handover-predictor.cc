@@ -14,7 +14,6 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
-#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -196,6 +195,12 @@ const std::vector<uint64_t>&
 HandoverPredictor::GetUes() const
 {
     return m_ues;
+}
+
+bool
+HandoverPredictor::HasUe(uint64_t imsi) const
+{
+    return m_nodes.count(imsi) != 0;
 }
 
 HandoverPrediction
@@ -475,8 +480,7 @@ MeasurementHandoverPredictor::OnReport(const RanMeasurementReport& report)
     {
         return;
     }
-    const auto& ues = GetUes();
-    if (std::find(ues.begin(), ues.end(), report.imsi) == ues.end())
+    if (!HasUe(report.imsi))
     {
         return; // not predicted for
     }

@@ -141,6 +141,12 @@ class HandoverPredictor : public Object
     void DoDispose() override;
 
     /**
+     * \param imsi a UE
+     * \return whether it was given to AddUe
+     */
+    bool HasUe(uint64_t imsi) const;
+
+    /**
      * \brief Predict the UE's next handover.
      * \param imsi the UE
      * \param node its node, as AddUe gave it (may be null)

@@ -223,6 +223,11 @@ class EdgeLlmTrajectoryPredictorAccuracyTestCase : public TestCase
     }
 
   private:
+    void DoTeardown() override
+    {
+        Config::Reset(); // the RAN stack sets ns-3 defaults (RLC, path loss) as it builds
+    }
+
     void DoRun() override
     {
         std::vector<Score> trajectory(NOISE_M.size());
