@@ -29,6 +29,9 @@ NS_OBJECT_ENSURE_REGISTERED(MeasurementHandoverPredictor);
 namespace
 {
 
+/// One degree, in radians.
+constexpr double DEGREE_RAD = 3.14159265358979323846 / 180.0;
+
 /// An explaining checker of a Time in [lo, hi], or (lo, hi] when loOpen.
 Ptr<const AttributeChecker>
 TimeRangeChecker(const std::string& attribute, Time lo, Time hi, bool loOpen)
@@ -407,7 +410,7 @@ TrajectoryHandoverPredictor::DoPredict(uint64_t /* imsi */, Ptr<Node> node, uint
     {
         const double speed = std::hypot(in.velocity.x, in.velocity.y) + m_speedNoiseMps * dSpeed;
         const double heading =
-            std::atan2(in.velocity.y, in.velocity.x) + m_headingNoiseDeg * dHeading * M_PI / 180.0;
+            std::atan2(in.velocity.y, in.velocity.x) + m_headingNoiseDeg * dHeading * DEGREE_RAD;
         in.velocity.x = speed * std::cos(heading);
         in.velocity.y = speed * std::sin(heading);
     }
