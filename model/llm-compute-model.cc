@@ -248,12 +248,110 @@ BorrowedDecode()
     return DecodeStepModel{13.3e-3, 0.0, 0.0};
 }
 
+// --- The Pallas prototype's models on an RTX A6000 (48 GB) ---------------------------------
+//
+// Calibration, every step an assumption with its source:
+// - Prefill of Qwen3-32B-AWQ is the prototype's Recompute time (Pallas, Ding, Liu, Xu, arXiv
+//   2608.16477; vLLM on the RTX A6000): 581 / 1,208 / 2,103 ms at 1K / 2K / 4K tokens, taken
+//   as 1,024 / 2,048 / 4,096 tokens, since the same paper's Full-Copy times (7,165 / 14,310 /
+//   29,066 ms) are 1,024 / 2,048 / 4,096 tokens of bf16 KV over 300 Mb/s to within 1.5 %.
+// - Prefill of Llama-3-8B and Qwen3-14B on the same GPU and stack: the same points scaled by
+//   the models' non-embedding parameters (the weights of the linear layers, 2 FLOPs per
+//   weight and token), relative to Qwen3-32B's. Attention, the rest, scales by layers x query
+//   width in nearly the same ratio (0.25 and 0.39 against 0.224 and 0.423). AWQ's 4-bit
+//   weights are dequantised for prefill GEMMs in vLLM, so its prefill is taken as compute-bound
+//   as a bf16 model's.
+// - Decode at batch 1 is memory-bound: the weights read per step (the non-embedding weights
+//   and the untied LM head; the embedding lookup reads one row) over an effective bandwidth.
+//   That bandwidth is the A6000's 768 GB/s (NVIDIA RTX A6000 datasheet) at the efficiency of
+//   the one measured point, Llama-3.1-8B bf16 on A100-40GB, 13.3 ms per step: 15.009 GB read
+//   over 1,555 GB/s would take 9.65 ms, an efficiency of 0.7257, so 557.4 GB/s on the A6000.
+// - Each decode step also reads every context token's KV cache, bf16 (AWQ quantises weights,
+//   not the cache), at the same bandwidth: perContextTokenS = bytes per token / 557.4 GB/s.
+//
+// Parameter counts from the models' configurations (Hugging Face): Llama-3-8B 32 layers of
+// hidden 4096 (query 4096, KV 1024) and MLP 14336, vocabulary 128,256; Qwen3-14B 40 layers of
+// hidden 5120 (query 5120, KV 1024) and MLP 17408, vocabulary 151,936; Qwen3-32B 64 layers of
+// hidden 5120 (query 8192, KV 1024) and MLP 25600, vocabulary 151,936; none ties its LM head.
+
+/// A decoder-only model's weights that a step reads.
+struct A6000Model
+{
+    double nonEmbeddingParams; //!< weights of the transformer layers' linear maps
+    double lmHeadParams;       //!< the LM head's weights (vocabulary x hidden)
+    double bytesPerWeight;     //!< of the layers' weights: 2 for bf16, AWQ's 4 bits + scales
+    double kvBytesPerToken;    //!< bf16 KV cache per token
+};
+
+/// Linear weights of one layer: query and output (hidden x query), K and V (hidden x KV),
+/// and the gated MLP's three matrices (hidden x MLP).
+constexpr double
+LayerWeights(double hidden, double query, double kv, double mlp)
+{
+    return 2 * hidden * query + 2 * hidden * kv + 3 * hidden * mlp;
+}
+
+/// AWQ, 4-bit weights in groups of 128, each group with an fp16 scale and a 4-bit zero.
+constexpr double AWQ_BYTES_PER_WEIGHT = 0.5 + (2.0 + 0.5) / 128;
+
+const A6000Model LLAMA_3_8B{32 * LayerWeights(4096, 4096, 1024, 14336), 128256.0 * 4096, 2, 131072};
+const A6000Model QWEN3_14B{40 * LayerWeights(5120, 5120, 1024, 17408), 151936.0 * 5120, 2, 163840};
+const A6000Model QWEN3_32B_AWQ{64 * LayerWeights(5120, 8192, 1024, 25600),
+                               151936.0 * 5120,
+                               AWQ_BYTES_PER_WEIGHT,
+                               262144};
+
+/// The prototype's Recompute of Qwen3-32B-AWQ on the A6000: (tokens, s).
+const std::vector<PrefillCurve::Point> PALLAS_RECOMPUTE{{1024, 0.581},
+                                                        {2048, 1.208},
+                                                        {4096, 2.103}};
+
+/// Effective decode bandwidth on the A6000, B/s: 768 GB/s at the A100 point's efficiency.
+double
+A6000DecodeBandwidth()
+{
+    const double referenceBytes = 2 * (LLAMA_3_8B.nonEmbeddingParams + LLAMA_3_8B.lmHeadParams);
+    const double efficiency = referenceBytes / 13.3e-3 / 1555e9;
+    return efficiency * 768e9;
+}
+
+PrefillCurve
+A6000Prefill(const A6000Model& m)
+{
+    const double scale = m.nonEmbeddingParams / QWEN3_32B_AWQ.nonEmbeddingParams;
+    std::vector<PrefillCurve::Point> points;
+    for (const auto& [tokens, seconds] : PALLAS_RECOMPUTE)
+    {
+        points.emplace_back(tokens, seconds * scale);
+    }
+    return PrefillCurve::Measured(points);
+}
+
+DecodeStepModel
+A6000Decode(const A6000Model& m)
+{
+    const double bandwidth = A6000DecodeBandwidth();
+    const double bytes = m.nonEmbeddingParams * m.bytesPerWeight + 2 * m.lmHeadParams;
+    return DecodeStepModel{bytes / bandwidth, 0.0, m.kvBytesPerToken / bandwidth};
+}
+
+const char* const A6000_DECODE =
+    "memory-bound estimate: weights read per step over the RTX A6000's 768 GB/s at the "
+    "efficiency of Llama-3.1-8B bf16 on A100-40GB (13.3 ms per step at batch 1 over 1,555 "
+    "GB/s: 0.726), plus each context token's bf16 KV at that bandwidth";
+
 } // namespace
 
 std::vector<std::string>
 LlmComputeModel::PresetNames()
 {
-    return {"qwen2.5-7b-ctho-paper", "llama-7b-llumnix", "llama-30b-llumnix", "llama-3.1-8b-a100"};
+    return {"qwen2.5-7b-ctho-paper",
+            "llama-7b-llumnix",
+            "llama-30b-llumnix",
+            "llama-3.1-8b-a100",
+            "llama-3-8b-a6000",
+            "qwen3-14b-a6000",
+            "qwen3-32b-awq-a6000"};
 }
 
 std::string
@@ -312,6 +410,36 @@ LlmComputeModel::FromPreset(const std::string& name)
                                "Llama-3-8B linear layers on A100, about 66 us per token; "
                                "attention is left out, so this is a lower bound",
                                "Llama-3.1-8B bf16 on A100-40GB, 13.3 ms per step at batch 1");
+    }
+    if (name == "qwen3-32b-awq-a6000")
+    {
+        return LlmComputeModel(PrefillCurve::Measured(PALLAS_RECOMPUTE),
+                               BatchPrefillMode::TOKEN_COUNT,
+                               A6000Decode(QWEN3_32B_AWQ),
+                               "Pallas prototype (Ding, Liu, Xu, arXiv 2608.16477): Qwen3-32B-AWQ "
+                               "Recompute on the RTX A6000 (vLLM), 581 / 1208 / 2103 ms at 1K / "
+                               "2K / 4K tokens",
+                               A6000_DECODE);
+    }
+    if (name == "qwen3-14b-a6000")
+    {
+        return LlmComputeModel(A6000Prefill(QWEN3_14B),
+                               BatchPrefillMode::TOKEN_COUNT,
+                               A6000Decode(QWEN3_14B),
+                               "scaled: the Pallas prototype's Qwen3-32B-AWQ Recompute on the "
+                               "RTX A6000 (arXiv 2608.16477) times Qwen3-14B's non-embedding "
+                               "parameters over Qwen3-32B's (13.21e9 / 31.21e9)",
+                               A6000_DECODE);
+    }
+    if (name == "llama-3-8b-a6000")
+    {
+        return LlmComputeModel(A6000Prefill(LLAMA_3_8B),
+                               BatchPrefillMode::TOKEN_COUNT,
+                               A6000Decode(LLAMA_3_8B),
+                               "scaled: the Pallas prototype's Qwen3-32B-AWQ Recompute on the "
+                               "RTX A6000 (arXiv 2608.16477) times Llama-3-8B's non-embedding "
+                               "parameters over Qwen3-32B's (6.98e9 / 31.21e9)",
+                               A6000_DECODE);
     }
     edgellm::ThrowInvalid("ComputePreset",
                           "\"" + name + "\"",
