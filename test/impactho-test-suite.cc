@@ -598,8 +598,8 @@ class ImpactHoRoadComparisonTestCase : public ImpactHoTestCase
   public:
     ImpactHoRoadComparisonTestCase()
         : ImpactHoTestCase("impactho: on the road at rho = 4 per s, its mean accuracy is within "
-                           "1e-3 of equal allocation's or above on each of 5 RngRuns, and "
-                           "above over the 5, on the same draws")
+                           "1e-3 of equal allocation's or above on each of 5 RngRuns, above "
+                           "in most, and above over the 5, on the same draws")
     {
     }
 
@@ -611,7 +611,7 @@ class ImpactHoRoadComparisonTestCase : public ImpactHoTestCase
         config.simTime = Seconds(11);
         const ImpactHoRoadExperiment experiment(config);
         const ImpactAccuracyParams curve = ImpactAccuracyParams::ImportanceOrder();
-        uint32_t contended = 0;
+        uint32_t ahead = 0;
         double sumImpact = 0;
         double sumEqual = 0;
         for (uint32_t run = 1; run <= 5; ++run)
@@ -645,16 +645,86 @@ class ImpactHoRoadComparisonTestCase : public ImpactHoTestCase
             // Water-filling maximises each slot's gain from what was sent, not the accuracy
             // at each window's end: it lifts a newly arrived session to its inflection first,
             // and a session near its deadline may lose a slot it would have had under equal
-            // shares. Where few transfers overlap, that can cost a little (run 1: 2e-4), so
-            // each run is held to equal allocation's mean within 1e-3, and the sum over the
-            // runs to strictly more.
+            // shares. Where few transfers overlap, that can cost a little (run 1, 4 handovers:
+            // 2e-4), so each run is held to equal allocation's mean within 1e-3, the sum over
+            // the runs to strictly more, and most runs (4 of 5 when written) to strictly more.
             NS_TEST_ASSERT_MSG_GT_OR_EQ(a.mean + 1e-3, e.mean, "run " << run);
-            contended += a.mean > e.mean + 0.01 ? 1 : 0;
+            ahead += a.mean > e.mean ? 1 : 0;
             sumImpact += a.mean;
             sumEqual += e.mean;
         }
         NS_TEST_ASSERT_MSG_GT(sumImpact, sumEqual, "more accurate over the runs");
-        NS_TEST_ASSERT_MSG_GT(contended, 0u, "in some run, clearly more accurate");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(ahead, 3u, "strictly more accurate in most runs");
+    }
+};
+
+/// (h) The token-unit baselines in the simulation: what they resume with, and their bytes.
+class ImpactHoTokenBaselinesTestCase : public ImpactHoTestCase
+{
+  public:
+    ImpactHoTokenBaselinesTestCase()
+        : ImpactHoTestCase("impactho baselines: the hybrid resumes with its prefix and the "
+                           "positions that arrived, re-prefill with its prefix alone; their "
+                           "ledgers balance and every token arrives once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const ImpactAccuracyModel random(ImpactAccuracyParams::RandomOrder());
+        const ImpactAccuracyModel importance(ImpactAccuracyParams::ImportanceOrder());
+        for (const std::string scheduler :
+             {"ns3::ImpactHybridScheduler", "ns3::ImpactReprefillScheduler"})
+        {
+            const bool hybrid = scheduler == "ns3::ImpactHybridScheduler";
+            // 1 Gb/s: the 1000-token caches (57 MB) cannot all cross in the window.
+            auto b = MakeImpactHoBench(scheduler, "1Gbps", MilliSeconds(120), 3, 1);
+            RunImpactHoBench(*b);
+            const SessionKvProfile kv = KvProfileOf(*b);
+            uint32_t partial = 0;
+            for (const HandoverRecord& r : b->coordinator->GetRecords())
+            {
+                NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, "imsi " << r.imsi);
+                NS_TEST_ASSERT_MSG_EQ(r.unit, KvTransferHeader::TOKEN, "positions");
+                NS_TEST_ASSERT_MSG_GT(r.prefillTokens, 0u, "a prefix re-prefilled");
+                NS_TEST_ASSERT_MSG_LT_OR_EQ(r.prefillTokens, r.contextTokens, "within it");
+                const uint64_t arrived = CountEntries(r.arrived);
+                for (const PlanRange& a : r.arrived)
+                {
+                    NS_TEST_ASSERT_MSG_GT_OR_EQ(a.first, r.prefillTokens, "after the prefix");
+                    NS_TEST_ASSERT_MSG_LT_OR_EQ(a.end, r.contextTokens, "within the context");
+                }
+                const KvTransferSenderCounters s = b->sender->GetCounters(r.imsi);
+                const KvTransferReceiverCounters rc = b->receiver->GetCounters(r.imsi);
+                NS_TEST_ASSERT_MSG_EQ(s.announced, s.sent + s.withdrawn, "announced");
+                NS_TEST_ASSERT_MSG_EQ(s.sent, rc.received + rc.stale, "sent, drained");
+                NS_TEST_ASSERT_MSG_EQ(b->dataBytesTotal[r.imsi], s.sent, "DATA = sent");
+                NS_TEST_ASSERT_MSG_EQ(r.abandonedBytes + arrived * kv.bytesPerToken,
+                                      r.kvBytes,
+                                      "abandoned + arrived = the transfer");
+                if (!hybrid)
+                {
+                    // No slot funds its transfer: nothing enters TCP, all is abandoned.
+                    NS_TEST_ASSERT_MSG_EQ(s.sent, 0u, "re-prefill sends no KV");
+                    NS_TEST_ASSERT_MSG_EQ(r.abandonedBytes, r.kvBytes, "all abandoned");
+                }
+                // y from the record's ranges, the curve by whether the cache is whole.
+                const double y = static_cast<double>(r.prefillTokens + arrived) /
+                                 static_cast<double>(r.contextTokens);
+                NS_TEST_ASSERT_MSG_EQ_TOL(r.policyValues.at("fraction_arrived"), y, 1e-12, "y");
+                const double a = y < 1 ? random.Accuracy(y) : importance.Accuracy(1.0);
+                NS_TEST_ASSERT_MSG_EQ_TOL(r.policyValues.at("accuracy"), a, 1e-12, "A(y)");
+                partial += y < 1 ? 1 : 0;
+                std::clog << scheduler << " imsi " << r.imsi << ": prefix " << r.prefillTokens
+                          << " + " << arrived << " arrived of " << r.contextTokens
+                          << ", y = " << y << "\n";
+            }
+            NS_TEST_ASSERT_MSG_GT(partial, 0u, scheduler << ": some session resumed in part");
+            CheckExactlyOnce(*b, 200);
+            b->s->Dispose();
+            Simulator::Destroy();
+        }
     }
 };
 
@@ -672,6 +742,7 @@ class ImpactHoTestSuite : public TestSuite
         AddTestCase(new ImpactHoLedgerTestCase(), TestCase::QUICK);
         AddTestCase(new ImpactHoCompoundTestCase(), TestCase::QUICK);
         AddTestCase(new ImpactHoOrderTestCase(), TestCase::QUICK);
+        AddTestCase(new ImpactHoTokenBaselinesTestCase(), TestCase::QUICK);
     }
 };
 
