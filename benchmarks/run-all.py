@@ -72,6 +72,7 @@ OTHER_PROGRAMS = [
     ("edge-llm-bench-ctho-solver", [], ["--smoke"]),
     ("edge-llm-bench-kv-transfer", [], ["--smoke"]),
     ("edge-llm-bench-module-overhead", [], ["--smoke"]),
+    ("edge-llm-bench-impactho", [], ["--smoke"]),
 ]
 
 

@@ -229,6 +229,13 @@ if(EDGE_LLM_PLOT_PYTHON)
                    --build ${PROJECT_BINARY_DIR} --out ${PROJECT_BINARY_DIR}/run-all-smoke)
 endif()
 
+# ImpactHO's road: the packet-level KV transfers against the same road without them.
+add_executable(edge-llm-bench-impactho benchmarks/impactho-road-benchmark.cc)
+target_link_libraries(edge-llm-bench-impactho PRIVATE ns3-edge-llm)
+set_target_properties(edge-llm-bench-impactho PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+                                                        ${PROJECT_BINARY_DIR}/benchmarks)
+add_test(NAME edge-llm-bench-impactho-smoke COMMAND edge-llm-bench-impactho --smoke)
+
 # The module's cost over the LTE simulation, against ns-3's UdpClient with the same traffic.
 add_executable(edge-llm-bench-module-overhead benchmarks/module-overhead-benchmark.cc)
 target_link_libraries(edge-llm-bench-module-overhead PRIVATE ns3-edge-llm)
