@@ -157,7 +157,7 @@ main(int argc, char* argv[])
                  "importance or random: the entries' order and accuracy curve",
                  config.order);
     cmd.AddValue("kvProfile", "the sessions' model, a KvCacheProfile preset", config.kvProfile);
-    cmd.AddValue("kvBits", "bits per KV element: 4, 8, 16 or 32", config.kvBits);
+    cmd.AddValue("kvBits", "bits per KV element: 2, 4, 8 or 16", config.kvBits);
     cmd.AddValue("simTime",
                  "when a run stops at the latest; UEs enter from 1.5 s until 8 s before it",
                  simTimeText);
@@ -174,7 +174,7 @@ main(int argc, char* argv[])
     {
         const std::string bad = edgellm::CheckNumberFlags({{"tokens", true, "an integer >= 1"},
                                                            {"runs", true, "an integer >= 1"},
-                                                           {"kvBits", true, "4, 8, 16 or 32"}},
+                                                           {"kvBits", true, "2, 4, 8 or 16"}},
                                                           argc,
                                                           argv);
         if (!bad.empty())

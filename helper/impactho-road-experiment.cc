@@ -18,6 +18,7 @@
 #include "ns3/handover-scheme-registry.h"
 #include "ns3/impact-clairvoyant-bound.h"
 #include "ns3/impact-ho-scheduler.h"
+#include "ns3/input-checks.h"
 #include "ns3/kv-cache-profile.h"
 #include "ns3/kv-transfer-application.h"
 #include "ns3/kv-transfer-receiver.h"
@@ -117,11 +118,12 @@ ImpactHoRoadConfig::Check() const
     }
     else if (std::find(presets.begin(), presets.end(), kvProfile) == presets.end())
     {
-        e << "--kvProfile = " << kvProfile << " is invalid; allowed: a KvCacheProfile preset";
+        e << "--kvProfile = " << kvProfile
+          << " is invalid; allowed: " << edgellm::JoinNames(presets);
     }
     else if (!KvCacheProfile::IsAllowedBits(kvBits))
     {
-        e << "--kvBits = " << kvBits << " is invalid; allowed: 4, 8, 16 or 32";
+        e << "--kvBits = " << kvBits << " is invalid; allowed: 2, 4, 8 or 16";
     }
     else if (backhaulRate.GetBitRate() == 0)
     {
