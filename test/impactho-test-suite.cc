@@ -658,6 +658,52 @@ class ImpactHoRoadComparisonTestCase : public ImpactHoTestCase
     }
 };
 
+/// (i) The solver's fallback in the simulation, by the link's rate against B_min.
+class ImpactHoFallbackTestCase : public ImpactHoTestCase
+{
+  public:
+    ImpactHoFallbackTestCase()
+        : ImpactHoTestCase("impactho: Equalized-Bytes engages when the link is below B_min, "
+                           "and never when it is far above")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string rate : {"500Mbps", "20Gbps"})
+        {
+            auto b = MakeImpactHoBench("ns3::ImpactHoScheduler", rate, MilliSeconds(500), 3, 1);
+            RunImpactHoBench(*b);
+            CheckMigrated(*b, 3);
+            // The 3 UEs hand over within 0.1 s; in the first slot they share, at x = 0,
+            // B_min = sum_i 8 kvBytes_i y0 / 0.1 s, about 3 x 8 x 57 MB x 0.065 / 0.1 s = 0.9
+            // Gb/s: above 500 Mb/s (475 of goodput), far below 20 Gb/s.
+            double bMin = 0;
+            uint64_t fallback = 0;
+            for (const HandoverRecord& r : b->coordinator->GetRecords())
+            {
+                bMin += 8.0 * static_cast<double>(r.kvBytes) * 0.065 / kSlot.GetSeconds();
+                auto it = r.policyValues.find("slots_equalized_bytes");
+                fallback += it == r.policyValues.end() ? 0 : static_cast<uint64_t>(it->second);
+            }
+            if (rate == "500Mbps")
+            {
+                NS_TEST_ASSERT_MSG_GT(bMin, 0.95 * 500e6, "B_min is above the goodput");
+                NS_TEST_ASSERT_MSG_GT(fallback, 0u, "500 Mb/s: the fallback engaged");
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_LT(bMin, 0.95 * 20e9, "B_min is below the goodput");
+                NS_TEST_ASSERT_MSG_EQ(fallback, 0u, "20 Gb/s: never the fallback");
+            }
+            CheckExactlyOnce(*b, 200);
+            b->s->Dispose();
+            Simulator::Destroy();
+        }
+    }
+};
+
 /// (h) The token-unit baselines in the simulation: what they resume with, and their bytes.
 class ImpactHoTokenBaselinesTestCase : public ImpactHoTestCase
 {
@@ -717,8 +763,8 @@ class ImpactHoTokenBaselinesTestCase : public ImpactHoTestCase
                 NS_TEST_ASSERT_MSG_EQ_TOL(r.policyValues.at("accuracy"), a, 1e-12, "A(y)");
                 partial += y < 1 ? 1 : 0;
                 std::clog << scheduler << " imsi " << r.imsi << ": prefix " << r.prefillTokens
-                          << " + " << arrived << " arrived of " << r.contextTokens
-                          << ", y = " << y << "\n";
+                          << " + " << arrived << " arrived of " << r.contextTokens << ", y = " << y
+                          << "\n";
             }
             NS_TEST_ASSERT_MSG_GT(partial, 0u, scheduler << ": some session resumed in part");
             CheckExactlyOnce(*b, 200);
@@ -743,6 +789,7 @@ class ImpactHoTestSuite : public TestSuite
         AddTestCase(new ImpactHoCompoundTestCase(), TestCase::QUICK);
         AddTestCase(new ImpactHoOrderTestCase(), TestCase::QUICK);
         AddTestCase(new ImpactHoTokenBaselinesTestCase(), TestCase::QUICK);
+        AddTestCase(new ImpactHoFallbackTestCase(), TestCase::QUICK);
     }
 };
 
