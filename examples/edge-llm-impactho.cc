@@ -306,7 +306,7 @@ main(int argc, char* argv[])
         }
         anyUe = anyUe || ues > 0;
         std::cout << ues << " UEs over " << runs << " RngRun(s) from " << firstRun
-                  << "; rho = " << point.rho << "/s, B = " << std::fixed << std::setprecision(1)
+                  << "; rho = " << std::defaultfloat << point.rho << "/s, B = " << std::fixed << std::setprecision(1)
                   << point.backhaulRate.GetBitRate() / 1e9 << " Gb/s, slot "
                   << point.slot.GetMilliSeconds() << " ms, window "
                   << point.window.GetMilliSeconds() << " ms (0: none)\n";
