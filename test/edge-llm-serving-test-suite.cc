@@ -338,6 +338,99 @@ class DetourDelayTestCase : public ServingTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief Detour costs little over the radio: its SIT is within twice the interruption that a
+ * stream without the module measures on the same run.
+ */
+class DetourRadioBaselineTestCase : public ServingTestCase
+{
+  public:
+    DetourRadioBaselineTestCase()
+        : ServingTestCase("Detour: SIT from the handover within 2x the handover gap of a UDP "
+                          "stream through the EPC on the same run, 5 runs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time interval = MilliSeconds(5);
+        uint32_t within = 0;
+        for (uint32_t rngRun = 1; rngRun <= 5; ++rngRun)
+        {
+            RngSeedManager::SetRun(rngRun);
+            ServingRun run;
+            run.scenario = OneCrossing();
+            run.scenario->Build();
+            // The baseline: ns-3's UdpClient on the first eNB, through the EPC to the UE,
+            // a small packet every 5 ms, with no module in its path (the servers' uplink
+            // routes give the eNB its way to the PGW).
+            Ptr<Node> ue = run.scenario->GetUeNodes().Get(0);
+            const Ipv4Address address = ue->GetObject<Ipv4>()->GetAddress(1, 0).GetLocal();
+            ApplicationContainer sink = UdpServerHelper(5000).Install(ue);
+            UdpClientHelper probe(address, 5000);
+            probe.SetAttribute("MaxPackets", UintegerValue(1000000));
+            probe.SetAttribute("Interval", TimeValue(interval));
+            probe.SetAttribute("PacketSize", UintegerValue(64));
+            ApplicationContainer source = probe.Install(run.scenario->GetEnbNodes().Get(0));
+            source.Start(Seconds(0.5));
+            std::vector<double> arrivals;
+            sink.Get(0)->TraceConnectWithoutContext(
+                "Rx",
+                Callback<void, Ptr<const Packet>>([&arrivals](Ptr<const Packet>) {
+                    arrivals.push_back(Simulator::Now().GetSeconds());
+                }));
+            double hoStart = -1;
+            run.scenario->GetObserver()->TraceConnectWithoutContext(
+                "HandoverStarted",
+                Callback<void, uint64_t, uint16_t, uint16_t>(
+                    [&hoStart](uint64_t, uint16_t, uint16_t) {
+                        hoStart = Simulator::Now().GetSeconds();
+                    }));
+            run.scenario->AssignStreams(1);
+            Simulator::Stop(Seconds(8));
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_GT(hoStart, 0, "run " << rngRun << ": a handover");
+            // The radio's interruption as the stream saw it: its longest gap from 0.2 s
+            // before the handover to 1 s after.
+            double gap = 0;
+            for (std::size_t k = 1; k < arrivals.size(); ++k)
+            {
+                if (arrivals[k] > hoStart - 0.2 && arrivals[k - 1] < hoStart + 1)
+                {
+                    gap = std::max(gap, arrivals[k] - arrivals[k - 1]);
+                }
+            }
+            const TokenTimingSummary summary = run.Client(0)->GetSummary();
+            NS_TEST_ASSERT_MSG_EQ(summary.sit.empty(), false, "run " << rngRun << ": a SIT");
+            const double sit = summary.sit.front().sitS;
+            // A token lost before the handover holds in-order delivery until the module
+            // recovers it; the stream only skips its lost packet. So the part of the SIT
+            // before the handover's start (SitBreakdown's radio_before) is radio loss the
+            // stream does not show as a gap, and is held apart.
+            const auto interruptions = run.Client(0)->GetInterruptions();
+            NS_TEST_ASSERT_MSG_EQ(interruptions.size(), 1u, "one interruption");
+            const double before =
+                std::max(0.0, hoStart - interruptions.front().lastBefore.GetSeconds());
+            std::cout << "run " << rngRun << ": Detour SIT " << sit * 1e3 << " ms (" << before * 1e3
+                      << " before the handover), the UDP stream's gap " << gap * 1e3 << " ms"
+                      << std::endl;
+            NS_TEST_ASSERT_MSG_GT(gap, 2 * interval.GetSeconds(), "the stream saw the handover");
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(sit - before,
+                                        2 * gap,
+                                        "run " << rngRun << ": SIT from the handover <= 2 x gap");
+            within += sit <= 2 * gap ? 1 : 0;
+            NS_TEST_ASSERT_MSG_EQ(run.Client(0)->IsComplete(), true, "every token");
+            Simulator::Destroy();
+        }
+        // The whole SIT, radio loss before the handover included, in most runs (4 of 5 when
+        // written; run 2 lost a token 64 ms before it).
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(within, 4u, "the whole SIT within 2 x the gap");
+        RngSeedManager::SetRun(1);
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief A saturating TCP flow on the relay link raises the post-handover ITL P99.
  */
 class DetourCongestionTestCase : public ServingTestCase
@@ -1146,6 +1239,7 @@ class EdgeLlmServingTestSuite : public TestSuite
         AddTestCase(new ReleasedContextTestCase());
         AddTestCase(new DetourDelayTestCase());
         AddTestCase(new DetourCongestionTestCase());
+        AddTestCase(new DetourRadioBaselineTestCase());
         AddTestCase(new NoHandoverTestCase());
         AddTestCase(new ServingExactlyOnceTestCase());
         AddTestCase(new FailedHandoverTestCase());
