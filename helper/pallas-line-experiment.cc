@@ -1,0 +1,343 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pallas-line-experiment.h"
+
+#include "edge-llm-network.h"
+#include "handover-scheme-registry.h"
+#include "line-cell-layout.h"
+#include "pallas-controller.h"
+#include "per-pair-backhaul-topology.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/edge-llm-client.h"
+#include "ns3/edge-llm-server.h"
+#include "ns3/enum.h"
+#include "ns3/gpu-compute-model.h"
+#include "ns3/handover-prediction-meter.h"
+#include "ns3/kv-cache-profile.h"
+#include "ns3/mobility-model.h"
+#include "ns3/pallas-scheduler.h"
+#include "ns3/scheduled-handover-predictor.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+/// The moving UE's session opens then.
+const Time SESSION_START = MilliSeconds(200);
+} // namespace
+
+PallasLineExperiment::PallasLineExperiment(const PallasLineConfig& config)
+    : m_config(config)
+{
+    const std::string error = Check(config);
+    NS_ABORT_MSG_IF(!error.empty(), "PallasLineExperiment: " << error);
+}
+
+std::string
+PallasLineExperiment::Check(const PallasLineConfig& c)
+{
+    std::ostringstream e;
+    const auto presets = LlmComputeModel::PresetNames();
+    const auto profiles = KvCacheProfile::PresetNames();
+    if (c.cells < 2 || c.cells > 8)
+    {
+        e << "cells = " << c.cells << " is invalid; allowed: an integer in [2, 8]";
+    }
+    else if (c.fromCell + 1 >= c.cells)
+    {
+        e << "fromCell = " << c.fromCell << " is invalid; allowed: an index in [0, " << c.cells - 2
+          << "] (a next cell must follow)";
+    }
+    else if (!(c.spacingM >= 50 && c.spacingM <= 5000))
+    {
+        e << "spacingM = " << c.spacingM << " is invalid; allowed: [50, 5000] m";
+    }
+    else if (!(c.speedMps > 0 && c.speedMps <= 100))
+    {
+        e << "speedMps = " << c.speedMps << " is invalid; allowed: (0, 100] m/s";
+    }
+    else if (c.crossing < Seconds(1.5) || c.crossing * c.speedMps > Seconds(c.spacingM / 2))
+    {
+        e << "crossing = " << c.crossing.As(Time::S)
+          << " is invalid; allowed: >= 1.5 s, and speedMps x crossing <= spacingM / 2 (the UE "
+             "starts in its first cell)";
+    }
+    else if (c.linkRate.GetBitRate() == 0)
+    {
+        e << "linkRate = 0 is invalid; allowed: a rate > 0";
+    }
+    else if (std::find(presets.begin(), presets.end(), c.computePreset) == presets.end())
+    {
+        e << "computePreset = " << c.computePreset
+          << " is invalid; allowed: an LlmComputeModel "
+             "preset";
+    }
+    else if (std::find(profiles.begin(), profiles.end(), c.kvProfile) == profiles.end())
+    {
+        e << "kvProfile = " << c.kvProfile << " is invalid; allowed: a KvCacheProfile preset";
+    }
+    else if (c.promptTokens < 16 || c.promptTokens > 32768)
+    {
+        e << "promptTokens = " << c.promptTokens << " is invalid; allowed: [16, 32768]";
+    }
+    else if (c.tokensAfter < 1)
+    {
+        e << "tokensAfter = 0 is invalid; allowed: an integer >= 1";
+    }
+    else if (c.predictor != "oracle" && c.predictor != "wrong" && c.predictor != "trajectory" &&
+             c.predictor != "none")
+    {
+        e << "predictor = " << c.predictor
+          << " is invalid; allowed: oracle, wrong, trajectory or none";
+    }
+    else if (c.predictor == "wrong" && c.fromCell == 0)
+    {
+        e << "predictor = wrong with fromCell = 0 is invalid; allowed: fromCell >= 1 (the "
+             "wrong target is the previous cell)";
+    }
+    else if (c.iterationMode != "Separate" && c.iterationMode != "Mixed")
+    {
+        e << "iterationMode = " << c.iterationMode << " is invalid; allowed: Separate or Mixed";
+    }
+    else if (c.maxSimTime <= c.crossing)
+    {
+        e << "maxSimTime = " << c.maxSimTime.As(Time::S)
+          << " is invalid; allowed: a time after crossing";
+    }
+    return e.str();
+}
+
+PallasLineRun
+PallasLineExperiment::Run(const std::string& scheme) const
+{
+    const PallasLineConfig& c = m_config;
+    PallasLineRun run;
+    run.scheme = scheme;
+    const KvCacheProfile profile = KvCacheProfile::FromPreset(c.kvProfile);
+    const uint64_t kvBytesPerToken = static_cast<uint64_t>(std::ceil(profile.GetBytesPerToken()));
+    const LlmComputeModel compute = LlmComputeModel::FromPreset(c.computePreset);
+
+    Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+    Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
+    line->SetAttribute("Count", UintegerValue(c.cells));
+    line->SetAttribute("Spacing", DoubleValue(c.spacingM));
+    net->SetCellLayout(line);
+    Ptr<PerPairBackhaulTopology> pairs = CreateObject<PerPairBackhaulTopology>();
+    pairs->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(c.linkRate));
+    net->SetBackhaulTopology(pairs);
+    EdgeLlmUeSpec ue;
+    const double midpoint = (c.fromCell + 0.5) * c.spacingM;
+    ue.start = Vector(midpoint - c.speedMps * c.crossing.GetSeconds(), 20, 0);
+    ue.velocity = Vector(c.speedMps, 0, 0);
+    ue.moveStart = Seconds(0);
+    ue.sessionStart = SESSION_START;
+    net->AddUe(ue);
+    net->SetAttribute("Trigger", StringValue("planned"));
+    net->SetAttribute("ResidentUesPerCell", UintegerValue(c.residentsPerCell));
+
+    // Tokens decoded until the crossing, at batch 1 (the residents slow it, which only
+    // leaves more to decode after it).
+    const double step =
+        std::max(compute.DecodeStepTime(1 + c.residentsPerCell, c.promptTokens), 1e-4);
+    const double decoding =
+        c.crossing.GetSeconds() - SESSION_START.GetSeconds() - compute.PrefillTime(c.promptTokens);
+    const uint32_t tokens =
+        static_cast<uint32_t>(std::max(0.0, std::ceil(decoding / step))) + c.tokensAfter;
+    run.tokensExpected = tokens;
+
+    Ptr<GpuComputeModel> gpu = CreateObject<GpuComputeModel>();
+    gpu->ApplyPreset(c.computePreset);
+    Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+    edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf(scheme));
+    if (scheme == "pallas")
+    {
+        edge->SetSchedulerAttribute("ControlPeriod", TimeValue(c.controlPeriod));
+        edge->SetSchedulerAttribute("WindowLimit", TimeValue(c.windowLimit));
+        edge->SetSchedulerAttribute("WindowMargin", TimeValue(c.windowMargin));
+    }
+    edge->SetCoordinatorAttribute("Batching", StringValue("online"));
+    edge->SetCoordinatorAttribute("KvBytesPerToken", UintegerValue(kvBytesPerToken));
+    edge->SetCoordinatorAttribute("KvEntriesPerToken",
+                                  UintegerValue(profile.GetLayers() * profile.GetKvHeads()));
+    edge->SetEngineAttribute("IterationMode", StringValue(c.iterationMode));
+    edge->SetClientAttribute("PromptTokens", UintegerValue(c.promptTokens));
+    edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
+    net->Build();
+    net->AssignStreams(1);
+    std::map<uint16_t, Ptr<EdgeLlmServer>> servers;
+    std::map<uint16_t, Vector> cells;
+    for (uint32_t i = 0; i < net->GetServers().GetN(); ++i)
+    {
+        Ptr<EdgeLlmServer> s = DynamicCast<EdgeLlmServer>(net->GetServers().Get(i));
+        s->GetEngine()->SetComputeModel(gpu);
+        servers[s->GetCellId()] = s;
+    }
+    for (uint32_t i = 0; i < net->GetCellNodes().GetN(); ++i)
+    {
+        cells[net->GetCellIds()[i]] =
+            net->GetCellNodes().Get(i)->GetObject<MobilityModel>()->GetPosition();
+    }
+
+    Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(0));
+    const uint64_t imsi = client->GetImsi();
+    auto seen = std::make_shared<std::vector<uint32_t>>();
+    auto order = std::make_shared<bool>(true);
+    client->TraceConnectWithoutContext(
+        "TokenDelivered",
+        Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
+            [seen, order](uint64_t, uint32_t index, Time, Time, uint16_t, bool) {
+                if (index >= seen->size())
+                {
+                    *order = *order && index == seen->size();
+                    seen->resize(index + 1, 0);
+                }
+                else
+                {
+                    *order = false;
+                }
+                ++(*seen)[index];
+            }));
+    client->TraceConnectWithoutContext("SessionComplete", Callback<void, uint64_t>([](uint64_t) {
+                                           Simulator::Stop(MilliSeconds(200));
+                                       }));
+
+    // The predictor and its meter, for every scheme; the controller for Pallas.
+    Ptr<HandoverPredictor> predictor;
+    if (c.predictor == "trajectory")
+    {
+        predictor = CreateObject<TrajectoryHandoverPredictor>();
+    }
+    else if (c.predictor != "none")
+    {
+        Ptr<ScheduledHandoverPredictor> oracle = CreateObject<ScheduledHandoverPredictor>();
+        const std::vector<uint16_t>& ids = net->GetCellIds();
+        for (const EdgeLlmPlannedHandover& h : net->GetPlannedHandovers())
+        {
+            uint16_t target = h.targetCell;
+            if (c.predictor == "wrong")
+            {
+                // Another neighbour of the source: the cell before it on the line.
+                const auto at = std::find(ids.begin(), ids.end(), h.sourceCell);
+                const auto index = static_cast<std::size_t>(at - ids.begin());
+                const uint16_t before = index > 0 ? ids[index - 1] : 0;
+                const uint16_t after = index + 1 < ids.size() ? ids[index + 1] : 0;
+                target = h.targetCell == before ? after : before;
+                if (target == 0)
+                {
+                    continue;
+                }
+            }
+            oracle->AddHandover(h.imsi, h.sourceCell, target, h.time);
+        }
+        predictor = oracle;
+    }
+    Ptr<HandoverPredictionMeter> meter;
+    Ptr<PallasController> controller;
+    if (predictor)
+    {
+        predictor->SetAttribute("Horizon", TimeValue(c.horizon));
+        predictor->SetAttribute("ControlPeriod", TimeValue(c.controlPeriod));
+        predictor->SetObserver(net->GetObserver());
+        predictor->SetCells(cells);
+        predictor->AddUe(imsi, net->GetUeNodes().Get(0));
+        meter = CreateObject<HandoverPredictionMeter>();
+        meter->Install(predictor);
+        if (DynamicCast<PallasScheduler>(edge->GetCoordinator()->GetScheduler()))
+        {
+            controller = CreateObject<PallasController>();
+            controller->SetCoordinator(edge->GetCoordinator());
+            controller->SetServers(servers);
+            controller->Install(predictor);
+        }
+        predictor->Start();
+    }
+
+    Simulator::Stop(c.maxSimTime);
+    Simulator::Run();
+
+    Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator();
+    run.records = coordinator->GetRecords();
+    run.results = CollectRunResults(scheme, run.records, net->GetClients());
+    run.sitS = std::numeric_limits<double>::quiet_NaN();
+    for (const EdgeLlmHandoverRow& row : run.results.handovers)
+    {
+        if (row.record.imsi == imsi && !std::isnan(row.sitS))
+        {
+            run.sitS = row.sitS;
+            break;
+        }
+    }
+    const std::vector<int64_t>& times = client->GetDeliveryTimesNs();
+    for (std::size_t i = 1; i < times.size(); ++i)
+    {
+        run.itlS.push_back(static_cast<double>(times[i] - times[i - 1]) * 1e-9);
+    }
+    bool once = true;
+    for (uint32_t n : *seen)
+    {
+        run.tokensDelivered += n > 0 ? 1 : 0;
+        run.tokensRepeated += n > 1 ? n - 1 : 0;
+        once = once && n == 1;
+    }
+    run.exactlyOnce = once && *order && seen->size() == tokens;
+    run.kvSent = net->GetKvSent(imsi);
+    run.kvReceived = net->GetKvReceived(imsi);
+    if (Ptr<PallasScheduler> pallas = DynamicCast<PallasScheduler>(coordinator->GetScheduler()))
+    {
+        run.admissionRefusals = pallas->GetAdmissionRefusals();
+        run.windowS = pallas->GetWindow().GetSeconds();
+        run.windowChoices = pallas->GetWindowChoices();
+    }
+    if (controller)
+    {
+        run.prepares = controller->GetPrepares();
+        run.controllerCancels = controller->GetCancels();
+    }
+    run.absTimeErrorP50S = std::numeric_limits<double>::quiet_NaN();
+    if (meter)
+    {
+        run.handoversScored = meter->GetHandovers();
+        run.handoversPredicted = meter->GetPredicted();
+        run.targetAccuracy = meter->GetTargetAccuracy();
+        if (!meter->GetTimeErrors().empty())
+        {
+            run.absTimeErrorP50S = meter->GetAbsTimeErrorPercentile(50);
+        }
+    }
+    if (predictor)
+    {
+        predictor->Stop();
+    }
+    Simulator::Destroy();
+    if (controller)
+    {
+        controller->Dispose();
+    }
+    if (meter)
+    {
+        meter->Dispose();
+    }
+    if (predictor)
+    {
+        predictor->Dispose();
+    }
+    net->Dispose();
+    return run;
+}
+
+} // namespace ns3
