@@ -5,7 +5,6 @@
 #include "pallas-line-experiment.h"
 
 #include "edge-llm-network.h"
-#include "handover-scheme-registry.h"
 #include "line-cell-layout.h"
 #include "pallas-controller.h"
 #include "per-pair-backhaul-topology.h"
@@ -17,6 +16,7 @@
 #include "ns3/enum.h"
 #include "ns3/gpu-compute-model.h"
 #include "ns3/handover-prediction-meter.h"
+#include "ns3/handover-scheme-registry.h"
 #include "ns3/kv-cache-profile.h"
 #include "ns3/mobility-model.h"
 #include "ns3/pallas-scheduler.h"
