@@ -20,6 +20,7 @@
 #include "ns3/kv-cache-profile.h"
 #include "ns3/mobility-model.h"
 #include "ns3/pallas-scheduler.h"
+#include "ns3/random-variable-stream.h"
 #include "ns3/scheduled-handover-predictor.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
@@ -95,6 +96,12 @@ PallasLineExperiment::Check(const PallasLineConfig& c)
     {
         e << "promptTokens = " << c.promptTokens << " is invalid; allowed: [16, 32768]";
     }
+    else if (c.promptMaxTokens != 0 &&
+             (c.promptMaxTokens < c.promptTokens || c.promptMaxTokens > 32768))
+    {
+        e << "promptMaxTokens = " << c.promptMaxTokens
+          << " is invalid; allowed: 0, or an integer in [promptTokens, 32768]";
+    }
     else if (c.tokensAfter < 1)
     {
         e << "tokensAfter = 0 is invalid; allowed: an integer >= 1";
@@ -128,6 +135,14 @@ PallasLineExperiment::Run(const std::string& scheme) const
     const PallasLineConfig& c = m_config;
     PallasLineRun run;
     run.scheme = scheme;
+    uint32_t prompt = c.promptTokens;
+    if (c.promptMaxTokens > c.promptTokens)
+    {
+        Ptr<UniformRandomVariable> draw = CreateObject<UniformRandomVariable>();
+        draw->SetStream(PROMPT_STREAM);
+        prompt = draw->GetInteger(c.promptTokens, c.promptMaxTokens);
+    }
+    run.promptTokens = prompt;
     const KvCacheProfile profile = KvCacheProfile::FromPreset(c.kvProfile);
     const uint64_t kvBytesPerToken = static_cast<uint64_t>(std::ceil(profile.GetBytesPerToken()));
     const LlmComputeModel compute = LlmComputeModel::FromPreset(c.computePreset);
@@ -152,10 +167,9 @@ PallasLineExperiment::Run(const std::string& scheme) const
 
     // Tokens decoded until the crossing, at batch 1 (the residents slow it, which only
     // leaves more to decode after it).
-    const double step =
-        std::max(compute.DecodeStepTime(1 + c.residentsPerCell, c.promptTokens), 1e-4);
+    const double step = std::max(compute.DecodeStepTime(1 + c.residentsPerCell, prompt), 1e-4);
     const double decoding =
-        c.crossing.GetSeconds() - SESSION_START.GetSeconds() - compute.PrefillTime(c.promptTokens);
+        c.crossing.GetSeconds() - SESSION_START.GetSeconds() - compute.PrefillTime(prompt);
     const uint32_t tokens =
         static_cast<uint32_t>(std::max(0.0, std::ceil(decoding / step))) + c.tokensAfter;
     run.tokensExpected = tokens;
@@ -175,7 +189,7 @@ PallasLineExperiment::Run(const std::string& scheme) const
     edge->SetCoordinatorAttribute("KvEntriesPerToken",
                                   UintegerValue(profile.GetLayers() * profile.GetKvHeads()));
     edge->SetEngineAttribute("IterationMode", StringValue(c.iterationMode));
-    edge->SetClientAttribute("PromptTokens", UintegerValue(c.promptTokens));
+    edge->SetClientAttribute("PromptTokens", UintegerValue(prompt));
     edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
     net->Build();
     net->AssignStreams(1);

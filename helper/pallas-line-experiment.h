@@ -27,7 +27,8 @@ namespace ns3
  * Cells stand on a line, Spacing apart, one backhaul link of LinkRate per neighbour pair.
  * One UE drives at speed along the line, from the cell of layout index fromCell towards the
  * next one, and crosses the midpoint at crossing: the "planned" trigger requests its
- * handover then. Its session (promptTokens of prompt) opens at 0.2 s and generates as many
+ * handover then. Its session (promptTokens of prompt, or a draw up to promptMaxTokens) opens
+ * at 0.2 s and generates as many
  * tokens as it decodes until the crossing plus tokensAfter. Every engine runs computePreset;
  * every session's KV cache is kvProfile's (bf16).
  */
@@ -42,7 +43,10 @@ struct PallasLineConfig
     std::string computePreset{"qwen3-32b-awq-a6000"}; //!< LlmComputeModel preset
     std::string kvProfile{"Qwen3-32B"};               //!< KvCacheProfile preset
     uint32_t promptTokens{512};                       //!< prompt, tokens, [16, 32768]
-    uint32_t tokensAfter{40};                         //!< tokens after the crossing, >= 1
+    /// If above promptTokens, the prompt is drawn uniformly from [promptTokens, this] per
+    /// RngRun (stream PROMPT_STREAM); 0 keeps promptTokens
+    uint32_t promptMaxTokens{0};
+    uint32_t tokensAfter{40}; //!< tokens after the crossing, >= 1
     /// Handover predictor: oracle (told the planned handovers), wrong (told each with another
     /// neighbour of the source as its target), trajectory (TrajectoryHandoverPredictor) or none
     std::string predictor{"oracle"};
@@ -62,6 +66,7 @@ struct PallasLineConfig
 struct PallasLineRun
 {
     std::string scheme;                  //!< the scheme
+    uint32_t promptTokens{0};            //!< the prompt it ran with, tokens
     EdgeLlmRunResults results;           //!< records and sessions, as the writers take them
     std::vector<HandoverRecord> records; //!< the coordinator's records
     /// The moving UE's handover with a session: its SIT, s (NaN if not measured)
@@ -93,6 +98,9 @@ struct PallasLineRun
 class PallasLineExperiment
 {
   public:
+    /// The random stream of the prompt draw.
+    static constexpr int64_t PROMPT_STREAM = 7;
+
     /// \param config the run; checked (stops with the field and its range)
     explicit PallasLineExperiment(const PallasLineConfig& config);
 

@@ -102,9 +102,9 @@ constexpr uint64_t QWEN3_32B_BYTES_PER_TOKEN = 262144;
 /**
  * \ingroup edge-llm-tests
  * \brief With a perfect predictor and enough lead, Pallas's SIT is below Recompute's and
- * Full-Copy's on each of 5 RngRuns (Qwen3-32B-AWQ on the A6000, 300 Mb/s between the two
- * cells); every token arrives exactly once under each scheme, Pallas's handover is the
- * prepared migration, and its prefix and streamed suffix tile the context.
+ * Full-Copy's on each of 5 RngRuns (each its own prompt, 500 to 1500 tokens) (Qwen3-32B-AWQ on the
+ * A6000, 300 Mb/s between the two cells); every token arrives exactly once under each scheme,
+ * Pallas's handover is the prepared migration, and its prefix and streamed suffix tile the context.
  */
 class EdgeLlmPallasSitTestCase : public EdgeLlmPallasTestCase
 {
@@ -118,10 +118,13 @@ class EdgeLlmPallasSitTestCase : public EdgeLlmPallasTestCase
     void DoRun() override
     {
         PallasLineConfig c;
+        c.promptTokens = 500; // the prototype's contexts: 500 to 4500 tokens, here to 1500
+        c.promptMaxTokens = 1500;
         const PallasLineExperiment experiment(c);
         for (uint32_t rngRun = 1; rngRun <= 5; ++rngRun)
         {
             double sit[3] = {0, 0, 0};
+            uint32_t prompt = 0;
             const std::string schemes[3] = {"pallas", "pallas-recompute", "pallas-full-copy"};
             for (int k = 0; k < 3; ++k)
             {
@@ -130,6 +133,7 @@ class EdgeLlmPallasSitTestCase : public EdgeLlmPallasTestCase
                 Config::Reset();
                 const std::string where = schemes[k] + " run " + std::to_string(rngRun);
                 sit[k] = run.sitS;
+                prompt = run.promptTokens;
                 NS_TEST_ASSERT_MSG_EQ(std::isnan(run.sitS), false, where << ": SIT measured");
                 NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce,
                                       true,
@@ -152,9 +156,9 @@ class EdgeLlmPallasSitTestCase : public EdgeLlmPallasTestCase
                     NS_TEST_EXPECT_MSG_GT(run.targetAccuracy, 0.99, where << ": oracle");
                 }
             }
-            std::cout << "RngRun " << rngRun << ": SIT pallas " << sit[0] * 1e3
-                      << " ms, pallas-recompute " << sit[1] * 1e3 << " ms, pallas-full-copy "
-                      << sit[2] * 1e3 << " ms\n";
+            std::cout << "RngRun " << rngRun << " (prompt " << prompt << "): SIT pallas "
+                      << sit[0] * 1e3 << " ms, pallas-recompute " << sit[1] * 1e3
+                      << " ms, pallas-full-copy " << sit[2] * 1e3 << " ms\n";
             NS_TEST_EXPECT_MSG_LT(sit[0], sit[1], "run " << rngRun << ": below Recompute");
             NS_TEST_EXPECT_MSG_LT(sit[0], sit[2], "run " << rngRun << ": below Full-Copy");
         }
