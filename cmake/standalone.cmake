@@ -169,6 +169,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/impact-ho-scheduler-test.cc
     test/gtest/impact-ho-baselines-test.cc
     test/gtest/pallas-window-model-test.cc
+    test/gtest/pallas-scheduler-test.cc
     test/gtest/handover-prediction-test.cc
     test/gtest/handover-predictor-death-test.cc
     test/gtest/kv-cache-model-death-test.cc
