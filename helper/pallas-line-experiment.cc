@@ -22,12 +22,14 @@
 #include "ns3/pallas-scheduler.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/scheduled-handover-predictor.h"
+#include "ns3/show-progress.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
@@ -282,7 +284,14 @@ PallasLineExperiment::Run(const std::string& scheme) const
     }
 
     Simulator::Stop(c.maxSimTime);
-    Simulator::Run();
+    {
+        std::unique_ptr<ShowProgress> progress;
+        if (c.showProgress)
+        {
+            progress = std::make_unique<ShowProgress>(Seconds(10), std::cerr);
+        }
+        Simulator::Run();
+    }
 
     Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator();
     run.records = coordinator->GetRecords();

@@ -57,6 +57,7 @@ struct PallasLineConfig
     uint32_t residentsPerCell{0};          //!< resident UEs decoding at each cell
     std::string iterationMode{"Separate"}; //!< LlmEngine IterationMode: Separate or Mixed
     Time maxSimTime{Seconds(40)};          //!< the run stops then at the latest
+    bool showProgress{false};              //!< print the run's progress on stderr
 };
 
 /**

@@ -1,0 +1,369 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Pallas on a single handover: two cells 200 m apart, one UE at 20 m/s crossing at 3 s, its
+// session a prompt of 500 to 1500 tokens (drawn per RngRun) of Qwen3-32B-AWQ on an RTX A6000
+// (bf16 KV, 262,144 B per token), and the inter-cell link swept over 100, 300 and 500 Mb/s.
+// Each scheme runs on the same draw of each RngRun:
+//
+//   ./edge-llm-pallas                                  # 5 schemes x 3 rates x 2 RngRuns
+//   ./edge-llm-pallas --linkRates=300 --runs=5 --scheme=pallas,pallas-recompute
+//   ./edge-llm-pallas --predictor=trajectory --model=llama-3-8b --outDir=out
+//
+// Pallas prepares the handover a window before the predicted time (a perfect "oracle"
+// predictor by default, or the constant-velocity trajectory predictor). Per link rate and
+// scheme it prints the mean and P99 SIT (nearest rank over the runs), the ITL mean, P90 and
+// P99 and the fraction of ITL samples over 100 ms, then the SIT reduction factor of pallas
+// against each other scheme (mean SIT of the scheme / mean SIT of pallas) and the
+// predictor's accuracy. It exits 1 if a session missed or repeated a token, or a KV ledger
+// does not balance.
+
+#include "ns3/core-module.h"
+#include "ns3/edge-llm-module.h"
+#include "ns3/flag-checks.h"
+#include "ns3/pallas-line-experiment.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// \return the comma-separated items of text
+std::vector<std::string>
+SplitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        items.push_back(item);
+    }
+    if (items.empty() || text.back() == ',')
+    {
+        items.emplace_back();
+    }
+    return items;
+}
+
+/// The flags, checked before anything is built.
+struct Flags
+{
+    std::string linkRates{"100,300,500"};
+    uint32_t runs{2};
+    uint32_t promptMin{500};
+    uint32_t promptMax{1500};
+    std::string model{"qwen3-32b"};
+    std::string predictor{"oracle"};
+    uint32_t tokensAfter{40};
+};
+
+/// A model: its compute preset and KV profile.
+struct Model
+{
+    std::string compute; //!< LlmComputeModel preset
+    std::string kv;      //!< KvCacheProfile preset
+};
+
+/// The models of the prototype.
+const std::map<std::string, Model> MODELS{{"llama-3-8b", {"llama-3-8b-a6000", "Llama-3-8B"}},
+                                          {"qwen3-14b", {"qwen3-14b-a6000", "Qwen3-14B"}},
+                                          {"qwen3-32b", {"qwen3-32b-awq-a6000", "Qwen3-32B"}}};
+
+/**
+ * \param f the flags
+ * \param [out] rates --linkRates, Mb/s
+ * \return the first flag error, or an empty string
+ */
+std::string
+Check(const Flags& f, std::vector<double>& rates)
+{
+    std::ostringstream e;
+    for (const std::string& item : SplitList(f.linkRates))
+    {
+        char* end = nullptr;
+        const double v = std::strtod(item.c_str(), &end);
+        if (item.empty() || *end != '\0' || !(v >= 1 && v <= 100000))
+        {
+            e << "--linkRates = " << f.linkRates
+              << " is invalid; allowed: a comma-separated list of rates in [1, 100000] Mb/s";
+            return e.str();
+        }
+        rates.push_back(v);
+    }
+    if (f.runs < 1 || f.runs > 100)
+    {
+        e << "--runs = " << f.runs << " is invalid; allowed: an integer in [1, 100]";
+    }
+    else if (f.promptMin < 16 || f.promptMin > 32768)
+    {
+        e << "--promptMin = " << f.promptMin << " is invalid; allowed: an integer in [16, 32768]";
+    }
+    else if (f.promptMax < f.promptMin || f.promptMax > 32768)
+    {
+        e << "--promptMax = " << f.promptMax
+          << " is invalid; allowed: an integer in [--promptMin, 32768]";
+    }
+    else if (MODELS.count(f.model) == 0)
+    {
+        e << "--model = " << f.model << " is invalid; allowed: llama-3-8b, qwen3-14b or qwen3-32b";
+    }
+    else if (f.predictor != "oracle" && f.predictor != "trajectory")
+    {
+        e << "--predictor = " << f.predictor << " is invalid; allowed: oracle or trajectory";
+    }
+    else if (f.tokensAfter < 1 || f.tokensAfter > 100000)
+    {
+        e << "--tokensAfter = " << f.tokensAfter
+          << " is invalid; allowed: an integer in [1, 100000]";
+    }
+    return e.str();
+}
+
+/// What one scheme gave at one link rate, over the runs.
+struct Point
+{
+    std::vector<double> sit; //!< SIT per run, s
+    std::vector<double> itl; //!< ITL samples of every run, s
+};
+
+/// \return the mean of v; NaN if empty
+double
+Mean(const std::vector<double>& v)
+{
+    if (v.empty())
+    {
+        return std::nan("");
+    }
+    double s = 0;
+    for (double x : v)
+    {
+        s += x;
+    }
+    return s / static_cast<double>(v.size());
+}
+
+/// \return the nearest-rank p-th percentile of v; NaN if empty
+double
+Pct(const std::vector<double>& v, double p)
+{
+    return v.empty() ? std::nan("") : edgellm::NearestRankPercentile(v, p);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Flags f;
+    HandoverSchemeFlag scheme({"pallas", "pallas-full-copy", "pallas-recompute", "ctho", "detour"},
+                              "all");
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("linkRates", "inter-cell link rates, Mb/s, a comma-separated list", f.linkRates);
+    cmd.AddValue("runs", "RngRuns per point, [1, 100]", f.runs);
+    cmd.AddValue("promptMin", "shortest prompt drawn, tokens", f.promptMin);
+    cmd.AddValue("promptMax", "longest prompt drawn, tokens", f.promptMax);
+    cmd.AddValue("model", "llama-3-8b, qwen3-14b or qwen3-32b (AWQ), on an RTX A6000", f.model);
+    cmd.AddValue("predictor",
+                 "oracle (the handovers known in advance) or trajectory (constant velocity and "
+                 "heading)",
+                 f.predictor);
+    cmd.AddValue("tokensAfter", "tokens each session generates after its handover", f.tokensAfter);
+    std::string outDir;
+    bool quiet = false;
+    cmd.AddValue("outDir",
+                 "write handovers.csv and sessions.csv (with .json sidecars) there, one "
+                 "subdirectory per link rate",
+                 outDir);
+    scheme.AddTo(cmd);
+    {
+        const std::string bad =
+            edgellm::CheckNumberFlags({{"runs", true, "an integer in [1, 100]"},
+                                       {"promptMin", true, "an integer in [16, 32768]"},
+                                       {"promptMax", true, "an integer in [--promptMin, 32768]"},
+                                       {"tokensAfter", true, "an integer in [1, 100000]"}},
+                                      argc,
+                                      argv);
+        if (!bad.empty())
+        {
+            std::cerr << bad << "\n";
+            return 1;
+        }
+    }
+    cmd.AddValue("quiet", "no progress on stderr during the runs", quiet);
+    cmd.Parse(argc, argv);
+    std::vector<std::string> schemes;
+    try
+    {
+        schemes = scheme.GetSchemes();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << e.what() << "\n";
+        return 1;
+    }
+    std::vector<double> rates;
+    std::string error = Check(f, rates);
+    if (error.empty() && !outDir.empty())
+    {
+        std::error_code e;
+        std::filesystem::create_directories(outDir, e);
+        if (e || !std::ofstream(outDir + "/.write-test"))
+        {
+            error = "--outDir = " + outDir + " is invalid: cannot write there";
+        }
+        std::filesystem::remove(outDir + "/.write-test", e);
+    }
+    if (!error.empty())
+    {
+        std::cerr << error << "\n";
+        return 1;
+    }
+
+    const Model& model = MODELS.at(f.model);
+    bool ok = true;
+    std::cout << "Pallas, one handover: " << f.model << " (" << model.compute << "), prompts "
+              << f.promptMin << " to " << f.promptMax << " tokens, " << f.runs
+              << " RngRun(s), predictor " << f.predictor << "\n";
+    for (double rate : rates)
+    {
+        PallasLineConfig c;
+        c.linkRate = DataRate(static_cast<uint64_t>(rate * 1e6));
+        c.computePreset = model.compute;
+        c.kvProfile = model.kv;
+        c.promptTokens = f.promptMin;
+        c.promptMaxTokens = f.promptMax > f.promptMin ? f.promptMax : 0;
+        c.tokensAfter = f.tokensAfter;
+        c.predictor = f.predictor;
+        c.showProgress = !quiet;
+        // Full-Copy of the longest prompt at the slowest rate, with room to decode after it.
+        const double fullCopyS = 8.0 * f.promptMax *
+                                 KvCacheProfile::FromPreset(model.kv).GetBytesPerToken() /
+                                 (rate * 1e6);
+        c.maxSimTime = Seconds(c.crossing.GetSeconds() + 2 * fullCopyS + 30);
+        const PallasLineExperiment experiment(c);
+        std::map<std::string, Point> points;
+        std::vector<EdgeLlmRunResults> results;
+        uint64_t scored = 0;
+        uint64_t predicted = 0;
+        double correct = 0;
+        std::vector<double> timeErrors;
+        for (uint32_t r = 1; r <= f.runs; ++r)
+        {
+            for (const std::string& s : schemes)
+            {
+                RngSeedManager::SetRun(r);
+                const PallasLineRun run = experiment.Run(s);
+                Point& p = points[s];
+                p.sit.push_back(run.sitS);
+                p.itl.insert(p.itl.end(), run.itlS.begin(), run.itlS.end());
+                results.push_back(run.results);
+                const bool balanced =
+                    run.kvSent.announced == run.kvSent.sent + run.kvSent.withdrawn &&
+                    run.kvSent.sent == run.kvReceived.received + run.kvReceived.stale;
+                if (!run.exactlyOnce || !balanced || std::isnan(run.sitS))
+                {
+                    std::cerr << s << " at " << rate << " Mb/s, RngRun " << r << ": "
+                              << run.tokensDelivered << " of " << run.tokensExpected << " tokens, "
+                              << run.tokensRepeated << " repeated, ledger "
+                              << (balanced ? "balanced" : "unbalanced") << "\n";
+                    ok = false;
+                }
+                if (s == schemes.front())
+                {
+                    scored += run.handoversScored;
+                    predicted += run.handoversPredicted;
+                    correct += run.targetAccuracy * static_cast<double>(run.handoversScored);
+                    if (!std::isnan(run.absTimeErrorP50S))
+                    {
+                        timeErrors.push_back(run.absTimeErrorP50S);
+                    }
+                }
+            }
+        }
+        std::cout << std::defaultfloat << "\nlink " << rate << " Mb/s\n"
+                  << "scheme               SIT mean[ms]  SIT P99[ms]  ITL mean[ms]  ITL P90[ms]"
+                     "  ITL P99[ms]  ITL>100ms\n";
+        for (const std::string& s : schemes)
+        {
+            const Point& p = points[s];
+            uint32_t over = 0;
+            for (double x : p.itl)
+            {
+                over += x > 0.1 ? 1 : 0;
+            }
+            std::cout << std::left << std::setw(20) << s << std::right << std::fixed
+                      << std::setprecision(1) << std::setw(13) << Mean(p.sit) * 1e3 << std::setw(13)
+                      << Pct(p.sit, 99) * 1e3 << std::setw(14) << Mean(p.itl) * 1e3 << std::setw(13)
+                      << Pct(p.itl, 90) * 1e3 << std::setw(13) << Pct(p.itl, 99) * 1e3
+                      << std::setw(10) << std::setprecision(4)
+                      << (p.itl.empty() ? 0.0 : double(over) / double(p.itl.size())) << "\n";
+        }
+        if (points.count("pallas") > 0)
+        {
+            std::cout << "SIT reduction of pallas (mean SIT of the scheme / pallas's):";
+            for (const std::string& s : schemes)
+            {
+                if (s != "pallas")
+                {
+                    std::cout << " " << s << " " << std::setprecision(2)
+                              << Mean(points[s].sit) / Mean(points["pallas"].sit) << "x";
+                }
+            }
+            std::cout << "\n";
+        }
+        std::cout << "predictor (" << f.predictor << "): " << predicted << " of " << scored
+                  << " handovers predicted, target accuracy " << std::setprecision(3)
+                  << (scored == 0 ? 0.0 : correct / double(scored))
+                  << ", median |time error| (mean over runs) " << std::setprecision(1)
+                  << (timeErrors.empty() ? std::nan("") : Mean(timeErrors) * 1e3) << " ms\n";
+        if (!outDir.empty())
+        {
+            std::ostringstream dir;
+            dir << outDir << "/link-" << rate << "Mbps";
+            std::error_code e;
+            std::filesystem::create_directories(dir.str(), e);
+            EdgeLlmRunMetadata meta;
+            meta.program = "edge-llm-pallas";
+            meta.arguments.assign(argv, argv + argc);
+            std::ostringstream r;
+            r << rate;
+            meta.parameters = {{"linkRateMbps", r.str()},
+                               {"runs", std::to_string(f.runs)},
+                               {"promptMin", std::to_string(f.promptMin)},
+                               {"promptMax", std::to_string(f.promptMax)},
+                               {"model", f.model},
+                               {"predictor", f.predictor},
+                               {"tokensAfter", std::to_string(f.tokensAfter)},
+                               {"scheme", scheme.GetValue()},
+                               {"outDir", outDir}};
+            if (!WriteRunResults(dir.str(), results, meta))
+            {
+                std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";
+                return 1;
+            }
+            std::cout << "CSV: " << dir.str() << "/handovers.csv, " << dir.str()
+                      << "/sessions.csv (each with .json)\n";
+        }
+    }
+    if (!ok)
+    {
+        std::cerr << "verdict: a session missed or repeated a token, or a KV ledger does not "
+                     "balance\n";
+        return 1;
+    }
+    std::cout << "\nverdict: every session got every token once; every KV ledger balances\n";
+    return 0;
+}
