@@ -10,7 +10,10 @@
 //   ./edge-llm-pallas                                  # 5 schemes x 3 rates x 2 RngRuns
 //   ./edge-llm-pallas --linkRates=300 --runs=5 --scheme=pallas,pallas-recompute
 //   ./edge-llm-pallas --predictor=trajectory --model=llama-3-8b --outDir=out
+//   ./edge-llm-pallas --study=concurrency             # K = 1..4, 0 or 2 residents, 2 modes
 //
+// --study=concurrency hands K UEs over to one target, 2 m (0.1 s) apart, with 0 or 2
+// resident users decoding at each cell, under the engine's Separate and Mixed iterations.
 // Pallas prepares the handover a window before the predicted time (a perfect "oracle"
 // predictor by default, or the constant-velocity trajectory predictor). Per link rate and
 // scheme it prints the mean and P99 SIT (nearest rank over the runs), the ITL mean, P90 and
@@ -61,7 +64,11 @@ SplitList(const std::string& text)
 /// The flags, checked before anything is built.
 struct Flags
 {
+    std::string study{"sweep"};
     std::string linkRates{"100,300,500"};
+    std::string ks{"1,2,3,4"};
+    std::string residents{"0,2"};
+    std::string modes{"Separate,Mixed"};
     uint32_t runs{2};
     uint32_t promptMin{500};
     uint32_t promptMax{1500};
@@ -88,9 +95,51 @@ const std::map<std::string, Model> MODELS{{"llama-3-8b", {"llama-3-8b-a6000", "L
  * \return the first flag error, or an empty string
  */
 std::string
-Check(const Flags& f, std::vector<double>& rates)
+Check(const Flags& f,
+      std::vector<double>& rates,
+      std::vector<uint32_t>& ks,
+      std::vector<uint32_t>& residents,
+      std::vector<std::string>& modes)
 {
     std::ostringstream e;
+    if (f.study != "sweep" && f.study != "concurrency")
+    {
+        e << "--study = " << f.study << " is invalid; allowed: sweep or concurrency";
+        return e.str();
+    }
+    for (const std::string& item : SplitList(f.ks))
+    {
+        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
+            item.size() > 2 || std::stoul(item) < 1 || std::stoul(item) > 8)
+        {
+            e << "--ks = " << f.ks
+              << " is invalid; allowed: a comma-separated list of "
+                 "integers in [1, 8]";
+            return e.str();
+        }
+        ks.push_back(static_cast<uint32_t>(std::stoul(item)));
+    }
+    for (const std::string& item : SplitList(f.residents))
+    {
+        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
+            item.size() > 2 || std::stoul(item) > 16)
+        {
+            e << "--residents = " << f.residents
+              << " is invalid; allowed: a comma-separated list of integers in [0, 16]";
+            return e.str();
+        }
+        residents.push_back(static_cast<uint32_t>(std::stoul(item)));
+    }
+    for (const std::string& item : SplitList(f.modes))
+    {
+        if (item != "Separate" && item != "Mixed")
+        {
+            e << "--modes = " << f.modes
+              << " is invalid; allowed: a comma-separated list of Separate and Mixed";
+            return e.str();
+        }
+        modes.push_back(item);
+    }
     for (const std::string& item : SplitList(f.linkRates))
     {
         char* end = nullptr;
@@ -171,7 +220,21 @@ main(int argc, char* argv[])
     HandoverSchemeFlag scheme({"pallas", "pallas-full-copy", "pallas-recompute", "ctho", "detour"},
                               "all");
     CommandLine cmd(__FILE__);
-    cmd.AddValue("linkRates", "inter-cell link rates, Mb/s, a comma-separated list", f.linkRates);
+    cmd.AddValue("study",
+                 "sweep (one handover, each link rate) or concurrency (K handovers to one "
+                 "target, with resident users, under each engine iteration mode)",
+                 f.study);
+    cmd.AddValue("linkRates",
+                 "inter-cell link rates, Mb/s, a comma-separated list (concurrency: 300 unless "
+                 "given)",
+                 f.linkRates);
+    cmd.AddValue("ks", "concurrency: handovers to one target, a list of integers in [1, 8]", f.ks);
+    cmd.AddValue("residents",
+                 "concurrency: resident decoding users per cell, a list of integers in [0, 16]",
+                 f.residents);
+    cmd.AddValue("modes",
+                 "concurrency: LlmEngine IterationMode list, Separate and/or Mixed",
+                 f.modes);
     cmd.AddValue("runs", "RngRuns per point, [1, 100]", f.runs);
     cmd.AddValue("promptMin", "shortest prompt drawn, tokens", f.promptMin);
     cmd.AddValue("promptMax", "longest prompt drawn, tokens", f.promptMax);
@@ -214,8 +277,20 @@ main(int argc, char* argv[])
         std::cerr << e.what() << "\n";
         return 1;
     }
+    bool ratesGiven = false;
+    for (int i = 1; i < argc; ++i)
+    {
+        ratesGiven = ratesGiven || std::string(argv[i]).rfind("--linkRates", 0) == 0;
+    }
+    if (f.study == "concurrency" && !ratesGiven)
+    {
+        f.linkRates = "300";
+    }
     std::vector<double> rates;
-    std::string error = Check(f, rates);
+    std::vector<uint32_t> ks;
+    std::vector<uint32_t> residentCounts;
+    std::vector<std::string> modes;
+    std::string error = Check(f, rates, ks, residentCounts, modes);
     if (error.empty() && !outDir.empty())
     {
         std::error_code e;
@@ -234,9 +309,21 @@ main(int argc, char* argv[])
 
     const Model& model = MODELS.at(f.model);
     bool ok = true;
-    std::cout << "Pallas, one handover: " << f.model << " (" << model.compute << "), prompts "
-              << f.promptMin << " to " << f.promptMax << " tokens, " << f.runs
-              << " RngRun(s), predictor " << f.predictor << "\n";
+    std::cout << "Pallas, " << (f.study == "sweep" ? "one handover" : "K handovers to one target")
+              << ": " << f.model << " (" << model.compute << "), prompts " << f.promptMin << " to "
+              << f.promptMax << " tokens, " << f.runs << " RngRun(s), predictor " << f.predictor
+              << "\n";
+
+    // The points of the study: (label, subdirectory, configuration).
+    struct Spec
+    {
+        std::string label;
+        std::string dir;
+        PallasLineConfig config;
+        double rate;
+    };
+
+    std::vector<Spec> specs;
     for (double rate : rates)
     {
         PallasLineConfig c;
@@ -248,12 +335,52 @@ main(int argc, char* argv[])
         c.tokensAfter = f.tokensAfter;
         c.predictor = f.predictor;
         c.showProgress = !quiet;
-        // Full-Copy of the longest prompt at the slowest rate, with room to decode after it.
+        // Full-Copy of the longest prompt at this rate, with room to decode after it.
         const double fullCopyS = 8.0 * f.promptMax *
                                  KvCacheProfile::FromPreset(model.kv).GetBytesPerToken() /
                                  (rate * 1e6);
-        c.maxSimTime = Seconds(c.crossing.GetSeconds() + 2 * fullCopyS + 30);
-        const PallasLineExperiment experiment(c);
+        std::ostringstream r;
+        r << rate;
+        if (f.study == "sweep")
+        {
+            c.maxSimTime = Seconds(c.crossing.GetSeconds() + 2 * fullCopyS + 30);
+            specs.push_back({"link " + r.str() + " Mb/s", "link-" + r.str() + "Mbps", c, rate});
+            continue;
+        }
+        for (const std::string& mode : modes)
+        {
+            for (uint32_t residents : residentCounts)
+            {
+                for (uint32_t k : ks)
+                {
+                    PallasLineConfig kc = c;
+                    kc.iterationMode = mode;
+                    kc.residentsPerCell = residents;
+                    kc.ues = k;
+                    // Every session decodes before its crossing: the source prefills the K
+                    // prompts and its residents' one after another. The cells stand far
+                    // enough apart for the drive.
+                    const double prefills =
+                        (k + residents) *
+                        LlmComputeModel::FromPreset(model.compute).PrefillTime(f.promptMax);
+                    kc.crossing = Seconds(std::max(3.0, 1.0 + 1.3 * prefills));
+                    kc.spacingM = std::max(200.0, 2 * kc.speedMps * kc.crossing.GetSeconds() + 20);
+                    kc.maxSimTime =
+                        Seconds(c.crossing.GetSeconds() + 2 * k * fullCopyS + 30 * (1 + residents));
+                    std::ostringstream label;
+                    label << "link " << r.str() << " Mb/s, " << mode << ", " << residents
+                          << " resident(s) per cell, K = " << k;
+                    std::ostringstream dir;
+                    dir << "link-" << r.str() << "Mbps-" << mode << "-residents" << residents
+                        << "-k" << k;
+                    specs.push_back({label.str(), dir.str(), kc, rate});
+                }
+            }
+        }
+    }
+    for (const Spec& spec : specs)
+    {
+        const PallasLineExperiment experiment(spec.config);
         std::map<std::string, Point> points;
         std::vector<EdgeLlmRunResults> results;
         uint64_t scored = 0;
@@ -267,18 +394,27 @@ main(int argc, char* argv[])
                 RngSeedManager::SetRun(r);
                 const PallasLineRun run = experiment.Run(s);
                 Point& p = points[s];
-                p.sit.push_back(run.sitS);
+                bool measured = true;
+                for (double sit : run.sitsS)
+                {
+                    if (!std::isnan(sit))
+                    {
+                        p.sit.push_back(sit);
+                    }
+                    measured = measured && !std::isnan(sit);
+                }
                 p.itl.insert(p.itl.end(), run.itlS.begin(), run.itlS.end());
                 results.push_back(run.results);
                 const bool balanced =
                     run.kvSent.announced == run.kvSent.sent + run.kvSent.withdrawn &&
                     run.kvSent.sent == run.kvReceived.received + run.kvReceived.stale;
-                if (!run.exactlyOnce || !balanced || std::isnan(run.sitS))
+                if (!run.exactlyOnce || !balanced || !measured)
                 {
-                    std::cerr << s << " at " << rate << " Mb/s, RngRun " << r << ": "
+                    std::cerr << s << ", " << spec.label << ", RngRun " << r << ": "
                               << run.tokensDelivered << " of " << run.tokensExpected << " tokens, "
                               << run.tokensRepeated << " repeated, ledger "
-                              << (balanced ? "balanced" : "unbalanced") << "\n";
+                              << (balanced ? "balanced" : "unbalanced")
+                              << (measured ? "" : ", a SIT not measured") << "\n";
                     ok = false;
                 }
                 if (s == schemes.front())
@@ -293,7 +429,8 @@ main(int argc, char* argv[])
                 }
             }
         }
-        std::cout << std::defaultfloat << "\nlink " << rate << " Mb/s\n"
+        std::cout << std::defaultfloat << "\n"
+                  << spec.label << "\n"
                   << "scheme               SIT mean[ms]  SIT P99[ms]  ITL mean[ms]  ITL P90[ms]"
                      "  ITL P99[ms]  ITL>100ms\n";
         for (const std::string& s : schemes)
@@ -331,16 +468,19 @@ main(int argc, char* argv[])
                   << (timeErrors.empty() ? std::nan("") : Mean(timeErrors) * 1e3) << " ms\n";
         if (!outDir.empty())
         {
-            std::ostringstream dir;
-            dir << outDir << "/link-" << rate << "Mbps";
+            const std::string dir = outDir + "/" + spec.dir;
             std::error_code e;
-            std::filesystem::create_directories(dir.str(), e);
+            std::filesystem::create_directories(dir, e);
             EdgeLlmRunMetadata meta;
             meta.program = "edge-llm-pallas";
             meta.arguments.assign(argv, argv + argc);
             std::ostringstream r;
-            r << rate;
-            meta.parameters = {{"linkRateMbps", r.str()},
+            r << spec.rate;
+            meta.parameters = {{"study", f.study},
+                               {"linkRateMbps", r.str()},
+                               {"ues", std::to_string(spec.config.ues)},
+                               {"residentsPerCell", std::to_string(spec.config.residentsPerCell)},
+                               {"iterationMode", spec.config.iterationMode},
                                {"runs", std::to_string(f.runs)},
                                {"promptMin", std::to_string(f.promptMin)},
                                {"promptMax", std::to_string(f.promptMax)},
@@ -349,12 +489,12 @@ main(int argc, char* argv[])
                                {"tokensAfter", std::to_string(f.tokensAfter)},
                                {"scheme", scheme.GetValue()},
                                {"outDir", outDir}};
-            if (!WriteRunResults(dir.str(), results, meta))
+            if (!WriteRunResults(dir, results, meta))
             {
                 std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";
                 return 1;
             }
-            std::cout << "CSV: " << dir.str() << "/handovers.csv, " << dir.str()
+            std::cout << "CSV: " << dir << "/handovers.csv, " << dir
                       << "/sessions.csv (each with .json)\n";
         }
     }

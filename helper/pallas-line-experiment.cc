@@ -108,6 +108,18 @@ PallasLineExperiment::Check(const PallasLineConfig& c)
     {
         e << "tokensAfter = 0 is invalid; allowed: an integer >= 1";
     }
+    else if (c.ues < 1 || c.ues > 16)
+    {
+        e << "ues = " << c.ues << " is invalid; allowed: an integer in [1, 16]";
+    }
+    else if (!(c.ueGapM >= 0 && c.ueGapM <= 100))
+    {
+        e << "ueGapM = " << c.ueGapM << " is invalid; allowed: [0, 100] m";
+    }
+    else if (c.residentsPerCell > 32)
+    {
+        e << "residentsPerCell = " << c.residentsPerCell << " is invalid; allowed: [0, 32]";
+    }
     else if (c.predictor != "oracle" && c.predictor != "wrong" && c.predictor != "trajectory" &&
              c.predictor != "none")
     {
@@ -157,24 +169,28 @@ PallasLineExperiment::Run(const std::string& scheme) const
     Ptr<PerPairBackhaulTopology> pairs = CreateObject<PerPairBackhaulTopology>();
     pairs->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(c.linkRate));
     net->SetBackhaulTopology(pairs);
-    EdgeLlmUeSpec ue;
     const double midpoint = (c.fromCell + 0.5) * c.spacingM;
-    ue.start = Vector(midpoint - c.speedMps * c.crossing.GetSeconds(), 20, 0);
-    ue.velocity = Vector(c.speedMps, 0, 0);
-    ue.moveStart = Seconds(0);
-    ue.sessionStart = SESSION_START;
-    net->AddUe(ue);
+    for (uint32_t j = 0; j < c.ues; ++j)
+    {
+        // Each UE a gap behind the one before: its handover comes gap / speed later.
+        EdgeLlmUeSpec ue;
+        ue.start = Vector(midpoint - c.speedMps * c.crossing.GetSeconds() - j * c.ueGapM, 20, 0);
+        ue.velocity = Vector(c.speedMps, 0, 0);
+        ue.moveStart = Seconds(0);
+        ue.sessionStart = SESSION_START;
+        net->AddUe(ue);
+    }
     net->SetAttribute("Trigger", StringValue("planned"));
     net->SetAttribute("ResidentUesPerCell", UintegerValue(c.residentsPerCell));
 
     // Tokens decoded until the crossing, at batch 1 (the residents slow it, which only
     // leaves more to decode after it).
-    const double step = std::max(compute.DecodeStepTime(1 + c.residentsPerCell, prompt), 1e-4);
+    const double step = std::max(compute.DecodeStepTime(c.ues + c.residentsPerCell, prompt), 1e-4);
     const double decoding =
         c.crossing.GetSeconds() - SESSION_START.GetSeconds() - compute.PrefillTime(prompt);
     const uint32_t tokens =
         static_cast<uint32_t>(std::max(0.0, std::ceil(decoding / step))) + c.tokensAfter;
-    run.tokensExpected = tokens;
+    run.tokensExpected = tokens * c.ues;
 
     Ptr<GpuComputeModel> gpu = CreateObject<GpuComputeModel>();
     gpu->ApplyPreset(c.computePreset);
@@ -209,28 +225,43 @@ PallasLineExperiment::Run(const std::string& scheme) const
             net->GetCellNodes().Get(i)->GetObject<MobilityModel>()->GetPosition();
     }
 
-    Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(0));
-    const uint64_t imsi = client->GetImsi();
-    auto seen = std::make_shared<std::vector<uint32_t>>();
+    // Each moving UE's deliveries, counted by token index; the run stops once all are done.
+    std::vector<Ptr<EdgeLlmClient>> clients;
+    std::vector<uint64_t> imsis;
+    auto seen = std::make_shared<std::map<uint64_t, std::vector<uint32_t>>>();
     auto order = std::make_shared<bool>(true);
-    client->TraceConnectWithoutContext(
-        "TokenDelivered",
-        Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
-            [seen, order](uint64_t, uint32_t index, Time, Time, uint16_t, bool) {
-                if (index >= seen->size())
-                {
-                    *order = *order && index == seen->size();
-                    seen->resize(index + 1, 0);
-                }
-                else
-                {
-                    *order = false;
-                }
-                ++(*seen)[index];
-            }));
-    client->TraceConnectWithoutContext("SessionComplete", Callback<void, uint64_t>([](uint64_t) {
-                                           Simulator::Stop(MilliSeconds(200));
-                                       }));
+    auto done = std::make_shared<uint32_t>(0);
+    const uint32_t moving = c.ues;
+    for (uint32_t j = 0; j < c.ues; ++j)
+    {
+        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(j));
+        clients.push_back(client);
+        imsis.push_back(client->GetImsi());
+        (*seen)[client->GetImsi()];
+        client->TraceConnectWithoutContext(
+            "TokenDelivered",
+            Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
+                [seen, order](uint64_t imsi, uint32_t index, Time, Time, uint16_t, bool) {
+                    std::vector<uint32_t>& counts = (*seen)[imsi];
+                    if (index >= counts.size())
+                    {
+                        *order = *order && index == counts.size();
+                        counts.resize(index + 1, 0);
+                    }
+                    else
+                    {
+                        *order = false;
+                    }
+                    ++counts[index];
+                }));
+        client->TraceConnectWithoutContext("SessionComplete",
+                                           Callback<void, uint64_t>([done, moving](uint64_t) {
+                                               if (++*done == moving)
+                                               {
+                                                   Simulator::Stop(MilliSeconds(200));
+                                               }
+                                           }));
+    }
 
     // The predictor and its meter, for every scheme; the controller for Pallas.
     Ptr<HandoverPredictor> predictor;
@@ -270,7 +301,10 @@ PallasLineExperiment::Run(const std::string& scheme) const
         predictor->SetAttribute("ControlPeriod", TimeValue(c.controlPeriod));
         predictor->SetObserver(net->GetObserver());
         predictor->SetCells(cells);
-        predictor->AddUe(imsi, net->GetUeNodes().Get(0));
+        for (uint32_t j = 0; j < c.ues; ++j)
+        {
+            predictor->AddUe(imsis[j], net->GetUeNodes().Get(j));
+        }
         meter = CreateObject<HandoverPredictionMeter>();
         meter->Install(predictor);
         if (DynamicCast<PallasScheduler>(edge->GetCoordinator()->GetScheduler()))
@@ -296,30 +330,42 @@ PallasLineExperiment::Run(const std::string& scheme) const
     Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator();
     run.records = coordinator->GetRecords();
     run.results = CollectRunResults(scheme, run.records, net->GetClients());
-    run.sitS = std::numeric_limits<double>::quiet_NaN();
-    for (const EdgeLlmHandoverRow& row : run.results.handovers)
+    bool once = *order;
+    for (uint32_t j = 0; j < c.ues; ++j)
     {
-        if (row.record.imsi == imsi && !std::isnan(row.sitS))
+        double sit = std::numeric_limits<double>::quiet_NaN();
+        for (const EdgeLlmHandoverRow& row : run.results.handovers)
         {
-            run.sitS = row.sitS;
-            break;
+            if (row.record.imsi == imsis[j] && !std::isnan(row.sitS))
+            {
+                sit = row.sitS;
+                break;
+            }
         }
+        run.sitsS.push_back(sit);
+        const std::vector<int64_t>& times = clients[j]->GetDeliveryTimesNs();
+        for (std::size_t i = 1; i < times.size(); ++i)
+        {
+            run.itlS.push_back(static_cast<double>(times[i] - times[i - 1]) * 1e-9);
+        }
+        const std::vector<uint32_t>& counts = (*seen)[imsis[j]];
+        for (uint32_t n : counts)
+        {
+            run.tokensDelivered += n > 0 ? 1 : 0;
+            run.tokensRepeated += n > 1 ? n - 1 : 0;
+            once = once && n == 1;
+        }
+        once = once && counts.size() == tokens;
+        const KvTransferSenderCounters sent = net->GetKvSent(imsis[j]);
+        const KvTransferReceiverCounters received = net->GetKvReceived(imsis[j]);
+        run.kvSent.announced += sent.announced;
+        run.kvSent.sent += sent.sent;
+        run.kvSent.withdrawn += sent.withdrawn;
+        run.kvReceived.received += received.received;
+        run.kvReceived.stale += received.stale;
     }
-    const std::vector<int64_t>& times = client->GetDeliveryTimesNs();
-    for (std::size_t i = 1; i < times.size(); ++i)
-    {
-        run.itlS.push_back(static_cast<double>(times[i] - times[i - 1]) * 1e-9);
-    }
-    bool once = true;
-    for (uint32_t n : *seen)
-    {
-        run.tokensDelivered += n > 0 ? 1 : 0;
-        run.tokensRepeated += n > 1 ? n - 1 : 0;
-        once = once && n == 1;
-    }
-    run.exactlyOnce = once && *order && seen->size() == tokens;
-    run.kvSent = net->GetKvSent(imsi);
-    run.kvReceived = net->GetKvReceived(imsi);
+    run.sitS = run.sitsS.front();
+    run.exactlyOnce = once;
     if (Ptr<PallasScheduler> pallas = DynamicCast<PallasScheduler>(coordinator->GetScheduler()))
     {
         run.admissionRefusals = pallas->GetAdmissionRefusals();

@@ -25,11 +25,12 @@ namespace ns3
  * \brief The single-handover line of the Pallas study: what one run is made of.
  *
  * Cells stand on a line, Spacing apart, one backhaul link of LinkRate per neighbour pair.
- * One UE drives at speed along the line, from the cell of layout index fromCell towards the
- * next one, and crosses the midpoint at crossing: the "planned" trigger requests its
- * handover then. Its session (promptTokens of prompt, or a draw up to promptMaxTokens) opens
- * at 0.2 s and generates as many
- * tokens as it decodes until the crossing plus tokensAfter. Every engine runs computePreset;
+ * ues UEs drive at speed along the line, from the cell of layout index fromCell towards the
+ * next one; the first crosses the midpoint at crossing, each next one ueGapM behind (the
+ * "planned" trigger requests each handover at its crossing: K handovers to one target).
+ * Each session (promptTokens of prompt, or a draw up to promptMaxTokens) opens at 0.2 s and
+ * generates as many tokens as it decodes until the crossing plus tokensAfter;
+ * residentsPerCell UEs decode at every cell meanwhile. Every engine runs computePreset;
  * every session's KV cache is kvProfile's (bf16).
  */
 struct PallasLineConfig
@@ -54,7 +55,9 @@ struct PallasLineConfig
     Time controlPeriod{MilliSeconds(100)}; //!< the predictor's and Pallas's ControlPeriod
     Time windowLimit{MilliSeconds(1500)};  //!< Pallas's WindowLimit
     Time windowMargin{0};                  //!< Pallas's WindowMargin
-    uint32_t residentsPerCell{0};          //!< resident UEs decoding at each cell
+    uint32_t ues{1};                       //!< moving UEs, [1, 16]
+    double ueGapM{2};             //!< each moving UE this far behind the one before, m, [0, 100]
+    uint32_t residentsPerCell{0}; //!< resident UEs decoding at each cell
     std::string iterationMode{"Separate"}; //!< LlmEngine IterationMode: Separate or Mixed
     Time maxSimTime{Seconds(40)};          //!< the run stops then at the latest
     bool showProgress{false};              //!< print the run's progress on stderr
@@ -70,15 +73,16 @@ struct PallasLineRun
     uint32_t promptTokens{0};            //!< the prompt it ran with, tokens
     EdgeLlmRunResults results;           //!< records and sessions, as the writers take them
     std::vector<HandoverRecord> records; //!< the coordinator's records
-    /// The moving UE's handover with a session: its SIT, s (NaN if not measured)
+    /// The first moving UE's handover with a session: its SIT, s (NaN if not measured)
     double sitS{0};
-    std::vector<double> itlS;              //!< the moving UE's inter-token latencies, s
-    uint32_t tokensExpected{0};            //!< tokens its session asked for
-    uint32_t tokensDelivered{0};           //!< distinct token indices delivered to its application
-    uint32_t tokensRepeated{0};            //!< deliveries of an index delivered before
-    bool exactlyOnce{false};               //!< indices 0 .. expected - 1, each once, in order
-    KvTransferSenderCounters kvSent;       //!< its KV, summed over the senders
-    KvTransferReceiverCounters kvReceived; //!< its KV, summed over the receivers
+    std::vector<double> sitsS;       //!< each moving UE's SIT, s (NaN if not measured)
+    std::vector<double> itlS;        //!< the moving UEs' inter-token latencies, s
+    uint32_t tokensExpected{0};      //!< tokens their sessions asked for, in all
+    uint32_t tokensDelivered{0};     //!< distinct token indices delivered to their applications
+    uint32_t tokensRepeated{0};      //!< deliveries of an index delivered before
+    bool exactlyOnce{false};         //!< each UE: indices 0 .. its tokens - 1, each once, in order
+    KvTransferSenderCounters kvSent; //!< their KV, summed over the senders
+    KvTransferReceiverCounters kvReceived; //!< their KV, summed over the receivers
     uint64_t prepares{0};                  //!< the controller's prepares (pallas only)
     uint64_t controllerCancels{0};         //!< the controller's cancels (pallas only)
     uint64_t admissionRefusals{0};         //!< Pallas's refusals for memory
