@@ -266,6 +266,60 @@ class EdgeLlmPallasTilingTestCase : public EdgeLlmPallasTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief Three handovers to one target 0.1 s apart, with a resident user decoding at each
+ * cell, under the engine's Mixed iterations: each is prepared and committed (one prepare per
+ * UE, each record a prepared migration whose prefix and suffix tile its context), and every
+ * token of every moving UE arrives exactly once.
+ */
+class EdgeLlmPallasConcurrentTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasConcurrentTestCase()
+        : EdgeLlmPallasTestCase("Three prepared handovers to one target, Mixed, residents")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PallasLineConfig c;
+        c.ues = 3;
+        c.residentsPerCell = 1;
+        c.iterationMode = "Mixed";
+        c.crossing = Seconds(4);
+        c.spacingM = 200;
+        const PallasLineRun run = PallasLineExperiment(c).Run("pallas");
+        NS_TEST_EXPECT_MSG_EQ(run.prepares, 3u, "one prepare per moving UE");
+        uint32_t prepared = 0;
+        for (const HandoverRecord& r : run.records)
+        {
+            if (!r.preparedAt.IsNegative() && r.outcome == HandoverRecord::MIGRATED)
+            {
+                ++prepared;
+                CheckTiling(r, QWEN3_32B_BYTES_PER_TOKEN, "imsi " + std::to_string(r.imsi));
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(prepared, 3u, "three prepared migrations committed");
+        NS_TEST_ASSERT_MSG_EQ(run.sitsS.size(), 3u, "a SIT per moving UE");
+        for (double sit : run.sitsS)
+        {
+            NS_TEST_EXPECT_MSG_EQ(std::isnan(sit), false, "each SIT measured");
+        }
+        std::cout << "concurrent: SITs " << run.sitsS[0] * 1e3 << ", " << run.sitsS[1] * 1e3 << ", "
+                  << run.sitsS[2] * 1e3 << " ms\n";
+        NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce,
+                              true,
+                              "every token once (" << run.tokensDelivered << " of "
+                                                   << run.tokensExpected << ", "
+                                                   << run.tokensRepeated << " repeated)");
+        NS_TEST_EXPECT_MSG_EQ(run.kvSent.sent,
+                              run.kvReceived.received + run.kvReceived.stale,
+                              "sent = received + stale");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief Pallas: proactive migration before a predicted handover.
  */
 class EdgeLlmPallasTestSuite : public TestSuite
@@ -277,6 +331,7 @@ class EdgeLlmPallasTestSuite : public TestSuite
         AddTestCase(new EdgeLlmPallasSitTestCase, TestCase::QUICK);
         AddTestCase(new EdgeLlmPallasWrongTargetTestCase, TestCase::QUICK);
         AddTestCase(new EdgeLlmPallasTilingTestCase, TestCase::QUICK);
+        AddTestCase(new EdgeLlmPallasConcurrentTestCase, TestCase::QUICK);
     }
 };
 
