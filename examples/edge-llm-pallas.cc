@@ -12,8 +12,13 @@
 //   ./edge-llm-pallas --predictor=trajectory --model=llama-3-8b --outDir=out
 //   ./edge-llm-pallas --study=concurrency             # K = 1..4, 0 or 2 residents, 2 modes
 //
+//   ./edge-llm-pallas --study=grid --ues=4           # 8 x 8 cells, links ~ N(300, 50^2)
+//
 // --study=concurrency hands K UEs over to one target, 2 m (0.1 s) apart, with 0 or 2
 // resident users decoding at each cell, under the engine's Separate and Mixed iterations.
+// --study=grid drives --ues UEs on random routes over 8 x 8 cells of 100 m at 20 m/s for
+// 15 s (a handover every 5 s), each link's rate drawn from N(300, 50^2) Mb/s truncated at
+// 150; its SIT statistics are over every measured handover.
 // Pallas prepares the handover a window before the predicted time (a perfect "oracle"
 // predictor by default, or the constant-velocity trajectory predictor). Per link rate and
 // scheme it prints the mean and P99 SIT (nearest rank over the runs), the ITL mean, P90 and
@@ -69,6 +74,7 @@ struct Flags
     std::string ks{"1,2,3,4"};
     std::string residents{"0,2"};
     std::string modes{"Separate,Mixed"};
+    uint32_t ues{4};
     uint32_t runs{2};
     uint32_t promptMin{500};
     uint32_t promptMax{1500};
@@ -102,9 +108,14 @@ Check(const Flags& f,
       std::vector<std::string>& modes)
 {
     std::ostringstream e;
-    if (f.study != "sweep" && f.study != "concurrency")
+    if (f.study != "sweep" && f.study != "concurrency" && f.study != "grid")
     {
-        e << "--study = " << f.study << " is invalid; allowed: sweep or concurrency";
+        e << "--study = " << f.study << " is invalid; allowed: sweep, concurrency or grid";
+        return e.str();
+    }
+    if (f.ues < 1 || f.ues > 16)
+    {
+        e << "--ues = " << f.ues << " is invalid; allowed: an integer in [1, 16]";
         return e.str();
     }
     for (const std::string& item : SplitList(f.ks))
@@ -221,13 +232,15 @@ main(int argc, char* argv[])
                               "all");
     CommandLine cmd(__FILE__);
     cmd.AddValue("study",
-                 "sweep (one handover, each link rate) or concurrency (K handovers to one "
-                 "target, with resident users, under each engine iteration mode)",
+                 "sweep (one handover, each link rate), concurrency (K handovers to one "
+                 "target, with resident users, under each engine iteration mode) or grid "
+                 "(repeated handovers of UEs on random routes over 8 x 8 cells)",
                  f.study);
     cmd.AddValue("linkRates",
-                 "inter-cell link rates, Mb/s, a comma-separated list (concurrency: 300 unless "
-                 "given)",
+                 "inter-cell link rates, Mb/s, a comma-separated list (concurrency and grid: "
+                 "300 unless given; grid: the mean of each link's draw)",
                  f.linkRates);
+    cmd.AddValue("ues", "grid: UEs on random routes, [1, 16]", f.ues);
     cmd.AddValue("ks", "concurrency: handovers to one target, a list of integers in [1, 8]", f.ks);
     cmd.AddValue("residents",
                  "concurrency: resident decoding users per cell, a list of integers in [0, 16]",
@@ -256,7 +269,8 @@ main(int argc, char* argv[])
             edgellm::CheckNumberFlags({{"runs", true, "an integer in [1, 100]"},
                                        {"promptMin", true, "an integer in [16, 32768]"},
                                        {"promptMax", true, "an integer in [--promptMin, 32768]"},
-                                       {"tokensAfter", true, "an integer in [1, 100000]"}},
+                                       {"tokensAfter", true, "an integer in [1, 100000]"},
+                                       {"ues", true, "an integer in [1, 16]"}},
                                       argc,
                                       argv);
         if (!bad.empty())
@@ -282,7 +296,7 @@ main(int argc, char* argv[])
     {
         ratesGiven = ratesGiven || std::string(argv[i]).rfind("--linkRates", 0) == 0;
     }
-    if (f.study == "concurrency" && !ratesGiven)
+    if (f.study != "sweep" && !ratesGiven)
     {
         f.linkRates = "300";
     }
@@ -309,7 +323,10 @@ main(int argc, char* argv[])
 
     const Model& model = MODELS.at(f.model);
     bool ok = true;
-    std::cout << "Pallas, " << (f.study == "sweep" ? "one handover" : "K handovers to one target")
+    std::cout << "Pallas, "
+              << (f.study == "sweep"         ? "one handover"
+                  : f.study == "concurrency" ? "K handovers to one target"
+                                             : "repeated handovers on a grid")
               << ": " << f.model << " (" << model.compute << "), prompts " << f.promptMin << " to "
               << f.promptMax << " tokens, " << f.runs << " RngRun(s), predictor " << f.predictor
               << "\n";
@@ -341,6 +358,27 @@ main(int argc, char* argv[])
                                  (rate * 1e6);
         std::ostringstream r;
         r << rate;
+        if (f.study == "grid")
+        {
+            // Pallas's repeated-handover study: 8 x 8 cells of 100 m, UEs on random routes at
+            // 20 m/s (a handover every 5 s), each link's rate drawn from N(rate, 50^2) Mb/s
+            // truncated at 150.
+            c.gridSide = 8;
+            c.spacingM = 100;
+            c.ues = f.ues;
+            c.gridRoute = Seconds(15);
+            c.linkRateStdMbps = 50;
+            c.linkRateMinMbps = 150;
+            const double slowest = std::min(rate, 150.0);
+            c.maxSimTime =
+                Seconds(c.gridRoute.GetSeconds() + 30 + 3 * fullCopyS * rate / slowest * f.ues);
+            specs.push_back({"grid 8x8, links N(" + r.str() + ", 50^2) Mb/s >= 150, " +
+                                 std::to_string(f.ues) + " UEs",
+                             "grid-" + r.str() + "Mbps",
+                             c,
+                             rate});
+            continue;
+        }
         if (f.study == "sweep")
         {
             c.maxSimTime = Seconds(c.crossing.GetSeconds() + 2 * fullCopyS + 30);
@@ -395,13 +433,13 @@ main(int argc, char* argv[])
                 const PallasLineRun run = experiment.Run(s);
                 Point& p = points[s];
                 bool measured = true;
-                for (double sit : run.sitsS)
+                for (double sit : f.study == "grid" ? run.allSitsS : run.sitsS)
                 {
                     if (!std::isnan(sit))
                     {
                         p.sit.push_back(sit);
                     }
-                    measured = measured && !std::isnan(sit);
+                    measured = measured && (f.study == "grid" || !std::isnan(sit));
                 }
                 p.itl.insert(p.itl.end(), run.itlS.begin(), run.itlS.end());
                 results.push_back(run.results);

@@ -5,9 +5,11 @@
 #include "pallas-line-experiment.h"
 
 #include "edge-llm-network.h"
+#include "grid-cell-layout.h"
 #include "line-cell-layout.h"
 #include "pallas-controller.h"
 #include "per-pair-backhaul-topology.h"
+#include "ue-mobility.h"
 
 #include "ns3/abort.h"
 #include "ns3/double.h"
@@ -20,6 +22,7 @@
 #include "ns3/kv-cache-profile.h"
 #include "ns3/mobility-model.h"
 #include "ns3/pallas-scheduler.h"
+#include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/scheduled-handover-predictor.h"
 #include "ns3/show-progress.h"
@@ -57,16 +60,34 @@ PallasLineExperiment::Check(const PallasLineConfig& c)
     std::ostringstream e;
     const auto presets = LlmComputeModel::PresetNames();
     const auto profiles = KvCacheProfile::PresetNames();
-    if (c.cells < 2 || c.cells > 8)
+    if (c.gridSide != 0)
     {
-        e << "cells = " << c.cells << " is invalid; allowed: an integer in [2, 8]";
+        if (c.gridSide < 2 || c.gridSide > 8)
+        {
+            e << "gridSide = " << c.gridSide << " is invalid; allowed: 0 (a line) or [2, 8]";
+        }
+        else if (c.gridRoute < Seconds(2) || c.gridRoute >= c.maxSimTime)
+        {
+            e << "gridRoute = " << c.gridRoute.As(Time::S)
+              << " is invalid; allowed: >= 2 s and before maxSimTime";
+        }
+        else if (c.predictor == "wrong")
+        {
+            e << "predictor = wrong is invalid on a grid; allowed: oracle, trajectory or none";
+        }
+        else if (!(c.linkRateStdMbps >= 0 && c.linkRateMinMbps >= 0))
+        {
+            e << "linkRateStdMbps = " << c.linkRateStdMbps
+              << " and linkRateMinMbps = " << c.linkRateMinMbps
+              << " are invalid; allowed: numbers >= 0";
+        }
+        if (!e.str().empty())
+        {
+            return e.str();
+        }
     }
-    else if (c.fromCell + 1 >= c.cells)
-    {
-        e << "fromCell = " << c.fromCell << " is invalid; allowed: an index in [0, " << c.cells - 2
-          << "] (a next cell must follow)";
-    }
-    else if (!(c.spacingM >= 50 && c.spacingM <= 5000))
+    // Spacing and speed apply to both; cells, fromCell and crossing to a line only.
+    if (!(c.spacingM >= 50 && c.spacingM <= 5000))
     {
         e << "spacingM = " << c.spacingM << " is invalid; allowed: [50, 5000] m";
     }
@@ -74,13 +95,27 @@ PallasLineExperiment::Check(const PallasLineConfig& c)
     {
         e << "speedMps = " << c.speedMps << " is invalid; allowed: (0, 100] m/s";
     }
-    else if (c.crossing < Seconds(1.5) || c.crossing * c.speedMps > Seconds(c.spacingM / 2))
+    else if (c.gridSide == 0 && (c.cells < 2 || c.cells > 8))
+    {
+        e << "cells = " << c.cells << " is invalid; allowed: an integer in [2, 8]";
+    }
+    else if (c.gridSide == 0 && c.fromCell + 1 >= c.cells)
+    {
+        e << "fromCell = " << c.fromCell << " is invalid; allowed: an index in [0, " << c.cells - 2
+          << "] (a next cell must follow)";
+    }
+    else if (c.gridSide == 0 &&
+             (c.crossing < Seconds(1.5) || c.crossing * c.speedMps > Seconds(c.spacingM / 2)))
     {
         e << "crossing = " << c.crossing.As(Time::S)
           << " is invalid; allowed: >= 1.5 s, and speedMps x crossing <= spacingM / 2 (the UE "
              "starts in its first cell)";
     }
-    else if (c.linkRate.GetBitRate() == 0)
+    if (!e.str().empty())
+    {
+        return e.str();
+    }
+    if (c.linkRate.GetBitRate() == 0)
     {
         e << "linkRate = 0 is invalid; allowed: a rate > 0";
     }
@@ -135,7 +170,7 @@ PallasLineExperiment::Check(const PallasLineConfig& c)
     {
         e << "iterationMode = " << c.iterationMode << " is invalid; allowed: Separate or Mixed";
     }
-    else if (c.maxSimTime <= c.crossing)
+    else if (c.gridSide == 0 && c.maxSimTime <= c.crossing)
     {
         e << "maxSimTime = " << c.maxSimTime.As(Time::S)
           << " is invalid; allowed: a time after crossing";
@@ -162,15 +197,49 @@ PallasLineExperiment::Run(const std::string& scheme) const
     const LlmComputeModel compute = LlmComputeModel::FromPreset(c.computePreset);
 
     Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
-    Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
-    line->SetAttribute("Count", UintegerValue(c.cells));
-    line->SetAttribute("Spacing", DoubleValue(c.spacingM));
-    net->SetCellLayout(line);
     Ptr<PerPairBackhaulTopology> pairs = CreateObject<PerPairBackhaulTopology>();
     pairs->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(c.linkRate));
+    if (c.linkRateStdMbps > 0)
+    {
+        // Each link's rate drawn from N(mean, std^2) Mb/s, drawn again below the minimum.
+        Ptr<NormalRandomVariable> rate = CreateObject<NormalRandomVariable>();
+        rate->SetAttribute("Mean", DoubleValue(c.linkRate.GetBitRate() / 1e6));
+        rate->SetAttribute("Variance", DoubleValue(c.linkRateStdMbps * c.linkRateStdMbps));
+        rate->SetStream(LINK_STREAM);
+        pairs->SetAttribute("RateMbps", PointerValue(rate));
+        pairs->SetAttribute("MinRateMbps", DoubleValue(c.linkRateMinMbps));
+    }
     net->SetBackhaulTopology(pairs);
     const double midpoint = (c.fromCell + 0.5) * c.spacingM;
-    for (uint32_t j = 0; j < c.ues; ++j)
+    if (c.gridSide != 0)
+    {
+        Ptr<GridCellLayout> grid = CreateObject<GridCellLayout>();
+        grid->SetAttribute("Columns", UintegerValue(c.gridSide));
+        grid->SetAttribute("Rows", UintegerValue(c.gridSide));
+        grid->SetAttribute("Spacing", DoubleValue(c.spacingM));
+        net->SetCellLayout(grid);
+        Ptr<GridRandomRoute> routes = CreateObject<GridRandomRoute>();
+        routes->SetAttribute("Speed", DoubleValue(c.speedMps));
+        routes->AssignStreams(ROUTE_STREAM);
+        Ptr<UniformRandomVariable> startCell = CreateObject<UniformRandomVariable>();
+        startCell->SetStream(ROUTE_STREAM + 1);
+        for (uint32_t j = 0; j < c.ues; ++j)
+        {
+            const uint32_t cell = startCell->GetInteger(0, grid->GetCellCount() - 1);
+            EdgeLlmUeSpec ue;
+            ue.route = routes->GetRoute(*grid, cell, 0, c.gridRoute.GetSeconds()).GetWaypoints();
+            ue.sessionStart = SESSION_START;
+            net->AddUe(ue);
+        }
+    }
+    else
+    {
+        Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
+        line->SetAttribute("Count", UintegerValue(c.cells));
+        line->SetAttribute("Spacing", DoubleValue(c.spacingM));
+        net->SetCellLayout(line);
+    }
+    for (uint32_t j = 0; c.gridSide == 0 && j < c.ues; ++j)
     {
         // Each UE a gap behind the one before: its handover comes gap / speed later.
         EdgeLlmUeSpec ue;
@@ -186,8 +255,9 @@ PallasLineExperiment::Run(const std::string& scheme) const
     // Tokens decoded until the crossing, at batch 1 (the residents slow it, which only
     // leaves more to decode after it).
     const double step = std::max(compute.DecodeStepTime(c.ues + c.residentsPerCell, prompt), 1e-4);
-    const double decoding =
-        c.crossing.GetSeconds() - SESSION_START.GetSeconds() - compute.PrefillTime(prompt);
+    // On a grid the sessions decode until the routes end.
+    const double decoding = (c.gridSide != 0 ? c.gridRoute : c.crossing).GetSeconds() -
+                            SESSION_START.GetSeconds() - compute.PrefillTime(prompt);
     const uint32_t tokens =
         static_cast<uint32_t>(std::max(0.0, std::ceil(decoding / step))) + c.tokensAfter;
     run.tokensExpected = tokens * c.ues;
@@ -330,6 +400,14 @@ PallasLineExperiment::Run(const std::string& scheme) const
     Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator();
     run.records = coordinator->GetRecords();
     run.results = CollectRunResults(scheme, run.records, net->GetClients());
+    for (const EdgeLlmHandoverRow& row : run.results.handovers)
+    {
+        if (std::find(imsis.begin(), imsis.end(), row.record.imsi) != imsis.end() &&
+            !std::isnan(row.sitS))
+        {
+            run.allSitsS.push_back(row.sitS);
+        }
+    }
     bool once = *order;
     for (uint32_t j = 0; j < c.ues; ++j)
     {

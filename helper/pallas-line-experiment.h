@@ -60,7 +60,17 @@ struct PallasLineConfig
     uint32_t residentsPerCell{0}; //!< resident UEs decoding at each cell
     std::string iterationMode{"Separate"}; //!< LlmEngine IterationMode: Separate or Mixed
     Time maxSimTime{Seconds(40)};          //!< the run stops then at the latest
-    bool showProgress{false};              //!< print the run's progress on stderr
+    /// 0: the line; else a gridSide x gridSide grid of cells spacingM apart, the ues UEs on
+    /// random routes (GridRandomRoute at speedMps, from random cells) until gridRoute, each
+    /// session decoding until then, handovers at every crossing (the line's cells, fromCell,
+    /// crossing and ueGapM do not apply)
+    uint32_t gridSide{0};
+    Time gridRoute{Seconds(20)}; //!< grid: when the routes end, >= 2 s, before maxSimTime
+    /// If > 0, each link's rate is drawn from N(linkRate, linkRateStdMbps^2) Mb/s (stream
+    /// LINK_STREAM), drawn again below linkRateMinMbps
+    double linkRateStdMbps{0};
+    double linkRateMinMbps{0}; //!< the truncation of the drawn rates, Mb/s
+    bool showProgress{false};  //!< print the run's progress on stderr
 };
 
 /**
@@ -75,6 +85,7 @@ struct PallasLineRun
     std::vector<HandoverRecord> records; //!< the coordinator's records
     /// The first moving UE's handover with a session: its SIT, s (NaN if not measured)
     double sitS{0};
+    std::vector<double> allSitsS;    //!< every measured SIT of the moving UEs, s, record order
     std::vector<double> sitsS;       //!< each moving UE's SIT, s (NaN if not measured)
     std::vector<double> itlS;        //!< the moving UEs' inter-token latencies, s
     uint32_t tokensExpected{0};      //!< tokens their sessions asked for, in all
@@ -105,6 +116,10 @@ class PallasLineExperiment
   public:
     /// The random stream of the prompt draw.
     static constexpr int64_t PROMPT_STREAM = 7;
+    /// The random stream of the link-rate draws.
+    static constexpr int64_t LINK_STREAM = 8;
+    /// The random streams of the grid's routes (and the next, of their start cells).
+    static constexpr int64_t ROUTE_STREAM = 10;
 
     /// \param config the run; checked (stops with the field and its range)
     explicit PallasLineExperiment(const PallasLineConfig& config);
