@@ -75,6 +75,7 @@ struct Flags
     std::string residents{"0,2"};
     std::string modes{"Separate,Mixed"};
     uint32_t ues{4};
+    double windowMarginMs{0};
     uint32_t runs{2};
     uint32_t promptMin{500};
     uint32_t promptMax{1500};
@@ -111,6 +112,11 @@ Check(const Flags& f,
     if (f.study != "sweep" && f.study != "concurrency" && f.study != "grid")
     {
         e << "--study = " << f.study << " is invalid; allowed: sweep, concurrency or grid";
+        return e.str();
+    }
+    if (!(f.windowMarginMs >= 0 && f.windowMarginMs <= 60000))
+    {
+        e << "--windowMargin = " << f.windowMarginMs << " is invalid; allowed: [0, 60000] ms";
         return e.str();
     }
     if (f.ues < 1 || f.ues > 16)
@@ -241,6 +247,10 @@ main(int argc, char* argv[])
                  "300 unless given; grid: the mean of each link's draw)",
                  f.linkRates);
     cmd.AddValue("ues", "grid: UEs on random routes, [1, 16]", f.ues);
+    cmd.AddValue("windowMargin",
+                 "Pallas's WindowMargin, ms, [0, 60000]: lead for a predictor whose times are "
+                 "late (the trajectory predictor's are, against a planned crossing)",
+                 f.windowMarginMs);
     cmd.AddValue("ks", "concurrency: handovers to one target, a list of integers in [1, 8]", f.ks);
     cmd.AddValue("residents",
                  "concurrency: resident decoding users per cell, a list of integers in [0, 16]",
@@ -270,7 +280,8 @@ main(int argc, char* argv[])
                                        {"promptMin", true, "an integer in [16, 32768]"},
                                        {"promptMax", true, "an integer in [--promptMin, 32768]"},
                                        {"tokensAfter", true, "an integer in [1, 100000]"},
-                                       {"ues", true, "an integer in [1, 16]"}},
+                                       {"ues", true, "an integer in [1, 16]"},
+                                       {"windowMargin", false, "[0, 60000] ms"}},
                                       argc,
                                       argv);
         if (!bad.empty())
@@ -351,6 +362,7 @@ main(int argc, char* argv[])
         c.promptMaxTokens = f.promptMax > f.promptMin ? f.promptMax : 0;
         c.tokensAfter = f.tokensAfter;
         c.predictor = f.predictor;
+        c.windowMargin = MilliSeconds(f.windowMarginMs);
         c.showProgress = !quiet;
         // Full-Copy of the longest prompt at this rate, with room to decode after it.
         const double fullCopyS = 8.0 * f.promptMax *
@@ -524,6 +536,7 @@ main(int argc, char* argv[])
                                {"promptMax", std::to_string(f.promptMax)},
                                {"model", f.model},
                                {"predictor", f.predictor},
+                               {"windowMarginMs", std::to_string(f.windowMarginMs)},
                                {"tokensAfter", std::to_string(f.tokensAfter)},
                                {"scheme", scheme.GetValue()},
                                {"outDir", outDir}};
