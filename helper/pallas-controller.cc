@@ -93,6 +93,20 @@ PallasController::GetPredictions() const
     return m_predictions;
 }
 
+double
+PallasController::QueuedAhead(uint64_t imsi, uint16_t target, double atS) const
+{
+    double ahead = 0;
+    for (const auto& [other, p] : m_predicted)
+    {
+        if (other != imsi && p.target == target && p.atS <= atS)
+        {
+            ahead += p.prefillS;
+        }
+    }
+    return ahead;
+}
+
 void
 PallasController::Sample(uint64_t imsi, uint16_t serving, uint16_t target)
 {
@@ -144,6 +158,10 @@ PallasController::OnPrediction(uint64_t imsi,
     const bool prepared = m_coordinator->GetMigrationState(imsi) == HandoverCoordinator::PREPARED;
     auto it = m_prepared.find(imsi);
     const uint16_t preparedTarget = prepared && it != m_prepared.end() ? it->second : 0;
+    if (!handover || prepared)
+    {
+        m_predicted.erase(imsi);
+    }
     if (!handover)
     {
         if (prepared && m_coordinator->CancelPrepared(imsi))
@@ -156,8 +174,26 @@ PallasController::OnPrediction(uint64_t imsi,
     }
     const Time now = Simulator::Now();
     const Time expected = std::max(now, Seconds(prediction.handoverTimeS));
+    if (!prepared)
+    {
+        Predicted& p = m_predicted[imsi];
+        p.target = prediction.targetCell;
+        p.atS = expected.GetSeconds();
+        auto source = m_servers.find(servingCellId);
+        auto dest = m_servers.find(prediction.targetCell);
+        if (source != m_servers.end() && dest != m_servers.end() &&
+            source->second->GetEngine()->HasSession(imsi))
+        {
+            const uint64_t context = source->second->GetEngine()->GetContextTokens(imsi);
+            p.prefillS =
+                dest->second->GetEngine()->GetLlmComputeModel().PrefillTime(context / 16 * 16);
+        }
+    }
+    const Time ahead = Seconds(QueuedAhead(imsi, prediction.targetCell, expected.GetSeconds()));
     // The next prediction comes a period later: prepare at the last one at or before T_w.
-    const bool inWindow = expected - now <= m_scheduler->GetWindow() + m_period;
+    const bool inWindow =
+        expected - now <=
+        m_scheduler->GetWindowFor(prediction.targetCell, now.GetSeconds()) + ahead + m_period;
     if (prepared && preparedTarget == prediction.targetCell)
     {
         m_coordinator->PrepareHandover(imsi, prediction.targetCell, expected); // time only
@@ -177,6 +213,7 @@ PallasController::OnPrediction(uint64_t imsi,
     if (m_coordinator->PrepareHandover(imsi, prediction.targetCell, expected))
     {
         ++m_prepares;
+        m_predicted.erase(imsi);
         if (prepared)
         {
             ++m_retargets;

@@ -34,7 +34,11 @@ namespace ns3
  *    coordinator plans the link with (GetPlannedTokensPerSecond);
  * 2. decides: a prediction with no handover, or to the serving cell, cancels a prepared
  *    migration (CancelPrepared); one whose time is within the window (t_HO - now <= T_w + the
- *    predictor's ControlPeriod: the next prediction would come too late)
+ *    predictor's ControlPeriod: the next prediction would come too late; T_w is
+ *    PallasScheduler::GetWindowFor the predicted target, which adds the prefills already
+ *    prepared there, plus the prefix prefills of the other UEs predicted, and not yet
+ *    prepared, to hand over there no later: a group of handovers to one target starts early
+ *    enough for its prefills to queue one after another)
  *    prepares it (PrepareHandover, with the expected time clamped to now), which also moves a
  *    prepared migration of another target to the new one (the coordinator cancels the old one
  *    by epoch); one to a new target that is not yet within the window cancels the old one.
@@ -96,6 +100,15 @@ class PallasController : public Object
     /// Sample telemetry for a prediction.
     void Sample(uint64_t imsi, uint16_t serving, uint16_t target);
 
+    /**
+     * \param imsi a UE
+     * \param target its predicted target
+     * \param atS its predicted time, s
+     * \return the prefill time of the other UEs predicted, not yet prepared, to hand over to
+     *         the same target no later: they queue there ahead of it, s
+     */
+    double QueuedAhead(uint64_t imsi, uint16_t target, double atS) const;
+
     /// One UE's decode progress at the last prediction.
     struct Progress
     {
@@ -109,11 +122,21 @@ class PallasController : public Object
     std::map<uint16_t, Ptr<EdgeLlmServer>> m_servers; //!< by cell
     std::map<uint64_t, uint16_t> m_prepared;          //!< per UE: the target it prepared
     std::map<uint64_t, Progress> m_progress;          //!< per UE
-    uint64_t m_prepares{0};                           //!< prepares made
-    uint64_t m_cancels{0};                            //!< cancels made
-    uint64_t m_retargets{0};                          //!< retargets
-    uint64_t m_predictions{0};                        //!< predictions handled
-    Time m_period{0};                                 //!< the predictor's ControlPeriod
+
+    /// One UE's latest predicted handover, while it is not yet prepared.
+    struct Predicted
+    {
+        uint16_t target{0}; //!< predicted target
+        double atS{0};      //!< predicted time, s
+        double prefillS{0}; //!< its prefix prefill at the target, s
+    };
+
+    std::map<uint64_t, Predicted> m_predicted; //!< per UE not yet prepared
+    uint64_t m_prepares{0};                    //!< prepares made
+    uint64_t m_cancels{0};                     //!< cancels made
+    uint64_t m_retargets{0};                   //!< retargets
+    uint64_t m_predictions{0};                 //!< predictions handled
+    Time m_period{0};                          //!< the predictor's ControlPeriod
 };
 
 } // namespace ns3

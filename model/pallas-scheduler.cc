@@ -115,6 +115,14 @@ PallasScheduler::GetWindow() const
     return (m_window.IsNegative() ? m_windowLimit : m_window) + m_windowMargin;
 }
 
+Time
+PallasScheduler::GetWindowFor(uint16_t targetCell, double nowS) const
+{
+    auto it = m_busyUntilS.find(targetCell);
+    const double busy = it == m_busyUntilS.end() ? 0 : std::max(0.0, it->second - nowS);
+    return GetWindow() + Seconds(busy);
+}
+
 PallasTelemetry
 PallasScheduler::GetTelemetry() const
 {
@@ -311,6 +319,11 @@ PallasScheduler::DoPrepare(const HandoverPlanInput& input)
     }
     ++m_prepared;
     m_preparedWindow[s.imsi] = GetWindow().GetSeconds();
+    // The target's GPU is busy with this prefix after what was queued there before.
+    double& busy = m_busyUntilS[s.targetCell];
+    busy =
+        std::max(busy,
+                 std::max(target.prefillFreeAtS, input.nowS) + target.compute.PrefillTime(prefix));
     return plan;
 }
 

@@ -99,6 +99,19 @@ class PallasScheduler : public HandoverScheduler
     /// this close
     Time GetWindow() const;
 
+    /**
+     * \brief The window for a handover to one target: GetWindow() plus the time the prefix
+     * prefills this policy has prepared there still need (from the target's queue when each
+     * was prepared, HandoverTargetView::prefillFreeAtS, plus its own p(P)). A session
+     * predicted for a target that is still busy with earlier preparations is prepared that
+     * much earlier, so that its prefill, queued behind theirs, ends by its handover. A
+     * cancelled preparation stays counted until its time has passed.
+     * \param targetCell the predicted target
+     * \param nowS now, s
+     * \return the window
+     */
+    Time GetWindowFor(uint16_t targetCell, double nowS) const;
+
     /// \return the averaged telemetry (fields never sampled hold their defaults)
     PallasTelemetry GetTelemetry() const;
 
@@ -172,6 +185,7 @@ class PallasScheduler : public HandoverScheduler
     uint64_t m_commits{0};                       //!< commits
     uint64_t m_cancels{0};                       //!< cancels
     std::map<uint64_t, double> m_preparedWindow; //!< per prepared session: its window, s
+    std::map<uint16_t, double> m_busyUntilS;     //!< per target: end of the prefills prepared, s
 
     TracedCallback<Time, Time> m_windowTrace; //!< Window
 };

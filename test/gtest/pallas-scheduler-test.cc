@@ -72,6 +72,14 @@ TEST(PallasScheduler, PrepareSplitsAtTheLastFullBlock)
     EXPECT_EQ(plan.prefixTokens, 992u);
     EXPECT_EQ(s->GetPrepared(), 1u);
     EXPECT_EQ(s->GetAdmissionRefusals(), 0u);
+    // The target is busy with the prefix's prefill from now: a window for it is that longer.
+    const double prefill = in.targets.front().compute.PrefillTime(992);
+    EXPECT_NEAR((s->GetWindowFor(2, 2.0) - s->GetWindow()).GetSeconds(), prefill, 1e-9);
+    EXPECT_NEAR((s->GetWindowFor(2, 2.0 + prefill / 2) - s->GetWindow()).GetSeconds(),
+                prefill / 2,
+                1e-9);
+    EXPECT_EQ(s->GetWindowFor(2, 2.0 + prefill), s->GetWindow());
+    EXPECT_EQ(s->GetWindowFor(3, 2.0), s->GetWindow());
 }
 
 TEST(PallasScheduler, RefusesATargetWithoutRoomAndCountsIt)
