@@ -23,7 +23,8 @@ namespace ns3
  * \ingroup edge-llm
  * \brief One sample of the telemetry Pallas chooses its window with.
  *
- * A field <= 0 (or, for contextTokens, 0) is not measured, and leaves its average as it is.
+ * A rate <= 0, a context of 0 or a negative load is not measured, and leaves its average as
+ * it is.
  */
 struct PallasTelemetry
 {
