@@ -148,7 +148,7 @@ set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledg
                          edge-llm-serving edge-llm-handover edge-llm-contract
                          edge-llm-backhaul edge-llm-scenario
                          edge-llm-online edge-llm-sit edge-llm-lte-radio edge-llm-impactho
-                         edge-llm-impactho-road edge-llm-predictor)
+                         edge-llm-impactho-road edge-llm-predictor edge-llm-pallas)
 foreach(suite ${EDGE_LLM_TEST_SUITES})
   add_test(NAME ${suite}-suite COMMAND edge-llm-test-runner --suite=${suite} --verbose)
   add_test(NAME ${suite}-suite-registered COMMAND edge-llm-test-runner --list)
@@ -169,6 +169,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/impact-ho-scheduler-test.cc
     test/gtest/impact-ho-baselines-test.cc
     test/gtest/pallas-window-model-test.cc
+    test/gtest/pallas-scheduler-test.cc
     test/gtest/handover-prediction-test.cc
     test/gtest/handover-predictor-death-test.cc
     test/gtest/kv-cache-model-death-test.cc

@@ -104,10 +104,17 @@ CtHoFamilyScheduler::MakeCtHoView(const HandoverPlanInput& input)
 HandoverPlan
 CtHoFamilyScheduler::DoPlan(const HandoverPlanInput& input)
 {
+    return PlanWithPrefix(input, [this](const CtHoSolver& solver) { return ChoosePrefix(solver); });
+}
+
+HandoverPlan
+CtHoFamilyScheduler::PlanWithPrefix(const HandoverPlanInput& input,
+                                    const std::function<CtHoValue(const CtHoSolver&)>& choose)
+{
     const HandoverTargetView& target = input.GetTarget(input.sessions.front().targetCell);
     const CtHoInput problem = MakeCtHoView(input);
     const CtHoSolver solver(problem, target.compute);
-    CtHoValue chosen = ChoosePrefix(solver);
+    CtHoValue chosen = choose(solver);
     if (chosen.prefixTokens < problem.minPrefix || chosen.prefixTokens > problem.maxPrefix)
     {
         // V(L) falls to the unbounded optimum and rises after it, so the bound nearest to

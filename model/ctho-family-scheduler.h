@@ -8,6 +8,8 @@
 #include "ctho-solver.h"
 #include "handover-scheduler.h"
 
+#include <functional>
+
 namespace ns3
 {
 
@@ -46,6 +48,19 @@ class CtHoFamilyScheduler : public HandoverScheduler
      * \return the problem
      */
     static CtHoInput MakeCtHoView(const HandoverPlanInput& input);
+
+    /**
+     * \brief The plan of a ctHO-family policy for a group: each session re-prefills
+     * [0, min(C_i, L)) and receives the KV cache of [L, CONTEXT_END), EDF with deadline
+     * tau_i + D_tx*(L), L being what choose returns (clamped to the sessions' prefix bounds).
+     *
+     * A policy that is not a CtHoFamilyScheduler (Pallas's reactive fallback) plans with it.
+     * \param input the group, checked
+     * \param choose picks L from the group's ctHO problem
+     * \return one plan per session
+     */
+    static HandoverPlan PlanWithPrefix(const HandoverPlanInput& input,
+                                       const std::function<CtHoValue(const CtHoSolver&)>& choose);
 
     /// \return the OnlineGrouping attribute
     bool GetOnlineGrouping() const override;

@@ -12,6 +12,7 @@ cpp_examples = [
     ("edge-llm-scenario --layout=road --cells=3 --spacing=200 --backhaul=star "
      "--mobility=poisson --arrivalRate=2 --speed=40 --ues=3 --tokens=300 --simTime=12", "True", "True"),
     ("edge-llm-impactho --simTime=10s --runs=1 --scheme=impactho,impact-hybrid --quiet", "True", "False"),
+    ("edge-llm-pallas --linkRates=300 --runs=1 --quiet", "True", "False"),
 ]
 
 python_examples = []

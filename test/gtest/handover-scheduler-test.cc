@@ -291,8 +291,8 @@ TEST_F(HandoverSchedulerDeathTest, UnknownSchedulerNamesStopTheRun)
         helper->SetSchedulerType("ns3::NoSuchScheduler"),
         "\"ns3::NoSuchScheduler\" is not a HandoverScheduler; allowed: .*ns3::CtHoScheduler");
     EXPECT_DEATH(helper->SetSchedulerType("ns3::LlmEngine"), "is not a HandoverScheduler");
-    EXPECT_DEATH(CtHoLineExperiment::SchedulerTypeOf("pallas"),
-                 "--scheme = pallas is invalid; allowed: cho, ctho, detour, .*tho or all");
+    EXPECT_DEATH(CtHoLineExperiment::SchedulerTypeOf("no-such-scheme"),
+                 "--scheme = no-such-scheme is invalid; allowed: cho, ctho, detour, .*tho or all");
 }
 
 TEST_F(HandoverSchedulerDeathTest, OracleBatchingNeedsTheBoundaryTrigger)

@@ -1,0 +1,560 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Pallas on a single handover: two cells 200 m apart, one UE at 20 m/s crossing at 3 s, its
+// session a prompt of 500 to 1500 tokens (drawn per RngRun) of Qwen3-32B-AWQ on an RTX A6000
+// (bf16 KV, 262,144 B per token), and the inter-cell link swept over 100, 300 and 500 Mb/s.
+// Each scheme runs on the same draw of each RngRun:
+//
+//   ./edge-llm-pallas                                  # 5 schemes x 3 rates x 2 RngRuns
+//   ./edge-llm-pallas --linkRates=300 --runs=5 --scheme=pallas,pallas-recompute
+//   ./edge-llm-pallas --predictor=trajectory --model=llama-3-8b --outDir=out
+//   ./edge-llm-pallas --study=concurrency             # K = 1..4, 0 or 2 residents, 2 modes
+//
+//   ./edge-llm-pallas --study=grid --ues=4           # 8 x 8 cells, links ~ N(300, 50^2)
+//
+// --study=concurrency hands K UEs over to one target, 2 m (0.1 s) apart, with 0 or 2
+// resident users decoding at each cell, under the engine's Separate and Mixed iterations.
+// --study=grid drives --ues UEs on random routes over 8 x 8 cells of 100 m at 20 m/s for
+// 15 s (a handover every 5 s), each link's rate drawn from N(300, 50^2) Mb/s truncated at
+// 150; its SIT statistics are over every measured handover.
+// Pallas prepares the handover a window before the predicted time (a perfect "oracle"
+// predictor by default, or the constant-velocity trajectory predictor). Per link rate and
+// scheme it prints the mean and P99 SIT (nearest rank over the runs), the ITL mean, P90 and
+// P99 and the fraction of ITL samples over 100 ms, then the SIT reduction factor of pallas
+// against each other scheme (mean SIT of the scheme / mean SIT of pallas) and the
+// predictor's accuracy. It exits 1 if a session missed or repeated a token, or a KV ledger
+// does not balance.
+
+#include "ns3/core-module.h"
+#include "ns3/edge-llm-module.h"
+#include "ns3/flag-checks.h"
+#include "ns3/pallas-line-experiment.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// \return the comma-separated items of text
+std::vector<std::string>
+SplitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::stringstream in(text);
+    std::string item;
+    while (std::getline(in, item, ','))
+    {
+        items.push_back(item);
+    }
+    if (items.empty() || text.back() == ',')
+    {
+        items.emplace_back();
+    }
+    return items;
+}
+
+/// The flags, checked before anything is built.
+struct Flags
+{
+    std::string study{"sweep"};
+    std::string linkRates{"100,300,500"};
+    std::string ks{"1,2,3,4"};
+    std::string residents{"0,2"};
+    std::string modes{"Separate,Mixed"};
+    uint32_t ues{4};
+    double windowMarginMs{0};
+    uint32_t runs{2};
+    uint32_t promptMin{500};
+    uint32_t promptMax{1500};
+    std::string model{"qwen3-32b"};
+    std::string predictor{"oracle"};
+    uint32_t tokensAfter{40};
+};
+
+/// A model: its compute preset and KV profile.
+struct Model
+{
+    std::string compute; //!< LlmComputeModel preset
+    std::string kv;      //!< KvCacheProfile preset
+};
+
+/// The models of the prototype.
+const std::map<std::string, Model> MODELS{{"llama-3-8b", {"llama-3-8b-a6000", "Llama-3-8B"}},
+                                          {"qwen3-14b", {"qwen3-14b-a6000", "Qwen3-14B"}},
+                                          {"qwen3-32b", {"qwen3-32b-awq-a6000", "Qwen3-32B"}}};
+
+/**
+ * \param f the flags
+ * \param [out] rates --linkRates, Mb/s
+ * \return the first flag error, or an empty string
+ */
+std::string
+Check(const Flags& f,
+      std::vector<double>& rates,
+      std::vector<uint32_t>& ks,
+      std::vector<uint32_t>& residents,
+      std::vector<std::string>& modes)
+{
+    std::ostringstream e;
+    if (f.study != "sweep" && f.study != "concurrency" && f.study != "grid")
+    {
+        e << "--study = " << f.study << " is invalid; allowed: sweep, concurrency or grid";
+        return e.str();
+    }
+    if (!(f.windowMarginMs >= 0 && f.windowMarginMs <= 60000))
+    {
+        e << "--windowMargin = " << f.windowMarginMs << " is invalid; allowed: [0, 60000] ms";
+        return e.str();
+    }
+    if (f.ues < 1 || f.ues > 16)
+    {
+        e << "--ues = " << f.ues << " is invalid; allowed: an integer in [1, 16]";
+        return e.str();
+    }
+    for (const std::string& item : SplitList(f.ks))
+    {
+        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
+            item.size() > 2 || std::stoul(item) < 1 || std::stoul(item) > 8)
+        {
+            e << "--ks = " << f.ks
+              << " is invalid; allowed: a comma-separated list of "
+                 "integers in [1, 8]";
+            return e.str();
+        }
+        ks.push_back(static_cast<uint32_t>(std::stoul(item)));
+    }
+    for (const std::string& item : SplitList(f.residents))
+    {
+        if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
+            item.size() > 2 || std::stoul(item) > 16)
+        {
+            e << "--residents = " << f.residents
+              << " is invalid; allowed: a comma-separated list of integers in [0, 16]";
+            return e.str();
+        }
+        residents.push_back(static_cast<uint32_t>(std::stoul(item)));
+    }
+    for (const std::string& item : SplitList(f.modes))
+    {
+        if (item != "Separate" && item != "Mixed")
+        {
+            e << "--modes = " << f.modes
+              << " is invalid; allowed: a comma-separated list of Separate and Mixed";
+            return e.str();
+        }
+        modes.push_back(item);
+    }
+    for (const std::string& item : SplitList(f.linkRates))
+    {
+        char* end = nullptr;
+        const double v = std::strtod(item.c_str(), &end);
+        if (item.empty() || *end != '\0' || !(v >= 1 && v <= 100000))
+        {
+            e << "--linkRates = " << f.linkRates
+              << " is invalid; allowed: a comma-separated list of rates in [1, 100000] Mb/s";
+            return e.str();
+        }
+        rates.push_back(v);
+    }
+    if (f.runs < 1 || f.runs > 100)
+    {
+        e << "--runs = " << f.runs << " is invalid; allowed: an integer in [1, 100]";
+    }
+    else if (f.promptMin < 16 || f.promptMin > 32768)
+    {
+        e << "--promptMin = " << f.promptMin << " is invalid; allowed: an integer in [16, 32768]";
+    }
+    else if (f.promptMax < f.promptMin || f.promptMax > 32768)
+    {
+        e << "--promptMax = " << f.promptMax
+          << " is invalid; allowed: an integer in [--promptMin, 32768]";
+    }
+    else if (MODELS.count(f.model) == 0)
+    {
+        e << "--model = " << f.model << " is invalid; allowed: llama-3-8b, qwen3-14b or qwen3-32b";
+    }
+    else if (f.predictor != "oracle" && f.predictor != "trajectory")
+    {
+        e << "--predictor = " << f.predictor << " is invalid; allowed: oracle or trajectory";
+    }
+    else if (f.tokensAfter < 1 || f.tokensAfter > 100000)
+    {
+        e << "--tokensAfter = " << f.tokensAfter
+          << " is invalid; allowed: an integer in [1, 100000]";
+    }
+    return e.str();
+}
+
+/// What one scheme gave at one link rate, over the runs.
+struct Point
+{
+    std::vector<double> sit; //!< SIT per run, s
+    std::vector<double> itl; //!< ITL samples of every run, s
+};
+
+/// \return the mean of v; NaN if empty
+double
+Mean(const std::vector<double>& v)
+{
+    if (v.empty())
+    {
+        return std::nan("");
+    }
+    double s = 0;
+    for (double x : v)
+    {
+        s += x;
+    }
+    return s / static_cast<double>(v.size());
+}
+
+/// \return the nearest-rank p-th percentile of v; NaN if empty
+double
+Pct(const std::vector<double>& v, double p)
+{
+    return v.empty() ? std::nan("") : edgellm::NearestRankPercentile(v, p);
+}
+
+} // namespace
+
+int
+main(int argc, char* argv[])
+{
+    Flags f;
+    HandoverSchemeFlag scheme({"pallas", "pallas-full-copy", "pallas-recompute", "ctho", "detour"},
+                              "all");
+    CommandLine cmd(__FILE__);
+    cmd.AddValue("study",
+                 "sweep (one handover, each link rate), concurrency (K handovers to one "
+                 "target, with resident users, under each engine iteration mode) or grid "
+                 "(repeated handovers of UEs on random routes over 8 x 8 cells)",
+                 f.study);
+    cmd.AddValue("linkRates",
+                 "inter-cell link rates, Mb/s, a comma-separated list (concurrency and grid: "
+                 "300 unless given; grid: the mean of each link's draw)",
+                 f.linkRates);
+    cmd.AddValue("ues", "grid: UEs on random routes, [1, 16]", f.ues);
+    cmd.AddValue("windowMargin",
+                 "Pallas's WindowMargin, ms, [0, 60000]: lead for a predictor whose times are "
+                 "late (the trajectory predictor's are, against a planned crossing)",
+                 f.windowMarginMs);
+    cmd.AddValue("ks", "concurrency: handovers to one target, a list of integers in [1, 8]", f.ks);
+    cmd.AddValue("residents",
+                 "concurrency: resident decoding users per cell, a list of integers in [0, 16]",
+                 f.residents);
+    cmd.AddValue("modes",
+                 "concurrency: LlmEngine IterationMode list, Separate and/or Mixed",
+                 f.modes);
+    cmd.AddValue("runs", "RngRuns per point, [1, 100]", f.runs);
+    cmd.AddValue("promptMin", "shortest prompt drawn, tokens", f.promptMin);
+    cmd.AddValue("promptMax", "longest prompt drawn, tokens", f.promptMax);
+    cmd.AddValue("model", "llama-3-8b, qwen3-14b or qwen3-32b (AWQ), on an RTX A6000", f.model);
+    cmd.AddValue("predictor",
+                 "oracle (the handovers known in advance) or trajectory (constant velocity and "
+                 "heading)",
+                 f.predictor);
+    cmd.AddValue("tokensAfter", "tokens each session generates after its handover", f.tokensAfter);
+    std::string outDir;
+    bool quiet = false;
+    cmd.AddValue("outDir",
+                 "write handovers.csv and sessions.csv (with .json sidecars) there, one "
+                 "subdirectory per link rate",
+                 outDir);
+    scheme.AddTo(cmd);
+    {
+        const std::string bad =
+            edgellm::CheckNumberFlags({{"runs", true, "an integer in [1, 100]"},
+                                       {"promptMin", true, "an integer in [16, 32768]"},
+                                       {"promptMax", true, "an integer in [--promptMin, 32768]"},
+                                       {"tokensAfter", true, "an integer in [1, 100000]"},
+                                       {"ues", true, "an integer in [1, 16]"},
+                                       {"windowMargin", false, "[0, 60000] ms"}},
+                                      argc,
+                                      argv);
+        if (!bad.empty())
+        {
+            std::cerr << bad << "\n";
+            return 1;
+        }
+    }
+    cmd.AddValue("quiet", "no progress on stderr during the runs", quiet);
+    cmd.Parse(argc, argv);
+    std::vector<std::string> schemes;
+    try
+    {
+        schemes = scheme.GetSchemes();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        std::cerr << e.what() << "\n";
+        return 1;
+    }
+    bool ratesGiven = false;
+    for (int i = 1; i < argc; ++i)
+    {
+        ratesGiven = ratesGiven || std::string(argv[i]).rfind("--linkRates", 0) == 0;
+    }
+    if (f.study != "sweep" && !ratesGiven)
+    {
+        f.linkRates = "300";
+    }
+    std::vector<double> rates;
+    std::vector<uint32_t> ks;
+    std::vector<uint32_t> residentCounts;
+    std::vector<std::string> modes;
+    std::string error = Check(f, rates, ks, residentCounts, modes);
+    if (error.empty() && !outDir.empty())
+    {
+        std::error_code e;
+        std::filesystem::create_directories(outDir, e);
+        if (e || !std::ofstream(outDir + "/.write-test"))
+        {
+            error = "--outDir = " + outDir + " is invalid: cannot write there";
+        }
+        std::filesystem::remove(outDir + "/.write-test", e);
+    }
+    if (!error.empty())
+    {
+        std::cerr << error << "\n";
+        return 1;
+    }
+
+    const Model& model = MODELS.at(f.model);
+    bool ok = true;
+    std::cout << "Pallas, "
+              << (f.study == "sweep"         ? "one handover"
+                  : f.study == "concurrency" ? "K handovers to one target"
+                                             : "repeated handovers on a grid")
+              << ": " << f.model << " (" << model.compute << "), prompts " << f.promptMin << " to "
+              << f.promptMax << " tokens, " << f.runs << " RngRun(s), predictor " << f.predictor
+              << "\n";
+
+    // The points of the study: (label, subdirectory, configuration).
+    struct Spec
+    {
+        std::string label;
+        std::string dir;
+        PallasLineConfig config;
+        double rate;
+    };
+
+    std::vector<Spec> specs;
+    for (double rate : rates)
+    {
+        PallasLineConfig c;
+        c.linkRate = DataRate(static_cast<uint64_t>(rate * 1e6));
+        c.computePreset = model.compute;
+        c.kvProfile = model.kv;
+        c.promptTokens = f.promptMin;
+        c.promptMaxTokens = f.promptMax > f.promptMin ? f.promptMax : 0;
+        c.tokensAfter = f.tokensAfter;
+        c.predictor = f.predictor;
+        c.windowMargin = MilliSeconds(f.windowMarginMs);
+        c.showProgress = !quiet;
+        // Full-Copy of the longest prompt at this rate, with room to decode after it.
+        const double fullCopyS = 8.0 * f.promptMax *
+                                 KvCacheProfile::FromPreset(model.kv).GetBytesPerToken() /
+                                 (rate * 1e6);
+        std::ostringstream r;
+        r << rate;
+        if (f.study == "grid")
+        {
+            // Pallas's repeated-handover study: 8 x 8 cells of 100 m, UEs on random routes at
+            // 20 m/s (a handover every 5 s), each link's rate drawn from N(rate, 50^2) Mb/s
+            // truncated at 150.
+            c.gridSide = 8;
+            c.spacingM = 100;
+            c.ues = f.ues;
+            c.gridRoute = Seconds(15);
+            c.linkRateStdMbps = 50;
+            c.linkRateMinMbps = 150;
+            const double slowest = std::min(rate, 150.0);
+            c.maxSimTime =
+                Seconds(c.gridRoute.GetSeconds() + 30 + 3 * fullCopyS * rate / slowest * f.ues);
+            specs.push_back({"grid 8x8, links N(" + r.str() + ", 50^2) Mb/s >= 150, " +
+                                 std::to_string(f.ues) + " UEs",
+                             "grid-" + r.str() + "Mbps",
+                             c,
+                             rate});
+            continue;
+        }
+        if (f.study == "sweep")
+        {
+            c.maxSimTime = Seconds(c.crossing.GetSeconds() + 2 * fullCopyS + 30);
+            specs.push_back({"link " + r.str() + " Mb/s", "link-" + r.str() + "Mbps", c, rate});
+            continue;
+        }
+        for (const std::string& mode : modes)
+        {
+            for (uint32_t residents : residentCounts)
+            {
+                for (uint32_t k : ks)
+                {
+                    PallasLineConfig kc = c;
+                    kc.iterationMode = mode;
+                    kc.residentsPerCell = residents;
+                    kc.ues = k;
+                    // Every session decodes before its crossing: the source prefills the K
+                    // prompts and its residents' one after another. The cells stand far
+                    // enough apart for the drive.
+                    const double prefills =
+                        (k + residents) *
+                        LlmComputeModel::FromPreset(model.compute).PrefillTime(f.promptMax);
+                    kc.crossing = Seconds(std::max(3.0, 1.0 + 1.3 * prefills));
+                    kc.spacingM = std::max(200.0, 2 * kc.speedMps * kc.crossing.GetSeconds() + 20);
+                    kc.maxSimTime =
+                        Seconds(c.crossing.GetSeconds() + 2 * k * fullCopyS + 30 * (1 + residents));
+                    std::ostringstream label;
+                    label << "link " << r.str() << " Mb/s, " << mode << ", " << residents
+                          << " resident(s) per cell, K = " << k;
+                    std::ostringstream dir;
+                    dir << "link-" << r.str() << "Mbps-" << mode << "-residents" << residents
+                        << "-k" << k;
+                    specs.push_back({label.str(), dir.str(), kc, rate});
+                }
+            }
+        }
+    }
+    for (const Spec& spec : specs)
+    {
+        const PallasLineExperiment experiment(spec.config);
+        std::map<std::string, Point> points;
+        std::vector<EdgeLlmRunResults> results;
+        uint64_t scored = 0;
+        uint64_t predicted = 0;
+        double correct = 0;
+        std::vector<double> timeErrors;
+        for (uint32_t r = 1; r <= f.runs; ++r)
+        {
+            for (const std::string& s : schemes)
+            {
+                RngSeedManager::SetRun(r);
+                const PallasLineRun run = experiment.Run(s);
+                Point& p = points[s];
+                bool measured = true;
+                for (double sit : f.study == "grid" ? run.allSitsS : run.sitsS)
+                {
+                    if (!std::isnan(sit))
+                    {
+                        p.sit.push_back(sit);
+                    }
+                    measured = measured && (f.study == "grid" || !std::isnan(sit));
+                }
+                p.itl.insert(p.itl.end(), run.itlS.begin(), run.itlS.end());
+                results.push_back(run.results);
+                const bool balanced =
+                    run.kvSent.announced == run.kvSent.sent + run.kvSent.withdrawn &&
+                    run.kvSent.sent == run.kvReceived.received + run.kvReceived.stale;
+                if (!run.exactlyOnce || !balanced || !measured)
+                {
+                    std::cerr << s << ", " << spec.label << ", RngRun " << r << ": "
+                              << run.tokensDelivered << " of " << run.tokensExpected << " tokens, "
+                              << run.tokensRepeated << " repeated, ledger "
+                              << (balanced ? "balanced" : "unbalanced")
+                              << (measured ? "" : ", a SIT not measured") << "\n";
+                    ok = false;
+                }
+                if (s == schemes.front())
+                {
+                    scored += run.handoversScored;
+                    predicted += run.handoversPredicted;
+                    correct += run.targetAccuracy * static_cast<double>(run.handoversScored);
+                    if (!std::isnan(run.absTimeErrorP50S))
+                    {
+                        timeErrors.push_back(run.absTimeErrorP50S);
+                    }
+                }
+            }
+        }
+        std::cout << std::defaultfloat << "\n"
+                  << spec.label << "\n"
+                  << "scheme               SIT mean[ms]  SIT P99[ms]  ITL mean[ms]  ITL P90[ms]"
+                     "  ITL P99[ms]  ITL>100ms\n";
+        for (const std::string& s : schemes)
+        {
+            const Point& p = points[s];
+            uint32_t over = 0;
+            for (double x : p.itl)
+            {
+                over += x > 0.1 ? 1 : 0;
+            }
+            std::cout << std::left << std::setw(20) << s << std::right << std::fixed
+                      << std::setprecision(1) << std::setw(13) << Mean(p.sit) * 1e3 << std::setw(13)
+                      << Pct(p.sit, 99) * 1e3 << std::setw(14) << Mean(p.itl) * 1e3 << std::setw(13)
+                      << Pct(p.itl, 90) * 1e3 << std::setw(13) << Pct(p.itl, 99) * 1e3
+                      << std::setw(10) << std::setprecision(4)
+                      << (p.itl.empty() ? 0.0 : double(over) / double(p.itl.size())) << "\n";
+        }
+        if (points.count("pallas") > 0)
+        {
+            std::cout << "SIT reduction of pallas (mean SIT of the scheme / pallas's):";
+            for (const std::string& s : schemes)
+            {
+                if (s != "pallas")
+                {
+                    std::cout << " " << s << " " << std::setprecision(2)
+                              << Mean(points[s].sit) / Mean(points["pallas"].sit) << "x";
+                }
+            }
+            std::cout << "\n";
+        }
+        std::cout << "predictor (" << f.predictor << "): " << predicted << " of " << scored
+                  << " handovers predicted, target accuracy " << std::setprecision(3)
+                  << (scored == 0 ? 0.0 : correct / double(scored))
+                  << ", median |time error| (mean over runs) " << std::setprecision(1)
+                  << (timeErrors.empty() ? std::nan("") : Mean(timeErrors) * 1e3) << " ms\n";
+        if (!outDir.empty())
+        {
+            const std::string dir = outDir + "/" + spec.dir;
+            std::error_code e;
+            std::filesystem::create_directories(dir, e);
+            EdgeLlmRunMetadata meta;
+            meta.program = "edge-llm-pallas";
+            meta.arguments.assign(argv, argv + argc);
+            std::ostringstream r;
+            r << spec.rate;
+            meta.parameters = {{"study", f.study},
+                               {"linkRateMbps", r.str()},
+                               {"ues", std::to_string(spec.config.ues)},
+                               {"residentsPerCell", std::to_string(spec.config.residentsPerCell)},
+                               {"iterationMode", spec.config.iterationMode},
+                               {"runs", std::to_string(f.runs)},
+                               {"promptMin", std::to_string(f.promptMin)},
+                               {"promptMax", std::to_string(f.promptMax)},
+                               {"model", f.model},
+                               {"predictor", f.predictor},
+                               {"windowMarginMs", std::to_string(f.windowMarginMs)},
+                               {"tokensAfter", std::to_string(f.tokensAfter)},
+                               {"scheme", scheme.GetValue()},
+                               {"outDir", outDir}};
+            if (!WriteRunResults(dir, results, meta))
+            {
+                std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";
+                return 1;
+            }
+            std::cout << "CSV: " << dir << "/handovers.csv, " << dir
+                      << "/sessions.csv (each with .json)\n";
+        }
+    }
+    if (!ok)
+    {
+        std::cerr << "verdict: a session missed or repeated a token, or a KV ledger does not "
+                     "balance\n";
+        return 1;
+    }
+    std::cout << "\nverdict: every session got every token once; every KV ledger balances\n";
+    return 0;
+}

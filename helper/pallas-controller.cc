@@ -1,0 +1,233 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pallas-controller.h"
+
+#include "ns3/abort.h"
+#include "ns3/llm-engine.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PallasController");
+
+NS_OBJECT_ENSURE_REGISTERED(PallasController);
+
+TypeId
+PallasController::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::PallasController")
+                            .SetParent<Object>()
+                            .SetGroupName("EdgeLlm")
+                            .AddConstructor<PallasController>();
+    return tid;
+}
+
+PallasController::PallasController() = default;
+
+PallasController::~PallasController() = default;
+
+void
+PallasController::DoDispose()
+{
+    m_coordinator = nullptr;
+    m_scheduler = nullptr;
+    m_servers.clear();
+    Object::DoDispose();
+}
+
+void
+PallasController::SetCoordinator(Ptr<HandoverCoordinator> coordinator)
+{
+    NS_ABORT_MSG_IF(!coordinator, "PallasController::SetCoordinator: coordinator is null");
+    m_coordinator = coordinator;
+    m_scheduler = DynamicCast<PallasScheduler>(coordinator->GetScheduler());
+    NS_ABORT_MSG_IF(!m_scheduler,
+                    "PallasController::SetCoordinator: the coordinator's scheduler is "
+                        << coordinator->GetScheduler()->GetInstanceTypeId().GetName()
+                        << "; allowed: ns3::PallasScheduler or a subclass");
+}
+
+void
+PallasController::SetServers(const std::map<uint16_t, Ptr<EdgeLlmServer>>& servers)
+{
+    m_servers = servers;
+}
+
+void
+PallasController::Install(Ptr<HandoverPredictor> predictor)
+{
+    NS_ABORT_MSG_IF(!predictor, "PallasController::Install: predictor is null");
+    NS_ABORT_MSG_IF(!m_coordinator, "PallasController::Install: no coordinator (SetCoordinator)");
+    m_period = predictor->GetControlPeriod();
+    predictor->TraceConnectWithoutContext("Prediction",
+                                          MakeCallback(&PallasController::OnPrediction, this));
+}
+
+uint64_t
+PallasController::GetPrepares() const
+{
+    return m_prepares;
+}
+
+uint64_t
+PallasController::GetCancels() const
+{
+    return m_cancels;
+}
+
+uint64_t
+PallasController::GetRetargets() const
+{
+    return m_retargets;
+}
+
+uint64_t
+PallasController::GetPredictions() const
+{
+    return m_predictions;
+}
+
+double
+PallasController::QueuedAhead(uint64_t imsi, uint16_t target, double atS) const
+{
+    double ahead = 0;
+    for (const auto& [other, p] : m_predicted)
+    {
+        if (other != imsi && p.target == target && p.atS <= atS)
+        {
+            ahead += p.prefillS;
+        }
+    }
+    return ahead;
+}
+
+void
+PallasController::Sample(uint64_t imsi, uint16_t serving, uint16_t target)
+{
+    const double now = Simulator::Now().GetSeconds();
+    PallasTelemetry t;
+    auto source = m_servers.find(serving);
+    if (source != m_servers.end())
+    {
+        Ptr<LlmEngine> engine = source->second->GetEngine();
+        if (engine->HasSession(imsi))
+        {
+            t.contextTokens = engine->GetContextTokens(imsi);
+            const uint64_t generated = engine->GetGeneratedTokens(imsi);
+            Progress& p = m_progress[imsi];
+            if (p.cell == serving && p.atS >= 0 && now > p.atS && generated > p.generated)
+            {
+                t.decodeTokensPerSecond =
+                    static_cast<double>(generated - p.generated) / (now - p.atS);
+            }
+            p = {now, generated, serving};
+        }
+    }
+    auto dest = m_servers.find(target);
+    if (dest != m_servers.end() && t.contextTokens > 0)
+    {
+        Ptr<LlmEngine> engine = dest->second->GetEngine();
+        const double p = engine->GetLlmComputeModel().PrefillTime(t.contextTokens);
+        t.prefillTokensPerSecond = p > 0 ? static_cast<double>(t.contextTokens) / p : 0;
+        t.loadS = std::max(0.0, engine->GetIterationEnd().GetSeconds() - now);
+    }
+    if (target != 0 && target != serving)
+    {
+        t.backhaulKvTokensPerSecond = m_coordinator->GetPlannedTokensPerSecond(serving, target);
+    }
+    m_scheduler->Observe(t, now);
+}
+
+void
+PallasController::OnPrediction(uint64_t imsi,
+                               uint16_t servingCellId,
+                               const HandoverPrediction& prediction)
+{
+    NS_LOG_FUNCTION(this << imsi << servingCellId << prediction.found << prediction.targetCell
+                         << prediction.handoverTimeS);
+    ++m_predictions;
+    const bool handover =
+        prediction.found && prediction.targetCell != 0 && prediction.targetCell != servingCellId;
+    Sample(imsi, servingCellId, handover ? prediction.targetCell : 0);
+    const bool prepared = m_coordinator->GetMigrationState(imsi) == HandoverCoordinator::PREPARED;
+    auto it = m_prepared.find(imsi);
+    const uint16_t preparedTarget = prepared && it != m_prepared.end() ? it->second : 0;
+    if (!handover || prepared)
+    {
+        m_predicted.erase(imsi);
+    }
+    if (!handover)
+    {
+        if (prepared && m_coordinator->CancelPrepared(imsi))
+        {
+            ++m_cancels;
+            NS_LOG_INFO("imsi " << imsi << ": prediction withdrawn, prepared migration cancelled");
+        }
+        m_prepared.erase(imsi);
+        return;
+    }
+    const Time now = Simulator::Now();
+    const Time expected = std::max(now, Seconds(prediction.handoverTimeS));
+    if (!prepared)
+    {
+        Predicted& p = m_predicted[imsi];
+        p.target = prediction.targetCell;
+        p.atS = expected.GetSeconds();
+        auto source = m_servers.find(servingCellId);
+        auto dest = m_servers.find(prediction.targetCell);
+        if (source != m_servers.end() && dest != m_servers.end() &&
+            source->second->GetEngine()->HasSession(imsi))
+        {
+            const uint64_t context = source->second->GetEngine()->GetContextTokens(imsi);
+            p.prefillS =
+                dest->second->GetEngine()->GetLlmComputeModel().PrefillTime(context / 16 * 16);
+        }
+    }
+    const Time ahead = Seconds(QueuedAhead(imsi, prediction.targetCell, expected.GetSeconds()));
+    // The next prediction comes a period later: prepare at the last one at or before T_w.
+    const bool inWindow =
+        expected - now <=
+        m_scheduler->GetWindowFor(prediction.targetCell, now.GetSeconds()) + ahead + m_period;
+    if (prepared && preparedTarget == prediction.targetCell)
+    {
+        m_coordinator->PrepareHandover(imsi, prediction.targetCell, expected); // time only
+        return;
+    }
+    if (!inWindow)
+    {
+        if (prepared && m_coordinator->CancelPrepared(imsi))
+        {
+            ++m_cancels;
+            m_prepared.erase(imsi);
+            NS_LOG_INFO("imsi " << imsi << ": predicted target moved to cell "
+                                << prediction.targetCell << ", outside the window; cancelled");
+        }
+        return;
+    }
+    if (m_coordinator->PrepareHandover(imsi, prediction.targetCell, expected))
+    {
+        ++m_prepares;
+        m_predicted.erase(imsi);
+        if (prepared)
+        {
+            ++m_retargets;
+        }
+        m_prepared[imsi] = prediction.targetCell;
+        NS_LOG_INFO("imsi " << imsi << ": prepared for cell " << prediction.targetCell << ", "
+                            << (expected - now).As(Time::MS) << " before the predicted handover");
+    }
+    else if (prepared)
+    {
+        // The coordinator cancelled the old target's migration and could not prepare the new.
+        ++m_retargets;
+        m_prepared.erase(imsi);
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,490 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pallas-line-experiment.h"
+
+#include "edge-llm-network.h"
+#include "grid-cell-layout.h"
+#include "line-cell-layout.h"
+#include "pallas-controller.h"
+#include "per-pair-backhaul-topology.h"
+#include "ue-mobility.h"
+
+#include "ns3/abort.h"
+#include "ns3/double.h"
+#include "ns3/edge-llm-client.h"
+#include "ns3/edge-llm-server.h"
+#include "ns3/enum.h"
+#include "ns3/gpu-compute-model.h"
+#include "ns3/handover-prediction-meter.h"
+#include "ns3/handover-scheme-registry.h"
+#include "ns3/kv-cache-profile.h"
+#include "ns3/mobility-model.h"
+#include "ns3/pallas-scheduler.h"
+#include "ns3/pointer.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/scheduled-handover-predictor.h"
+#include "ns3/show-progress.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+#include "ns3/uinteger.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <sstream>
+
+namespace ns3
+{
+
+namespace
+{
+/// The moving UE's session opens then.
+const Time SESSION_START = MilliSeconds(200);
+} // namespace
+
+PallasLineExperiment::PallasLineExperiment(const PallasLineConfig& config)
+    : m_config(config)
+{
+    const std::string error = Check(config);
+    NS_ABORT_MSG_IF(!error.empty(), "PallasLineExperiment: " << error);
+}
+
+std::string
+PallasLineExperiment::Check(const PallasLineConfig& c)
+{
+    std::ostringstream e;
+    const auto presets = LlmComputeModel::PresetNames();
+    const auto profiles = KvCacheProfile::PresetNames();
+    if (c.gridSide != 0)
+    {
+        if (c.gridSide < 2 || c.gridSide > 8)
+        {
+            e << "gridSide = " << c.gridSide << " is invalid; allowed: 0 (a line) or [2, 8]";
+        }
+        else if (c.gridRoute < Seconds(2) || c.gridRoute >= c.maxSimTime)
+        {
+            e << "gridRoute = " << c.gridRoute.As(Time::S)
+              << " is invalid; allowed: >= 2 s and before maxSimTime";
+        }
+        else if (c.predictor == "wrong")
+        {
+            e << "predictor = wrong is invalid on a grid; allowed: oracle, trajectory or none";
+        }
+        else if (!(c.linkRateStdMbps >= 0 && c.linkRateMinMbps >= 0))
+        {
+            e << "linkRateStdMbps = " << c.linkRateStdMbps
+              << " and linkRateMinMbps = " << c.linkRateMinMbps
+              << " are invalid; allowed: numbers >= 0";
+        }
+        if (!e.str().empty())
+        {
+            return e.str();
+        }
+    }
+    // Spacing and speed apply to both; cells, fromCell and crossing to a line only.
+    if (!(c.spacingM >= 50 && c.spacingM <= 5000))
+    {
+        e << "spacingM = " << c.spacingM << " is invalid; allowed: [50, 5000] m";
+    }
+    else if (!(c.speedMps > 0 && c.speedMps <= 100))
+    {
+        e << "speedMps = " << c.speedMps << " is invalid; allowed: (0, 100] m/s";
+    }
+    else if (c.gridSide == 0 && (c.cells < 2 || c.cells > 8))
+    {
+        e << "cells = " << c.cells << " is invalid; allowed: an integer in [2, 8]";
+    }
+    else if (c.gridSide == 0 && c.fromCell + 1 >= c.cells)
+    {
+        e << "fromCell = " << c.fromCell << " is invalid; allowed: an index in [0, " << c.cells - 2
+          << "] (a next cell must follow)";
+    }
+    else if (c.gridSide == 0 &&
+             (c.crossing < Seconds(1.5) || c.crossing * c.speedMps > Seconds(c.spacingM / 2)))
+    {
+        e << "crossing = " << c.crossing.As(Time::S)
+          << " is invalid; allowed: >= 1.5 s, and speedMps x crossing <= spacingM / 2 (the UE "
+             "starts in its first cell)";
+    }
+    if (!e.str().empty())
+    {
+        return e.str();
+    }
+    if (c.linkRate.GetBitRate() == 0)
+    {
+        e << "linkRate = 0 is invalid; allowed: a rate > 0";
+    }
+    else if (std::find(presets.begin(), presets.end(), c.computePreset) == presets.end())
+    {
+        e << "computePreset = " << c.computePreset
+          << " is invalid; allowed: an LlmComputeModel "
+             "preset";
+    }
+    else if (std::find(profiles.begin(), profiles.end(), c.kvProfile) == profiles.end())
+    {
+        e << "kvProfile = " << c.kvProfile << " is invalid; allowed: a KvCacheProfile preset";
+    }
+    else if (c.promptTokens < 16 || c.promptTokens > 32768)
+    {
+        e << "promptTokens = " << c.promptTokens << " is invalid; allowed: [16, 32768]";
+    }
+    else if (c.promptMaxTokens != 0 &&
+             (c.promptMaxTokens < c.promptTokens || c.promptMaxTokens > 32768))
+    {
+        e << "promptMaxTokens = " << c.promptMaxTokens
+          << " is invalid; allowed: 0, or an integer in [promptTokens, 32768]";
+    }
+    else if (c.tokensAfter < 1)
+    {
+        e << "tokensAfter = 0 is invalid; allowed: an integer >= 1";
+    }
+    else if (c.ues < 1 || c.ues > 16)
+    {
+        e << "ues = " << c.ues << " is invalid; allowed: an integer in [1, 16]";
+    }
+    else if (!(c.ueGapM >= 0 && c.ueGapM <= 100))
+    {
+        e << "ueGapM = " << c.ueGapM << " is invalid; allowed: [0, 100] m";
+    }
+    else if (c.residentsPerCell > 32)
+    {
+        e << "residentsPerCell = " << c.residentsPerCell << " is invalid; allowed: [0, 32]";
+    }
+    else if (c.predictor != "oracle" && c.predictor != "wrong" && c.predictor != "trajectory" &&
+             c.predictor != "none")
+    {
+        e << "predictor = " << c.predictor
+          << " is invalid; allowed: oracle, wrong, trajectory or none";
+    }
+    else if (c.predictor == "wrong" && c.fromCell == 0)
+    {
+        e << "predictor = wrong with fromCell = 0 is invalid; allowed: fromCell >= 1 (the "
+             "wrong target is the previous cell)";
+    }
+    else if (c.iterationMode != "Separate" && c.iterationMode != "Mixed")
+    {
+        e << "iterationMode = " << c.iterationMode << " is invalid; allowed: Separate or Mixed";
+    }
+    else if (c.gridSide == 0 && c.maxSimTime <= c.crossing)
+    {
+        e << "maxSimTime = " << c.maxSimTime.As(Time::S)
+          << " is invalid; allowed: a time after crossing";
+    }
+    return e.str();
+}
+
+PallasLineRun
+PallasLineExperiment::Run(const std::string& scheme) const
+{
+    const PallasLineConfig& c = m_config;
+    PallasLineRun run;
+    run.scheme = scheme;
+    uint32_t prompt = c.promptTokens;
+    if (c.promptMaxTokens > c.promptTokens)
+    {
+        Ptr<UniformRandomVariable> draw = CreateObject<UniformRandomVariable>();
+        draw->SetStream(PROMPT_STREAM);
+        prompt = draw->GetInteger(c.promptTokens, c.promptMaxTokens);
+    }
+    run.promptTokens = prompt;
+    const KvCacheProfile profile = KvCacheProfile::FromPreset(c.kvProfile);
+    const uint64_t kvBytesPerToken = static_cast<uint64_t>(std::ceil(profile.GetBytesPerToken()));
+    const LlmComputeModel compute = LlmComputeModel::FromPreset(c.computePreset);
+
+    Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+    Ptr<PerPairBackhaulTopology> pairs = CreateObject<PerPairBackhaulTopology>();
+    pairs->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(c.linkRate));
+    if (c.linkRateStdMbps > 0)
+    {
+        // Each link's rate drawn from N(mean, std^2) Mb/s, drawn again below the minimum.
+        Ptr<NormalRandomVariable> rate = CreateObject<NormalRandomVariable>();
+        rate->SetAttribute("Mean", DoubleValue(c.linkRate.GetBitRate() / 1e6));
+        rate->SetAttribute("Variance", DoubleValue(c.linkRateStdMbps * c.linkRateStdMbps));
+        rate->SetStream(LINK_STREAM);
+        pairs->SetAttribute("RateMbps", PointerValue(rate));
+        pairs->SetAttribute("MinRateMbps", DoubleValue(c.linkRateMinMbps));
+    }
+    net->SetBackhaulTopology(pairs);
+    const double midpoint = (c.fromCell + 0.5) * c.spacingM;
+    if (c.gridSide != 0)
+    {
+        Ptr<GridCellLayout> grid = CreateObject<GridCellLayout>();
+        grid->SetAttribute("Columns", UintegerValue(c.gridSide));
+        grid->SetAttribute("Rows", UintegerValue(c.gridSide));
+        grid->SetAttribute("Spacing", DoubleValue(c.spacingM));
+        net->SetCellLayout(grid);
+        Ptr<GridRandomRoute> routes = CreateObject<GridRandomRoute>();
+        routes->SetAttribute("Speed", DoubleValue(c.speedMps));
+        routes->AssignStreams(ROUTE_STREAM);
+        Ptr<UniformRandomVariable> startCell = CreateObject<UniformRandomVariable>();
+        startCell->SetStream(ROUTE_STREAM + 1);
+        for (uint32_t j = 0; j < c.ues; ++j)
+        {
+            const uint32_t cell = startCell->GetInteger(0, grid->GetCellCount() - 1);
+            EdgeLlmUeSpec ue;
+            ue.route = routes->GetRoute(*grid, cell, 0, c.gridRoute.GetSeconds()).GetWaypoints();
+            ue.sessionStart = SESSION_START;
+            net->AddUe(ue);
+        }
+    }
+    else
+    {
+        Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
+        line->SetAttribute("Count", UintegerValue(c.cells));
+        line->SetAttribute("Spacing", DoubleValue(c.spacingM));
+        net->SetCellLayout(line);
+    }
+    for (uint32_t j = 0; c.gridSide == 0 && j < c.ues; ++j)
+    {
+        // Each UE a gap behind the one before: its handover comes gap / speed later.
+        EdgeLlmUeSpec ue;
+        ue.start = Vector(midpoint - c.speedMps * c.crossing.GetSeconds() - j * c.ueGapM, 20, 0);
+        ue.velocity = Vector(c.speedMps, 0, 0);
+        ue.moveStart = Seconds(0);
+        ue.sessionStart = SESSION_START;
+        net->AddUe(ue);
+    }
+    net->SetAttribute("Trigger", StringValue("planned"));
+    net->SetAttribute("ResidentUesPerCell", UintegerValue(c.residentsPerCell));
+
+    // Tokens decoded until the crossing, at batch 1 (the residents slow it, which only
+    // leaves more to decode after it).
+    const double step = std::max(compute.DecodeStepTime(c.ues + c.residentsPerCell, prompt), 1e-4);
+    // On a grid the sessions decode until the routes end.
+    const double decoding = (c.gridSide != 0 ? c.gridRoute : c.crossing).GetSeconds() -
+                            SESSION_START.GetSeconds() - compute.PrefillTime(prompt);
+    const uint32_t tokens =
+        static_cast<uint32_t>(std::max(0.0, std::ceil(decoding / step))) + c.tokensAfter;
+    run.tokensExpected = tokens * c.ues;
+
+    Ptr<GpuComputeModel> gpu = CreateObject<GpuComputeModel>();
+    gpu->ApplyPreset(c.computePreset);
+    Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+    edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf(scheme));
+    if (scheme == "pallas")
+    {
+        edge->SetSchedulerAttribute("ControlPeriod", TimeValue(c.controlPeriod));
+        edge->SetSchedulerAttribute("WindowLimit", TimeValue(c.windowLimit));
+        edge->SetSchedulerAttribute("WindowMargin", TimeValue(c.windowMargin));
+    }
+    edge->SetCoordinatorAttribute("Batching", StringValue("online"));
+    edge->SetCoordinatorAttribute("KvBytesPerToken", UintegerValue(kvBytesPerToken));
+    edge->SetCoordinatorAttribute("KvEntriesPerToken",
+                                  UintegerValue(profile.GetLayers() * profile.GetKvHeads()));
+    edge->SetEngineAttribute("IterationMode", StringValue(c.iterationMode));
+    edge->SetClientAttribute("PromptTokens", UintegerValue(prompt));
+    edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
+    net->Build();
+    net->AssignStreams(1);
+    std::map<uint16_t, Ptr<EdgeLlmServer>> servers;
+    std::map<uint16_t, Vector> cells;
+    for (uint32_t i = 0; i < net->GetServers().GetN(); ++i)
+    {
+        Ptr<EdgeLlmServer> s = DynamicCast<EdgeLlmServer>(net->GetServers().Get(i));
+        s->GetEngine()->SetComputeModel(gpu);
+        servers[s->GetCellId()] = s;
+    }
+    for (uint32_t i = 0; i < net->GetCellNodes().GetN(); ++i)
+    {
+        cells[net->GetCellIds()[i]] =
+            net->GetCellNodes().Get(i)->GetObject<MobilityModel>()->GetPosition();
+    }
+
+    // Each moving UE's deliveries, counted by token index; the run stops once all are done.
+    std::vector<Ptr<EdgeLlmClient>> clients;
+    std::vector<uint64_t> imsis;
+    auto seen = std::make_shared<std::map<uint64_t, std::vector<uint32_t>>>();
+    auto order = std::make_shared<bool>(true);
+    auto done = std::make_shared<uint32_t>(0);
+    const uint32_t moving = c.ues;
+    for (uint32_t j = 0; j < c.ues; ++j)
+    {
+        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(j));
+        clients.push_back(client);
+        imsis.push_back(client->GetImsi());
+        (*seen)[client->GetImsi()];
+        client->TraceConnectWithoutContext(
+            "TokenDelivered",
+            Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
+                [seen, order](uint64_t imsi, uint32_t index, Time, Time, uint16_t, bool) {
+                    std::vector<uint32_t>& counts = (*seen)[imsi];
+                    if (index >= counts.size())
+                    {
+                        *order = *order && index == counts.size();
+                        counts.resize(index + 1, 0);
+                    }
+                    else
+                    {
+                        *order = false;
+                    }
+                    ++counts[index];
+                }));
+        client->TraceConnectWithoutContext("SessionComplete",
+                                           Callback<void, uint64_t>([done, moving](uint64_t) {
+                                               if (++*done == moving)
+                                               {
+                                                   Simulator::Stop(MilliSeconds(200));
+                                               }
+                                           }));
+    }
+
+    // The predictor and its meter, for every scheme; the controller for Pallas.
+    Ptr<HandoverPredictor> predictor;
+    if (c.predictor == "trajectory")
+    {
+        predictor = CreateObject<TrajectoryHandoverPredictor>();
+    }
+    else if (c.predictor != "none")
+    {
+        Ptr<ScheduledHandoverPredictor> oracle = CreateObject<ScheduledHandoverPredictor>();
+        const std::vector<uint16_t>& ids = net->GetCellIds();
+        for (const EdgeLlmPlannedHandover& h : net->GetPlannedHandovers())
+        {
+            uint16_t target = h.targetCell;
+            if (c.predictor == "wrong")
+            {
+                // Another neighbour of the source: the cell before it on the line.
+                const auto at = std::find(ids.begin(), ids.end(), h.sourceCell);
+                const auto index = static_cast<std::size_t>(at - ids.begin());
+                const uint16_t before = index > 0 ? ids[index - 1] : 0;
+                const uint16_t after = index + 1 < ids.size() ? ids[index + 1] : 0;
+                target = h.targetCell == before ? after : before;
+                if (target == 0)
+                {
+                    continue;
+                }
+            }
+            oracle->AddHandover(h.imsi, h.sourceCell, target, h.time);
+        }
+        predictor = oracle;
+    }
+    Ptr<HandoverPredictionMeter> meter;
+    Ptr<PallasController> controller;
+    if (predictor)
+    {
+        predictor->SetAttribute("Horizon", TimeValue(c.horizon));
+        predictor->SetAttribute("ControlPeriod", TimeValue(c.controlPeriod));
+        predictor->SetObserver(net->GetObserver());
+        predictor->SetCells(cells);
+        for (uint32_t j = 0; j < c.ues; ++j)
+        {
+            predictor->AddUe(imsis[j], net->GetUeNodes().Get(j));
+        }
+        meter = CreateObject<HandoverPredictionMeter>();
+        meter->Install(predictor);
+        if (DynamicCast<PallasScheduler>(edge->GetCoordinator()->GetScheduler()))
+        {
+            controller = CreateObject<PallasController>();
+            controller->SetCoordinator(edge->GetCoordinator());
+            controller->SetServers(servers);
+            controller->Install(predictor);
+        }
+        predictor->Start();
+    }
+
+    Simulator::Stop(c.maxSimTime);
+    {
+        std::unique_ptr<ShowProgress> progress;
+        if (c.showProgress)
+        {
+            progress = std::make_unique<ShowProgress>(Seconds(10), std::cerr);
+        }
+        Simulator::Run();
+    }
+
+    Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator();
+    run.records = coordinator->GetRecords();
+    run.results = CollectRunResults(scheme, run.records, net->GetClients());
+    for (const EdgeLlmHandoverRow& row : run.results.handovers)
+    {
+        if (std::find(imsis.begin(), imsis.end(), row.record.imsi) != imsis.end() &&
+            !std::isnan(row.sitS))
+        {
+            run.allSitsS.push_back(row.sitS);
+        }
+    }
+    bool once = *order;
+    for (uint32_t j = 0; j < c.ues; ++j)
+    {
+        double sit = std::numeric_limits<double>::quiet_NaN();
+        for (const EdgeLlmHandoverRow& row : run.results.handovers)
+        {
+            if (row.record.imsi == imsis[j] && !std::isnan(row.sitS))
+            {
+                sit = row.sitS;
+                break;
+            }
+        }
+        run.sitsS.push_back(sit);
+        const std::vector<int64_t>& times = clients[j]->GetDeliveryTimesNs();
+        for (std::size_t i = 1; i < times.size(); ++i)
+        {
+            run.itlS.push_back(static_cast<double>(times[i] - times[i - 1]) * 1e-9);
+        }
+        const std::vector<uint32_t>& counts = (*seen)[imsis[j]];
+        for (uint32_t n : counts)
+        {
+            run.tokensDelivered += n > 0 ? 1 : 0;
+            run.tokensRepeated += n > 1 ? n - 1 : 0;
+            once = once && n == 1;
+        }
+        once = once && counts.size() == tokens;
+        const KvTransferSenderCounters sent = net->GetKvSent(imsis[j]);
+        const KvTransferReceiverCounters received = net->GetKvReceived(imsis[j]);
+        run.kvSent.announced += sent.announced;
+        run.kvSent.sent += sent.sent;
+        run.kvSent.withdrawn += sent.withdrawn;
+        run.kvReceived.received += received.received;
+        run.kvReceived.stale += received.stale;
+    }
+    run.sitS = run.sitsS.front();
+    run.exactlyOnce = once;
+    if (Ptr<PallasScheduler> pallas = DynamicCast<PallasScheduler>(coordinator->GetScheduler()))
+    {
+        run.admissionRefusals = pallas->GetAdmissionRefusals();
+        run.windowS = pallas->GetWindow().GetSeconds();
+        run.windowChoices = pallas->GetWindowChoices();
+    }
+    if (controller)
+    {
+        run.prepares = controller->GetPrepares();
+        run.controllerCancels = controller->GetCancels();
+    }
+    run.absTimeErrorP50S = std::numeric_limits<double>::quiet_NaN();
+    if (meter)
+    {
+        run.handoversScored = meter->GetHandovers();
+        run.handoversPredicted = meter->GetPredicted();
+        run.targetAccuracy = meter->GetTargetAccuracy();
+        if (!meter->GetTimeErrors().empty())
+        {
+            run.absTimeErrorP50S = meter->GetAbsTimeErrorPercentile(50);
+        }
+    }
+    if (predictor)
+    {
+        predictor->Stop();
+    }
+    Simulator::Destroy();
+    if (controller)
+    {
+        controller->Dispose();
+    }
+    if (meter)
+    {
+        meter->Dispose();
+    }
+    if (predictor)
+    {
+        predictor->Dispose();
+    }
+    net->Dispose();
+    return run;
+}
+
+} // namespace ns3

@@ -1,0 +1,146 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_PALLAS_LINE_EXPERIMENT_H
+#define EDGE_LLM_PALLAS_LINE_EXPERIMENT_H
+
+#include "edge-llm-results.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/handover-record.h"
+#include "ns3/kv-transfer-receiver.h"
+#include "ns3/kv-transfer-sender.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief The single-handover line of the Pallas study: what one run is made of.
+ *
+ * Cells stand on a line, Spacing apart, one backhaul link of LinkRate per neighbour pair.
+ * ues UEs drive at speed along the line, from the cell of layout index fromCell towards the
+ * next one; the first crosses the midpoint at crossing, each next one ueGapM behind (the
+ * "planned" trigger requests each handover at its crossing: K handovers to one target).
+ * Each session (promptTokens of prompt, or a draw up to promptMaxTokens) opens at 0.2 s and
+ * generates as many tokens as it decodes until the crossing plus tokensAfter;
+ * residentsPerCell UEs decode at every cell meanwhile. Every engine runs computePreset;
+ * every session's KV cache is kvProfile's (bf16).
+ */
+struct PallasLineConfig
+{
+    uint32_t cells{2};                      //!< cells of the line, [2, 8]
+    uint32_t fromCell{0};                   //!< layout index of the UE's first cell
+    double spacingM{200};                   //!< distance between cells, m, [50, 5000]
+    double speedMps{20};                    //!< the UE's speed, m/s, (0, 100]
+    Time crossing{Seconds(3)};              //!< when it crosses into the next cell, >= 1.5 s
+    DataRate linkRate{DataRate("300Mbps")}; //!< each inter-cell link's rate, > 0
+    std::string computePreset{"qwen3-32b-awq-a6000"}; //!< LlmComputeModel preset
+    std::string kvProfile{"Qwen3-32B"};               //!< KvCacheProfile preset
+    uint32_t promptTokens{512};                       //!< prompt, tokens, [16, 32768]
+    /// If above promptTokens, the prompt is drawn uniformly from [promptTokens, this] per
+    /// RngRun (stream PROMPT_STREAM); 0 keeps promptTokens
+    uint32_t promptMaxTokens{0};
+    uint32_t tokensAfter{40}; //!< tokens after the crossing, >= 1
+    /// Handover predictor: oracle (told the planned handovers), wrong (told each with another
+    /// neighbour of the source as its target), trajectory (TrajectoryHandoverPredictor) or none
+    std::string predictor{"oracle"};
+    Time horizon{Seconds(5)};              //!< the predictor's Horizon
+    Time controlPeriod{MilliSeconds(100)}; //!< the predictor's and Pallas's ControlPeriod
+    Time windowLimit{MilliSeconds(1500)};  //!< Pallas's WindowLimit
+    Time windowMargin{0};                  //!< Pallas's WindowMargin
+    uint32_t ues{1};                       //!< moving UEs, [1, 16]
+    double ueGapM{2};             //!< each moving UE this far behind the one before, m, [0, 100]
+    uint32_t residentsPerCell{0}; //!< resident UEs decoding at each cell
+    std::string iterationMode{"Separate"}; //!< LlmEngine IterationMode: Separate or Mixed
+    Time maxSimTime{Seconds(40)};          //!< the run stops then at the latest
+    /// 0: the line; else a gridSide x gridSide grid of cells spacingM apart, the ues UEs on
+    /// random routes (GridRandomRoute at speedMps, from random cells) until gridRoute, each
+    /// session decoding until then, handovers at every crossing (the line's cells, fromCell,
+    /// crossing and ueGapM do not apply)
+    uint32_t gridSide{0};
+    Time gridRoute{Seconds(20)}; //!< grid: when the routes end, >= 2 s, before maxSimTime
+    /// If > 0, each link's rate is drawn from N(linkRate, linkRateStdMbps^2) Mb/s (stream
+    /// LINK_STREAM), drawn again below linkRateMinMbps
+    double linkRateStdMbps{0};
+    double linkRateMinMbps{0}; //!< the truncation of the drawn rates, Mb/s
+    bool showProgress{false};  //!< print the run's progress on stderr
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief What one run of a PallasLineExperiment gave.
+ */
+struct PallasLineRun
+{
+    std::string scheme;                  //!< the scheme
+    uint32_t promptTokens{0};            //!< the prompt it ran with, tokens
+    EdgeLlmRunResults results;           //!< records and sessions, as the writers take them
+    std::vector<HandoverRecord> records; //!< the coordinator's records
+    /// The first moving UE's handover with a session: its SIT, s (NaN if not measured)
+    double sitS{0};
+    std::vector<double> allSitsS;    //!< every measured SIT of the moving UEs, s, record order
+    std::vector<double> sitsS;       //!< each moving UE's SIT, s (NaN if not measured)
+    std::vector<double> itlS;        //!< the moving UEs' inter-token latencies, s
+    uint32_t tokensExpected{0};      //!< tokens their sessions asked for, in all
+    uint32_t tokensDelivered{0};     //!< distinct token indices delivered to their applications
+    uint32_t tokensRepeated{0};      //!< deliveries of an index delivered before
+    bool exactlyOnce{false};         //!< each UE: indices 0 .. its tokens - 1, each once, in order
+    KvTransferSenderCounters kvSent; //!< their KV, summed over the senders
+    KvTransferReceiverCounters kvReceived; //!< their KV, summed over the receivers
+    uint64_t prepares{0};                  //!< the controller's prepares (pallas only)
+    uint64_t controllerCancels{0};         //!< the controller's cancels (pallas only)
+    uint64_t admissionRefusals{0};         //!< Pallas's refusals for memory
+    double windowS{0};                     //!< Pallas's window at the end, s
+    uint64_t windowChoices{0};             //!< Pallas's window choices
+    uint64_t handoversScored{0};           //!< the prediction meter's handovers
+    uint64_t handoversPredicted{0};        //!< of those, predicted
+    double targetAccuracy{0};              //!< the meter's target accuracy, [0, 1]
+    double absTimeErrorP50S{0};            //!< the meter's median |time error|, s; NaN if none
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Runs the single-handover line for any scheme; pallas gets a PallasController fed
+ * by the configured predictor. The predictor (and its HandoverPredictionMeter) runs for every
+ * scheme, so that its accuracy is reported alike.
+ */
+class PallasLineExperiment
+{
+  public:
+    /// The random stream of the prompt draw.
+    static constexpr int64_t PROMPT_STREAM = 7;
+    /// The random stream of the link-rate draws.
+    static constexpr int64_t LINK_STREAM = 8;
+    /// The random streams of the grid's routes (and the next, of their start cells).
+    static constexpr int64_t ROUTE_STREAM = 10;
+
+    /// \param config the run; checked (stops with the field and its range)
+    explicit PallasLineExperiment(const PallasLineConfig& config);
+
+    /**
+     * \param config a configuration
+     * \return the first invalid field, named with its allowed range; empty if valid
+     */
+    static std::string Check(const PallasLineConfig& config);
+
+    /**
+     * \brief Run one scheme, on the RngRun set now. Leaves the simulator destroyed.
+     * \param scheme a registered scheme name
+     * \return what it gave
+     */
+    PallasLineRun Run(const std::string& scheme) const;
+
+  private:
+    PallasLineConfig m_config; //!< the run
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_PALLAS_LINE_EXPERIMENT_H */

@@ -1,0 +1,393 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "pallas-scheduler.h"
+
+#include "ctho-family-scheduler.h"
+
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/log.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PallasScheduler");
+
+NS_OBJECT_ENSURE_REGISTERED(PallasScheduler);
+NS_OBJECT_ENSURE_REGISTERED(PallasFullCopyScheduler);
+NS_OBJECT_ENSURE_REGISTERED(PallasRecomputeScheduler);
+
+namespace
+{
+/// The block size of the paged KV cache: the prefix ends on a block.
+constexpr uint64_t BLOCK_TOKENS = 16;
+} // namespace
+
+TypeId
+PallasScheduler::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PallasScheduler")
+            .SetParent<HandoverScheduler>()
+            .SetGroupName("EdgeLlm")
+            .AddConstructor<PallasScheduler>()
+            .AddAttribute("ControlPeriod",
+                          "Period of the window loop, [1 ms, 60 s]: the window is chosen anew "
+                          "at most once per period, from the averaged telemetry.",
+                          TimeValue(MilliSeconds(100)),
+                          MakeTimeAccessor(&PallasScheduler::m_controlPeriod),
+                          MakeTimeChecker(MilliSeconds(1), Seconds(60)))
+            .AddAttribute("Alpha",
+                          "Weight alpha of T_SIT in the window cost J = alpha T_SIT + (1 - "
+                          "alpha) T_early, [0, 1].",
+                          DoubleValue(0.8),
+                          MakeDoubleAccessor(&PallasScheduler::m_alpha),
+                          MakeDoubleChecker<double>(0.0, 1.0))
+            .AddAttribute("WindowLimit",
+                          "T_max, the longest prefetch window, [0, 60 s]; a prediction closer "
+                          "than the window prepares at once (T_limit = min(T_max, T_remain)).",
+                          TimeValue(MilliSeconds(1500)),
+                          MakeTimeAccessor(&PallasScheduler::m_windowLimit),
+                          MakeTimeChecker(Time(0), Seconds(60)))
+            .AddAttribute("WindowStep",
+                          "Delta T, the step of the window grid, [1 ms, 10 s].",
+                          TimeValue(MilliSeconds(50)),
+                          MakeTimeAccessor(&PallasScheduler::m_windowStep),
+                          MakeTimeChecker(MilliSeconds(1), Seconds(10)))
+            .AddAttribute("EwmaWeight",
+                          "Weight of a new telemetry sample in its exponentially weighted "
+                          "average, (0, 1]; 1 keeps the newest only.",
+                          DoubleValue(0.3),
+                          MakeDoubleAccessor(&PallasScheduler::m_ewmaWeight),
+                          MakeDoubleChecker<double>(1e-6, 1.0))
+            .AddAttribute("RadioInterruption",
+                          "T_0, the radio interruption floor of the window model, [0, 1 s].",
+                          TimeValue(MilliSeconds(30)),
+                          MakeTimeAccessor(&PallasScheduler::m_radioFloor),
+                          MakeTimeChecker(Time(0), Seconds(1)))
+            .AddAttribute("WindowMargin",
+                          "Added to the chosen window, [0, 60 s]: lead for a predictor whose "
+                          "handover times come early or late (0: the model's window).",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&PallasScheduler::m_windowMargin),
+                          MakeTimeChecker(Time(0), Seconds(60)))
+            .AddAttribute("OnlineGrouping",
+                          "The reactive fallback plans the online handovers one prefill batch "
+                          "of the target holds together (as ctHO does).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PallasScheduler::m_onlineGrouping),
+                          MakeBooleanChecker())
+            .AddTraceSource("Window",
+                            "The window loop chose a window T_w, with the SIT its model "
+                            "predicts.",
+                            MakeTraceSourceAccessor(&PallasScheduler::m_windowTrace),
+                            "ns3::PallasScheduler::WindowTracedCallback");
+    return tid;
+}
+
+PallasScheduler::PallasScheduler()
+    : m_window(Time(-1))
+{
+}
+
+PallasScheduler::~PallasScheduler() = default;
+
+std::string
+PallasScheduler::GetSchemeName() const
+{
+    return "pallas";
+}
+
+bool
+PallasScheduler::GetOnlineGrouping() const
+{
+    return m_onlineGrouping;
+}
+
+Time
+PallasScheduler::GetWindow() const
+{
+    return (m_window.IsNegative() ? m_windowLimit : m_window) + m_windowMargin;
+}
+
+Time
+PallasScheduler::GetWindowFor(uint16_t targetCell, double nowS) const
+{
+    auto it = m_busyUntilS.find(targetCell);
+    const double busy = it == m_busyUntilS.end() ? 0 : std::max(0.0, it->second - nowS);
+    return GetWindow() + Seconds(busy);
+}
+
+PallasTelemetry
+PallasScheduler::GetTelemetry() const
+{
+    PallasTelemetry t;
+    t.contextTokens = static_cast<uint64_t>(std::llround(m_context));
+    t.decodeTokensPerSecond = m_decode;
+    t.prefillTokensPerSecond = m_prefill;
+    t.loadS = m_seenLoad ? m_load : -1;
+    t.backhaulKvTokensPerSecond = m_backhaul;
+    return t;
+}
+
+PallasWindowInput
+PallasScheduler::GetWindowInput() const
+{
+    return m_lastInput;
+}
+
+uint64_t
+PallasScheduler::GetWindowChoices() const
+{
+    return m_windowChoices;
+}
+
+uint64_t
+PallasScheduler::GetPrepared() const
+{
+    return m_prepared;
+}
+
+uint64_t
+PallasScheduler::GetAdmissionRefusals() const
+{
+    return m_refusals;
+}
+
+uint64_t
+PallasScheduler::GetReactivePlans() const
+{
+    return m_reactive;
+}
+
+uint64_t
+PallasScheduler::GetCommits() const
+{
+    return m_commits;
+}
+
+uint64_t
+PallasScheduler::GetCancels() const
+{
+    return m_cancels;
+}
+
+void
+PallasScheduler::Fold(double& avg, bool& seen, double value) const
+{
+    avg = seen ? m_ewmaWeight * value + (1 - m_ewmaWeight) * avg : value;
+    seen = true;
+}
+
+void
+PallasScheduler::Observe(const PallasTelemetry& sample, double nowS)
+{
+    NS_LOG_FUNCTION(this << sample.contextTokens << sample.decodeTokensPerSecond
+                         << sample.prefillTokensPerSecond << sample.loadS
+                         << sample.backhaulKvTokensPerSecond << nowS);
+    if (sample.contextTokens > 0)
+    {
+        Fold(m_context, m_seenContext, static_cast<double>(sample.contextTokens));
+    }
+    if (sample.decodeTokensPerSecond > 0 && std::isfinite(sample.decodeTokensPerSecond))
+    {
+        Fold(m_decode, m_seenDecode, sample.decodeTokensPerSecond);
+    }
+    if (sample.prefillTokensPerSecond > 0 && std::isfinite(sample.prefillTokensPerSecond))
+    {
+        Fold(m_prefill, m_seenPrefill, sample.prefillTokensPerSecond);
+    }
+    if (sample.loadS >= 0 && std::isfinite(sample.loadS))
+    {
+        Fold(m_load, m_seenLoad, sample.loadS);
+    }
+    if (sample.backhaulKvTokensPerSecond > 0 && std::isfinite(sample.backhaulKvTokensPerSecond))
+    {
+        Fold(m_backhaul, m_seenBackhaul, sample.backhaulKvTokensPerSecond);
+    }
+    if (m_lastChoiceS < 0 || nowS - m_lastChoiceS >= m_controlPeriod.GetSeconds() - 1e-12)
+    {
+        ChooseWindow(nowS);
+    }
+}
+
+void
+PallasScheduler::ChooseWindow(double nowS)
+{
+    if (!m_seenContext || !m_seenDecode || !m_seenPrefill || !m_seenBackhaul)
+    {
+        return; // not enough telemetry yet: the window stays at WindowLimit
+    }
+    PallasWindowInput in;
+    in.radioInterruptionS = m_radioFloor.GetSeconds();
+    in.loadS = m_seenLoad ? m_load : 0;
+    in.prefixTokens = static_cast<uint64_t>(std::llround(m_context)) / BLOCK_TOKENS * BLOCK_TOKENS;
+    in.prefillTokensPerSecond = m_prefill;
+    in.decodeTokensPerSecond = m_decode;
+    // The backhaul is averaged in KV tokens/s: one "byte" per token over 8 bit/s per token/s
+    // gives the model's S_inc / B exactly.
+    in.kvBytesPerToken = 1;
+    in.backhaulBps = 8 * m_backhaul;
+    in.alpha = m_alpha;
+    in.gridStepS = m_windowStep.GetSeconds();
+    in.windowLimitS = m_windowLimit.GetSeconds();
+    const PallasWindowChoice choice = PallasWindowModel(in).Choose();
+    m_lastInput = in;
+    m_lastChoiceS = nowS;
+    m_window = Seconds(choice.windowS);
+    m_windowSit = Seconds(choice.sitS);
+    ++m_windowChoices;
+    NS_LOG_INFO("window " << choice.windowS << " s (SIT " << choice.sitS << " s, early "
+                          << choice.earlyS << " s) for L_hist " << in.prefixTokens << ", r_p "
+                          << in.prefillTokensPerSecond << ", r_d " << in.decodeTokensPerSecond
+                          << ", B " << m_backhaul << " KV tokens/s");
+    m_windowTrace(m_window, m_windowSit);
+}
+
+void
+PallasScheduler::ObserveInput(const HandoverPlanInput& input)
+{
+    for (const HandoverSessionView& s : input.sessions)
+    {
+        PallasTelemetry t;
+        t.contextTokens = s.contextTokens;
+        t.decodeTokensPerSecond = s.decodeTokensPerSecond;
+        for (const HandoverTargetView& target : input.targets)
+        {
+            if (target.cell != s.targetCell)
+            {
+                continue;
+            }
+            const double p = target.compute.PrefillTime(s.contextTokens);
+            t.prefillTokensPerSecond = p > 0 ? static_cast<double>(s.contextTokens) / p : 0;
+            t.loadS = std::max(0.0, target.prefillFreeAtS - input.nowS);
+        }
+        if (!s.links.empty() && s.links.front() < input.links.size())
+        {
+            t.backhaulKvTokensPerSecond = input.links[s.links.front()].plannedRateBps / 8.0 /
+                                          static_cast<double>(s.kv.bytesPerToken);
+        }
+        Observe(t, input.nowS);
+    }
+}
+
+HandoverPlan
+PallasScheduler::DoPlan(const HandoverPlanInput& input)
+{
+    ++m_reactive;
+    ObserveInput(input);
+    return CtHoFamilyScheduler::PlanWithPrefix(input,
+                                               [](const CtHoSolver& s) { return s.Solve(); });
+}
+
+HandoverPlan
+PallasScheduler::DoPrepare(const HandoverPlanInput& input)
+{
+    ObserveInput(input);
+    const HandoverSessionView& s = input.sessions.front();
+    const HandoverTargetView& target = input.GetTarget(s.targetCell);
+    const uint64_t needed = s.contextTokens + s.tokensLeft;
+    if (target.freeKvTokens < needed)
+    {
+        // Admission: the predicted target cannot hold the session; the handover is planned
+        // reactively when it comes.
+        ++m_refusals;
+        NS_LOG_INFO("imsi " << s.imsi << ": cell " << s.targetCell << " has " << target.freeKvTokens
+                            << " free KV tokens, the session needs " << needed << "; not prepared");
+        return HandoverPlan{};
+    }
+    const uint64_t prefix = s.contextTokens / BLOCK_TOKENS * BLOCK_TOKENS;
+    HandoverPlan plan;
+    plan.prefixTokens = prefix;
+    SessionPlan p;
+    p.imsi = s.imsi;
+    if (prefix > 0)
+    {
+        p.prefill.push_back({0, prefix});
+    }
+    p.transfer.push_back({prefix, PlanRange::CONTEXT_END});
+    p.keepDecoding = true;
+    plan.sessions.push_back(p);
+    if (!m_windowSit.IsNegative() && m_windowChoices > 0)
+    {
+        plan.predictedDelay = m_windowSit;
+    }
+    ++m_prepared;
+    m_preparedWindow[s.imsi] = GetWindow().GetSeconds();
+    // The target's GPU is busy with this prefix after what was queued there before.
+    double& busy = m_busyUntilS[s.targetCell];
+    busy =
+        std::max(busy,
+                 std::max(target.prefillFreeAtS, input.nowS) + target.compute.PrefillTime(prefix));
+    return plan;
+}
+
+void
+PallasScheduler::DoCommit(const MigrationView& migration)
+{
+    NS_LOG_FUNCTION(this << migration.imsi);
+    ++m_commits;
+}
+
+void
+PallasScheduler::DoCancel(const MigrationView& migration)
+{
+    NS_LOG_FUNCTION(this << migration.imsi);
+    ++m_cancels;
+}
+
+void
+PallasScheduler::DoCompleteRecord(HandoverRecord& record) const
+{
+    record.policyValues["window_s"] = GetWindow().GetSeconds();
+    const bool prepared = !record.preparedAt.IsNegative();
+    record.policyValues["prepared"] = prepared ? 1 : 0;
+    if (prepared && !record.hoStart.IsNegative())
+    {
+        record.policyValues["lead_s"] = (record.hoStart - record.preparedAt).GetSeconds();
+    }
+    auto it = m_preparedWindow.find(record.imsi);
+    if (prepared && it != m_preparedWindow.end())
+    {
+        record.policyValues["prepared_window_s"] = it->second;
+    }
+}
+
+TypeId
+PallasFullCopyScheduler::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::PallasFullCopyScheduler")
+                            .SetParent<CacheHandoverScheduler>()
+                            .SetGroupName("EdgeLlm")
+                            .AddConstructor<PallasFullCopyScheduler>();
+    return tid;
+}
+
+std::string
+PallasFullCopyScheduler::GetSchemeName() const
+{
+    return "pallas-full-copy";
+}
+
+TypeId
+PallasRecomputeScheduler::GetTypeId()
+{
+    static TypeId tid = TypeId("ns3::PallasRecomputeScheduler")
+                            .SetParent<TokenHandoverScheduler>()
+                            .SetGroupName("EdgeLlm")
+                            .AddConstructor<PallasRecomputeScheduler>();
+    return tid;
+}
+
+std::string
+PallasRecomputeScheduler::GetSchemeName() const
+{
+    return "pallas-recompute";
+}
+
+} // namespace ns3

@@ -1,0 +1,229 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_PALLAS_SCHEDULER_H
+#define EDGE_LLM_PALLAS_SCHEDULER_H
+
+#include "cache-handover-scheduler.h"
+#include "handover-scheduler.h"
+#include "pallas-window-model.h"
+#include "token-handover-scheduler.h"
+
+#include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <map>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief One sample of the telemetry Pallas chooses its window with.
+ *
+ * A rate <= 0, a context of 0 or a negative load is not measured, and leaves its average as
+ * it is.
+ */
+struct PallasTelemetry
+{
+    uint64_t contextTokens{0};           //!< L_hist: the session's context, tokens
+    double decodeTokensPerSecond{0};     //!< r_d: its decode rate at the source, tokens/s
+    double prefillTokensPerSecond{0};    //!< r_p: the target's prefill rate, tokens/s
+    double loadS{-1};                    //!< T_load: the target's wait before it prefills, s
+    double backhaulKvTokensPerSecond{0}; //!< B / s_KV: KV tokens/s the backhaul carries
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Pallas (Ding, Liu, Xu): proactive KV migration before a predicted handover.
+ *
+ * **Prepare** (DoPrepare, called by HandoverCoordinator::PrepareHandover, e.g. from a
+ * PallasController): the session is split at the last full 16-token block of its context at
+ * that moment, P = floor(C / 16) x 16. The predicted target re-prefills the stable prefix
+ * [0, P) from forwarded token IDs, queued on its GPU behind its resident work, and the suffix
+ * [P, CONTEXT_END) goes as an open transfer (SessionPlan::keepDecoding): the source decodes
+ * on, each 16-token block it fills is streamed to the target, and the last partial block goes
+ * with the seal at the handover. At the real handover to the prepared target the coordinator
+ * commits the migration: the UE waits only for what is unfinished (the prefix prefill, the
+ * suffix's last blocks). If the target's free KV memory (HandoverTargetView::freeKvTokens)
+ * cannot hold the session (context + tokens left) nothing is prepared, and the refusal is
+ * counted (GetAdmissionRefusals).
+ *
+ * **Reactive fallback** (DoPlan): a handover that was not prepared, that goes to another
+ * target than the prepared one (the coordinator cancels the prepared migration, counting its
+ * waste, then asks for a plan), or whose preparation was refused, is planned as ctHO plans it
+ * (CtHoFamilyScheduler::PlanWithPrefix with CtHoSolver::Solve): the best reactive plan.
+ *
+ * **Window loop.** Every telemetry sample (Observe) updates exponentially weighted averages
+ * (weight EwmaWeight on the new sample) of L_hist, r_d, r_p, T_load and the backhaul's KV
+ * rate; at most once per ControlPeriod the window T_w is chosen anew by
+ * PallasWindowModel::Choose() over the grid {0, WindowStep, ..., WindowLimit} with weight
+ * Alpha, and the Window trace fires. The samples come from what the policy sees: every
+ * session of every DoPrepare and DoPlan input (its context, its measured decode rate, the
+ * target's prefill rate C / p(C) from its compute model, the target's queue
+ * prefillFreeAtS - now, and the planned rate of the session's first link over its KV bytes per
+ * token), and from Observe() calls of a controller, which samples the same quantities for
+ * each prediction. Before any sample the window is WindowLimit (prepare as early as allowed).
+ * The backhaul rate is the rate the coordinator plans with (PlannedBackhaulRate, or the
+ * link's rate), not a measured TCP goodput.
+ *
+ * The policy holds no simulator object: the loop runs on the times of its inputs.
+ */
+class PallasScheduler : public HandoverScheduler
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+
+    PallasScheduler();
+    ~PallasScheduler() override;
+
+    std::string GetSchemeName() const override;
+
+    /// \return the OnlineGrouping attribute (for the reactive fallback's ctHO plans)
+    bool GetOnlineGrouping() const override;
+
+    /**
+     * \brief Take one telemetry sample, and choose the window anew if ControlPeriod has
+     * passed since the last choice.
+     * \param sample the sample; fields not measured are skipped
+     * \param nowS the sample's time, s
+     */
+    void Observe(const PallasTelemetry& sample, double nowS);
+
+    /// \return T_w, the window now, plus WindowMargin: prepare once the predicted handover is
+    /// this close
+    Time GetWindow() const;
+
+    /**
+     * \brief The window for a handover to one target: GetWindow() plus the time the prefix
+     * prefills this policy has prepared there still need (from the target's queue when each
+     * was prepared, HandoverTargetView::prefillFreeAtS, plus its own p(P)). A session
+     * predicted for a target that is still busy with earlier preparations is prepared that
+     * much earlier, so that its prefill, queued behind theirs, ends by its handover. A
+     * cancelled preparation stays counted until its time has passed.
+     * \param targetCell the predicted target
+     * \param nowS now, s
+     * \return the window
+     */
+    Time GetWindowFor(uint16_t targetCell, double nowS) const;
+
+    /// \return the averaged telemetry (fields never sampled hold their defaults)
+    PallasTelemetry GetTelemetry() const;
+
+    /// \return the window model of the averaged telemetry, as the last choice used it
+    PallasWindowInput GetWindowInput() const;
+
+    /// \return windows chosen so far (Window traces fired)
+    uint64_t GetWindowChoices() const;
+    /// \return prepares answered with a plan
+    uint64_t GetPrepared() const;
+    /// \return prepares refused because the target's free KV memory cannot hold the session
+    uint64_t GetAdmissionRefusals() const;
+    /// \return reactive plans (DoPlan calls)
+    uint64_t GetReactivePlans() const;
+    /// \return prepared migrations committed at their handover
+    uint64_t GetCommits() const;
+    /// \return prepared migrations cancelled
+    uint64_t GetCancels() const;
+
+    /**
+     * TracedCallback signature of Window.
+     * \param [in] window the window chosen, T_w
+     * \param [in] sit the SIT the model predicts for it
+     */
+    typedef void (*WindowTracedCallback)(Time window, Time sit);
+
+  protected:
+    HandoverPlan DoPlan(const HandoverPlanInput& input) override;
+    HandoverPlan DoPrepare(const HandoverPlanInput& input) override;
+    void DoCommit(const MigrationView& migration) override;
+    void DoCancel(const MigrationView& migration) override;
+    void DoCompleteRecord(HandoverRecord& record) const override;
+
+  private:
+    /// Take a sample from each session of an input.
+    void ObserveInput(const HandoverPlanInput& input);
+    /// Choose the window from the averages. \param nowS now, s
+    void ChooseWindow(double nowS);
+    /// Fold a sample into an average. \param avg the average \param seen sampled before
+    /// \param value the sample
+    void Fold(double& avg, bool& seen, double value) const;
+
+    Time m_controlPeriod;  //!< ControlPeriod
+    double m_alpha;        //!< Alpha
+    Time m_windowLimit;    //!< WindowLimit
+    Time m_windowStep;     //!< WindowStep
+    double m_ewmaWeight;   //!< EwmaWeight
+    Time m_radioFloor;     //!< RadioInterruption
+    Time m_windowMargin;   //!< WindowMargin
+    bool m_onlineGrouping; //!< OnlineGrouping
+
+    double m_context{0};        //!< averaged L_hist, tokens
+    double m_decode{0};         //!< averaged r_d, tokens/s
+    double m_prefill{0};        //!< averaged r_p, tokens/s
+    double m_load{0};           //!< averaged T_load, s
+    double m_backhaul{0};       //!< averaged KV tokens/s of the backhaul
+    bool m_seenContext{false};  //!< m_context sampled
+    bool m_seenDecode{false};   //!< m_decode sampled
+    bool m_seenPrefill{false};  //!< m_prefill sampled
+    bool m_seenLoad{false};     //!< m_load sampled
+    bool m_seenBackhaul{false}; //!< m_backhaul sampled
+    double m_lastChoiceS{-1};   //!< when the window was last chosen, s; negative: never
+
+    Time m_window;                               //!< T_w now
+    Time m_windowSit;                            //!< its modelled SIT
+    PallasWindowInput m_lastInput;               //!< the model's input at the last choice
+    uint64_t m_windowChoices{0};                 //!< windows chosen
+    uint64_t m_prepared{0};                      //!< prepares answered
+    uint64_t m_refusals{0};                      //!< prepares refused for memory
+    uint64_t m_reactive{0};                      //!< DoPlan calls
+    uint64_t m_commits{0};                       //!< commits
+    uint64_t m_cancels{0};                       //!< cancels
+    std::map<uint64_t, double> m_preparedWindow; //!< per prepared session: its window, s
+    std::map<uint16_t, double> m_busyUntilS;     //!< per target: end of the prefills prepared, s
+
+    TracedCallback<Time, Time> m_windowTrace; //!< Window
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Pallas's Full-Copy baseline: the whole KV cache over the backhaul after the
+ * handover. It is cHO (CacheHandoverScheduler) under the scheme name "pallas-full-copy".
+ */
+class PallasFullCopyScheduler : public CacheHandoverScheduler
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    std::string GetSchemeName() const override;
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Pallas's Recompute baseline: forward the tokens and re-prefill the whole context at
+ * the target after the handover. It is tHO (TokenHandoverScheduler) under the scheme name
+ * "pallas-recompute".
+ */
+class PallasRecomputeScheduler : public TokenHandoverScheduler
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId();
+    std::string GetSchemeName() const override;
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_PALLAS_SCHEDULER_H */

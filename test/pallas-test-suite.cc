@@ -1,0 +1,339 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "ns3/config.h"
+#include "ns3/handover-record.h"
+#include "ns3/pallas-line-experiment.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/test.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// A test case that leaves the simulator, the defaults and the run number clean.
+class EdgeLlmPallasTestCase : public TestCase
+{
+  public:
+    explicit EdgeLlmPallasTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    /// \return the run's first record with a prepared migration that migrated, or null
+    static const HandoverRecord* PreparedMigration(const PallasLineRun& run)
+    {
+        for (const HandoverRecord& r : run.records)
+        {
+            if (!r.preparedAt.IsNegative() && r.outcome == HandoverRecord::MIGRATED)
+            {
+                return &r;
+            }
+        }
+        return nullptr;
+    }
+
+    /**
+     * \brief Check that a committed prepared migration's prefill and streamed suffix tile the
+     * context at the handover, and that what arrived is exactly the suffix.
+     * \param r the record
+     * \param bytesPerToken the session's KV bytes per token
+     * \param where for the messages
+     */
+    void CheckTiling(const HandoverRecord& r, uint64_t bytesPerToken, const std::string& where)
+    {
+        NS_TEST_EXPECT_MSG_GT(r.contextTokens, 0u, where << ": a context at the handover");
+        NS_TEST_EXPECT_MSG_EQ(r.prefillTokens % 16, 0u, where << ": the prefix ends on a block");
+        NS_TEST_EXPECT_MSG_GT(r.prefillTokens, 0u, where << ": a prefix was prefilled");
+        // The streamed ranges, in order, from the prefix's end to the context's end.
+        uint64_t at = r.prefillTokens;
+        uint64_t sum = 0;
+        for (const PlanRange& t : r.transferRanges)
+        {
+            NS_TEST_EXPECT_MSG_EQ(t.first, at, where << ": no gap, no overlap at " << at);
+            NS_TEST_EXPECT_MSG_GT(t.end, t.first, where << ": no empty range");
+            at = t.end;
+            sum += t.end - t.first;
+        }
+        NS_TEST_EXPECT_MSG_EQ(at, r.contextTokens, where << ": the suffix reaches the context end");
+        NS_TEST_EXPECT_MSG_EQ(r.prefillTokens + sum,
+                              r.contextTokens,
+                              where << ": prefix + suffix = the context");
+        NS_TEST_EXPECT_MSG_EQ(r.transferTokens, sum, where << ": transfer tokens counted");
+        NS_TEST_EXPECT_MSG_EQ(r.kvBytes, sum * bytesPerToken, where << ": KV bytes announced");
+        // What the target's receiver counted: the same suffix, merged, nothing more.
+        std::vector<PlanRange> arrived = r.arrived;
+        std::sort(arrived.begin(), arrived.end(), [](const PlanRange& a, const PlanRange& b) {
+            return a.first < b.first;
+        });
+        uint64_t cover = r.prefillTokens;
+        for (const PlanRange& a : arrived)
+        {
+            NS_TEST_EXPECT_MSG_EQ(a.first, cover, where << ": arrived without a gap or overlap");
+            cover = a.end;
+        }
+        NS_TEST_EXPECT_MSG_EQ(cover, r.contextTokens, where << ": the whole suffix arrived");
+    }
+
+  private:
+    void DoTeardown() override
+    {
+        Simulator::Destroy();
+        Config::Reset();
+        RngSeedManager::SetRun(1);
+    }
+};
+
+/// Qwen3-32B bf16: 64 layers x 8 KV heads x 128 x 2 x 2 bytes.
+constexpr uint64_t QWEN3_32B_BYTES_PER_TOKEN = 262144;
+
+} // namespace
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief With a perfect predictor and enough lead, Pallas's SIT is below Recompute's and
+ * Full-Copy's on each of 5 RngRuns (each its own prompt, 500 to 1500 tokens) (Qwen3-32B-AWQ on the
+ * A6000, 300 Mb/s between the two cells); every token arrives exactly once under each scheme,
+ * Pallas's handover is the prepared migration, and its prefix and streamed suffix tile the context.
+ */
+class EdgeLlmPallasSitTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasSitTestCase()
+        : EdgeLlmPallasTestCase("Pallas's SIT < Recompute's and Full-Copy's, oracle, 5 runs")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PallasLineConfig c;
+        c.promptTokens = 500; // the prototype's contexts: 500 to 4500 tokens, here to 1500
+        c.promptMaxTokens = 1500;
+        const PallasLineExperiment experiment(c);
+        for (uint32_t rngRun = 1; rngRun <= 5; ++rngRun)
+        {
+            double sit[3] = {0, 0, 0};
+            uint32_t prompt = 0;
+            const std::string schemes[3] = {"pallas", "pallas-recompute", "pallas-full-copy"};
+            for (int k = 0; k < 3; ++k)
+            {
+                RngSeedManager::SetRun(rngRun);
+                const PallasLineRun run = experiment.Run(schemes[k]);
+                Config::Reset();
+                const std::string where = schemes[k] + " run " + std::to_string(rngRun);
+                sit[k] = run.sitS;
+                prompt = run.promptTokens;
+                NS_TEST_ASSERT_MSG_EQ(std::isnan(run.sitS), false, where << ": SIT measured");
+                NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce,
+                                      true,
+                                      where << ": every token once (" << run.tokensDelivered
+                                            << " of " << run.tokensExpected << ", "
+                                            << run.tokensRepeated << " repeated)");
+                NS_TEST_EXPECT_MSG_EQ(run.kvSent.announced,
+                                      run.kvSent.sent + run.kvSent.withdrawn,
+                                      where << ": announced = sent + withdrawn");
+                NS_TEST_EXPECT_MSG_EQ(run.kvSent.sent,
+                                      run.kvReceived.received + run.kvReceived.stale,
+                                      where << ": sent = received + stale");
+                if (k == 0)
+                {
+                    const HandoverRecord* r = PreparedMigration(run);
+                    NS_TEST_ASSERT_MSG_NE(r, nullptr, where << ": the handover was prepared");
+                    CheckTiling(*r, QWEN3_32B_BYTES_PER_TOKEN, where);
+                    NS_TEST_EXPECT_MSG_EQ(run.prepares, 1u, where << ": one prepare");
+                    NS_TEST_EXPECT_MSG_GT(run.windowChoices, 0u, where << ": the loop chose");
+                    NS_TEST_EXPECT_MSG_GT(run.targetAccuracy, 0.99, where << ": oracle");
+                }
+            }
+            std::cout << "RngRun " << rngRun << " (prompt " << prompt << "): SIT pallas "
+                      << sit[0] * 1e3 << " ms, pallas-recompute " << sit[1] * 1e3
+                      << " ms, pallas-full-copy " << sit[2] * 1e3 << " ms\n";
+            NS_TEST_EXPECT_MSG_LT(sit[0], sit[1], "run " << rngRun << ": below Recompute");
+            NS_TEST_EXPECT_MSG_LT(sit[0], sit[2], "run " << rngRun << ": below Full-Copy");
+        }
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief A prediction of the wrong target (the UE goes on to the next cell; the oracle is
+ * told the previous one) is prepared, then cancelled by epoch at the real handover: its
+ * record counts wasted KV bytes and GPU seconds, the handover is planned reactively, and the
+ * session resumes at the real target with every token exactly once.
+ */
+class EdgeLlmPallasWrongTargetTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasWrongTargetTestCase()
+        : EdgeLlmPallasTestCase("A wrong-target prediction is cancelled with its waste counted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PallasLineConfig c;
+        c.cells = 3;
+        c.fromCell = 1;
+        c.predictor = "wrong";
+        // A long lead, so that the wrong target finishes its prefill and receives blocks.
+        c.windowMargin = Seconds(1);
+        const PallasLineRun run = PallasLineExperiment(c).Run("pallas");
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(run.records.size(), 2u, "a prepared and a real record");
+        const HandoverRecord* cancelled = nullptr;
+        const HandoverRecord* migrated = nullptr;
+        for (const HandoverRecord& r : run.records)
+        {
+            if (!r.preparedAt.IsNegative() && r.outcome == HandoverRecord::CANCELLED)
+            {
+                cancelled = &r;
+            }
+            if (r.preparedAt.IsNegative() && r.outcome == HandoverRecord::MIGRATED)
+            {
+                migrated = &r;
+            }
+        }
+        NS_TEST_ASSERT_MSG_NE(cancelled, nullptr, "the prepared migration was cancelled");
+        NS_TEST_ASSERT_MSG_NE(migrated, nullptr, "the real handover migrated reactively");
+        std::cout << "wrong target: prepared for cell " << cancelled->targetCell << " at "
+                  << cancelled->preparedAt.GetSeconds() << " s, wasted " << cancelled->wastedBytes
+                  << " B and " << cancelled->wastedGpuSeconds << " GPU s, epoch "
+                  << cancelled->epoch << "; migrated to cell " << migrated->targetCell
+                  << " in epoch " << migrated->epoch << ", SIT " << run.sitS * 1e3 << " ms\n";
+        NS_TEST_EXPECT_MSG_NE(cancelled->targetCell,
+                              migrated->targetCell,
+                              "the prepared target was the wrong one");
+        NS_TEST_EXPECT_MSG_GT(cancelled->wastedBytes, 0u, "wasted KV bytes counted");
+        NS_TEST_EXPECT_MSG_GT(cancelled->wastedGpuSeconds, 0.0, "wasted GPU time counted");
+        NS_TEST_EXPECT_MSG_GT(migrated->epoch, cancelled->epoch, "a newer epoch");
+        NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce,
+                              true,
+                              "every token once (" << run.tokensDelivered << " of "
+                                                   << run.tokensExpected << ", "
+                                                   << run.tokensRepeated << " repeated)");
+        NS_TEST_EXPECT_MSG_EQ(std::isnan(run.sitS), false, "the session resumed");
+        NS_TEST_EXPECT_MSG_EQ(run.kvSent.sent,
+                              run.kvReceived.received + run.kvReceived.stale,
+                              "sent = received + stale");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief With a long lead (a window margin of 1.5 s on Llama-3-8B, which decodes many blocks
+ * meanwhile), the prefilled prefix and the suffix streamed block by block, then sealed at the
+ * handover, cover exactly the context at the handover: no gap, no overlap, and the target's
+ * receiver counted exactly the suffix.
+ */
+class EdgeLlmPallasTilingTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasTilingTestCase()
+        : EdgeLlmPallasTestCase("Prefix + streamed suffix = the context at the handover")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PallasLineConfig c;
+        c.computePreset = "llama-3-8b-a6000";
+        c.kvProfile = "Llama-3-8B";
+        c.windowMargin = MilliSeconds(1500);
+        c.windowLimit = Seconds(1);
+        const PallasLineRun run = PallasLineExperiment(c).Run("pallas");
+        const HandoverRecord* r = PreparedMigration(run);
+        NS_TEST_ASSERT_MSG_NE(r, nullptr, "the handover was prepared");
+        std::cout << "tiling: prefix " << r->prefillTokens << ", " << r->transferRanges.size()
+                  << " streamed ranges, context " << r->contextTokens << " at the handover\n";
+        NS_TEST_EXPECT_MSG_GT(r->transferRanges.size(), 2u, "blocks streamed, then the seal");
+        // Llama-3-8B bf16: 32 layers x 8 KV heads x 128 x 2 x 2 bytes.
+        CheckTiling(*r, 131072, "llama");
+        NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce, true, "every token once");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Three handovers to one target 0.1 s apart, with a resident user decoding at each
+ * cell, under the engine's Mixed iterations: each is prepared and committed (one prepare per
+ * UE, each record a prepared migration whose prefix and suffix tile its context), and every
+ * token of every moving UE arrives exactly once.
+ */
+class EdgeLlmPallasConcurrentTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasConcurrentTestCase()
+        : EdgeLlmPallasTestCase("Three prepared handovers to one target, Mixed, residents")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PallasLineConfig c;
+        c.ues = 3;
+        c.residentsPerCell = 1;
+        c.iterationMode = "Mixed";
+        c.crossing = Seconds(4);
+        c.spacingM = 200;
+        const PallasLineRun run = PallasLineExperiment(c).Run("pallas");
+        NS_TEST_EXPECT_MSG_EQ(run.prepares, 3u, "one prepare per moving UE");
+        uint32_t prepared = 0;
+        for (const HandoverRecord& r : run.records)
+        {
+            if (!r.preparedAt.IsNegative() && r.outcome == HandoverRecord::MIGRATED)
+            {
+                ++prepared;
+                CheckTiling(r, QWEN3_32B_BYTES_PER_TOKEN, "imsi " + std::to_string(r.imsi));
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(prepared, 3u, "three prepared migrations committed");
+        NS_TEST_ASSERT_MSG_EQ(run.sitsS.size(), 3u, "a SIT per moving UE");
+        for (double sit : run.sitsS)
+        {
+            NS_TEST_EXPECT_MSG_EQ(std::isnan(sit), false, "each SIT measured");
+        }
+        std::cout << "concurrent: SITs " << run.sitsS[0] * 1e3 << ", " << run.sitsS[1] * 1e3 << ", "
+                  << run.sitsS[2] * 1e3 << " ms\n";
+        NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce,
+                              true,
+                              "every token once (" << run.tokensDelivered << " of "
+                                                   << run.tokensExpected << ", "
+                                                   << run.tokensRepeated << " repeated)");
+        NS_TEST_EXPECT_MSG_EQ(run.kvSent.sent,
+                              run.kvReceived.received + run.kvReceived.stale,
+                              "sent = received + stale");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Pallas: proactive migration before a predicted handover.
+ */
+class EdgeLlmPallasTestSuite : public TestSuite
+{
+  public:
+    EdgeLlmPallasTestSuite()
+        : TestSuite("edge-llm-pallas", SYSTEM)
+    {
+        AddTestCase(new EdgeLlmPallasSitTestCase, TestCase::QUICK);
+        AddTestCase(new EdgeLlmPallasWrongTargetTestCase, TestCase::QUICK);
+        AddTestCase(new EdgeLlmPallasTilingTestCase, TestCase::QUICK);
+        AddTestCase(new EdgeLlmPallasConcurrentTestCase, TestCase::QUICK);
+    }
+};
+
+/// The suite's instance.
+static EdgeLlmPallasTestSuite g_edgeLlmPallasTestSuite;
