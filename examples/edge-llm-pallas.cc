@@ -203,6 +203,11 @@ struct Point
 {
     std::vector<double> sit; //!< SIT per run, s
     std::vector<double> itl; //!< ITL samples of every run, s
+    /// per handover of a prepared migration it committed: T_early, its handover start minus
+    /// when it was prepared, s
+    std::vector<double> early;
+    double wastedBytes{0}; //!< KV bytes of prepared work thrown away, all runs
+    double wastedGpuS{0};  //!< GPU time of prepared prefills thrown away, all runs, s
 };
 
 /// \return the mean of v; NaN if empty
@@ -454,6 +459,15 @@ main(int argc, char* argv[])
                     measured = measured && (f.study == "grid" || !std::isnan(sit));
                 }
                 p.itl.insert(p.itl.end(), run.itlS.begin(), run.itlS.end());
+                for (const HandoverRecord& h : run.records)
+                {
+                    p.wastedBytes += static_cast<double>(h.wastedBytes);
+                    p.wastedGpuS += h.wastedGpuSeconds;
+                    if (h.outcome == HandoverRecord::MIGRATED && !h.preparedAt.IsStrictlyNegative())
+                    {
+                        p.early.push_back((h.hoStart - h.preparedAt).GetSeconds());
+                    }
+                }
                 results.push_back(run.results);
                 const bool balanced =
                     run.kvSent.announced == run.kvSent.sent + run.kvSent.withdrawn &&
@@ -482,7 +496,7 @@ main(int argc, char* argv[])
         std::cout << std::defaultfloat << "\n"
                   << spec.label << "\n"
                   << "scheme               SIT mean[ms]  SIT P99[ms]  ITL mean[ms]  ITL P90[ms]"
-                     "  ITL P99[ms]  ITL>100ms\n";
+                     "  ITL P99[ms]  ITL>100ms  T_early[ms]  wasted[MB]  wasted GPU[s]\n";
         for (const std::string& s : schemes)
         {
             const Point& p = points[s];
@@ -496,7 +510,11 @@ main(int argc, char* argv[])
                       << Pct(p.sit, 99) * 1e3 << std::setw(14) << Mean(p.itl) * 1e3 << std::setw(13)
                       << Pct(p.itl, 90) * 1e3 << std::setw(13) << Pct(p.itl, 99) * 1e3
                       << std::setw(10) << std::setprecision(4)
-                      << (p.itl.empty() ? 0.0 : double(over) / double(p.itl.size())) << "\n";
+                      << (p.itl.empty() ? 0.0 : double(over) / double(p.itl.size()))
+                      << std::setprecision(1) << std::setw(13)
+                      << (p.early.empty() ? 0.0 : Mean(p.early) * 1e3) << std::setw(12)
+                      << p.wastedBytes / 1e6 << std::setprecision(3) << std::setw(15)
+                      << p.wastedGpuS << "\n";
         }
         if (points.count("pallas") > 0)
         {
