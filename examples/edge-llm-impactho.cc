@@ -42,24 +42,6 @@ using namespace ns3;
 namespace
 {
 
-/// \return the comma-separated items of \p text (one, if it has no comma)
-std::vector<std::string>
-SplitList(const std::string& text)
-{
-    std::vector<std::string> items;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
-    {
-        items.push_back(item);
-    }
-    if (items.empty() || text.back() == ',')
-    {
-        items.emplace_back();
-    }
-    return items;
-}
-
 /// Reads one item of a list flag into a config; returns an error naming the flag, or "".
 using ItemReader = std::function<std::string(const std::string&, ImpactHoRoadConfig&)>;
 
@@ -206,7 +188,7 @@ main(int argc, char* argv[])
     // Every value of every list is checked before the first run.
     for (SweepFlag& f : sweep)
     {
-        f.items = SplitList(f.text);
+        f.items = edgellm::SplitList(f.text);
         f.shown = f.items.size() > 1;
         for (const std::string& item : f.items)
         {
@@ -306,8 +288,8 @@ main(int argc, char* argv[])
         }
         anyUe = anyUe || ues > 0;
         std::cout << ues << " UEs over " << runs << " RngRun(s) from " << firstRun
-                  << "; rho = " << std::defaultfloat << point.rho << "/s, B = " << std::fixed << std::setprecision(1)
-                  << point.backhaulRate.GetBitRate() / 1e9 << " Gb/s, slot "
+                  << "; rho = " << std::defaultfloat << point.rho << "/s, B = " << std::fixed
+                  << std::setprecision(1) << point.backhaulRate.GetBitRate() / 1e9 << " Gb/s, slot "
                   << point.slot.GetMilliSeconds() << " ms, window "
                   << point.window.GetMilliSeconds() << " ms (0: none)\n";
         std::cout << "scheme            HOs  mean acc  P5 acc  starved  of bound  abandoned[GB]  "

@@ -48,24 +48,6 @@ using namespace ns3;
 namespace
 {
 
-/// \return the comma-separated items of text
-std::vector<std::string>
-SplitList(const std::string& text)
-{
-    std::vector<std::string> items;
-    std::stringstream in(text);
-    std::string item;
-    while (std::getline(in, item, ','))
-    {
-        items.push_back(item);
-    }
-    if (items.empty() || text.back() == ',')
-    {
-        items.emplace_back();
-    }
-    return items;
-}
-
 /// The flags, checked before anything is built.
 struct Flags
 {
@@ -124,7 +106,7 @@ Check(const Flags& f,
         e << "--ues = " << f.ues << " is invalid; allowed: an integer in [1, 16]";
         return e.str();
     }
-    for (const std::string& item : SplitList(f.ks))
+    for (const std::string& item : edgellm::SplitList(f.ks))
     {
         if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
             item.size() > 2 || std::stoul(item) < 1 || std::stoul(item) > 8)
@@ -136,7 +118,7 @@ Check(const Flags& f,
         }
         ks.push_back(static_cast<uint32_t>(std::stoul(item)));
     }
-    for (const std::string& item : SplitList(f.residents))
+    for (const std::string& item : edgellm::SplitList(f.residents))
     {
         if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
             item.size() > 2 || std::stoul(item) > 16)
@@ -147,7 +129,7 @@ Check(const Flags& f,
         }
         residents.push_back(static_cast<uint32_t>(std::stoul(item)));
     }
-    for (const std::string& item : SplitList(f.modes))
+    for (const std::string& item : edgellm::SplitList(f.modes))
     {
         if (item != "Separate" && item != "Mixed")
         {
@@ -157,7 +139,7 @@ Check(const Flags& f,
         }
         modes.push_back(item);
     }
-    for (const std::string& item : SplitList(f.linkRates))
+    for (const std::string& item : edgellm::SplitList(f.linkRates))
     {
         char* end = nullptr;
         const double v = std::strtod(item.c_str(), &end);

@@ -93,6 +93,23 @@ ReadTimeFlag(const std::string& flag,
     return "";
 }
 
+std::vector<std::string>
+SplitList(const std::string& text)
+{
+    std::vector<std::string> items;
+    std::size_t from = 0;
+    while (true)
+    {
+        const std::size_t comma = text.find(',', from);
+        items.push_back(text.substr(from, comma == std::string::npos ? comma : comma - from));
+        if (comma == std::string::npos)
+        {
+            return items;
+        }
+        from = comma + 1;
+    }
+}
+
 std::string
 CheckNumberFlags(const std::vector<NumberFlag>& flags, int argc, char* argv[])
 {

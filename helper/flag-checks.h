@@ -75,6 +75,14 @@ std::string ReadTimeFlag(const std::string& flag,
                          const std::string& example);
 
 /**
+ * \brief Split a flag's comma-separated list.
+ * \param text the flag's value
+ * \return its items, in order; an empty item where the text has one (",," or a trailing
+ *         comma), so that the item's check can name it; one empty item for an empty text
+ */
+std::vector<std::string> SplitList(const std::string& text);
+
+/**
  * \ingroup edge-llm
  * \brief A numeric flag of a program, for CheckNumberFlags.
  */

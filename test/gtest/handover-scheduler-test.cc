@@ -352,3 +352,14 @@ TEST(FlagChecks, ReadRatesAndTimesNamingTheFlag)
 }
 
 } // namespace
+
+TEST(FlagChecks, SplitListKeepsEmptyItemsForTheirCheck)
+{
+    using V = std::vector<std::string>;
+    EXPECT_EQ(edgellm::SplitList("4"), V({"4"}));
+    EXPECT_EQ(edgellm::SplitList("1,2,4"), V({"1", "2", "4"}));
+    EXPECT_EQ(edgellm::SplitList(""), V({""}));
+    EXPECT_EQ(edgellm::SplitList("4,"), V({"4", ""}));
+    EXPECT_EQ(edgellm::SplitList(",4"), V({"", "4"}));
+    EXPECT_EQ(edgellm::SplitList("a,,b"), V({"a", "", "b"}));
+}
