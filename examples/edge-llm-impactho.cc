@@ -66,8 +66,7 @@ FiniteMedian(std::vector<double> values)
     {
         return std::numeric_limits<double>::quiet_NaN();
     }
-    std::sort(values.begin(), values.end());
-    return values[(values.size() + 1) / 2 - 1];
+    return edgellm::NearestRankPercentile(values, 50);
 }
 
 } // namespace
@@ -224,9 +223,7 @@ main(int argc, char* argv[])
         return 1;
     }
 
-    const ImpactAccuracyParams curve = config.order == "random"
-                                           ? ImpactAccuracyParams::RandomOrder()
-                                           : ImpactAccuracyParams::ImportanceOrder();
+    const ImpactAccuracyParams curve = config.Curve();
     const uint64_t firstRun = RngSeedManager::GetRun();
     bool ok = true;
     bool anyUe = false;

@@ -4,6 +4,8 @@
 
 #include "handover-scheme-flag.h"
 
+#include "flag-checks.h"
+
 #include "ns3/handover-scheme-registry.h"
 #include "ns3/input-checks.h"
 
@@ -44,12 +46,8 @@ HandoverSchemeFlag::GetSchemes() const
 {
     const std::vector<std::string> names = edgellm::HandoverSchemeNames();
     std::vector<std::string> schemes;
-    std::size_t from = 0;
-    while (true)
+    for (const std::string& s : edgellm::SplitList(m_value))
     {
-        const std::size_t comma = m_value.find(',', from);
-        const std::string s =
-            m_value.substr(from, comma == std::string::npos ? comma : comma - from);
         if (s == "all")
         {
             schemes.insert(schemes.end(), m_all.begin(), m_all.end());
@@ -64,11 +62,6 @@ HandoverSchemeFlag::GetSchemes() const
         {
             schemes.push_back(s);
         }
-        if (comma == std::string::npos)
-        {
-            break;
-        }
-        from = comma + 1;
     }
     return schemes;
 }

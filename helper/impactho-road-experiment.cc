@@ -27,6 +27,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/token-timing-stats.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -174,6 +175,13 @@ ImpactHoRoadConfig::Check() const
     return e.str();
 }
 
+ImpactAccuracyParams
+ImpactHoRoadConfig::Curve() const
+{
+    return order == "random" ? ImpactAccuracyParams::RandomOrder()
+                             : ImpactAccuracyParams::ImportanceOrder();
+}
+
 std::vector<std::pair<std::string, std::string>>
 ImpactHoRoadConfig::ToParameters() const
 {
@@ -227,14 +235,10 @@ SummariseImpactHoAccuracy(const std::vector<double>& accuracy, const ImpactAccur
         s.p5 = s.mean;
         return s;
     }
-    std::vector<double> sorted = accuracy;
-    std::sort(sorted.begin(), sorted.end());
-    s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / sorted.size();
-    // Nearest rank: the ceil(0.05 n)-th smallest, at least the first.
-    const auto rank = static_cast<std::size_t>(std::ceil(0.05 * sorted.size()));
-    s.p5 = sorted[std::max<std::size_t>(rank, 1) - 1];
+    s.mean = std::accumulate(accuracy.begin(), accuracy.end(), 0.0) / accuracy.size();
+    s.p5 = edgellm::NearestRankPercentile(accuracy, 5);
     const double atInflection = ImpactAccuracyModel(curve).Accuracy(curve.inflection);
-    for (double a : sorted)
+    for (double a : accuracy)
     {
         s.starved += a < atInflection ? 1 : 0;
     }
@@ -256,9 +260,7 @@ ImpactHoClairvoyantBound(const ImpactHoRoadConfig& config,
     in.capacityBps = static_cast<double>(config.backhaulRate.GetBitRate());
     in.slotSeconds = slotS;
     in.windowSlots = static_cast<uint32_t>(std::ceil(config.window.GetSeconds() / slotS - 1e-9));
-    const ImpactAccuracyParams curve = config.order == "random"
-                                           ? ImpactAccuracyParams::RandomOrder()
-                                           : ImpactAccuracyParams::ImportanceOrder();
+    const ImpactAccuracyParams curve = config.Curve();
     for (const HandoverRecord& r : records)
     {
         if (r.outcome != HandoverRecord::MIGRATED)
@@ -422,8 +424,13 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
     }
     // Per (imsi, epoch): when each DATA message arrived, and the units arrived so far.
     std::map<std::pair<uint64_t, uint32_t>, std::vector<std::pair<double, uint64_t>>> arrivals;
+    // Only the entry-unit plans of ImpactHO's slot schedulers read them.
     for (const auto& [cell, app] : edge->GetKvTransfers())
     {
+        if (!IsImpactScheme(typeName))
+        {
+            break;
+        }
         app->GetReceiver()->TraceConnectWithoutContext(
             "DataArrived",
             Callback<void, const KvTransferHeader&>([&arrivals](const KvTransferHeader& h) {
@@ -454,8 +461,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
     Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator();
     run.records = coordinator->GetRecords();
     run.sessions = sessions;
-    const ImpactAccuracyModel curve(c.order == "random" ? ImpactAccuracyParams::RandomOrder()
-                                                        : ImpactAccuracyParams::ImportanceOrder());
+    const ImpactAccuracyModel curve(c.Curve());
     const double y99 = curve.InverseAccuracy(0.99 * curve.GetParams().fullAccuracy);
     for (const HandoverRecord& r : run.records)
     {
@@ -471,11 +477,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         double t99 = std::numeric_limits<double>::quiet_NaN();
         if (r.unit == KvTransferHeader::ENTRY)
         {
-            uint64_t total = 0;
-            for (const PlanRange& range : r.transferRanges)
-            {
-                total += range.end - range.first;
-            }
+            const uint64_t total = CountUnits(r.transferRanges);
             const auto need = static_cast<uint64_t>(std::ceil(y99 * static_cast<double>(total)));
             auto it = arrivals.find({r.imsi, r.epoch});
             if (y99 <= 1 && it != arrivals.end())

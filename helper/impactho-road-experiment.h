@@ -55,7 +55,7 @@ struct ImpactHoRoadConfig
     Time simTime{Seconds(12)};                         //!< the run stops here at the latest
     /// the star's queues hold this long at B, bytes = B x bufferTime, >= 2 packets; [0, 1 s]
     Time bufferTime{MilliSeconds(10)};
-    std::string order{"importance"};                   //!< importance or random
+    std::string order{"importance"}; //!< importance or random
     /// ImpactHO's Overload: equalized-bytes, winner-take-all or admission
     std::string overload{"equalized-bytes"};
 
@@ -64,6 +64,9 @@ struct ImpactHoRoadConfig
      * \return an empty string, or the first problem, naming the flag
      */
     std::string Check() const;
+
+    /// \return the accuracy curve of the order: ImportanceOrder() or RandomOrder()
+    ImpactAccuracyParams Curve() const;
 
     /// \return every setting, by its flag's name, as the flag takes it
     std::vector<std::pair<std::string, std::string>> ToParameters() const;

@@ -103,11 +103,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     record.prefillTokens = prefill.empty() ? 0 : prefill.front().end;
     record.unit = plan.unit;
     record.transferRanges = transfer;
-    uint64_t transferUnits = 0;
-    for (const PlanRange& r : transfer)
-    {
-        transferUnits += r.end - r.first;
-    }
+    const uint64_t transferUnits = CountUnits(transfer);
     record.transferTokens = plan.unit == KvTransferHeader::TOKEN
                                 ? transferUnits
                                 : (transferUnits + kv.entriesPerToken - 1) / kv.entriesPerToken;
@@ -429,11 +425,7 @@ HandoverCoordinator::TryResume(uint64_t imsi)
     if (!m.kvDone)
     {
         // The window is over: the rest of the transfer is abandoned.
-        uint64_t arrivedUnits = 0;
-        for (const PlanRange& r : record.arrived)
-        {
-            arrivedUnits += r.end - r.first;
-        }
+        const uint64_t arrivedUnits = CountUnits(record.arrived);
         const SessionKvProfile kv = GetKvProfile(imsi);
         const uint64_t bpu =
             record.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;

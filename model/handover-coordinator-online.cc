@@ -39,18 +39,6 @@ Units(const std::vector<std::pair<uint32_t, uint32_t>>& ranges)
     return n;
 }
 
-/// \return the units of ranges
-uint64_t
-Units(const std::vector<PlanRange>& ranges)
-{
-    uint64_t n = 0;
-    for (const PlanRange& r : ranges)
-    {
-        n += r.end - r.first;
-    }
-    return n;
-}
-
 /**
  * \brief Call out(a, b) for each part [a, b) of [first, end) that holes does not cover, in
  * order.
@@ -117,7 +105,7 @@ HandoverCoordinator::PlanCycleGroup(
         v.inProgress = true;
         const uint64_t unsent =
             Units(GetSender(m.route[0], m.route[1])->GetUnsentRanges(other, m.epoch));
-        const uint64_t planned = Units(r.transferRanges);
+        const uint64_t planned = CountUnits(r.transferRanges);
         // Once all its KV is in TCP, its transfer may be complete at the target already:
         // its plan stands.
         if (planned > 0 && unsent == 0)
@@ -410,7 +398,7 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     m.plan = plan;
     r.prefillTokens = prefix;
     r.transferRanges = ranges;
-    r.transferTokens = Units(ranges);
+    r.transferTokens = CountUnits(ranges);
     r.kvBytes = r.transferTokens * kv.bytesPerToken;
     sender->Enqueue(request);
     m_replannedTrace(imsi, m.epoch, withdrawn);

@@ -136,6 +136,21 @@ struct PlanRange
 };
 
 /**
+ * \param ranges resolved ranges (no CONTEXT_END)
+ * \return the positions or entries they hold, in all
+ */
+inline uint64_t
+CountUnits(const std::vector<PlanRange>& ranges)
+{
+    uint64_t n = 0;
+    for (const PlanRange& r : ranges)
+    {
+        n += r.end - r.first;
+    }
+    return n;
+}
+
+/**
  * \ingroup edge-llm
  * \brief What one session does at its handover.
  */

@@ -116,12 +116,6 @@ ImpactHybridScheduler::Allocate(const std::vector<Member>& members,
     return rates;
 }
 
-ImpactAccuracyParams
-ImpactHybridScheduler::GetPartialCurve() const
-{
-    return ImpactAccuracyParams::RandomOrder();
-}
-
 TypeId
 ImpactReprefillScheduler::GetTypeId()
 {
@@ -174,12 +168,6 @@ ImpactReprefillScheduler::Allocate(const std::vector<Member>& members,
     return std::vector<double>(members.size(), 0.0);
 }
 
-ImpactAccuracyParams
-ImpactReprefillScheduler::GetPartialCurve() const
-{
-    return ImpactAccuracyParams::RandomOrder();
-}
-
 TypeId
 ImpactFullCacheScheduler::GetTypeId()
 {
@@ -203,18 +191,8 @@ ImpactFullCacheScheduler::GetSchemeName() const
 void
 ImpactFullCacheScheduler::DoCompleteRecord(HandoverRecord& record) const
 {
-    uint64_t sent = 0;
-    for (const PlanRange& r : record.transferRanges)
-    {
-        sent += r.end - r.first;
-    }
-    uint64_t arrived = 0;
-    for (const PlanRange& r : record.arrived)
-    {
-        arrived += r.end - r.first;
-    }
-    const double y =
-        sent == 0 ? 1.0 : std::min(1.0, static_cast<double>(arrived) / static_cast<double>(sent));
+    // Its plan (L = 0) sends the whole context in TOKEN units: prefix 0.
+    const double y = ImpactFractionArrived(record);
     record.policyValues["fraction_arrived"] = y;
     record.policyValues["accuracy"] =
         ImpactAccuracyModel(ImpactAccuracyParams::ImportanceOrder()).Accuracy(y);

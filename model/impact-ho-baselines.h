@@ -46,7 +46,6 @@ class ImpactHybridScheduler : public ImpactSlotScheduler
     std::vector<double> Allocate(const std::vector<Member>& members,
                                  double capacityBps,
                                  double slotS) override;
-    ImpactAccuracyParams GetPartialCurve() const override;
 };
 
 /**
@@ -82,7 +81,6 @@ class ImpactReprefillScheduler : public ImpactSlotScheduler
     std::vector<double> Allocate(const std::vector<Member>& members,
                                  double capacityBps,
                                  double slotS) override;
-    ImpactAccuracyParams GetPartialCurve() const override;
 };
 
 /**

@@ -106,12 +106,6 @@ ImpactSlotScheduler::GetAccuracyParams() const
                              : ImpactAccuracyParams::ImportanceOrder();
 }
 
-ImpactAccuracyParams
-ImpactSlotScheduler::GetPartialCurve() const
-{
-    return GetAccuracyParams();
-}
-
 Time
 ImpactSlotScheduler::GetWindow() const
 {
@@ -231,37 +225,35 @@ ImpactSlotScheduler::DoSlot(const HandoverSlotInput& input)
     return budgets;
 }
 
+double
+ImpactFractionArrived(const HandoverRecord& record)
+{
+    const uint64_t arrived = CountUnits(record.arrived);
+    if (record.unit == KvTransferHeader::TOKEN)
+    {
+        // A token-unit plan holds its re-prefilled prefix, whole (the resume waits for it),
+        // and the positions that arrived.
+        return record.contextTokens == 0
+                   ? 1.0
+                   : std::min(1.0,
+                              static_cast<double>(record.prefillTokens + arrived) /
+                                  static_cast<double>(record.contextTokens));
+    }
+    const uint64_t total = CountUnits(record.transferRanges);
+    // A plan of no entry (a context of 0 tokens never reaches a plan) would have nothing to
+    // lose: the whole of nothing arrived.
+    return total == 0 ? 1.0 : static_cast<double>(arrived) / static_cast<double>(total);
+}
+
 void
 ImpactSlotScheduler::DoCompleteRecord(HandoverRecord& record) const
 {
-    uint64_t total = 0;
-    for (const PlanRange& r : record.transferRanges)
-    {
-        total += r.end - r.first;
-    }
-    uint64_t arrived = 0;
-    for (const PlanRange& r : record.arrived)
-    {
-        arrived += r.end - r.first;
-    }
-    double y = 1.0;
-    if (record.unit == KvTransferHeader::TOKEN)
-    {
-        // A token-unit plan (the hybrid and re-prefill baselines) holds its re-prefilled
-        // prefix, whole (the resume waits for it), and the positions that arrived.
-        y = record.contextTokens == 0
-                ? 1.0
-                : std::min(1.0,
-                           static_cast<double>(record.prefillTokens + arrived) /
-                               static_cast<double>(record.contextTokens));
-    }
-    else if (total > 0)
-    {
-        // A plan of no entry (a context of 0 tokens never reaches a plan) would have nothing
-        // to lose: the whole of nothing arrived.
-        y = static_cast<double>(arrived) / static_cast<double>(total);
-    }
-    const ImpactAccuracyModel model(y < 1 ? GetPartialCurve() : GetAccuracyParams());
+    const double y = ImpactFractionArrived(record);
+    // A part of the cache held by position (a TOKEN-unit plan: the hybrid, re-prefill) is
+    // worth a random part; a whole cache has A(1) whatever the order it came in.
+    const ImpactAccuracyModel model(y < 1 && record.unit == KvTransferHeader::TOKEN
+                                        ? ImpactAccuracyParams::RandomOrder()
+                                        : GetAccuracyParams());
     const double a = model.Accuracy(y);
     const double full = model.GetParams().fullAccuracy;
     const double compound = GetCompoundAccuracy(record.imsi) * a / full;

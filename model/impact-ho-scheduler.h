@@ -22,6 +22,16 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
+ * \brief The fraction of its context a migrated session resumed with, from what its target's
+ * receiver counted: for an ENTRY-unit plan, the entries that arrived over those sent; for a
+ * TOKEN-unit plan, its re-prefilled prefix and the positions that arrived over its context.
+ * \param record the session's record, completed
+ * \return y in [0, 1]
+ */
+double ImpactFractionArrived(const HandoverRecord& record);
+
+/**
+ * \ingroup edge-llm
  * \brief The common part of ImpactHO and its baselines: importance-ordered KV transfers in a
  * window, whose backhaul capacity a subclass splits slot by slot.
  *
@@ -86,13 +96,6 @@ class ImpactSlotScheduler : public HandoverScheduler
 
     /// \return the accuracy curve of the Order attribute
     ImpactAccuracyParams GetAccuracyParams() const;
-
-    /**
-     * \brief The curve of a session that resumed with part of its cache (y < 1); one with the
-     * whole cache has GetAccuracyParams()'s A(1), whatever the order it came in.
-     * \return GetAccuracyParams(), unless a subclass sends in another order than Order's
-     */
-    virtual ImpactAccuracyParams GetPartialCurve() const;
 
     /// \return the Window attribute, T_max; 0 for none
     Time GetWindow() const;
