@@ -81,18 +81,6 @@ PallasController::GetCancels() const
     return m_cancels;
 }
 
-uint64_t
-PallasController::GetRetargets() const
-{
-    return m_retargets;
-}
-
-uint64_t
-PallasController::GetPredictions() const
-{
-    return m_predictions;
-}
-
 double
 PallasController::QueuedAhead(uint64_t imsi, uint16_t target, double atS) const
 {
@@ -151,7 +139,6 @@ PallasController::OnPrediction(uint64_t imsi,
 {
     NS_LOG_FUNCTION(this << imsi << servingCellId << prediction.found << prediction.targetCell
                          << prediction.handoverTimeS);
-    ++m_predictions;
     const bool handover =
         prediction.found && prediction.targetCell != 0 && prediction.targetCell != servingCellId;
     Sample(imsi, servingCellId, handover ? prediction.targetCell : 0);
@@ -185,8 +172,8 @@ PallasController::OnPrediction(uint64_t imsi,
             source->second->GetEngine()->HasSession(imsi))
         {
             const uint64_t context = source->second->GetEngine()->GetContextTokens(imsi);
-            p.prefillS =
-                dest->second->GetEngine()->GetLlmComputeModel().PrefillTime(context / 16 * 16);
+            p.prefillS = dest->second->GetEngine()->GetLlmComputeModel().PrefillTime(
+                PallasScheduler::SplitPoint(context));
         }
     }
     const Time ahead = Seconds(QueuedAhead(imsi, prediction.targetCell, expected.GetSeconds()));
@@ -214,10 +201,6 @@ PallasController::OnPrediction(uint64_t imsi,
     {
         ++m_prepares;
         m_predicted.erase(imsi);
-        if (prepared)
-        {
-            ++m_retargets;
-        }
         m_prepared[imsi] = prediction.targetCell;
         NS_LOG_INFO("imsi " << imsi << ": prepared for cell " << prediction.targetCell << ", "
                             << (expected - now).As(Time::MS) << " before the predicted handover");
@@ -225,7 +208,6 @@ PallasController::OnPrediction(uint64_t imsi,
     else if (prepared)
     {
         // The coordinator cancelled the old target's migration and could not prepare the new.
-        ++m_retargets;
         m_prepared.erase(imsi);
     }
 }

@@ -80,10 +80,6 @@ class PallasController : public Object
     uint64_t GetPrepares() const;
     /// \return prepared migrations the controller cancelled (prediction withdrawn or moved)
     uint64_t GetCancels() const;
-    /// \return prepares that moved a prepared migration to another target
-    uint64_t GetRetargets() const;
-    /// \return predictions handled
-    uint64_t GetPredictions() const;
 
     /**
      * \brief Handle one prediction (what the trace calls).
@@ -134,8 +130,6 @@ class PallasController : public Object
     std::map<uint64_t, Predicted> m_predicted; //!< per UE not yet prepared
     uint64_t m_prepares{0};                    //!< prepares made
     uint64_t m_cancels{0};                     //!< cancels made
-    uint64_t m_retargets{0};                   //!< retargets
-    uint64_t m_predictions{0};                 //!< predictions handled
     Time m_period{0};                          //!< the predictor's ControlPeriod
 };
 

@@ -28,6 +28,7 @@
 #include "ns3/show-progress.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/token-timing-stats.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -421,10 +422,9 @@ PallasLineExperiment::Run(const std::string& scheme) const
             }
         }
         run.sitsS.push_back(sit);
-        const std::vector<int64_t>& times = clients[j]->GetDeliveryTimesNs();
-        for (std::size_t i = 1; i < times.size(); ++i)
+        for (int64_t ns : edgellm::ItlSamplesNs(clients[j]->GetDeliveryTimesNs()))
         {
-            run.itlS.push_back(static_cast<double>(times[i] - times[i - 1]) * 1e-9);
+            run.itlS.push_back(static_cast<double>(ns) * 1e-9);
         }
         const std::vector<uint32_t>& counts = (*seen)[imsis[j]];
         for (uint32_t n : counts)
@@ -434,13 +434,8 @@ PallasLineExperiment::Run(const std::string& scheme) const
             once = once && n == 1;
         }
         once = once && counts.size() == tokens;
-        const KvTransferSenderCounters sent = net->GetKvSent(imsis[j]);
-        const KvTransferReceiverCounters received = net->GetKvReceived(imsis[j]);
-        run.kvSent.announced += sent.announced;
-        run.kvSent.sent += sent.sent;
-        run.kvSent.withdrawn += sent.withdrawn;
-        run.kvReceived.received += received.received;
-        run.kvReceived.stale += received.stale;
+        run.kvSent += net->GetKvSent(imsis[j]);
+        run.kvReceived += net->GetKvReceived(imsis[j]);
     }
     run.sitS = run.sitsS.front();
     run.exactlyOnce = once;

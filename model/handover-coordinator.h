@@ -8,6 +8,7 @@
 #include "edge-llm-server.h"
 #include "handover-record.h"
 #include "handover-scheduler.h"
+#include "kv-cache-profile.h"
 #include "kv-transfer-application.h"
 #include "ran-observer.h"
 #include "relay-paths.h"
@@ -241,7 +242,7 @@ class HandoverCoordinator : public Object
 
   private:
     /// The block size of a paged KV cache: an open transfer grows by whole blocks.
-    static constexpr uint64_t BLOCK_TOKENS = 16;
+    static constexpr uint64_t BLOCK_TOKENS = KvCacheProfile::DEFAULT_BLOCK_TOKENS;
 
     /// A cell's pieces.
     struct Cell

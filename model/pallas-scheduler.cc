@@ -5,6 +5,7 @@
 #include "pallas-scheduler.h"
 
 #include "ctho-family-scheduler.h"
+#include "kv-cache-profile.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
@@ -25,7 +26,6 @@ NS_OBJECT_ENSURE_REGISTERED(PallasRecomputeScheduler);
 namespace
 {
 /// The block size of the paged KV cache: the prefix ends on a block.
-constexpr uint64_t BLOCK_TOKENS = 16;
 } // namespace
 
 TypeId
@@ -123,6 +123,13 @@ PallasScheduler::GetWindowFor(uint16_t targetCell, double nowS) const
     return GetWindow() + Seconds(busy);
 }
 
+uint64_t
+PallasScheduler::SplitPoint(uint64_t contextTokens)
+{
+    return contextTokens / KvCacheProfile::DEFAULT_BLOCK_TOKENS *
+           KvCacheProfile::DEFAULT_BLOCK_TOKENS;
+}
+
 PallasTelemetry
 PallasScheduler::GetTelemetry() const
 {
@@ -163,18 +170,6 @@ uint64_t
 PallasScheduler::GetReactivePlans() const
 {
     return m_reactive;
-}
-
-uint64_t
-PallasScheduler::GetCommits() const
-{
-    return m_commits;
-}
-
-uint64_t
-PallasScheduler::GetCancels() const
-{
-    return m_cancels;
 }
 
 void
@@ -226,7 +221,7 @@ PallasScheduler::ChooseWindow(double nowS)
     PallasWindowInput in;
     in.radioInterruptionS = m_radioFloor.GetSeconds();
     in.loadS = m_seenLoad ? m_load : 0;
-    in.prefixTokens = static_cast<uint64_t>(std::llround(m_context)) / BLOCK_TOKENS * BLOCK_TOKENS;
+    in.prefixTokens = SplitPoint(static_cast<uint64_t>(std::llround(m_context)));
     in.prefillTokensPerSecond = m_prefill;
     in.decodeTokensPerSecond = m_decode;
     // The backhaul is averaged in KV tokens/s: one "byte" per token over 8 bit/s per token/s
@@ -301,7 +296,7 @@ PallasScheduler::DoPrepare(const HandoverPlanInput& input)
                             << " free KV tokens, the session needs " << needed << "; not prepared");
         return HandoverPlan{};
     }
-    const uint64_t prefix = s.contextTokens / BLOCK_TOKENS * BLOCK_TOKENS;
+    const uint64_t prefix = SplitPoint(s.contextTokens);
     HandoverPlan plan;
     plan.prefixTokens = prefix;
     SessionPlan p;
@@ -325,20 +320,6 @@ PallasScheduler::DoPrepare(const HandoverPlanInput& input)
         std::max(busy,
                  std::max(target.prefillFreeAtS, input.nowS) + target.compute.PrefillTime(prefix));
     return plan;
-}
-
-void
-PallasScheduler::DoCommit(const MigrationView& migration)
-{
-    NS_LOG_FUNCTION(this << migration.imsi);
-    ++m_commits;
-}
-
-void
-PallasScheduler::DoCancel(const MigrationView& migration)
-{
-    NS_LOG_FUNCTION(this << migration.imsi);
-    ++m_cancels;
 }
 
 void

@@ -113,6 +113,14 @@ class PallasScheduler : public HandoverScheduler
      */
     Time GetWindowFor(uint16_t targetCell, double nowS) const;
 
+    /**
+     * \brief Where a prepared session is split: the end of its last full KV block (the
+     * coordinator's open transfers grow by the same 16-token blocks).
+     * \param contextTokens its context
+     * \return the prefix, tokens
+     */
+    static uint64_t SplitPoint(uint64_t contextTokens);
+
     /// \return the averaged telemetry (fields never sampled hold their defaults)
     PallasTelemetry GetTelemetry() const;
 
@@ -127,10 +135,6 @@ class PallasScheduler : public HandoverScheduler
     uint64_t GetAdmissionRefusals() const;
     /// \return reactive plans (DoPlan calls)
     uint64_t GetReactivePlans() const;
-    /// \return prepared migrations committed at their handover
-    uint64_t GetCommits() const;
-    /// \return prepared migrations cancelled
-    uint64_t GetCancels() const;
 
     /**
      * TracedCallback signature of Window.
@@ -142,8 +146,6 @@ class PallasScheduler : public HandoverScheduler
   protected:
     HandoverPlan DoPlan(const HandoverPlanInput& input) override;
     HandoverPlan DoPrepare(const HandoverPlanInput& input) override;
-    void DoCommit(const MigrationView& migration) override;
-    void DoCancel(const MigrationView& migration) override;
     void DoCompleteRecord(HandoverRecord& record) const override;
 
   private:
@@ -183,8 +185,6 @@ class PallasScheduler : public HandoverScheduler
     uint64_t m_prepared{0};                      //!< prepares answered
     uint64_t m_refusals{0};                      //!< prepares refused for memory
     uint64_t m_reactive{0};                      //!< DoPlan calls
-    uint64_t m_commits{0};                       //!< commits
-    uint64_t m_cancels{0};                       //!< cancels
     std::map<uint64_t, double> m_preparedWindow; //!< per prepared session: its window, s
     std::map<uint16_t, double> m_busyUntilS;     //!< per target: end of the prefills prepared, s
 
