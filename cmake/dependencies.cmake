@@ -15,3 +15,17 @@ if(NOT EDGE_LLM_BOOST_MATH_INCLUDE_DIR)
   message(FATAL_ERROR "edge-llm needs Boost.Math (boost/math/tools/roots.hpp); install it, "
                       "e.g. apt-get install libboost-dev")
 endif()
+
+# The ns-3 release built against, as major * 100 + minor (3.37 -> 337), for the sources' few
+# checks of an API that changed (model/enum-accessor.h). An ns-3 tree names it NS3_VER; the
+# installed package, ns3_VERSION.
+if(DEFINED NS3_VER)
+  set(edge_llm_ns3_release "${NS3_VER}")
+else()
+  set(edge_llm_ns3_release "${ns3_VERSION}")
+endif()
+if(NOT edge_llm_ns3_release MATCHES "^([0-9]+)\\.([0-9]+)")
+  message(FATAL_ERROR "edge-llm: cannot read the ns-3 release from '${edge_llm_ns3_release}'")
+endif()
+math(EXPR EDGE_LLM_NS3_VERSION "${CMAKE_MATCH_1} * 100 + ${CMAKE_MATCH_2}")
+add_compile_definitions(EDGE_LLM_NS3_VERSION=${EDGE_LLM_NS3_VERSION})

@@ -27,6 +27,8 @@ foreach(module ${EDGE_LLM_NS3_MISSING})
                       "and ns3::${module}); install it, e.g. apt-get install libns3-dev")
 endforeach()
 message(STATUS "edge-llm: ns-3 ${ns3_VERSION}, linking ${EDGE_LLM_NS3_TARGETS}")
+message(STATUS "edge-llm: NR support OFF (the standalone build has LTE only; NR needs an "
+               "ns-3 tree with 5G-LENA's nr module, see the README)")
 include(${CMAKE_CURRENT_LIST_DIR}/dependencies.cmake)
 
 # Public headers are reached as "ns3/<name>.h", as in an ns-3 tree.

@@ -34,6 +34,7 @@ namespace
 /// The flags, checked before anything is built.
 struct Flags
 {
+    std::string ran{"lte"};
     std::string layout{"road"};
     uint32_t cells{4};
     uint32_t columns{3};
@@ -60,7 +61,16 @@ std::string
 Check(const Flags& f, DataRate& backhaulRate, Time& simTime)
 {
     std::ostringstream e;
-    if (f.layout != "line" && f.layout != "road" && f.layout != "grid")
+    if (f.ran != "lte" && f.ran != "nr")
+    {
+        e << "--ran = " << f.ran << " is invalid; allowed: lte or nr";
+    }
+    else if (!IsRanStackAvailable(f.ran))
+    {
+        e << "--ran = nr is invalid here: this build of edge-llm has no NR support (it needs "
+             "5G-LENA's nr module in the ns-3 tree); allowed: lte";
+    }
+    else if (f.layout != "line" && f.layout != "road" && f.layout != "grid")
     {
         e << "--layout = " << f.layout << " is invalid; allowed: line, road or grid";
     }
@@ -133,6 +143,7 @@ main(int argc, char* argv[])
     Flags f;
     HandoverSchemeFlag scheme({}, "ctho");
     CommandLine cmd(__FILE__);
+    cmd.AddValue("ran", "the radio access network: lte, or nr (with 5G-LENA)", f.ran);
     cmd.AddValue("layout", "line, road or grid", f.layout);
     cmd.AddValue("cells", "cells of a line or road, [2, 64]", f.cells);
     cmd.AddValue("columns", "grid columns, [1, 8]", f.columns);
@@ -234,6 +245,8 @@ main(int argc, char* argv[])
 
     // [scenario]
     Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+    // 0. The radio access network: LTE, or 5G-LENA's NR.
+    net->SetRanStack(CreateRanStack(f.ran, "--ran"));
     // 1. Where the cells stand: any CellLayout.
     Ptr<CellLayout> layout;
     if (f.layout == "grid")
@@ -395,6 +408,7 @@ main(int argc, char* argv[])
                            {"backhaul", f.backhaul},
                            {"backhaulRate", f.backhaulRate},
                            {"ues", std::to_string(f.ues)},
+                           {"ran", f.ran},
                            {"mobility", f.mobility},
                            {"arrivalRate", std::to_string(f.arrivalRate)},
                            {"speed", std::to_string(f.speed)},

@@ -59,15 +59,6 @@ CrossingHorizon(const EdgeLlmUeSpec& ue, const std::vector<Vector>& cells)
     return ue.moveStart.GetSeconds() + (2 * far + 1000) / ue.velocity.GetLength();
 }
 
-/// The LTE stack, by its TypeId: the builder names no class of any RAN.
-Ptr<RanStack>
-DefaultRanStack()
-{
-    ObjectFactory factory;
-    factory.SetTypeId("ns3::LteRanStack");
-    return factory.Create<RanStack>();
-}
-
 } // namespace
 
 TypeId
@@ -134,7 +125,7 @@ EdgeLlmNetwork::GetTypeId()
 }
 
 EdgeLlmNetwork::EdgeLlmNetwork()
-    : m_stack(DefaultRanStack()),
+    : m_stack(CreateRanStack("lte")),
       m_layout(CreateObject<LineCellLayout>()),
       m_topology(CreateObject<PerPairBackhaulTopology>()),
       m_edge(CreateObject<EdgeLlmHelper>())

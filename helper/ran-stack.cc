@@ -6,6 +6,7 @@
 
 #include "ns3/explaining-checker.h"
 #include "ns3/log.h"
+#include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -29,6 +30,49 @@ ParseHandoverTrigger(const std::string& name, HandoverTrigger* trigger)
         }
     }
     return false;
+}
+
+namespace
+{
+
+/**
+ * \param name a RAN's name
+ * \return the TypeId name of its stack, or "" if the name is none
+ */
+std::string
+RanStackTypeName(const std::string& name)
+{
+    return name == "lte" ? "ns3::LteRanStack" : name == "nr" ? "ns3::NrRanStack" : "";
+}
+
+} // namespace
+
+bool
+IsRanStackAvailable(const std::string& name)
+{
+    TypeId tid;
+    const std::string type = RanStackTypeName(name);
+    return !type.empty() && TypeId::LookupByNameFailSafe(type, &tid);
+}
+
+Ptr<RanStack>
+CreateRanStack(const std::string& name, const std::string& field)
+{
+    const std::string type = RanStackTypeName(name);
+    if (type.empty())
+    {
+        NS_FATAL_ERROR(field << " = " << name << " is invalid; allowed: lte or nr");
+    }
+    if (!IsRanStackAvailable(name))
+    {
+        NS_FATAL_ERROR(field << " = " << name
+                             << ": this build of edge-llm has no NR support; build it in an ns-3 "
+                                "tree with 5G-LENA's nr module at contrib/nr, both enabled "
+                                "(the build says whether NR support is on)");
+    }
+    ObjectFactory factory;
+    factory.SetTypeId(type);
+    return factory.Create<RanStack>();
 }
 
 std::string

@@ -47,6 +47,24 @@ bool ParseHandoverTrigger(const std::string& name, HandoverTrigger* trigger);
  */
 std::string ToString(HandoverTrigger trigger);
 
+class RanStack;
+
+/**
+ * \param name a RAN's name: "lte" or "nr"
+ * \return whether this build of the module has that RAN's stack (NR needs 5G-LENA's nr module
+ *         in the ns-3 tree the module was built in)
+ */
+bool IsRanStackAvailable(const std::string& name);
+
+/**
+ * \brief Make the stack of a RAN by name; an unknown name, or a RAN this build lacks, stops
+ * the run with a message that says which names are allowed.
+ * \param name "lte" (LteRanStack) or "nr" (NrRanStack)
+ * \param field what to name in the message, e.g. "--ran"
+ * \return the stack, made by its TypeId so that the caller names no RAN's class
+ */
+Ptr<RanStack> CreateRanStack(const std::string& name, const std::string& field = "ran");
+
 /**
  * \ingroup edge-llm
  * \brief Everything the module needs from a radio access network, behind one interface.

@@ -406,7 +406,7 @@ EdgeLlmClient::HandleTokens(const EdgeLlmDownlinkHeader& header)
         m_gapNackEvent.Cancel();
         GapNackTimeout();
     }
-    else if (!m_gapNackEvent.IsRunning() && !m_rob->MissingRanges(1).empty())
+    else if (m_gapNackEvent.IsExpired() && !m_rob->MissingRanges(1).empty())
     {
         m_gapNackEvent = Simulator::Schedule(m_nackDelay, &EdgeLlmClient::GapNackTimeout, this);
     }

@@ -100,6 +100,12 @@ EdgeLlmServer::SetRanDownlink(Ptr<RanDownlink> downlink)
     m_downlink = downlink;
 }
 
+Ptr<RanDownlink>
+EdgeLlmServer::GetRanDownlink() const
+{
+    return m_downlink;
+}
+
 void
 EdgeLlmServer::SetUplinkAddress(Ipv4Address address)
 {

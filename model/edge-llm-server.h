@@ -62,6 +62,9 @@ class EdgeLlmServer : public Application
      */
     void SetRanDownlink(Ptr<RanDownlink> downlink);
 
+    /// \return the local breakout set, or null
+    Ptr<RanDownlink> GetRanDownlink() const;
+
     /**
      * \brief The address UEs reach the server at through the core, and its token packets
      * name as the owner. Call before the start.

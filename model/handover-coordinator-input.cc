@@ -302,7 +302,7 @@ void
 HandoverCoordinator::ArmSlotTick()
 {
     const Time slot = Scheduler()->GetSlotDuration();
-    if (slot.IsZero() || m_slotTick.IsRunning() || m_migrations.empty())
+    if (slot.IsZero() || !m_slotTick.IsExpired() || m_migrations.empty())
     {
         return;
     }

@@ -5,6 +5,7 @@
 #include "handover-coordinator.h"
 
 #include "ctho-scheduler.h"
+#include "enum-accessor.h"
 #include "explaining-checker.h"
 #include "kv-transfer-policy.h"
 #include "llm-engine.h"
@@ -46,7 +47,7 @@ HandoverCoordinator::GetTypeId()
                           "session is planned alone when it hands over, behind the backhaul's "
                           "backlog and the target's planned prefills.",
                           EnumValue(HandoverCoordinator::ONLINE),
-                          MakeEnumAccessor(&HandoverCoordinator::m_batching),
+                          edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_batching),
                           MakeEnumChecker(HandoverCoordinator::ORACLE,
                                           "oracle",
                                           HandoverCoordinator::ONLINE,

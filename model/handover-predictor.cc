@@ -248,7 +248,7 @@ HandoverPredictor::Stop()
 bool
 HandoverPredictor::IsRunning() const
 {
-    return m_tick.IsRunning();
+    return !m_tick.IsExpired();
 }
 
 void

@@ -4,6 +4,7 @@
 
 #include "impact-ho-scheduler.h"
 
+#include "enum-accessor.h"
 #include "explaining-checker.h"
 
 #include "ns3/double.h"
@@ -53,7 +54,7 @@ ImpactSlotScheduler::GetTypeId()
                           "curve A(y): importance (most important first, the paper's fit) or "
                           "random (the ordering ablation).",
                           EnumValue(ImpactSlotScheduler::IMPORTANCE),
-                          MakeEnumAccessor(&ImpactSlotScheduler::m_order),
+                          edgellm::MakeEnumMemberAccessor(&ImpactSlotScheduler::m_order),
                           MakeEnumChecker(ImpactSlotScheduler::IMPORTANCE,
                                           "importance",
                                           ImpactSlotScheduler::RANDOM,
@@ -289,7 +290,7 @@ ImpactHoScheduler::GetTypeId()
                           "smallest need to reach y0 are admitted while their needs fit, and "
                           "water-fill; the others get nothing in the slot).",
                           EnumValue(ImpactHoScheduler::EQUALIZED_BYTES),
-                          MakeEnumAccessor(&ImpactHoScheduler::m_overload),
+                          edgellm::MakeEnumMemberAccessor(&ImpactHoScheduler::m_overload),
                           MakeEnumChecker(ImpactHoScheduler::EQUALIZED_BYTES,
                                           "equalized-bytes",
                                           ImpactHoScheduler::WINNER_TAKE_ALL,

@@ -407,7 +407,7 @@ KvTransferSender::NextMessage()
     }
     if (candidates.empty())
     {
-        if (rationed && !m_refill.IsRunning())
+        if (rationed && m_refill.IsExpired())
         {
             const Time refill = m_policy->GetNextRefill(now);
             if (refill != Time::Max())

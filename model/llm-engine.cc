@@ -4,6 +4,7 @@
 
 #include "llm-engine.h"
 
+#include "enum-accessor.h"
 #include "explaining-checker.h"
 
 #include "ns3/enum.h"
@@ -127,7 +128,7 @@ LlmEngine::GetTypeId()
                 "first, so a session whose cache is ready decodes while others "
                 "prefill.",
                 EnumValue(IterationMode::SEPARATE),
-                MakeEnumAccessor(&LlmEngine::m_iterationMode),
+                edgellm::MakeEnumMemberAccessor(&LlmEngine::m_iterationMode),
                 MakeEnumChecker(IterationMode::SEPARATE, "Separate", IterationMode::MIXED, "Mixed"))
             .AddAttribute(
                 "ChunkTokens",

@@ -7,6 +7,7 @@
 // comes out is counted and compared with the analytic value of the same measured inputs.
 
 #include "backhaul-frame.h"
+#include "test-durations.h"
 
 #include "ns3/config.h"
 #include "ns3/core-module.h"
@@ -844,18 +845,18 @@ class HandoverTestSuite : public TestSuite
 {
   public:
     HandoverTestSuite()
-        : TestSuite("edge-llm-handover", UNIT)
+        : TestSuite("edge-llm-handover", TestSuite::Type::UNIT)
     {
-        AddTestCase(new OneUeChoTestCase(), TestCase::QUICK);
-        AddTestCase(new DelayFromPacketsTestCase(), TestCase::QUICK);
-        AddTestCase(new ExactlyOnceTestCase(), TestCase::QUICK);
-        AddTestCase(new PingPongTestCase(), TestCase::QUICK);
-        AddTestCase(new ThirdCellTestCase(), TestCase::QUICK);
-        AddTestCase(new TargetFullTestCase(), TestCase::QUICK);
-        AddTestCase(new OracleGraceTestCase(), TestCase::QUICK);
-        AddTestCase(new AgainstAnalyticTestCase(), TestCase::QUICK);
-        AddTestCase(new TriggerTestCase("a3"), TestCase::QUICK);
-        AddTestCase(new TriggerTestCase("none"), TestCase::QUICK);
+        AddTestCase(new OneUeChoTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new DelayFromPacketsTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ExactlyOnceTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new PingPongTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ThirdCellTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new TargetFullTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new OracleGraceTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new AgainstAnalyticTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new TriggerTestCase("a3"), edgellm::TEST_QUICK);
+        AddTestCase(new TriggerTestCase("none"), edgellm::TEST_QUICK);
     }
 };
 

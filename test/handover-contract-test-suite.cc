@@ -8,6 +8,7 @@
 // where the engines emit them and the client takes them.
 
 #include "hook-test-scheduler.h"
+#include "test-durations.h"
 
 #include "ns3/config.h"
 #include "ns3/core-module.h"
@@ -756,15 +757,15 @@ class HandoverContractTestSuite : public TestSuite
 {
   public:
     HandoverContractTestSuite()
-        : TestSuite("edge-llm-contract", UNIT)
+        : TestSuite("edge-llm-contract", TestSuite::Type::UNIT)
     {
-        AddTestCase(new SlotBudgetsTestCase(), TestCase::QUICK);
-        AddTestCase(new DeadlineTestCase(), TestCase::QUICK);
-        AddTestCase(new PreparedTestCase(), TestCase::QUICK);
-        AddTestCase(new WrongPredictionTestCase(), TestCase::QUICK);
-        AddTestCase(new TerminalStatesTestCase(), TestCase::QUICK);
-        AddTestCase(new PreparedSessionEndsTestCase(), TestCase::QUICK);
-        AddTestCase(new SharedLinkTestCase(), TestCase::QUICK);
+        AddTestCase(new SlotBudgetsTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new DeadlineTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new PreparedTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new WrongPredictionTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new TerminalStatesTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new PreparedSessionEndsTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new SharedLinkTestCase(), edgellm::TEST_QUICK);
     }
 };
 

@@ -5,6 +5,8 @@
 // The handover predictors as ns-3 objects, scored by HandoverPredictionMeter against the
 // handovers a real LTE simulation (A3, log-distance path loss) makes.
 
+#include "test-durations.h"
+
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/mobility-model.h"
@@ -389,10 +391,10 @@ class EdgeLlmHandoverPredictorTestSuite : public TestSuite
 {
   public:
     EdgeLlmHandoverPredictorTestSuite()
-        : TestSuite("edge-llm-predictor", UNIT)
+        : TestSuite("edge-llm-predictor", TestSuite::Type::UNIT)
     {
-        AddTestCase(new EdgeLlmPredictionMeterTestCase(), TestCase::QUICK);
-        AddTestCase(new EdgeLlmTrajectoryPredictorAccuracyTestCase(), TestCase::QUICK);
+        AddTestCase(new EdgeLlmPredictionMeterTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmTrajectoryPredictorAccuracyTestCase(), edgellm::TEST_QUICK);
     }
 };
 

@@ -7,6 +7,8 @@
 // bytes where the sender hands them to TCP, bytes and headers where the target's receiver
 // reads them, tokens where the engines emit them and the clients take them.
 
+#include "test-durations.h"
+
 #include "ns3/config.h"
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
@@ -781,15 +783,15 @@ class ImpactHoTestSuite : public TestSuite
 {
   public:
     ImpactHoTestSuite()
-        : TestSuite("edge-llm-impactho", UNIT)
+        : TestSuite("edge-llm-impactho", TestSuite::Type::UNIT)
     {
-        AddTestCase(new ImpactHoBudgetTestCase(), TestCase::QUICK);
-        AddTestCase(new ImpactHoArrivedTestCase(), TestCase::QUICK);
-        AddTestCase(new ImpactHoLedgerTestCase(), TestCase::QUICK);
-        AddTestCase(new ImpactHoCompoundTestCase(), TestCase::QUICK);
-        AddTestCase(new ImpactHoOrderTestCase(), TestCase::QUICK);
-        AddTestCase(new ImpactHoTokenBaselinesTestCase(), TestCase::QUICK);
-        AddTestCase(new ImpactHoFallbackTestCase(), TestCase::QUICK);
+        AddTestCase(new ImpactHoBudgetTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ImpactHoArrivedTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ImpactHoLedgerTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ImpactHoCompoundTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ImpactHoOrderTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ImpactHoTokenBaselinesTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ImpactHoFallbackTestCase(), edgellm::TEST_QUICK);
     }
 };
 
@@ -801,9 +803,9 @@ class ImpactHoRoadTestSuite : public TestSuite
 {
   public:
     ImpactHoRoadTestSuite()
-        : TestSuite("edge-llm-impactho-road", UNIT)
+        : TestSuite("edge-llm-impactho-road", TestSuite::Type::UNIT)
     {
-        AddTestCase(new ImpactHoRoadComparisonTestCase(), TestCase::QUICK);
+        AddTestCase(new ImpactHoRoadComparisonTestCase(), edgellm::TEST_QUICK);
     }
 };
 

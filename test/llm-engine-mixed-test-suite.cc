@@ -259,7 +259,7 @@ class LlmEngineMixedTestSuite : public TestSuite
 {
   public:
     LlmEngineMixedTestSuite()
-        : TestSuite("edge-llm-engine-mixed", UNIT)
+        : TestSuite("edge-llm-engine-mixed", TestSuite::Type::UNIT)
     {
         AddTestCase(new LlmEngineMixedReadyDecodesTestCase);
         AddTestCase(new LlmEngineMixedBudgetTestCase);

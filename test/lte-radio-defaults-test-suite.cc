@@ -20,6 +20,7 @@
 #include "ns3/test.h"
 
 #include <cmath>
+#include <functional>
 #include <string>
 
 using namespace ns3;
@@ -251,7 +252,7 @@ class LteRadioDefaultsTestSuite : public TestSuite
 {
   public:
     LteRadioDefaultsTestSuite()
-        : TestSuite("edge-llm-lte-radio", UNIT)
+        : TestSuite("edge-llm-lte-radio", TestSuite::Type::UNIT)
     {
         AddTestCase(new LteRadioDefaultsReachNs3TestCase);
         AddTestCase(new LteRadioDefaultsKeepTheUsersTestCase);

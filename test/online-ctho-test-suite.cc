@@ -6,6 +6,8 @@
 // in TCP and withdraws the rest, plans predict what the packets measure, and ctHO keeps its
 // promise when ns-3's A3 handovers drive it.
 
+#include "test-durations.h"
+
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/test.h"
@@ -447,12 +449,12 @@ class OnlineCtHoTestSuite : public TestSuite
 {
   public:
     OnlineCtHoTestSuite()
-        : TestSuite("edge-llm-online", UNIT)
+        : TestSuite("edge-llm-online", TestSuite::Type::UNIT)
     {
-        AddTestCase(new SameCycleTestCase(), TestCase::QUICK);
-        AddTestCase(new ReplanLedgerTestCase(), TestCase::QUICK);
-        AddTestCase(new PredictionTestCase(), TestCase::QUICK);
-        AddTestCase(new A3PromiseTestCase(), TestCase::QUICK);
+        AddTestCase(new SameCycleTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ReplanLedgerTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new PredictionTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new A3PromiseTestCase(), edgellm::TEST_QUICK);
     }
 };
 

@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "test-durations.h"
+
 #include "ns3/config.h"
 #include "ns3/handover-record.h"
 #include "ns3/pallas-line-experiment.h"
@@ -326,12 +328,12 @@ class EdgeLlmPallasTestSuite : public TestSuite
 {
   public:
     EdgeLlmPallasTestSuite()
-        : TestSuite("edge-llm-pallas", SYSTEM)
+        : TestSuite("edge-llm-pallas", TestSuite::Type::SYSTEM)
     {
-        AddTestCase(new EdgeLlmPallasSitTestCase, TestCase::QUICK);
-        AddTestCase(new EdgeLlmPallasWrongTargetTestCase, TestCase::QUICK);
-        AddTestCase(new EdgeLlmPallasTilingTestCase, TestCase::QUICK);
-        AddTestCase(new EdgeLlmPallasConcurrentTestCase, TestCase::QUICK);
+        AddTestCase(new EdgeLlmPallasSitTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPallasWrongTargetTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPallasTilingTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPallasConcurrentTestCase, edgellm::TEST_QUICK);
     }
 };
 

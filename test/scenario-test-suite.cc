@@ -5,6 +5,8 @@
 // The scenario layer: every cell layout with every trigger, serving on a road and a grid, the
 // star backhaul's shared uplink, and a refused handover.
 
+#include "test-durations.h"
+
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/mobility-model.h"
@@ -530,13 +532,13 @@ class ScenarioTestSuite : public TestSuite
 {
   public:
     ScenarioTestSuite()
-        : TestSuite("edge-llm-scenario", UNIT)
+        : TestSuite("edge-llm-scenario", TestSuite::Type::UNIT)
     {
         for (const char* layout : {"line", "road", "grid"})
         {
             for (const char* trigger : {"none", "planned", "a3", "a2a4"})
             {
-                AddTestCase(new LayoutTriggerTestCase(layout, trigger), TestCase::QUICK);
+                AddTestCase(new LayoutTriggerTestCase(layout, trigger), edgellm::TEST_QUICK);
             }
         }
         for (const char* layout : {"road", "grid"})
@@ -544,14 +546,14 @@ class ScenarioTestSuite : public TestSuite
             for (const char* scheduler : {"ns3::CtHoScheduler", "ns3::DetourScheduler"})
             {
                 AddTestCase(new ServingInvariantsTestCase(layout, scheduler, "pairs"),
-                            TestCase::QUICK);
+                            edgellm::TEST_QUICK);
             }
         }
         AddTestCase(new ServingInvariantsTestCase("road", "ns3::CtHoScheduler", "star"),
-                    TestCase::QUICK);
-        AddTestCase(new StarChoTransfersTestCase(), TestCase::QUICK);
-        AddTestCase(new RefusedHandoverTestCase(), TestCase::QUICK);
-        AddTestCase(new ScenarioMeasurementReportTestCase(), TestCase::QUICK);
+                    edgellm::TEST_QUICK);
+        AddTestCase(new StarChoTransfersTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new RefusedHandoverTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ScenarioMeasurementReportTestCase(), edgellm::TEST_QUICK);
     }
 };
 

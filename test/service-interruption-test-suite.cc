@@ -2,6 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "test-durations.h"
+
 #include "ns3/config.h"
 #include "ns3/ctho-line-experiment.h"
 #include "ns3/edge-llm-client.h"
@@ -236,10 +238,10 @@ class ServiceInterruptionTestSuite : public TestSuite
 {
   public:
     ServiceInterruptionTestSuite()
-        : TestSuite("edge-llm-sit", SYSTEM)
+        : TestSuite("edge-llm-sit", TestSuite::Type::SYSTEM)
     {
-        AddTestCase(new SitPartsAddUpTestCase, TestCase::QUICK);
-        AddTestCase(new SitA3AgainstPlannedTestCase, TestCase::QUICK);
+        AddTestCase(new SitPartsAddUpTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new SitA3AgainstPlannedTestCase, edgellm::TEST_QUICK);
     }
 };
 

@@ -1,0 +1,344 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The NR RAN stack (5G-LENA): local breakout, the observer, planned and A3 handovers, and the
+// module's invariants over NR; compiled only when the module is built with the nr module.
+
+#include "test-durations.h"
+
+#include "ns3/core-module.h"
+#include "ns3/edge-llm-module.h"
+#include "ns3/nr-local-breakout.h"
+#include "ns3/nr-ran-stack.h"
+#include "ns3/test.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// What one run of the NR or LTE line gives the tests.
+struct LineRun
+{
+    std::vector<HandoverRecord> records; //!< the coordinator's records
+    std::map<uint32_t, uint32_t> copies; //!< deliveries of each token index
+    uint32_t complete{0};                //!< sessions complete
+    uint32_t started{0};                 //!< HandoverStarted events of the observer
+    uint32_t done{0};                    //!< HandoverDone events of the observer
+    KvTransferSenderCounters sent;       //!< the UE's KV sender counters
+    KvTransferReceiverCounters received; //!< its receiver counters
+    uint64_t streamSent{0};              //!< KV stream bytes written
+    uint64_t streamReceived{0};          //!< KV stream bytes read
+    uint64_t breakoutSent{0};            //!< packets the local breakouts handed to the RAN
+    uint64_t breakoutRefused{0};         //!< sends they refused
+};
+
+/**
+ * \brief One UE drives along a line of three cells, 300 m apart, through two handovers, with a
+ * 1024-token prompt and `tokens` tokens to generate.
+ * \param ran lte or nr
+ * \param scheduler a HandoverScheduler TypeId name
+ * \param trigger planned or a3
+ * \param tokens tokens to generate
+ * \return what the run gave
+ */
+LineRun
+RunLine(const std::string& ran,
+        const std::string& scheduler,
+        const std::string& trigger,
+        uint32_t tokens)
+{
+    LineRun out;
+    Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+    net->SetRanStack(CreateRanStack(ran));
+    Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
+    line->SetAttribute("Count", UintegerValue(3));
+    line->SetAttribute("Spacing", DoubleValue(300));
+    net->SetCellLayout(line);
+    net->SetAttribute("Trigger", StringValue(trigger));
+    net->SetAttribute("SessionStart", TimeValue(MilliSeconds(300)));
+    Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+    edge->SetSchedulerType(scheduler);
+    edge->SetClientAttribute("PromptTokens", UintegerValue(1024));
+    edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
+    EdgeLlmUeSpec ue;
+    ue.start = Vector(100, 20, 0);
+    ue.velocity = Vector(50, 0, 0);
+    ue.moveStart = Seconds(0.5);
+    net->AddUe(ue);
+    net->Build();
+    net->AssignStreams(1);
+    Ptr<Application> client = net->GetClients().Get(0);
+    client->TraceConnectWithoutContext(
+        "TokenDelivered",
+        Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
+            [&out](uint64_t, uint32_t index, Time, Time, uint16_t, bool) { ++out.copies[index]; }));
+    client->TraceConnectWithoutContext(
+        "SessionComplete",
+        Callback<void, uint64_t>([&out](uint64_t) { ++out.complete; }));
+    net->GetObserver()->TraceConnectWithoutContext(
+        "HandoverStarted",
+        Callback<void, uint64_t, uint16_t, uint16_t>(
+            [&out](uint64_t, uint16_t, uint16_t) { ++out.started; }));
+    net->GetObserver()->TraceConnectWithoutContext(
+        "HandoverDone",
+        Callback<void, uint64_t, uint16_t>([&out](uint64_t, uint16_t) { ++out.done; }));
+    Simulator::Stop(Seconds(9));
+    Simulator::Run();
+    out.records = edge->GetCoordinator()->GetRecords();
+    const uint64_t imsi = net->GetRanStack()->GetImsi(net->GetUeDevices().Get(0));
+    out.sent = net->GetKvSent(imsi);
+    out.received = net->GetKvReceived(imsi);
+    out.streamSent = net->GetKvStreamBytesSent();
+    out.streamReceived = net->GetKvStreamBytesReceived();
+    for (uint32_t i = 0; i < net->GetServers().GetN(); ++i)
+    {
+        Ptr<LocalBreakout> b = DynamicCast<LocalBreakout>(
+            DynamicCast<EdgeLlmServer>(net->GetServers().Get(i))->GetRanDownlink());
+        if (b)
+        {
+            out.breakoutSent += b->GetSentPackets();
+            out.breakoutRefused += b->GetRefusedPackets();
+        }
+    }
+    Simulator::Destroy();
+    net->Dispose();
+    return out;
+}
+
+} // namespace
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Over NR, a session is handed over twice and resumes each time: every token reaches
+ * the application once, the KV ledger balances, every stream byte written is read, the
+ * downlink went by the gNBs' local breakout, and each handover's delay is at least its cache's
+ * transfer time at the backhaul's rate.
+ */
+class NrLineServingTestCase : public TestCase
+{
+  public:
+    /**
+     * \param scheduler a HandoverScheduler TypeId name
+     */
+    explicit NrLineServingTestCase(std::string scheduler)
+        : TestCase("NR line with " + scheduler + ": two handovers, tokens once, ledger balances"),
+          m_scheduler(std::move(scheduler))
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t tokens = 400;
+        const LineRun r = RunLine("nr", m_scheduler, "planned", tokens);
+        NS_TEST_ASSERT_MSG_EQ(r.started, 2u, "the observer saw two handovers start");
+        NS_TEST_ASSERT_MSG_EQ(r.done, 2u, "and both end");
+        NS_TEST_ASSERT_MSG_EQ(r.records.size(), 2u, "the coordinator recorded both");
+        NS_TEST_ASSERT_MSG_EQ(r.complete, 1u, "the session completed");
+        NS_TEST_ASSERT_MSG_EQ(r.copies.size(), tokens, "no index missing");
+        for (const auto& [index, n] : r.copies)
+        {
+            NS_TEST_ASSERT_MSG_LT(index, tokens, "an index the session has");
+            NS_TEST_ASSERT_MSG_EQ(n, 1u, "token " << index << " delivered once");
+        }
+        NS_TEST_ASSERT_MSG_GT(r.breakoutSent, tokens / 2, "the downlink went by local breakout");
+        NS_TEST_ASSERT_MSG_EQ(r.sent.announced,
+                              r.sent.sent + r.sent.withdrawn,
+                              "announced = sent + withdrawn");
+        NS_TEST_ASSERT_MSG_EQ(r.sent.sent,
+                              r.received.received + r.received.stale,
+                              "sent = received + stale, drained");
+        NS_TEST_ASSERT_MSG_EQ(r.received.droppedInvalid, 0u, "nothing outside its ranges");
+        NS_TEST_ASSERT_MSG_EQ(r.streamSent, r.streamReceived, "every stream byte sent was read");
+        // The backhaul's default 10 Gb/s: no cache crosses it faster.
+        const double rate = 10e9;
+        for (const HandoverRecord& h : r.records)
+        {
+            const bool detour = m_scheduler == "ns3::DetourScheduler";
+            NS_TEST_ASSERT_MSG_EQ(h.outcome,
+                                  detour ? HandoverRecord::RELAYED : HandoverRecord::MIGRATED,
+                                  "migrated, or relayed by Detour");
+            NS_TEST_ASSERT_MSG_EQ(detour && h.kvBytes != 0, false, "Detour moves no cache");
+            NS_TEST_ASSERT_MSG_GT(h.firstDecode, h.hoStart, "resumed after the handover");
+            const double delayS = (h.firstDecode - h.hoStart).GetSeconds();
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(delayS,
+                                        h.kvBytes * 8.0 / rate,
+                                        "no faster than the cache at the link's rate");
+        }
+    }
+
+    std::string m_scheduler; //!< policy
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief With the a3 trigger, the NR stack's hand-wired A3 algorithm hands the UE over from
+ * measurements: into the second cell after the UE passed the midpoint (the hysteresis
+ * delays it), and the session completes with every token once.
+ */
+class NrA3TestCase : public TestCase
+{
+  public:
+    NrA3TestCase()
+        : TestCase("NR a3: the hand-wired A3 algorithm hands the UE over from measurements")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t tokens = 300;
+        const LineRun r = RunLine("nr", "ns3::CtHoScheduler", "a3", tokens);
+        NS_TEST_ASSERT_MSG_GT_OR_EQ(r.started, 1u, "A3 started a handover");
+        NS_TEST_ASSERT_MSG_EQ(r.started, r.done, "every handover started ended");
+        NS_TEST_ASSERT_MSG_EQ(r.complete, 1u, "the session completed");
+        NS_TEST_ASSERT_MSG_EQ(r.copies.size(), tokens, "no index missing");
+        for (const HandoverRecord& h : r.records)
+        {
+            // The UE, at 100 m + 50 m/s from 0.5 s, passes the first midpoint (150 m) at 1.5 s.
+            NS_TEST_ASSERT_MSG_GT(h.hoStart.GetSeconds(), 1.5, "after the midpoint");
+        }
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief The same line under LTE and NR: the same handovers, and each HO delay bounded below
+ * by the transfer time; the delays of the two RANs are printed side by side (the manual's
+ * comparison).
+ */
+class NrAgainstLteTestCase : public TestCase
+{
+  public:
+    NrAgainstLteTestCase()
+        : TestCase("NR against LTE on the same line: the same handovers, both delays bounded")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const LineRun lte = RunLine("lte", "ns3::CtHoScheduler", "planned", 400);
+        const LineRun nr = RunLine("nr", "ns3::CtHoScheduler", "planned", 400);
+        NS_TEST_ASSERT_MSG_EQ(nr.records.size(), lte.records.size(), "the same handovers");
+        for (size_t i = 0; i < nr.records.size() && i < lte.records.size(); ++i)
+        {
+            const HandoverRecord& a = lte.records[i];
+            const HandoverRecord& b = nr.records[i];
+            NS_TEST_ASSERT_MSG_EQ(b.contextTokens > 0, true, "NR: a context was handed over");
+            const double lteMs = (a.firstDecode - a.hoStart).GetSeconds() * 1e3;
+            const double nrMs = (b.firstDecode - b.hoStart).GetSeconds() * 1e3;
+            const double lteRadioMs = (a.hoEndOk - a.hoStart).GetSeconds() * 1e3;
+            const double nrRadioMs = (b.hoEndOk - b.hoStart).GetSeconds() * 1e3;
+            std::cout << "handover " << i + 1 << ": HO delay LTE " << lteMs << " ms, NR " << nrMs
+                      << " ms; HandoverStart to HandoverDone LTE " << lteRadioMs << " ms, NR "
+                      << nrRadioMs << " ms; context LTE " << a.contextTokens << ", NR "
+                      << b.contextTokens << " tokens\n";
+            NS_TEST_ASSERT_MSG_GT(nrMs, 0.0, "NR resumed after its handover");
+            NS_TEST_ASSERT_MSG_GT(lteMs, 0.0, "LTE resumed after its handover");
+        }
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief The NR local breakout refuses, counts and traces a send to an IMSI its gNB holds no
+ * context of, and a send before any device is bound, without stopping the run.
+ */
+class NrBreakoutRefusalTestCase : public TestCase
+{
+  public:
+    NrBreakoutRefusalTestCase()
+        : TestCase("NR local breakout: sends it cannot make are refused and counted")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<NrLocalBreakout> unbound = CreateObject<NrLocalBreakout>();
+        std::vector<LocalBreakout::RefuseReason> reasons;
+        unbound->TraceConnectWithoutContext(
+            "SendRefused",
+            Callback<void, uint64_t, LocalBreakout::RefuseReason>(
+                [&reasons](uint64_t, LocalBreakout::RefuseReason r) { reasons.push_back(r); }));
+        NS_TEST_ASSERT_MSG_EQ(unbound->Send(Create<Packet>(100),
+                                            7,
+                                            Ipv4Address("7.0.0.2"),
+                                            Ipv4Address("15.0.0.1"),
+                                            1,
+                                            2),
+                              false,
+                              "no device: refused");
+
+        Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+        net->SetRanStack(CreateRanStack("nr"));
+        net->SetAttribute("Trigger", StringValue("none"));
+        net->SetAttribute("InstallServing", BooleanValue(false));
+        EdgeLlmUeSpec ue;
+        ue.start = Vector(100, 20, 0);
+        net->AddUe(ue);
+        net->Build();
+        Ptr<RanDownlink> dl = net->GetRanStack()->CreateLocalBreakout(net->GetCellDevices().Get(0));
+        Ptr<LocalBreakout> breakout = DynamicCast<LocalBreakout>(dl);
+        NS_TEST_ASSERT_MSG_NE(breakout, nullptr, "the stack's breakout is a LocalBreakout");
+        breakout->TraceConnectWithoutContext(
+            "SendRefused",
+            Callback<void, uint64_t, LocalBreakout::RefuseReason>(
+                [&reasons](uint64_t, LocalBreakout::RefuseReason r) { reasons.push_back(r); }));
+        const uint64_t imsi = net->GetRanStack()->GetImsi(net->GetUeDevices().Get(0));
+        bool before = true;
+        bool after = false;
+        Simulator::Schedule(MilliSeconds(1), [&]() { before = breakout->CanSend(imsi); });
+        Simulator::Schedule(MilliSeconds(500), [&]() {
+            after = breakout->CanSend(imsi);
+            breakout->Send(Create<Packet>(100),
+                           imsi + 100,
+                           Ipv4Address("7.0.0.2"),
+                           Ipv4Address("15.0.0.1"),
+                           1,
+                           2);
+        });
+        Simulator::Stop(Seconds(1));
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(before, false, "not while the UE attaches");
+        NS_TEST_ASSERT_MSG_EQ(after, true, "once it is connected");
+        NS_TEST_ASSERT_MSG_EQ(reasons.size(), 2u, "two refusals traced");
+        NS_TEST_ASSERT_MSG_EQ(reasons.size() == 2 && reasons[0] == LocalBreakout::NO_DEVICE,
+                              true,
+                              "the first for want of a device");
+        NS_TEST_ASSERT_MSG_EQ(reasons.size() == 2 && reasons[1] == LocalBreakout::NO_CONTEXT,
+                              true,
+                              "the second for want of a context");
+        NS_TEST_ASSERT_MSG_EQ(breakout->GetRefusedPackets(), 1u, "counted");
+        Simulator::Destroy();
+        net->Dispose();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief The NR RAN stack under the module's tests.
+ */
+class NrRanTestSuite : public TestSuite
+{
+  public:
+    NrRanTestSuite()
+        : TestSuite("edge-llm-nr", TestSuite::Type::SYSTEM)
+    {
+        AddTestCase(new NrBreakoutRefusalTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new NrLineServingTestCase("ns3::CtHoScheduler"), edgellm::TEST_QUICK);
+        AddTestCase(new NrLineServingTestCase("ns3::DetourScheduler"), edgellm::TEST_QUICK);
+        AddTestCase(new NrA3TestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new NrAgainstLteTestCase(), edgellm::TEST_QUICK);
+    }
+};
+
+/// The suite's one instance.
+static NrRanTestSuite g_nrRanTestSuite;

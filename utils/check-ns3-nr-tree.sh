@@ -1,0 +1,77 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Builds edge-llm as contrib/edge-llm of an ns-3.46.1 tree with 5G-LENA's nr module (v4.1.1)
+# at contrib/nr, and runs every edge-llm test suite there with test.py. Not run by CI: it
+# takes about an hour on 2 cores.
+#
+# usage: utils/check-ns3-nr-tree.sh NS3_SOURCE NR_SOURCE WORK_DIR
+#   NS3_SOURCE  an ns-3.46.1 source tree (a checkout of tag ns-3.46.1; the LTE *.fad fading
+#               traces may be left out)
+#   NR_SOURCE   a 5G-LENA source tree (a checkout of tag v4.1.1)
+#   WORK_DIR    an empty or missing directory; the tree is copied and built there
+# Environment: JOBS (default 2) build jobs.
+set -eu
+
+if [ $# -ne 3 ]; then
+    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    exit 1
+fi
+ns3_src=$(cd "$1" && pwd)
+nr_src=$(cd "$2" && pwd)
+work=$3
+jobs=${JOBS:-2}
+module=$(cd "$(dirname "$0")/.." && pwd)
+
+[ -f "$ns3_src/VERSION" ] || { echo "$ns3_src: no VERSION file, not an ns-3 tree" >&2; exit 1; }
+[ -f "$nr_src/CMakeLists.txt" ] || { echo "$nr_src: not a 5G-LENA tree" >&2; exit 1; }
+if [ -e "$work" ] && [ -n "$(ls -A "$work")" ]; then
+    echo "$work: not empty" >&2
+    exit 1
+fi
+mkdir -p "$work"
+tree="$work/ns-3"
+echo "== copying ns-3 $(cat "$ns3_src/VERSION"), nr and edge-llm into $tree"
+mkdir -p "$tree"
+(cd "$ns3_src" && tar --exclude=.git --exclude=./build --exclude=./cmake-cache -cf - .) |
+    (cd "$tree" && tar -xf -)
+mkdir -p "$tree/contrib/nr" "$tree/contrib/edge-llm"
+(cd "$nr_src" && tar --exclude=.git -cf - .) | (cd "$tree/contrib/nr" && tar -xf -)
+if [ -d "$module/.git" ]; then
+    (cd "$module" && git archive HEAD) | (cd "$tree/contrib/edge-llm" && tar -xf -)
+else
+    (cd "$module" && tar --exclude=./build -cf - .) | (cd "$tree/contrib/edge-llm" && tar -xf -)
+fi
+cd "$tree"
+
+echo "== without nr enabled, NR support is off"
+cmake -S . -B cmake-cache-no-nr -G Ninja -DNS3_ENABLED_MODULES=edge-llm > configure-no-nr.log
+grep "edge-llm: NR support OFF" configure-no-nr.log
+rm -rf cmake-cache-no-nr
+
+echo "== configure with nr"
+./ns3 configure --enable-examples --enable-tests --enable-modules="edge-llm;nr" > configure.log
+grep "edge-llm: NR support ON" configure.log
+
+echo "== build ($jobs jobs)"
+start=$(date +%s)
+cmake --build cmake-cache -j "$jobs" > build.log 2>&1 || { tail -40 build.log; exit 1; }
+echo "built in $(( $(date +%s) - start )) s"
+
+echo "== test.py, each edge-llm suite"
+suites=$(./test.py --no-build --list 2>/dev/null | awk '{print $NF}' | grep '^edge-llm' | sort -u)
+failed=0
+for suite in $suites; do
+    if ./test.py --no-build -s "$suite" > "test-$suite.log" 2>&1; then
+        echo "PASS $suite"
+    else
+        echo "FAIL $suite (see $tree/test-$suite.log)"
+        failed=1
+    fi
+done
+[ -n "$suites" ] || { echo "no edge-llm suite listed" >&2; exit 1; }
+
+echo "== the scenario example over NR"
+./ns3 run --no-build "edge-llm-scenario --ran=nr --layout=line --cells=3 --ues=1 --quiet" \
+    > example-nr.log 2>&1 && tail -5 example-nr.log || { tail -20 example-nr.log; failed=1; }
+exit $failed
