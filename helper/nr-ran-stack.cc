@@ -279,9 +279,12 @@ NrRanStack::MakeBand()
     m_band = creator.CreateOperationBandContiguousCc(conf);
     Ptr<NrChannelHelper> channel = CreateObject<NrChannelHelper>();
     channel->ConfigureFactories(m_scenario, m_condition, "ThreeGpp");
-    // A channel condition drawn once per pair, and no shadowing: the radio changes with the
-    // UE's position only.
-    channel->SetChannelConditionModelAttribute("UpdatePeriod", TimeValue(MilliSeconds(0)));
+    // A channel condition drawn once per pair (LOS and NLOS are fixed anyway), and no
+    // shadowing: the radio changes with the UE's position only.
+    if (m_condition == "Default")
+    {
+        channel->SetChannelConditionModelAttribute("UpdatePeriod", TimeValue(MilliSeconds(0)));
+    }
     channel->SetPathlossAttribute("ShadowingEnabled", BooleanValue(false));
     channel->AssignChannelsToBands({m_band},
                                    m_fading ? NrChannelHelper::INIT_PROPAGATION |

@@ -64,7 +64,9 @@ KvTransferReceiver::~KvTransferReceiver() = default;
 void
 KvTransferReceiver::DoDispose()
 {
-    Stop();
+    // The node disposes its devices before its applications: a close would send a FIN through
+    // a device already gone, so the sockets are only detached.
+    Detach(false);
     m_listener = nullptr;
     m_node = nullptr;
     m_complete = MakeNullCallback<void, uint64_t, uint32_t>();
@@ -121,19 +123,31 @@ KvTransferReceiver::Stop()
         m_stopRequested = true;
         return;
     }
+    Detach(true);
+}
+
+void
+KvTransferReceiver::Detach(bool close)
+{
     for (auto& [socket, stream] : m_streams)
     {
         socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
         socket->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
                                   MakeNullCallback<void, Ptr<Socket>>());
-        socket->Close();
+        if (close)
+        {
+            socket->Close();
+        }
     }
     m_streams.clear();
     if (m_listener)
     {
         m_listener->SetAcceptCallback(MakeNullCallback<bool, Ptr<Socket>, const Address&>(),
                                       MakeNullCallback<void, Ptr<Socket>, const Address&>());
-        m_listener->Close();
+        if (close)
+        {
+            m_listener->Close();
+        }
     }
 }
 

@@ -202,6 +202,12 @@ class KvTransferReceiver : public Object
     void DoDispose() override;
 
   private:
+    /**
+     * \brief Drop every connection and the listener, their callbacks first.
+     * \param close whether to close the sockets too (not at disposal: see DoDispose)
+     */
+    void Detach(bool close);
+
     /// Where a dropped message's payload bytes are counted.
     enum Sink
     {

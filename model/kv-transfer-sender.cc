@@ -90,7 +90,8 @@ KvTransferSender::DoDispose()
         m_socket->SetConnectCallback(MakeNullCallback<void, Ptr<Socket>>(),
                                      MakeNullCallback<void, Ptr<Socket>>());
         m_socket->SetSendCallback(MakeNullCallback<void, Ptr<Socket>, uint32_t>());
-        m_socket->Close();
+        // Not closed: at the end of a run the node disposes its devices before its
+        // applications, and a close would send a FIN through a device already gone.
     }
     m_connected = false;
     m_socket = nullptr;

@@ -13,6 +13,7 @@
 #include "ns3/nr-ran-stack.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,22 +26,26 @@ namespace
 /// What one run of the NR or LTE line gives the tests.
 struct LineRun
 {
-    std::vector<HandoverRecord> records; //!< the coordinator's records
-    std::map<uint32_t, uint32_t> copies; //!< deliveries of each token index
-    uint32_t complete{0};                //!< sessions complete
-    uint32_t started{0};                 //!< HandoverStarted events of the observer
-    uint32_t done{0};                    //!< HandoverDone events of the observer
-    KvTransferSenderCounters sent;       //!< the UE's KV sender counters
-    KvTransferReceiverCounters received; //!< its receiver counters
-    uint64_t streamSent{0};              //!< KV stream bytes written
-    uint64_t streamReceived{0};          //!< KV stream bytes read
-    uint64_t breakoutSent{0};            //!< packets the local breakouts handed to the RAN
-    uint64_t breakoutRefused{0};         //!< sends they refused
+    std::vector<HandoverRecord> records;   //!< the coordinator's records
+    std::map<uint32_t, uint32_t> copies;   //!< deliveries of each token index
+    std::map<uint32_t, double> deliveredS; //!< when the application first got each token, s
+    uint32_t complete{0};                  //!< sessions complete
+    uint32_t started{0};                   //!< HandoverStarted events of the observer
+    uint32_t done{0};                      //!< HandoverDone events of the observer
+    KvTransferSenderCounters sent;         //!< the UE's KV sender counters
+    KvTransferReceiverCounters received;   //!< its receiver counters
+    uint64_t streamSent{0};                //!< KV stream bytes written
+    uint64_t streamReceived{0};            //!< KV stream bytes read
+    uint64_t breakoutSent{0};              //!< packets the local breakouts handed to the RAN
+    uint64_t breakoutRefused{0};           //!< sends they refused
 };
 
+/// The UE's speed along the line, m/s: it passes the midpoints (150 m, 450 m) at 1 s and 4 s.
+constexpr double kSpeed = 100;
+
 /**
- * \brief One UE drives along a line of three cells, 300 m apart, through two handovers, with a
- * 1024-token prompt and `tokens` tokens to generate.
+ * \brief One UE drives along a line of three cells, 300 m apart, from 100 m at 0.5 s, through
+ * two handovers, with a 1024-token prompt and `tokens` tokens to generate.
  * \param ran lte or nr
  * \param scheduler a HandoverScheduler TypeId name
  * \param trigger planned or a3
@@ -68,7 +73,7 @@ RunLine(const std::string& ran,
     edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
     EdgeLlmUeSpec ue;
     ue.start = Vector(100, 20, 0);
-    ue.velocity = Vector(50, 0, 0);
+    ue.velocity = Vector(kSpeed, 0, 0);
     ue.moveStart = Seconds(0.5);
     net->AddUe(ue);
     net->Build();
@@ -77,7 +82,10 @@ RunLine(const std::string& ran,
     client->TraceConnectWithoutContext(
         "TokenDelivered",
         Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
-            [&out](uint64_t, uint32_t index, Time, Time, uint16_t, bool) { ++out.copies[index]; }));
+            [&out](uint64_t, uint32_t index, Time, Time, uint16_t, bool) {
+                ++out.copies[index];
+                out.deliveredS.emplace(index, Simulator::Now().GetSeconds());
+            }));
     client->TraceConnectWithoutContext(
         "SessionComplete",
         Callback<void, uint64_t>([&out](uint64_t) { ++out.complete; }));
@@ -88,7 +96,7 @@ RunLine(const std::string& ran,
     net->GetObserver()->TraceConnectWithoutContext(
         "HandoverDone",
         Callback<void, uint64_t, uint16_t>([&out](uint64_t, uint16_t) { ++out.done; }));
-    Simulator::Stop(Seconds(9));
+    Simulator::Stop(Seconds(8));
     Simulator::Run();
     out.records = edge->GetCoordinator()->GetRecords();
     const uint64_t imsi = net->GetRanStack()->GetImsi(net->GetUeDevices().Get(0));
@@ -109,6 +117,30 @@ RunLine(const std::string& ran,
     Simulator::Destroy();
     net->Dispose();
     return out;
+}
+
+/**
+ * \param r a run
+ * \param h one of its handovers
+ * \return the service interruption the application saw, s: when it got the first token
+ *         generated after the handover minus when it got the last of the tokens before;
+ *         negative if either is missing
+ */
+double
+Interruption(const LineRun& r, const HandoverRecord& h)
+{
+    auto resumed = r.deliveredS.find(h.resumeIndex);
+    if (resumed == r.deliveredS.end() || r.deliveredS.begin()->first >= h.resumeIndex)
+    {
+        return -1;
+    }
+    double last = -1;
+    for (auto it = r.deliveredS.begin(); it != r.deliveredS.end() && it->first < h.resumeIndex;
+         ++it)
+    {
+        last = std::max(last, it->second);
+    }
+    return resumed->second - last;
 }
 
 } // namespace
@@ -201,8 +233,8 @@ class NrA3TestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(r.copies.size(), tokens, "no index missing");
         for (const HandoverRecord& h : r.records)
         {
-            // The UE, at 100 m + 50 m/s from 0.5 s, passes the first midpoint (150 m) at 1.5 s.
-            NS_TEST_ASSERT_MSG_GT(h.hoStart.GetSeconds(), 1.5, "after the midpoint");
+            // The UE passes the first midpoint (150 m) at 0.5 s + 50 m / kSpeed.
+            NS_TEST_ASSERT_MSG_GT(h.hoStart.GetSeconds(), 0.5 + 50 / kSpeed, "after the midpoint");
         }
     }
 };
@@ -236,10 +268,22 @@ class NrAgainstLteTestCase : public TestCase
             const double nrMs = (b.firstDecode - b.hoStart).GetSeconds() * 1e3;
             const double lteRadioMs = (a.hoEndOk - a.hoStart).GetSeconds() * 1e3;
             const double nrRadioMs = (b.hoEndOk - b.hoStart).GetSeconds() * 1e3;
+            const double lteSitMs = Interruption(lte, a) * 1e3;
+            const double nrSitMs = Interruption(nr, b) * 1e3;
             std::cout << "handover " << i + 1 << ": HO delay LTE " << lteMs << " ms, NR " << nrMs
                       << " ms; HandoverStart to HandoverDone LTE " << lteRadioMs << " ms, NR "
-                      << nrRadioMs << " ms; context LTE " << a.contextTokens << ", NR "
-                      << b.contextTokens << " tokens\n";
+                      << nrRadioMs << " ms; SIT LTE " << lteSitMs << " ms, NR " << nrSitMs
+                      << " ms; context LTE " << a.contextTokens << ", NR " << b.contextTokens
+                      << " tokens\n";
+            NS_TEST_ASSERT_MSG_GT(lteSitMs, 0.0, "LTE: the UE saw the resume");
+            NS_TEST_ASSERT_MSG_GT(nrSitMs, 0.0, "NR: the UE saw the resume");
+            // No token reaches the UE before it is generated.
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(nr.deliveredS.at(b.resumeIndex),
+                                        b.firstDecode.GetSeconds(),
+                                        "NR: the first token after the handover, once made");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(lte.deliveredS.at(a.resumeIndex),
+                                        a.firstDecode.GetSeconds(),
+                                        "LTE: the first token after the handover, once made");
             NS_TEST_ASSERT_MSG_GT(nrMs, 0.0, "NR resumed after its handover");
             NS_TEST_ASSERT_MSG_GT(lteMs, 0.0, "LTE resumed after its handover");
         }
