@@ -121,7 +121,9 @@ def _attribute_error(name, value, stderr):
     """ns-3's refusal of an attribute on a command line, without the help that follows it."""
     lines = []
     for line in stderr.splitlines():
-        if line.startswith(("Usage:", "Program Options:", "General Arguments:")):
+        if line.startswith(("Usage:", "Program Options:", "General Arguments:")) or (
+            "[General Arguments]" in line
+        ):
             break
         if line.strip():
             lines.append(line.rstrip())
@@ -150,11 +152,16 @@ def set_default(name, value):
     text = flag_text(value)
     from . import _edgellm
 
-    _edgellm.attribute_info(name)
+    try:
+        _edgellm.attribute_info(name)
+        unknown = ""
+    except ValueError as e:
+        unknown = str(e)
     command = [_attribute_checker(), "--%s=%s" % (name, text)]
     done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise ValueError(_attribute_error(name, text, done.stderr + done.stdout))
+    if done.returncode != 0 or unknown:
+        message = _attribute_error(name, text, done.stderr + done.stdout)
+        raise ValueError(message + ("\n" + unknown if unknown else ""))
     _defaults[name] = text
 
 
