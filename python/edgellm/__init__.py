@@ -41,6 +41,16 @@ from .solvers import (
     water_filling_slot,
 )
 
+__all__ = [
+    "EXAMPLES", "RunResult", "SimulationError", "attribute_info", "attribute_names",
+    "example_path", "examples_dir", "get_defaults", "reset_defaults", "run",
+    "run_ctho_analytic", "run_custom_policy", "run_handover", "run_impactho", "run_pallas",
+    "run_scenario", "run_streaming", "set_default",
+    "AccuracyEnvelope", "AccuracyModel", "AccuracyParams", "ComputeModel", "CtHoSolver",
+    "PallasWindowModel", "WaterFillingUe", "accuracy", "ctho_plan", "pallas_window",
+    "pallas_window_limit", "water_filling_slot", "sweep",
+]
+
 
 def __getattr__(name):
     # edgellm.sweep on first use: importing it here would make python3 -m edgellm.sweep

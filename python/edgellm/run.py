@@ -22,8 +22,17 @@ __all__ = [
     "example_path",
     "flag_text",
     "get_defaults",
+    "program_name",
+    "read_csv_columns",
     "reset_defaults",
     "run",
+    "run_ctho_analytic",
+    "run_custom_policy",
+    "run_handover",
+    "run_impactho",
+    "run_pallas",
+    "run_scenario",
+    "run_streaming",
     "set_default",
 ]
 

@@ -159,6 +159,10 @@ def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=No
     if spec.runs_flag and "runs" not in params and "runs" not in grid:
         # The sweep gives each RngRun a run of its own.
         params["runs"] = 1
+    for reserved in ("RngRun", "outDir", "csv"):
+        if reserved in grid or reserved in params:
+            raise ValueError("%s is set by the sweep; use runs= and first_run= for RngRun"
+                             % reserved)
     clash = sorted(set(params) & set(grid))
     if clash:
         raise ValueError("%s both in grid and params" % ", ".join(clash))

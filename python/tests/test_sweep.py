@@ -120,3 +120,13 @@ def test_command_line_refuses_a_bad_grid(tmp_path):
                            "novalue"], capture_output=True, text=True)
     assert done.returncode == 2
     assert "expected NAME=VALUE" in done.stderr
+
+
+def test_sweep_refuses_what_it_sets_and_parquet_without_pyarrow(tmp_path):
+    with pytest.raises(ValueError, match="RngRun is set by the sweep"):
+        run_sweep("handover", {"RngRun": [1, 2]}, out=str(tmp_path / "t.csv"), progress=False)
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        with pytest.raises(ValueError, match="needs pyarrow"):
+            run_sweep("handover", GRID, out=str(tmp_path / "t.parquet"), progress=False)
