@@ -97,6 +97,25 @@ enable_testing()
 
 add_subdirectory(examples)
 
+# The Python module edgellm, with pybind11 and Debian's interpreter (whose packages its runner
+# and tests use; the first python3 on PATH may be another one). Python is looked for here, not
+# by pybind11, so that a missing Python.h leaves the module out instead of failing the build.
+if(NOT DEFINED Python_EXECUTABLE AND EXISTS /usr/bin/python3)
+  set(Python_EXECUTABLE /usr/bin/python3)
+endif()
+find_package(Python 3.7 QUIET COMPONENTS Interpreter Development.Module)
+if(Python_FOUND)
+  find_package(pybind11 CONFIG QUIET)
+endif()
+if(Python_FOUND AND pybind11_FOUND)
+  message(STATUS "edge-llm: Python module edgellm ON (pybind11 ${pybind11_VERSION}, "
+                 "${Python_EXECUTABLE} ${Python_VERSION}), in ${PROJECT_BINARY_DIR}/python")
+  add_subdirectory(python)
+else()
+  message(STATUS "edge-llm: Python module edgellm OFF (needs pybind11 and Python headers, "
+                 "e.g. apt-get install pybind11-dev python3-dev)")
+endif()
+
 # The plot script runs with a Python that has matplotlib (Debian's python3-matplotlib); the
 # first python3 on PATH may be another interpreter, so Debian's is tried first.
 set(EDGE_LLM_PLOT_PYTHON "")

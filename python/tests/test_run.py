@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Examples in child processes: records, metadata, errors, attribute defaults."""
+
+import pandas
+import pytest
+
+import edgellm
+from conftest import QUICK_HANDOVER
+
+
+def test_handover_run_columns_and_metadata():
+    result = edgellm.run_handover(RngRun=3, **QUICK_HANDOVER)
+    h = result.handovers
+    assert h["scheme"] == ["ctho"]
+    assert h["imsi"] == [1]
+    assert h["outcome"] == ["migrated"]
+    # What the target prefilled and what crossed the backhaul make up the whole context.
+    assert h["prefill_tokens"][0] + h["transfer_tokens"][0] == h["context_tokens"][0]
+    assert h["ho_delay_s"][0] > 0
+    assert isinstance(h["kv_bytes"][0], int) and isinstance(h["ho_delay_s"][0], float)
+    frame = pandas.DataFrame(result.handovers)
+    assert len(frame) == 1 and "sit_s" in frame.columns
+    sessions = pandas.DataFrame(result.sessions)
+    assert list(sessions["imsi"]) == [1]
+    meta = result.metadata
+    assert meta["program"] == "edge-llm-handover"
+    assert meta["rng_run"] == 3
+    assert meta["parameters"]["numUes"] == "1"
+    assert meta["parameters"]["scheme"] == "ctho"
+    assert "--RngRun=3" in result.command
+
+
+def test_handover_record_matches_the_solver():
+    # One UE, so the plan is ctHO's optimum for its context and handover time alone. The
+    # example's defaults: p(L) = 9.4267e-5 L + 0.0024, T_c = 10 ms, 4.5 Gb/s; the KV bytes per
+    # token come from the record itself.
+    h = edgellm.run_handover(RngRun=1, **QUICK_HANDOVER).handovers
+    bytes_per_token = h["kv_bytes"][0] / h["transfer_tokens"][0]
+    solver = edgellm.CtHoSolver(
+        [h["context_tokens"][0]], [h["ho_start_s"][0]], 4.5e9 / 8 / bytes_per_token,
+        compute=edgellm.ComputeModel.linear(a=9.4267e-5, b=0.0024), prefill_cycle=0.01)
+    best = solver.solve()
+    assert best.prefix_tokens == h["prefix_tokens"][0]
+    assert best.worst_delay == pytest.approx(h["predicted_delay_s"][0], abs=2e-9)
+
+
+def test_same_rng_run_same_table_other_run_differs():
+    first = edgellm.run_handover(RngRun=5, numUes=2, tokensAfter=20, scheme="ctho", quiet=True)
+    again = edgellm.run_handover(RngRun=5, numUes=2, tokensAfter=20, scheme="ctho", quiet=True)
+    other = edgellm.run_handover(RngRun=6, numUes=2, tokensAfter=20, scheme="ctho", quiet=True)
+    assert first.handovers == again.handovers
+    assert first.sessions == again.sessions
+    assert first.handovers["context_tokens"] != other.handovers["context_tokens"]
+
+
+def test_bad_parameter_raises_with_the_flags_message():
+    with pytest.raises(edgellm.SimulationError) as error:
+        edgellm.run_handover(backhaulRate="-1Gbps")
+    assert "--backhaulRate = -1Gbps is invalid; allowed: a rate > 0, e.g. 4.5Gbps" in str(
+        error.value)
+    assert error.value.returncode == 1
+
+
+def test_fatal_error_raises_with_its_message():
+    # ns-3 aborts on a time it cannot read; the run's abort is an exception here.
+    with pytest.raises(edgellm.SimulationError) as error:
+        edgellm.run_handover(defaults={"ns3::EdgeLlmClient::NackDelay": "soon"},
+                             **QUICK_HANDOVER)
+    assert "Can't Parse Time soon" in str(error.value)
+    assert error.value.returncode != 0
+
+
+def test_unknown_example_and_reserved_flag():
+    with pytest.raises(ValueError, match="example = 'nope' is invalid"):
+        edgellm.run("nope")
+    with pytest.raises(ValueError, match="outDir"):
+        edgellm.run_handover(outDir="x")
+
+
+def test_out_dir_keeps_the_records(tmp_path):
+    result = edgellm.run("handover", out_dir=str(tmp_path / "kept"), RngRun=1, **QUICK_HANDOVER)
+    assert (tmp_path / "kept" / "handovers.csv").exists()
+    assert (tmp_path / "kept" / "handovers.csv.json").exists()
+    assert len(result.handovers["imsi"]) == 1
+
+
+def test_analytic_example_table():
+    result = edgellm.run_ctho_analytic(sweep="ues", values="1,2")
+    t = result.table()
+    assert t["ues"] == [1, 2]
+    # The optimum is never worse than either baseline.
+    for ctho, tho, cho in zip(t["ctho_s"], t["tho_s"], t["cho_s"]):
+        assert ctho <= min(tho, cho) + 1e-12
+
+
+def test_set_default_reaches_the_run():
+    edgellm.set_default("ns3::EdgeLlmClient::NackDelay", "20ms")
+    assert edgellm.get_defaults() == {"ns3::EdgeLlmClient::NackDelay": "20ms"}
+    result = edgellm.run_handover(RngRun=1, **QUICK_HANDOVER)
+    assert "--ns3::EdgeLlmClient::NackDelay=20ms" in result.command
+    changed = result.metadata["attribute_defaults"]
+    assert "ns3::EdgeLlmClient::NackDelay" in changed
+    assert changed["ns3::EdgeLlmClient::NackDelay"] in ("+20ms", "+2e+07ns", "+20000000ns")
+
+
+def test_set_default_unknown_name_raises():
+    with pytest.raises(ValueError) as error:
+        edgellm.set_default("ns3::EdgeLlmClient::NoSuchAttribute", "1")
+    # ns-3's own refusal, and which attributes the TypeId has.
+    assert "Invalid command-line argument: --ns3::EdgeLlmClient::NoSuchAttribute=1" in str(
+        error.value)
+    # The message lists what the TypeId has.
+    assert "NackDelay" in str(error.value)
+    with pytest.raises(ValueError, match="no TypeId ns3::NoSuchClass"):
+        edgellm.set_default("ns3::NoSuchClass::Foo", "1")
+    assert edgellm.get_defaults() == {}
+
+
+def test_set_default_bad_value_raises_with_ns3s_text():
+    with pytest.raises(ValueError) as error:
+        edgellm.set_default("ns3::EdgeLlmClient::NackDelay", "-5ms")
+    text = str(error.value)
+    assert "Invalid command-line argument: --ns3::EdgeLlmClient::NackDelay=-5ms" in text
+    assert "allowed: a time >= 0" in text
+    assert "General Arguments" not in text
+    with pytest.raises(ValueError, match="Can't Parse Time soon"):
+        edgellm.set_default("ns3::EdgeLlmClient::NackDelay", "soon")
+    assert edgellm.get_defaults() == {}
+
+
+def test_attribute_info():
+    info = edgellm.attribute_info("ns3::EdgeLlmClient::NackDelay")
+    assert info["type_id"] == "ns3::EdgeLlmClient"
+    assert info["value_type"] == "ns3::TimeValue"
