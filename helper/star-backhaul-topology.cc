@@ -200,13 +200,18 @@ StarBackhaulTopology::Install(const NodeContainer& cells,
 
     for (uint32_t k = 0; k < cells.GetN(); ++k)
     {
-        BooleanValue weak;
-        cells.Get(k)->GetObject<Ipv4>()->GetAttribute("WeakEsModel", weak);
         // Packets for a cell's up-link address arrive on its down link; without the weak
-        // model they would be dropped without a word.
-        NS_ABORT_MSG_IF(!weak.Get(),
+        // end-system model they would be dropped without a word. ns-3.41 added
+        // StrongEndSystemModel, its negation, and later releases dropped WeakEsModel.
+        Ptr<Ipv4> ip = cells.Get(k)->GetObject<Ipv4>();
+        BooleanValue model;
+        const bool weak = ip->GetAttributeFailSafe("WeakEsModel", model)
+                              ? model.Get()
+                              : (ip->GetAttribute("StrongEndSystemModel", model), !model.Get());
+        NS_ABORT_MSG_IF(!weak,
                         "StarBackhaulTopology::Install: cell "
-                            << k << " has ns3::Ipv4::WeakEsModel = false; the star needs true "
+                            << k << " has the strong end-system model (ns3::Ipv4::WeakEsModel "
+                            << "false, or StrongEndSystemModel true); the star needs the weak one "
                             << "(ns-3's default)");
     }
     m_agg = CreateObject<Node>();

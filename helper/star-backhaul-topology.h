@@ -31,8 +31,8 @@ namespace ns3
  * to Agg over its up link. Agg, though directly connected to every up link, has a host route
  * to each cell's address via Core over the shared link (longer than the connected /30, so
  * nothing turns back at Agg), and Core a host route to each via the cell's down link, where
- * the cell takes it by ns-3's weak end-system model (Ipv4L3Protocol::WeakEsModel, true by
- * default). So the data of a transfer from i to j and the ACKs from j to i both cross the
+ * the cell takes it by ns-3's weak end-system model (the default: Ipv4::WeakEsModel true, or
+ * from ns-3.41 StrongEndSystemModel false). So the data of a transfer from i to j and the ACKs from j to i both cross the
  * shared link from Agg to Core, once each; the link from Core to Agg stays idle.
  *
  * Addresses, from BaseNetwork N.0.0.0 (a /8): the shared link N.0.0.0/30 (Agg .1, Core .2),
@@ -71,7 +71,7 @@ class StarBackhaulTopology : public BackhaulTopology
      * links from A to B (up_A, the shared link, down_B), then those of B to A's own access
      * (up_B, down_A), which the ACKs of A's transfers and B's transfers cross. Also stops the
      * run if AccessRate is below SharedRate, if there are more than 16384 cells, or if a cell
-     * has ns3::Ipv4::WeakEsModel false.
+     * has the strong end-system model.
      */
     std::vector<BackhaulPath> Install(
         const NodeContainer& cells,

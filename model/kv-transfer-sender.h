@@ -364,6 +364,7 @@ class KvTransferSender : public Object
     bool m_connected{false};        //!< established
     bool m_pumping{false};          //!< re-entrancy guard
     Ptr<KvTransferPolicy> m_policy; //!< Policy
+    TypeId m_congestionControl;     //!< CongestionControl
     uint64_t m_maxMessageBytes;     //!< MaxMessageBytes
     uint32_t m_socketBuffer;        //!< SocketBufferBytes (0: from the link)
     uint32_t m_segmentSize{0};      //!< the segment size chosen at Start
