@@ -17,15 +17,32 @@ if(NOT EDGE_LLM_BOOST_MATH_INCLUDE_DIR)
 endif()
 
 # The ns-3 release built against, as major * 100 + minor (3.37 -> 337), for the sources' few
-# checks of an API that changed (model/enum-accessor.h). An ns-3 tree names it NS3_VER; the
-# installed package, ns3_VERSION.
+# checks of an API that changed (model/enum-accessor.h). An ns-3 tree names it NS3_VER. An
+# installed ns-3's headers say it in ns3/version-defines.h, which is what the sources compile
+# against; the package's version is the fallback.
 if(DEFINED NS3_VER)
   set(edge_llm_ns3_release "${NS3_VER}")
 else()
   set(edge_llm_ns3_release "${ns3_VERSION}")
+  list(GET EDGE_LLM_NS3_TARGETS 0 edge_llm_core_target)
+  get_target_property(edge_llm_core_includes ${edge_llm_core_target} INTERFACE_INCLUDE_DIRECTORIES)
+  foreach(dir ${edge_llm_core_includes})
+    if(NOT dir MATCHES "\\$<" AND EXISTS "${dir}/ns3/version-defines.h")
+      file(STRINGS "${dir}/ns3/version-defines.h" edge_llm_version_lines
+           REGEX "^#define NS3_VERSION_(MAJOR|MINOR) [0-9]+")
+      string(REGEX REPLACE ".*MAJOR ([0-9]+).*MINOR ([0-9]+).*" "\\1.\\2" edge_llm_headers_release
+             "${edge_llm_version_lines}")
+      if(edge_llm_headers_release MATCHES "^[0-9]+\\.[0-9]+$")
+        set(edge_llm_ns3_release "${edge_llm_headers_release}")
+      endif()
+      break()
+    endif()
+  endforeach()
 endif()
 if(NOT edge_llm_ns3_release MATCHES "^([0-9]+)\\.([0-9]+)")
   message(FATAL_ERROR "edge-llm: cannot read the ns-3 release from '${edge_llm_ns3_release}'")
 endif()
 math(EXPR EDGE_LLM_NS3_VERSION "${CMAKE_MATCH_1} * 100 + ${CMAKE_MATCH_2}")
 add_compile_definitions(EDGE_LLM_NS3_VERSION=${EDGE_LLM_NS3_VERSION})
+message(STATUS "edge-llm: the sources' version checks see ns-3 ${edge_llm_ns3_release} "
+               "(EDGE_LLM_NS3_VERSION=${EDGE_LLM_NS3_VERSION})")

@@ -16,6 +16,7 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/tcp-congestion-ops.h"
+#include "ns3/tcp-cubic.h"
 #include "ns3/tcp-socket-base.h"
 #include "ns3/tcp-socket-factory.h"
 #include "ns3/uinteger.h"
@@ -58,18 +59,26 @@ KvTransferSender::GetTypeId()
                     "an integer in [1, 4294967295]"))
             .AddAttribute(
                 "CongestionControl",
-                "TCP congestion control of the transfers, a TcpCongestionOps TypeId. "
-                "ns3::TcpNewReno, ns-3's default up to 3.40, keeps results alike across "
-                "releases; ns-3.41 made ns3::TcpCubic the default of every other socket.",
-                TypeIdValue(TcpNewReno::GetTypeId()),
+                "TCP congestion control of the transfers, a TcpCongestionOps TypeId: "
+                "ns3::TcpCubic, the default of ns-3's sockets, or any other, "
+                "e.g. ns3::TcpNewReno, whatever ns3::TcpL4Protocol::SocketType says.",
+                TypeIdValue(TcpCubic::GetTypeId()),
                 MakeTypeIdAccessor(&KvTransferSender::m_congestionControl),
                 edgellm::MakeExplainingChecker(
                     MakeTypeIdChecker(),
                     "ns3::KvTransferSender::CongestionControl",
-                    "a TypeId of a TcpCongestionOps, e.g. ns3::TcpNewReno or ns3::TcpCubic",
+                    "a TypeId of a TcpCongestionOps, e.g. ns3::TcpCubic or ns3::TcpNewReno",
                     [](const AttributeValue& v) {
+                        // Made and cast, not IsChildOf: ns-3.37 registers ns3::TcpCubic with
+                        // TcpSocketBase as its parent.
                         const TypeId t = static_cast<const TypeIdValue&>(v).Get();
-                        return t.IsChildOf(TcpCongestionOps::GetTypeId()) && t.HasConstructor()
+                        if (!t.HasConstructor())
+                        {
+                            return "not a TCP congestion control";
+                        }
+                        ObjectFactory f;
+                        f.SetTypeId(t);
+                        return DynamicCast<TcpCongestionOps>(f.Create())
                                    ? ""
                                    : "not a TCP congestion control";
                     }))

@@ -389,9 +389,9 @@ class StarSaturationTestCase : public TestCase
             sender->SetAttribute("SegmentSize", UintegerValue(segment));
             sender->SetAttribute("RcvBufSize", UintegerValue(buffer));
             sender->SetAttribute("SndBufSize", UintegerValue(buffer));
-            // The bound below assumes no retransmission timeout. Under ns-3.41's default
-            // Cubic the four flows took 1.15 s in ns-3.46.1, about ns-3's 1 s minimum RTO
-            // more; the KV transfers use NewReno (KvTransferSender::CongestionControl).
+            // The bound below assumes no retransmission timeout. Under Cubic, ns-3.46.1's
+            // four flows took 1.15 s, about ns-3's 1 s minimum RTO more (3.37's did not);
+            // under NewReno they meet the bound in both.
             DynamicCast<TcpSocketBase>(sender)->SetCongestionControlAlgorithm(
                 CreateObject<TcpNewReno>());
             sender->Bind(InetSocketAddress(p.addressA, 0));
