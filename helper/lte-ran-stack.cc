@@ -131,15 +131,9 @@ LteRanStack::GetTypeId()
                 "ns3::LteRlcUm::ReorderingTimer was set.",
                 TimeValue(MilliSeconds(30)),
                 MakeTimeAccessor(&LteRanStack::m_rlcReordering),
-                edgellm::MakeExplainingChecker(
-                    MakeTimeChecker(),
-                    "ns3::LteRanStack::RlcUmReorderingTimer",
-                    "a time in [0, 200 ms]",
-                    [](const AttributeValue& v) {
-                        const Time t = static_cast<const TimeValue&>(v).Get();
-                        return !t.IsStrictlyNegative() && t <= MilliSeconds(200) ? ""
-                                                                                 : "out of range";
-                    }))
+                edgellm::MakeTimeRangeChecker("ns3::LteRanStack::RlcUmReorderingTimer",
+                                              MilliSeconds(200),
+                                              "a time in [0, 200 ms]"))
             .AddAttribute("A3Preset",
                           "Hysteresis and time to trigger of the a3 trigger: responsive (2 dB, "
                           "40 ms), ns3 (ns-3's 3 dB, 256 ms) or custom (A3Hysteresis and "
@@ -173,16 +167,9 @@ LteRanStack::GetTypeId()
                           "Time to trigger of the custom A3Preset, [0, 5120 ms] (36.331).",
                           TimeValue(MilliSeconds(40)),
                           MakeTimeAccessor(&LteRanStack::m_a3TimeToTrigger),
-                          edgellm::MakeExplainingChecker(
-                              MakeTimeChecker(),
-                              "ns3::LteRanStack::A3TimeToTrigger",
-                              "a time in [0, 5120 ms]",
-                              [](const AttributeValue& v) {
-                                  const Time t = static_cast<const TimeValue&>(v).Get();
-                                  return !t.IsStrictlyNegative() && t <= MilliSeconds(5120)
-                                             ? ""
-                                             : "out of range";
-                              }))
+                          edgellm::MakeTimeRangeChecker("ns3::LteRanStack::A3TimeToTrigger",
+                                                        MilliSeconds(5120),
+                                                        "a time in [0, 5120 ms]"))
             .AddAttribute("PathlossModel",
                           "friis: ns-3's free-space default, optimistic at the cell edge. "
                           "log-distance: 3GPP TR 36.814's macro-cell loss, 128.1 + 37.6 "

@@ -193,16 +193,9 @@ NrRanStack::GetTypeId()
                           "Time to trigger of the a3 trigger, [0, 5120 ms] (38.331).",
                           TimeValue(MilliSeconds(40)),
                           MakeTimeAccessor(&NrRanStack::m_a3TimeToTrigger),
-                          edgellm::MakeExplainingChecker(
-                              MakeTimeChecker(),
-                              "ns3::NrRanStack::A3TimeToTrigger",
-                              "a time in [0, 5120 ms]",
-                              [](const AttributeValue& v) {
-                                  const Time t = static_cast<const TimeValue&>(v).Get();
-                                  return !t.IsStrictlyNegative() && t <= MilliSeconds(5120)
-                                             ? ""
-                                             : "out of range";
-                              }));
+                          edgellm::MakeTimeRangeChecker("ns3::NrRanStack::A3TimeToTrigger",
+                                                        MilliSeconds(5120),
+                                                        "a time in [0, 5120 ms]"));
     return tid;
 }
 

@@ -32,8 +32,9 @@ namespace ns3
  * to each cell's address via Core over the shared link (longer than the connected /30, so
  * nothing turns back at Agg), and Core a host route to each via the cell's down link, where
  * the cell takes it by ns-3's weak end-system model (the default: Ipv4::WeakEsModel true, or
- * from ns-3.41 StrongEndSystemModel false). So the data of a transfer from i to j and the ACKs from j to i both cross the
- * shared link from Agg to Core, once each; the link from Core to Agg stays idle.
+ * from ns-3.41 StrongEndSystemModel false). So the data of a transfer from i to j and the ACKs from
+ * j to i both cross the shared link from Agg to Core, once each; the link from Core to Agg stays
+ * idle.
  *
  * Addresses, from BaseNetwork N.0.0.0 (a /8): the shared link N.0.0.0/30 (Agg .1, Core .2),
  * cell k's up link the k-th /30 of N.1.0.0/16 (cell .1, its address; Agg .2), its down link

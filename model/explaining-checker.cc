@@ -129,6 +129,19 @@ MakeTimeNotNegativeChecker(std::string attribute, bool zeroAllowed)
 }
 
 Ptr<const AttributeChecker>
+MakeTimeRangeChecker(std::string attribute, Time max, std::string allowed)
+{
+    return MakeExplainingChecker(MakeTimeChecker(),
+                                 std::move(attribute),
+                                 std::move(allowed),
+                                 [max](const AttributeValue& v) {
+                                     const Time t = static_cast<const TimeValue&>(v).Get();
+                                     return !t.IsStrictlyNegative() && t <= max ? ""
+                                                                                : "out of range";
+                                 });
+}
+
+Ptr<const AttributeChecker>
 MakeFiniteNotNegativeChecker(std::string attribute, bool zeroAllowed)
 {
     return MakeExplainingChecker(MakeDoubleChecker<double>(),

@@ -6,6 +6,7 @@
 #define EDGE_LLM_EXPLAINING_CHECKER_H
 
 #include "ns3/attribute.h"
+#include "ns3/nstime.h"
 
 #include <functional>
 #include <string>
@@ -47,6 +48,17 @@ Ptr<const AttributeChecker> MakeExplainingChecker(
  * \return the checker
  */
 Ptr<const AttributeChecker> MakeTimeNotNegativeChecker(std::string attribute, bool zeroAllowed);
+
+/**
+ * \brief An explaining checker of a Time in [0, max].
+ * \param attribute the full name shown
+ * \param max the largest time allowed
+ * \param allowed the range in words, e.g. "a time in [0, 200 ms]"
+ * \return the checker
+ */
+Ptr<const AttributeChecker> MakeTimeRangeChecker(std::string attribute,
+                                                 Time max,
+                                                 std::string allowed);
 
 /**
  * \brief An explaining checker of a finite double that is > 0, or >= 0.

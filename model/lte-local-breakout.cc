@@ -9,7 +9,6 @@
 #include "ns3/ipv4-l3-protocol.h"
 #include "ns3/log.h"
 #include "ns3/lte-enb-net-device.h"
-#include "ns3/object-map.h"
 
 namespace ns3
 {
@@ -108,9 +107,7 @@ LteLocalBreakout::FindContext(uint64_t imsi)
 bool
 LteLocalBreakout::HasBearer(uint64_t imsi, uint8_t bearerId)
 {
-    ObjectMapValue drbs;
-    m_contexts.Lookup(imsi)->GetAttribute("DataRadioBearerMap", drbs);
-    return drbs.Get(bearerId) != nullptr;
+    return m_contexts.HasBearer(imsi, bearerId);
 }
 
 void

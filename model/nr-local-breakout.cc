@@ -9,7 +9,6 @@
 #include "ns3/log.h"
 #include "ns3/nr-eps-bearer-tag.h"
 #include "ns3/nr-gnb-net-device.h"
-#include "ns3/object-map.h"
 
 namespace ns3
 {
@@ -95,9 +94,7 @@ NrLocalBreakout::FindContext(uint64_t imsi)
 bool
 NrLocalBreakout::HasBearer(uint64_t imsi, uint8_t bearerId)
 {
-    ObjectMapValue drbs;
-    m_contexts.Lookup(imsi)->GetAttribute("DataRadioBearerMap", drbs);
-    return drbs.Get(bearerId) != nullptr;
+    return m_contexts.HasBearer(imsi, bearerId);
 }
 
 void

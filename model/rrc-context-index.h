@@ -113,6 +113,18 @@ class RrcContextIndex
         return it == m_contexts.end() ? nullptr : it->second;
     }
 
+    /**
+     * \param imsi a UE whose context Lookup finds
+     * \param bearerId an EPS bearer
+     * \return whether that context has a data radio bearer of it
+     */
+    bool HasBearer(uint64_t imsi, uint8_t bearerId)
+    {
+        ObjectMapValue drbs;
+        Lookup(imsi)->GetAttribute("DataRadioBearerMap", drbs);
+        return drbs.Get(bearerId) != nullptr;
+    }
+
     /// \return how many times the UeMap was scanned
     uint64_t GetScans() const
     {
