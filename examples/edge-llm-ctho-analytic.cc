@@ -194,6 +194,7 @@ main(int argc, char* argv[])
     std::string compute;
     bool blockAligned = false;
     std::string csv;
+    std::string outDir;
 
     // A preset sets the defaults before the command line is parsed, so that attributes given
     // beside it (--ns3::GpuComputeModel::...) override the preset rather than the reverse.
@@ -245,6 +246,7 @@ main(int argc, char* argv[])
                  compute);
     cmd.AddValue("blockAligned", "restrict L to whole KV blocks (plus C_max)", blockAligned);
     cmd.AddValue("csv", "also write the results to this CSV file", csv);
+    cmd.AddValue("outDir", "write analytic.csv, with a .json sidecar, there", outDir);
     // Numbers are checked as text first: CommandLine would print its help without the
     // flag's range, or wrap "-3" around in an unsigned flag.
     {
@@ -328,6 +330,16 @@ main(int argc, char* argv[])
                                               {"bsDistance", "ns3::CtHoPaperScenario::BsDistance"}},
                                              argc,
                                              argv);
+    }
+    if (error.empty() && !outDir.empty() && !csv.empty())
+    {
+        error = "--csv = " + csv + " is invalid with --outDir, which names the file itself (" +
+                "analytic.csv); allowed: one of the two";
+    }
+    if (error.empty() && !outDir.empty())
+    {
+        error = edgellm::PrepareOutDir("outDir", outDir);
+        csv = outDir + "/analytic.csv";
     }
     std::ofstream out;
     if (error.empty() && !csv.empty())
@@ -437,6 +449,29 @@ main(int argc, char* argv[])
         if (out.fail())
         {
             std::cerr << "--csv = " << csv << ": writing it failed\n";
+            return 1;
+        }
+    }
+    if (!outDir.empty())
+    {
+        EdgeLlmRunMetadata meta;
+        meta.program = "edge-llm-ctho-analytic";
+        meta.arguments.assign(argv, argv + argc);
+        meta.parameters = {{"sweep", sweep},
+                           {"values", values},
+                           {"ues", std::to_string(base.ues)},
+                           {"cMin", std::to_string(cMin)},
+                           {"cMax", std::to_string(base.cMax)},
+                           {"rbhGbps", edgellm::FormatValue(base.rbhGbps)},
+                           {"prefillCycle", edgellm::FormatValue(prefillCycle)},
+                           {"bsDistance", edgellm::FormatValue(bsDistance)},
+                           {"kvModel", kvModel},
+                           {"compute", compute},
+                           {"blockAligned", blockAligned ? "true" : "false"},
+                           {"outDir", outDir}};
+        if (!WriteRunSidecar(csv, meta))
+        {
+            std::cerr << "--outDir = " << outDir << ": cannot write analytic.csv.json there\n";
             return 1;
         }
     }

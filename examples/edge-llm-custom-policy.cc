@@ -136,6 +136,7 @@ main(int argc, char* argv[])
     // flag (CommandLine's own reader does not name it).
     std::string windowText = "0s";
     std::string slotText = "10ms";
+    std::string outDir;
     CommandLine cmd(__FILE__);
     scheme.AddTo(cmd);
     cmd.AddValue("numUes", "UEs that hand over, [1, 8]", numUes);
@@ -143,6 +144,9 @@ main(int argc, char* argv[])
                  "equal-share: resume this long after the handover, >= 0 (0: all)",
                  windowText);
     cmd.AddValue("slot", "equal-share: the allocation slot (> 0)", slotText);
+    cmd.AddValue("outDir",
+                 "write handovers.csv and sessions.csv there, each with a .json sidecar",
+                 outDir);
     // Numbers are checked as text first: CommandLine would print its help without the
     // flag's range, or wrap "-3" around in an unsigned flag.
     {
@@ -191,6 +195,10 @@ main(int argc, char* argv[])
                                              argc,
                                              argv);
     }
+    if (error.empty() && !outDir.empty())
+    {
+        error = edgellm::PrepareOutDir("outDir", outDir);
+    }
     if (!error.empty())
     {
         std::cerr << error << "\n";
@@ -198,6 +206,7 @@ main(int argc, char* argv[])
     }
 
     bool ok = true;
+    std::vector<EdgeLlmRunResults> results;
     std::cout << "scheme        imsi  outcome   delay[ms]  arrived  slots\n";
     for (const std::string& name : schemes)
     {
@@ -256,8 +265,26 @@ main(int argc, char* argv[])
             ok = ok && DynamicCast<EdgeLlmClient>(s->GetClients().Get(i))->IsComplete();
         }
         ok = ok && migrated == numUes;
+        results.push_back(
+            CollectRunResults(name, edge->GetCoordinator()->GetRecords(), s->GetClients()));
         Simulator::Destroy();
         s->Dispose();
+    }
+    if (!outDir.empty())
+    {
+        EdgeLlmRunMetadata meta;
+        meta.program = "edge-llm-custom-policy";
+        meta.arguments.assign(argv, argv + argc);
+        meta.parameters = {{"scheme", edgellm::JoinNames(schemes)},
+                           {"numUes", std::to_string(numUes)},
+                           {"window", windowText},
+                           {"slot", slotText},
+                           {"outDir", outDir}};
+        if (!WriteRunResults(outDir, results, meta))
+        {
+            std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";
+            return 1;
+        }
     }
     if (!ok)
     {

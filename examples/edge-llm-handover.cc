@@ -28,7 +28,6 @@
 #include "ns3/token-log.h"
 
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -226,19 +225,7 @@ main(int argc, char* argv[])
     }
     if (error.empty() && !outDir.empty())
     {
-        std::error_code e;
-        std::filesystem::create_directories(outDir, e);
-        if (e)
-        {
-            error = "--outDir = " + outDir + " is invalid: cannot create it: " + e.message();
-        }
-    }
-    if (error.empty() && !outDir.empty())
-    {
-        if (!std::ofstream(outDir + "/handovers.csv"))
-        {
-            error = "--outDir = " + outDir + " is invalid: cannot write handovers.csv there";
-        }
+        error = edgellm::PrepareOutDir("outDir", outDir);
     }
     if (error.empty() && !tokensCsv.empty() && !std::ofstream(tokensCsv, std::ios::app))
     {

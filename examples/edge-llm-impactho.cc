@@ -210,12 +210,7 @@ main(int argc, char* argv[])
     }
     if (error.empty() && !outDir.empty())
     {
-        std::error_code e;
-        std::filesystem::create_directories(outDir, e);
-        if (e || !std::ofstream(outDir + "/handovers.csv"))
-        {
-            error = "--outDir = " + outDir + " is invalid: cannot write there";
-        }
+        error = edgellm::PrepareOutDir("outDir", outDir);
     }
     if (!error.empty())
     {

@@ -305,13 +305,7 @@ main(int argc, char* argv[])
     std::string error = Check(f, rates, ks, residentCounts, modes);
     if (error.empty() && !outDir.empty())
     {
-        std::error_code e;
-        std::filesystem::create_directories(outDir, e);
-        if (e || !std::ofstream(outDir + "/.write-test"))
-        {
-            error = "--outDir = " + outDir + " is invalid: cannot write there";
-        }
-        std::filesystem::remove(outDir + "/.write-test", e);
+        error = edgellm::PrepareOutDir("outDir", outDir);
     }
     if (!error.empty())
     {

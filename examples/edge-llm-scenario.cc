@@ -18,7 +18,6 @@
 #include "ns3/edge-llm-module.h"
 #include "ns3/flag-checks.h"
 
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -205,12 +204,7 @@ main(int argc, char* argv[])
     std::string error = Check(f, backhaulRate, simTime);
     if (error.empty() && !outDir.empty())
     {
-        std::error_code e;
-        std::filesystem::create_directories(outDir, e);
-        if (e || !std::ofstream(outDir + "/handovers.csv"))
-        {
-            error = "--outDir = " + outDir + " is invalid: cannot write there";
-        }
+        error = edgellm::PrepareOutDir("outDir", outDir);
     }
     if (error.empty())
     {

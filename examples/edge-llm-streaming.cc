@@ -21,7 +21,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -210,12 +209,7 @@ main(int argc, char* argv[])
     }
     if (error.empty())
     {
-        std::error_code created;
-        std::filesystem::create_directories(outDir, created);
-        if (created)
-        {
-            error = "--outDir = " + outDir + " is invalid: cannot create it: " + created.message();
-        }
+        error = edgellm::PrepareOutDir("outDir", outDir);
     }
     std::ofstream sessions;
     if (error.empty())

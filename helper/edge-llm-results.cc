@@ -273,7 +273,7 @@ WriteSessionsCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
 {
     os << "scheme,imsi,start_s,tokens_to_generate,tokens_delivered,duplicates,"
           "delivered_by_resend,nacks_sent,complete,handovers,ttft_s,itl_mean_s,itl_p50_s,"
-          "itl_p90_s,itl_p99_s,sit_max_s\n";
+          "itl_p90_s,itl_p99_s,sit_max_s,total_s\n";
     for (const EdgeLlmRunResults& run : runs)
     {
         for (const EdgeLlmSessionRow& s : run.sessions)
@@ -289,7 +289,8 @@ WriteSessionsCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
                << s.nacksSent << ',' << (s.complete ? 1 : 0) << ',' << s.handovers << ','
                << Cell(started ? s.summary.ttftS : NOT_MEASURED) << ',' << Cell(s.summary.itlMeanS)
                << ',' << Cell(s.summary.itlP50S) << ',' << Cell(s.summary.itlP90S) << ','
-               << Cell(s.summary.itlP99S) << ',' << Cell(sitMax) << '\n';
+               << Cell(s.summary.itlP99S) << ',' << Cell(sitMax) << ','
+               << Cell(started ? s.summary.totalS : NOT_MEASURED) << '\n';
         }
     }
 }

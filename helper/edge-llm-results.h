@@ -113,7 +113,7 @@ void PrintSitSplit(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
  * \brief Write sessions.csv rows: one per session. Columns: scheme, imsi, start_s,
  * tokens_to_generate, tokens_delivered, duplicates, delivered_by_resend, nacks_sent,
  * complete (0 or 1), handovers, ttft_s, itl_mean_s, itl_p50_s, itl_p90_s, itl_p99_s,
- * sit_max_s.
+ * sit_max_s, total_s (the last token's delivery minus start_s: the total streaming delay).
  * \param os where
  * \param runs the runs
  */

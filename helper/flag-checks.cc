@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -195,6 +197,30 @@ CheckFlagAttributes(const std::vector<std::pair<std::string, std::string>>& flag
             return "--" + path + " = " + now + " is invalid here: --" + flag +
                    " sets it; allowed: --" + flag + " instead";
         }
+    }
+    return "";
+}
+
+std::string
+PrepareOutDir(const std::string& flag, const std::string& dir)
+{
+    if (dir.empty())
+    {
+        return FlagError(flag, "\"\"", "a directory's path");
+    }
+    std::error_code e;
+    std::filesystem::create_directories(dir, e);
+    if (e)
+    {
+        return "--" + flag + " = " + dir + " is invalid: cannot create it: " + e.message();
+    }
+    // A probe file rather than permission bits: it also catches a full or read-only mount.
+    const std::string probe = dir + "/.edge-llm-write-test";
+    const bool written = static_cast<bool>(std::ofstream(probe));
+    std::filesystem::remove(probe, e);
+    if (!written)
+    {
+        return "--" + flag + " = " + dir + " is invalid: cannot write there";
     }
     return "";
 }

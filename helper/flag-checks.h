@@ -122,6 +122,17 @@ std::string CheckFlagAttributes(
     int argc,
     char* argv[]);
 
+/**
+ * \brief Make a program's output directory and check that a file can be written in it.
+ *
+ * Campaign tools (SEM, the edgellm sweeps) give every run a directory of its own; a directory
+ * that cannot be made or written is refused before the run, not after it.
+ * \param flag the flag that named the directory, without dashes ("outDir")
+ * \param dir the directory; made with its parents when missing
+ * \return an empty string, or an error naming the flag, the directory and the reason
+ */
+std::string PrepareOutDir(const std::string& flag, const std::string& dir);
+
 } // namespace edgellm
 } // namespace ns3
 

@@ -554,7 +554,7 @@ EdgeLlmClient::GetSummary() const
     {
         TokenTimingSummary s;
         const double nan = std::numeric_limits<double>::quiet_NaN();
-        s.ttftS = s.itlMeanS = s.itlP50S = s.itlP90S = s.itlP99S = nan;
+        s.ttftS = s.totalS = s.itlMeanS = s.itlP50S = s.itlP90S = s.itlP99S = nan;
         return s;
     }
     return edgellm::SummarizeTokenTiming(m_startNs, m_deliveryNs, m_handoverMarks);

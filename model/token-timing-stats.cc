@@ -128,6 +128,7 @@ SummarizeTokenTiming(int64_t startNs,
     TokenTimingSummary s;
     s.tokens = static_cast<uint32_t>(deliveryNs.size());
     s.ttftS = (deliveryNs.front() - startNs) * NS;
+    s.totalS = (deliveryNs.back() - startNs) * NS;
     s.itlCount = s.tokens - 1;
     if (s.itlCount == 0)
     {

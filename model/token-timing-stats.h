@@ -65,6 +65,7 @@ struct TokenTimingSummary
 {
     uint32_t tokens{0};           //!< tokens delivered
     double ttftS{0};              //!< time to first token, s
+    double totalS{0};             //!< the last token's delivery minus the session start, s
     uint32_t itlCount{0};         //!< ITL samples: tokens - 1
     double itlMeanS{0};           //!< mean ITL, s; NaN without ITL samples
     double itlP50S{0};            //!< median ITL, s; NaN without ITL samples

@@ -53,7 +53,7 @@ class _Example:
     """How one example writes its records."""
 
     def __init__(self, out_flag, primary, runs_flag=False):
-        # out_flag: "outDir" (a directory of CSVs), "csv" (one file), or None (stdout only).
+        # out_flag: the flag naming the directory the example writes its CSVs in.
         self.out_flag = out_flag
         self.primary = primary
         self.runs_flag = runs_flag
@@ -67,12 +67,9 @@ EXAMPLES = {
     "edge-llm-impactho": _Example("outDir", "handovers", runs_flag=True),
     "edge-llm-pallas": _Example("outDir", "handovers", runs_flag=True),
     "edge-llm-streaming": _Example("outDir", "sessions"),
-    "edge-llm-ctho-analytic": _Example("csv", "analytic"),
-    "edge-llm-custom-policy": _Example(None, None),
+    "edge-llm-ctho-analytic": _Example("outDir", "analytic"),
+    "edge-llm-custom-policy": _Example("outDir", "handovers"),
 }
-
-# The file edge-llm-ctho-analytic's --csv writes in the run's directory.
-_CSV_FILE = "analytic.csv"
 
 # Attribute defaults for every later run, "ns3::Class::Attribute" -> value text, in order.
 _defaults = {}
@@ -334,11 +331,7 @@ def run(example, out_dir=None, timeout=None, defaults=None, **params):
     keep = out_dir is not None
     directory = os.path.abspath(out_dir) if keep else tempfile.mkdtemp(prefix="edgellm-")
     try:
-        if spec.out_flag == "outDir":
-            command.append("--outDir=" + directory)
-        elif spec.out_flag == "csv":
-            os.makedirs(directory, exist_ok=True)
-            command.append("--csv=" + os.path.join(directory, _CSV_FILE))
+        command.append("--%s=%s" % (spec.out_flag, directory))
         start = time.monotonic()
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)

@@ -105,6 +105,7 @@ TEST(SummarizeTokenTiming, SmallSessionByHand)
     const auto s = SummarizeTokenTiming(start, d, {{0, 1}, {1, 2}, {3, 4}});
     EXPECT_EQ(s.tokens, 4u);
     EXPECT_DOUBLE_EQ(s.ttftS, 100e-9);
+    EXPECT_DOUBLE_EQ(s.totalS, 400e-9); // the last delivery, +400 ns, not the latest mark
     EXPECT_EQ(s.itlCount, 3u);
     EXPECT_EQ(ItlSamplesNs(d), (std::vector<int64_t>{50, 0, 250}));
     EXPECT_DOUBLE_EQ(s.itlMeanS, 100e-9);
@@ -182,6 +183,7 @@ TEST(SummarizeTokenTiming, OneTokenHasNoItl)
     EXPECT_TRUE(std::isnan(s.itlMeanS));
     EXPECT_TRUE(std::isnan(s.itlP99S));
     EXPECT_DOUBLE_EQ(s.ttftS, 5e-9);
+    EXPECT_DOUBLE_EQ(s.totalS, 5e-9);
     EXPECT_TRUE(ItlSamplesNs({}).empty());
 }
 
@@ -219,6 +221,7 @@ TEST(SummarizeTokenTiming, MatchesABruteForceOnRandomSessions)
         }
         ASSERT_EQ(s.tokens, n);
         ASSERT_DOUBLE_EQ(s.ttftS, (d[0] - start) * 1e-9);
+        ASSERT_DOUBLE_EQ(s.totalS, (d[n - 1] - start) * 1e-9);
         ASSERT_NEAR(s.itlMeanS, sum / (n - 1) * 1e-9, 1e-15);
         ASSERT_DOUBLE_EQ(s.itlP50S, BruteForcePercentile(itl, 50) * 1e-9);
         ASSERT_DOUBLE_EQ(s.itlP90S, BruteForcePercentile(itl, 90) * 1e-9);
