@@ -157,6 +157,8 @@ if(Python3_FOUND)
                    ${PROJECT_SOURCE_DIR})
 endif()
 
+include(${CMAKE_CURRENT_LIST_DIR}/doxygen.cmake)
+
 # ns-3 TestSuites, compiled into the runner itself: a separate test library could be dropped
 # by --as-needed linking, and the runner would then pass with zero tests.
 add_executable(edge-llm-test-runner test/edge-llm-test-runner.cc ${EDGE_LLM_TEST_SOURCES})

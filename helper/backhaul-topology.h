@@ -109,6 +109,7 @@ class BackhaulTopology : public Object
     virtual int64_t AssignStreams(int64_t stream);
 
   protected:
+    /// Drops the rate and delay distributions and the links made.
     void DoDispose() override;
 
     /**

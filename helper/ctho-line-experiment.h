@@ -86,7 +86,10 @@ struct CtHoLineInputs
     std::vector<double> startX;    //!< per moving UE, m
     std::vector<uint32_t> prompts; //!< per moving UE, tokens
 
-    /// \return true if both draws are the same
+    /**
+     * \param other another draw
+     * \return true if both draws are the same
+     */
     bool operator==(const CtHoLineInputs& other) const;
 };
 

@@ -71,6 +71,7 @@ class CtHoPaperScenario : public Object
     static std::vector<CtHoUe> ToSolverUes(const std::vector<CtHoPaperUe>& ues);
 
   protected:
+    /// Drops the random variables of the start positions and contexts.
     void DoDispose() override;
 
   private:

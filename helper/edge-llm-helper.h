@@ -166,10 +166,17 @@ class EdgeLlmHelper : public Object
     /// \return the coordinator InstallObserver made, or null before
     Ptr<HandoverCoordinator> GetCoordinator() const;
 
-    /// \return the KV-transfer application beside a cell's server, or stop the run
+    /**
+     * \param cellId a cell that InstallServers gave a server
+     * \return the KV-transfer application beside the cell's server; stops the run if there
+     *         is none
+     */
     Ptr<KvTransferApplication> GetKvTransfer(uint16_t cellId) const;
 
-    /// \return the server of a cell, or stop the run if there is none
+    /**
+     * \param cellId a cell that InstallServers gave a server
+     * \return the cell's server; stops the run if there is none
+     */
     Ptr<EdgeLlmServer> GetServer(uint16_t cellId) const;
 
     /// \return every server, by cell
@@ -185,6 +192,7 @@ class EdgeLlmHelper : public Object
     Ptr<RanStack> GetRanStack() const;
 
   protected:
+    /// Drops the servers, KV applications, links, observer, coordinator and RAN stack.
     void DoDispose() override;
 
   private:

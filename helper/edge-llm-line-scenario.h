@@ -156,6 +156,7 @@ class EdgeLlmLineScenario : public Object
     Ptr<RanObserver> GetObserver() const;
 
   protected:
+    /// Disposes of the network.
     void DoDispose() override;
 
   private:

@@ -169,6 +169,7 @@ class EdgeLlmNetwork : public Object
     uint64_t GetKvStreamBytesReceived() const;
 
   protected:
+    /// Disposes of the RAN stack and drops the layout, topology, edge helper and observer.
     void DoDispose() override;
 
   private:

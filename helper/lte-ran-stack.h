@@ -66,6 +66,7 @@ class LteRanStack : public RanStack
     Ptr<PointToPointEpcHelper> GetEpcHelper();
 
   protected:
+    /// Drops the LTE and EPC helpers and the cells.
     void DoDispose() override;
     Readiness GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const override;
     void DoRequestHandover(Ptr<NetDevice> ue,

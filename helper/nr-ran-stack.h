@@ -70,6 +70,7 @@ class NrRanStack : public RanStack
     Ptr<NrPointToPointEpcHelper> GetEpcHelper();
 
   protected:
+    /// Drops the handover algorithms, the NR and core helpers and the cells.
     void DoDispose() override;
     Readiness GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const override;
     void DoRequestHandover(Ptr<NetDevice> ue,

@@ -90,6 +90,7 @@ class PallasController : public Object
     void OnPrediction(uint64_t imsi, uint16_t servingCellId, const HandoverPrediction& prediction);
 
   protected:
+    /// Drops the coordinator, the scheduler and the servers.
     void DoDispose() override;
 
   private:

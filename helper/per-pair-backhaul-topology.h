@@ -45,6 +45,7 @@ class PerPairBackhaulTopology : public BackhaulTopology
     Ptr<BackhaulHelper> GetBackhaulHelper();
 
   protected:
+    /// Drops the link helper.
     void DoDispose() override;
 
   private:

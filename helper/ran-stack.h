@@ -216,6 +216,7 @@ class RanStack : public Object
     uint32_t GetRequestsDropped() const;
 
   protected:
+    /// Cancels the handover requests still waiting for their retry.
     void DoDispose() override;
 
     /// A UE's readiness for a handover out of a cell.

@@ -92,6 +92,7 @@ class StarBackhaulTopology : public BackhaulTopology
     Ipv4Address GetCellAddress(uint32_t cell) const;
 
   protected:
+    /// Drops the aggregation and core routers.
     void DoDispose() override;
 
   private:

@@ -106,6 +106,7 @@ class GridRandomRoute : public Object
                           double endS);
 
   protected:
+    /// Drops the random variable that picks each leg.
     void DoDispose() override;
 
   private:

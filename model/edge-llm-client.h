@@ -168,7 +168,12 @@ class EdgeLlmClient : public Application
     typedef void (*CompleteTracedCallback)(uint64_t imsi);
 
   protected:
+    /// Cancels the client's timers and drops its socket and token log.
     void DoDispose() override;
+    /**
+     * Ends the construction phase, during which the Imsi attribute takes its initial 0
+     * silently; from then on setting it to 0 is refused.
+     */
     void NotifyConstructionCompleted() override;
 
   private:

@@ -96,11 +96,27 @@ class EdgeLlmDownlinkHeader : public Header
     /// An invalid header (TOKENS with no token) until its fields are set.
     EdgeLlmDownlinkHeader();
 
+    /// \return GetTypeId(), for a header reached through a Header pointer
     TypeId GetInstanceTypeId() const override;
+    /// \return the message's bytes: MIN_SIZE, plus 8 per token for TOKENS
     uint32_t GetSerializedSize() const override;
-    /// Aborts the run if the fields do not make a valid message.
+    /**
+     * \brief Write the message in the layout above; aborts the run if the fields do not make a
+     * valid message.
+     * \param start where the message's GetSerializedSize() bytes go
+     */
     void Serialize(Buffer::Iterator start) const override;
+    /**
+     * \brief Read a message, taking its fields only if every one is in range.
+     * \param start the message's first byte
+     * \return the bytes read, or 0 if the message was refused (GetError() says why)
+     */
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /**
+     * \brief Print the type, IMSI, cell and server, and for TOKENS the first index, the
+     * count and the flags, or for SESSION_REJECTED the reason and request sequence number.
+     * \param os the stream written to
+     */
     void Print(std::ostream& os) const override;
 
     /**

@@ -35,8 +35,10 @@ class EdgeLlmRelayHeader : public Header
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+    /// \return GetTypeId(), for a header reached through a Header pointer
     TypeId GetInstanceTypeId() const override;
 
+    /// A header for IMSI 1 and port 1 at 0.0.0.0, to be filled by Deserialize().
     EdgeLlmRelayHeader();
 
     /**
@@ -61,10 +63,22 @@ class EdgeLlmRelayHeader : public Header
     /// \return the client's port
     uint16_t GetUePort() const;
 
+    /**
+     * \brief Print "relay imsi=I ue=A:P".
+     * \param os the stream written to
+     */
     void Print(std::ostream& os) const override;
+    /// \return SERIALIZED_SIZE: the header has one width
     uint32_t GetSerializedSize() const override;
+    /// \param start where the header's SERIALIZED_SIZE bytes go
     void Serialize(Buffer::Iterator start) const override;
-    /// Returns 0, and leaves this header unchanged, for short or invalid input.
+    /**
+     * \brief Read a header, taking its fields only if the magic, version and reserved bytes
+     * match and the IMSI and port are >= 1.
+     * \param start the header's first byte
+     * \return SERIALIZED_SIZE, or 0 for short or invalid input, which leaves this header
+     * unchanged
+     */
     uint32_t Deserialize(Buffer::Iterator start) override;
 
   private:

@@ -153,7 +153,10 @@ class EdgeLlmServer : public Application
      */
     void MarkHandover(uint64_t imsi);
 
-    /// \return true if the session is owned here
+    /**
+     * \param imsi a session
+     * \return true if the session is owned here
+     */
     bool OwnsSession(uint64_t imsi) const;
 
     /// \return the cell this server serves
@@ -206,6 +209,7 @@ class EdgeLlmServer : public Application
     typedef void (*SessionTracedCallback)(uint64_t imsi);
 
   protected:
+    /// Disposes of the engine, drops the sockets and the local breakout, and forgets every session.
     void DoDispose() override;
 
   private:

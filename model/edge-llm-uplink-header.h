@@ -94,11 +94,27 @@ class EdgeLlmUplinkHeader : public Header
     /// An invalid header (OPEN_SESSION with no IMSI and no tokens) until its fields are set.
     EdgeLlmUplinkHeader();
 
+    /// \return GetTypeId(), for a header reached through a Header pointer
     TypeId GetInstanceTypeId() const override;
+    /// \return the message's bytes: 32 for OPEN_SESSION, 24 + 8 per range for NACK, 20 for ACK
     uint32_t GetSerializedSize() const override;
-    /// Aborts the run if the fields do not make a valid message.
+    /**
+     * \brief Write the message in the layout above; aborts the run if the fields do not make a
+     * valid message.
+     * \param start where the message's GetSerializedSize() bytes go
+     */
     void Serialize(Buffer::Iterator start) const override;
+    /**
+     * \brief Read a message, taking its fields only if every one is in range.
+     * \param start the message's first byte
+     * \return the bytes read, or 0 if the message was refused (GetError() says why)
+     */
     uint32_t Deserialize(Buffer::Iterator start) override;
+    /**
+     * \brief Print the type, IMSI and sequence number, then the OPEN_SESSION's counts and
+     * start, or the next expected index and each missing range as [first,end).
+     * \param os the stream written to
+     */
     void Print(std::ostream& os) const override;
 
     /**

@@ -238,6 +238,7 @@ class HandoverCoordinator : public Object
     typedef void (*ReplannedTracedCallback)(uint64_t imsi, uint32_t epoch, uint64_t bytes);
 
   protected:
+    /// Cancels the slot tick and drops the scheduler, the cells and the KV senders.
     void DoDispose() override;
 
   private:

@@ -128,7 +128,10 @@ struct PlanRange
     uint64_t first{0}; //!< first position
     uint64_t end{0};   //!< one past the last, or CONTEXT_END
 
-    /// \return true if both hold the same positions
+    /**
+     * \param other another range
+     * \return true if both hold the same positions
+     */
     bool operator==(const PlanRange& other) const
     {
         return first == other.first && end == other.end;

@@ -116,6 +116,7 @@ class HandoverPredictionMeter : public Object
                                          Time madeAt);
 
   protected:
+    /// Forgets the predictions still waiting for their handover.
     void DoDispose() override;
 
   private:

@@ -138,6 +138,7 @@ class HandoverPredictor : public Object
                                              const HandoverPrediction& prediction);
 
   protected:
+    /// Cancels the next prediction round and drops the RAN observer and the UEs' nodes.
     void DoDispose() override;
 
     /**
@@ -215,6 +216,7 @@ class TrajectoryHandoverPredictor : public HandoverPredictor
     int64_t AssignStreams(int64_t stream) override;
 
   protected:
+    /// Drops the normal variable of the prediction error; then as HandoverPredictor.
     void DoDispose() override;
     HandoverPrediction DoPredict(uint64_t imsi, Ptr<Node> node, uint16_t servingCellId) override;
     void DoAddUe(uint64_t imsi, Ptr<Node> node) override;
@@ -259,6 +261,7 @@ class MeasurementHandoverPredictor : public HandoverPredictor
     std::vector<MeasurementSample> GetSamples(uint64_t imsi) const;
 
   protected:
+    /// Forgets the UEs' measurement histories; then as HandoverPredictor.
     void DoDispose() override;
     HandoverPrediction DoPredict(uint64_t imsi, Ptr<Node> node, uint16_t servingCellId) override;
     void DoObserve(Ptr<RanObserver> observer) override;

@@ -77,7 +77,10 @@ class KvCacheProfile
     /// \return the names FromPreset() accepts
     static std::vector<std::string> PresetNames();
 
-    /// \return whether bits is an allowed element width (16, 8, 4 or 2)
+    /**
+     * \param bits bits per element of the cache
+     * \return whether bits is an allowed element width (16, 8, 4 or 2)
+     */
     static bool IsAllowedBits(uint32_t bits);
 
     /// \return the model label

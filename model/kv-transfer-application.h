@@ -53,6 +53,7 @@ class KvTransferApplication : public Application
     Ptr<KvTransferReceiver> GetReceiver() const;
 
   protected:
+    /// Disposes of every sender and the receiver.
     void DoDispose() override;
 
   private:

@@ -81,6 +81,7 @@ class KvTransferHeader : public Header
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+    /// \return GetTypeId(), for a header reached through a Header pointer
     TypeId GetInstanceTypeId() const override;
 
     /// An END message of session 1, epoch 0: valid, so a default header can be printed.
@@ -147,15 +148,27 @@ class KvTransferHeader : public Header
     /// \return the reason a CANCEL carries; only meaningful for a CANCEL
     KvDiscardReason GetCancelReason() const;
 
-    /// \return a short name of a message type, e.g. "DATA"
+    /**
+     * \param type a MessageType, raw, as read off the wire
+     * \return its short name, e.g. "DATA"; "UNKNOWN" for a value that is no MessageType
+     */
     static const char* TypeName(uint8_t type);
 
+    /**
+     * \brief Print the type, IMSI and epoch, then a CANCEL's reason or the unit, the range as
+     * [first,end) and the payload bytes.
+     * \param os the stream written to
+     */
     void Print(std::ostream& os) const override;
+    /// \return SERIALIZED_SIZE: every message type has the same header
     uint32_t GetSerializedSize() const override;
+    /// \param start where the header's SERIALIZED_SIZE bytes go, in network byte order
     void Serialize(Buffer::Iterator start) const override;
     /**
-     * Reads a header; returns 0 and leaves this header unchanged if fewer than
-     * SERIALIZED_SIZE bytes remain or a field breaks a rule. Use Parse() to learn why.
+     * \brief Read a header, checking every field; use Parse() to learn why one is refused.
+     * \param start the header's first byte
+     * \return SERIALIZED_SIZE, or 0 if fewer bytes remain or a field breaks a rule, which
+     * leaves this header unchanged
      */
     uint32_t Deserialize(Buffer::Iterator start) override;
 

@@ -211,7 +211,11 @@ class SlotBudgetKvTransferPolicy : public KvTransferPolicy
                        Time now) const override;
     uint64_t GetAllowance(const KvTransferJobInfo& job, Time now) const override;
     Time GetNextRefill(Time now) const override;
-    /// With a source, unlimited: a slot's budget says nothing of the next one's.
+    /**
+     * \param job a queued job
+     * \return its fixed budget per slot (SetBudget's, else DefaultBudgetBytes); with a budget
+     *         source, unlimited, since one slot's budget says nothing of the next one's
+     */
     uint64_t GetAllowancePerRefill(const KvTransferJobInfo& job) const override;
     void NotifySent(const KvTransferJobInfo& job, uint64_t bytes, Time now) override;
 

@@ -165,16 +165,25 @@ class KvTransferReceiver : public Object
      */
     edgellm::RangeSet GetReceivedRanges(uint64_t imsi) const;
 
-    /// \return true if the session's current epoch is complete (and not cancelled since)
+    /**
+     * \param imsi a session
+     * \return true if the session's current epoch is complete (and not cancelled since)
+     */
     bool IsComplete(uint64_t imsi) const;
 
     /// \return every stream byte read, headers and payloads, from all peers
     uint64_t GetStreamBytesReceived() const;
 
-    /// \return messages dropped for a reason
+    /**
+     * \param reason why a message was dropped
+     * \return messages dropped for that reason, from all peers and sessions
+     */
     uint64_t GetDroppedMessages(DropReason reason) const;
 
-    /// \return a short name of a reason, e.g. "stale-epoch"
+    /**
+     * \param reason why a message was dropped
+     * \return its short name, e.g. "stale-epoch"
+     */
     static const char* ReasonName(DropReason reason);
 
     /**
@@ -199,6 +208,10 @@ class KvTransferReceiver : public Object
     typedef void (*CompleteTracedCallback)(uint64_t imsi, uint32_t epoch, uint64_t bytes);
 
   protected:
+    /**
+     * Detaches the listener and the connections without closing them (the node's devices are
+     * gone by then, and a FIN could not be sent), and drops the callbacks.
+     */
     void DoDispose() override;
 
   private:

@@ -312,6 +312,10 @@ class KvTransferSender : public Object
     typedef void (*TransferTracedCallback)(uint64_t imsi, uint32_t epoch, uint64_t bytes);
 
   protected:
+    /**
+     * Cancels the refill, unhooks the socket's callbacks and traces without closing it (TCP
+     * outlives this object, and the node's devices are gone by then), and drops the policy.
+     */
     void DoDispose() override;
 
   private:

@@ -342,6 +342,10 @@ class LlmEngine : public Object
     void SetSessionRejectedCallback(RejectedCallback cb);
 
   protected:
+    /**
+     * Cancels the iteration and wake-up events, forgets every session and queue, and drops the
+     * callbacks and the compute model.
+     */
     void DoDispose() override;
 
   private:

@@ -66,6 +66,7 @@ class LteLocalBreakout : public LocalBreakout
     static bool IsSendAllowed(UeManager::State state);
 
   protected:
+    /// Forgets the RRC contexts and drops the eNB device.
     void DoDispose() override;
     bool IsBound() const override;
     Context FindContext(uint64_t imsi) override;

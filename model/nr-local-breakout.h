@@ -61,6 +61,7 @@ class NrLocalBreakout : public LocalBreakout
     uint64_t GetUeMapScans() const override;
 
   protected:
+    /// Forgets the RRC contexts and drops the gNB device.
     void DoDispose() override;
     bool IsBound() const override;
     Context FindContext(uint64_t imsi) override;

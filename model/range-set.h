@@ -29,10 +29,18 @@ class RangeSet
      */
     void Add(uint64_t first, uint64_t end);
 
-    /// \return true if some integer of [first, end) is held
+    /**
+     * \param first first integer of the range
+     * \param end one past its last
+     * \return true if some integer of [first, end) is held (false for an empty range)
+     */
     bool Overlaps(uint64_t first, uint64_t end) const;
 
-    /// \return true if every integer of [first, end) is held (true for an empty range)
+    /**
+     * \param first first integer of the range
+     * \param end one past its last
+     * \return true if every integer of [first, end) is held (true for an empty range)
+     */
     bool Contains(uint64_t first, uint64_t end) const;
 
     /// \return how many integers are held

@@ -50,7 +50,10 @@ class RelayPaths
      */
     bool RouteTo(uint64_t imsi, uint16_t cellId);
 
-    /// Stop every relay of a session's path (before its owner changes).
+    /**
+     * \brief Stop every relay of a session's path (before its owner changes).
+     * \param imsi the session; one without a path has nothing to stop
+     */
     void StopRelays(uint64_t imsi);
 
     /**
