@@ -156,6 +156,7 @@ if(Python3_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-ran-neutral.py
                    ${PROJECT_SOURCE_DIR})
 endif()
+include(${CMAKE_CURRENT_LIST_DIR}/manual.cmake)
 
 include(${CMAKE_CURRENT_LIST_DIR}/doxygen.cmake)
 
