@@ -19,6 +19,9 @@ RngRun. A record column named like a grid parameter (``scheme``) is kept as
 ``record_<name>``. Beside the table, ``<out>.runs.csv`` lists every run: its parameters,
 RngRun, status (ok or failed), records, seconds and error. Runs that the runs file lists as
 ok are skipped when the sweep is run again (resume); failed ones are run again.
+``extra_tables`` (``--extra-table``) collects more tables of the same runs, each into a CSV
+of its own beside the table (``table.csv`` -> ``table.sessions.csv``); a resumed sweep must
+ask for the same ones, since the runs it skips add no rows.
 """
 
 import argparse
@@ -33,7 +36,7 @@ import time
 
 from .run import EXAMPLES, examples_dir, flag_text, get_defaults, program_name, run, set_default
 
-__all__ = ["SweepResult", "grid_points", "main", "run_sweep"]
+__all__ = ["SweepResult", "extra_table_path", "grid_points", "main", "run_sweep"]
 
 RUN_COLUMNS = ["status", "records", "elapsed_s", "error"]
 
@@ -102,21 +105,33 @@ def _cell(value):
     return "" if value is None else flag_text(value)
 
 
-def _run_one(example, params, rng_run, table, defaults, examples_dir):
+def _rows(columns):
+    names = list(columns)
+    length = len(columns[names[0]]) if names else 0
+    return [{n: _cell(columns[n][i]) for n in names} for i in range(length)]
+
+
+def _run_one(example, params, rng_run, table, defaults, examples_dir, extra_tables=()):
     """One run, in a worker: its records as rows of text, or its error. Never raises."""
     if examples_dir:
         os.environ["EDGELLM_EXAMPLES_DIR"] = examples_dir
     start = time.monotonic()
     try:
         result = run(example, defaults=defaults, RngRun=rng_run, **params)
-        columns = result.table(table)
+        rows = _rows(result.table(table))
+        extra = {name: _rows(result.table(name)) for name in extra_tables}
     except Exception as e:  # a failed run is recorded, and the sweep goes on
-        return {"ok": False, "rows": [], "error": "%s: %s" % (type(e).__name__, e),
+        return {"ok": False, "rows": [], "extra": {}, "error": "%s: %s" % (type(e).__name__, e),
                 "elapsed_s": time.monotonic() - start}
-    names = list(columns)
-    length = len(columns[names[0]]) if names else 0
-    rows = [{n: _cell(columns[n][i]) for n in names} for i in range(length)]
-    return {"ok": True, "rows": rows, "error": "", "elapsed_s": time.monotonic() - start}
+    return {"ok": True, "rows": rows, "extra": extra, "error": "",
+            "elapsed_s": time.monotonic() - start}
+
+
+def extra_table_path(out, name):
+    """Where a sweep writing ``out`` puts the rows of its extra table ``name``."""
+    stem = out[: -len(".parquet")] if out.endswith(".parquet") else out
+    stem = stem[: -len(".csv")] if stem.endswith(".csv") else stem
+    return "%s.%s.csv" % (stem, name)
 
 
 def _key(point, rng_run):
@@ -135,7 +150,8 @@ def _dask_client(scheduler):
 
 
 def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=None,
-              params=None, table=None, first_run=1, defaults=None, progress=True):
+              params=None, table=None, first_run=1, defaults=None, progress=True,
+              extra_tables=()):
     """Run every (grid point, RngRun) of an example, each in its own process, into one CSV.
 
     ``grid``: flag name -> list of values (a single value is a list of one). ``runs``: RngRuns
@@ -146,13 +162,20 @@ def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=No
     cluster, whose workers must see the same examples (``EDGELLM_EXAMPLES_DIR`` is passed on)
     and this package. ``defaults``: ns-3 attribute defaults for every run (those of
     ``edgellm.set_default`` if None). ``out`` ends in .csv, or in .parquet when pyarrow is
-    importable (the CSV is kept beside it, for resume). Returns a SweepResult.
+    importable (the CSV is kept beside it, for resume). ``extra_tables``: more of the
+    example's tables to collect from the same runs, each into a tidy CSV of its own with the
+    same leading columns, at ``extra_table_path(out, name)`` (``x.csv`` -> ``x.NAME.csv``).
+    Returns a SweepResult.
     """
     name = program_name(example)
     spec = EXAMPLES[name]
     table = table or spec.primary
     if table is None:
         raise ValueError("%s writes no records; a sweep has nothing to collect" % name)
+    extra_tables = tuple(extra_tables)
+    if table in extra_tables or len(set(extra_tables)) != len(extra_tables):
+        raise ValueError("extra_tables = %r is invalid; allowed: tables other than %r, each once"
+                         % (extra_tables, table))
     if runs < 1:
         raise ValueError("runs = %r is invalid; allowed: an integer >= 1" % (runs,))
     params = dict(params or {})
@@ -181,6 +204,7 @@ def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=No
     directory_of_examples = examples_dir()
 
     records = _TidyCsv(csv_path)
+    extra_records = {t: _TidyCsv(extra_table_path(csv_path, t)) for t in extra_tables}
     runs_log = _TidyCsv(csv_path + ".runs.csv")
     done = {
         tuple(sorted((k, r.get(k, "")) for k in grid)) + (("RngRun", r.get("RngRun", "")),)
@@ -198,14 +222,22 @@ def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=No
         nonlocal completed
         lead = {k: _cell(v) for k, v in point.items()}
         lead["RngRun"] = str(rng_run)
-        rows = []
-        for row in outcome["rows"]:
-            full = dict(lead)
-            for k, v in row.items():
-                full["record_" + k if k in lead else k] = v
-            rows.append(full)
+        def lead_rows(table_rows):
+            out = []
+            for row in table_rows:
+                full = dict(lead)
+                for k, v in row.items():
+                    full["record_" + k if k in lead else k] = v
+                out.append(full)
+            return out
+
+        rows = lead_rows(outcome["rows"])
         if rows:
             records.append(rows)
+        for t, extra in extra_records.items():
+            more = lead_rows(outcome.get("extra", {}).get(t, []))
+            if more:
+                extra.append(more)
         status = "ok" if outcome["ok"] else "failed"
         runs_log.append([dict(lead, status=status, records=str(len(rows)),
                               elapsed_s="%.3f" % outcome["elapsed_s"],
@@ -227,7 +259,7 @@ def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=No
             ) as pool:
                 futures = {
                     pool.submit(task, name, dict(params, **p), r, table, defaults,
-                                directory_of_examples): (p, r)
+                                directory_of_examples, extra_tables): (p, r)
                     for p, r in todo
                 }
                 for future in concurrent.futures.as_completed(futures):
@@ -242,7 +274,7 @@ def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=No
                 futures = {}
                 for p, r in todo:
                     f = client.submit(task, name, dict(params, **p), r, table, defaults,
-                                      directory_of_examples, pure=False)
+                                      directory_of_examples, extra_tables, pure=False)
                     futures[f] = (p, r)
                 for future in distributed.as_completed(list(futures)):
                     point, rng_run = futures[future]
@@ -266,7 +298,7 @@ def _outcome(future):
     try:
         return future.result()
     except Exception as e:
-        return {"ok": False, "rows": [], "error": "%s: %s" % (type(e).__name__, e),
+        return {"ok": False, "rows": [], "extra": {}, "error": "%s: %s" % (type(e).__name__, e),
                 "elapsed_s": 0.0}
 
 
@@ -321,6 +353,9 @@ def main(argv=None):
     parser.add_argument("--first-run", type=int, default=1, help="the first RngRun [1]")
     parser.add_argument("--out", default="table.csv", help="the table [table.csv]")
     parser.add_argument("--table", help="which table of the example [its main one]")
+    parser.add_argument("--extra-table", action="append", default=[], metavar="NAME",
+                        help="another table of the same runs, into OUT's stem.NAME.csv; "
+                        "repeatable")
     parser.add_argument("--scheduler", help="a Dask scheduler, e.g. tcp://host:8786")
     parser.add_argument("--workers", type=int, help="local processes [all cores]")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
@@ -340,7 +375,7 @@ def main(argv=None):
         result = run_sweep(args.example, grid, runs=args.runs, out=args.out,
                            scheduler=args.scheduler, workers=args.workers, params=params,
                            table=args.table, first_run=args.first_run,
-                           progress=not args.no_progress)
+                           progress=not args.no_progress, extra_tables=args.extra_table)
     except (ValueError, FileNotFoundError) as e:
         print("edgellm.sweep: %s" % e, file=sys.stderr)
         return 1

@@ -130,3 +130,19 @@ def test_sweep_refuses_what_it_sets_and_parquet_without_pyarrow(tmp_path):
     except ImportError:
         with pytest.raises(ValueError, match="needs pyarrow"):
             run_sweep("handover", GRID, out=str(tmp_path / "t.parquet"), progress=False)
+
+
+def test_extra_table_comes_from_the_same_runs(tmp_path):
+    out = str(tmp_path / "ho.csv")
+    result = run_sweep("handover", GRID, runs=1, out=out, workers=2, params=QUICK_HANDOVER,
+                       progress=False, extra_tables=["sessions"])
+    assert result.failed == []
+    sessions = read_rows(str(tmp_path / "ho.sessions.csv"))
+    handovers = read_rows(out)
+    # One session per UE and run, led by the same point and RngRun as its handover.
+    assert sorted((r["backhaulRate"], r["RngRun"], r["imsi"]) for r in sessions) == sorted(
+        (r["backhaulRate"], r["RngRun"], r["imsi"]) for r in handovers)
+    assert all(r["complete"] == "1" and float(r["total_s"]) >= float(r["ttft_s"])
+               for r in sessions)
+    with pytest.raises(ValueError, match="extra_tables"):
+        run_sweep("handover", GRID, out=out, extra_tables=["handovers"], progress=False)
