@@ -152,6 +152,10 @@ if(Python3_FOUND)
   add_test(NAME edge-llm-manual-samples
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-manual-samples.py
                    ${PROJECT_SOURCE_DIR}/doc/edge-llm.rst ${PROJECT_BINARY_DIR})
+  # ns-3's test.py and campaign tools see every example, its flags and its --outDir.
+  add_test(NAME edge-llm-examples-listed
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-examples.py
+                   ${PROJECT_SOURCE_DIR} $<TARGET_FILE_DIR:edge-llm-handover>)
   add_test(NAME edge-llm-ran-neutral
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-ran-neutral.py
                    ${PROJECT_SOURCE_DIR})

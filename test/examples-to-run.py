@@ -15,4 +15,13 @@ cpp_examples = [
     ("edge-llm-pallas --linkRates=300 --runs=1 --quiet", "True", "False"),
 ]
 
-python_examples = []
+# The figure scripts and plots need the standalone build's edgellm package or an example's
+# CSV, which an ns-3 tree's test.py does not provide: they are listed for campaign tools, and
+# the standalone build's CTest runs them (edge-llm-figures-*, example-plot-*).
+python_examples = [
+    ("ctho-figures.py --quick", "False"),
+    ("impactho-figures.py --quick", "False"),
+    ("pallas-figures.py --quick", "False"),
+    ("plot-ctho-sweep.py", "False"),
+    ("plot-results.py", "False"),
+]
