@@ -29,7 +29,6 @@ import concurrent.futures
 import csv
 import importlib
 import itertools
-import multiprocessing
 import os
 import sys
 import time
@@ -113,7 +112,7 @@ def _rows(columns):
 
 def _run_one(example, params, rng_run, table, defaults, examples_dir, extra_tables=()):
     """One run, in a worker: its records as rows of text, or its error. Never raises."""
-    if examples_dir:
+    if examples_dir and os.environ.get("EDGELLM_EXAMPLES_DIR") != examples_dir:
         os.environ["EDGELLM_EXAMPLES_DIR"] = examples_dir
     start = time.monotonic()
     try:
@@ -157,7 +156,7 @@ def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=No
     ``grid``: flag name -> list of values (a single value is a list of one). ``runs``: RngRuns
     ``first_run`` ... ``first_run + runs - 1`` per point. ``params``: flags common to every
     run. ``table``: which of the example's tables to collect (its main one by default).
-    ``scheduler``: None for a local process pool of ``workers`` processes (all cores by
+    ``scheduler``: None for ``workers`` runs at a time on this machine (all cores by
     default), or a Dask scheduler address (``tcp://host:8786``), ``distributed.Client`` or
     cluster, whose workers must see the same examples (``EDGELLM_EXAMPLES_DIR`` is passed on)
     and this package. ``defaults``: ns-3 attribute defaults for every run (those of
@@ -253,9 +252,11 @@ def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=No
     bar = _progress(len(todo), name, progress)
     try:
         if scheduler is None:
-            context = multiprocessing.get_context("spawn")
-            with concurrent.futures.ProcessPoolExecutor(
-                max_workers=workers or os.cpu_count() or 1, mp_context=context
+            # Each run is a child process already: threads only wait on them. A process pool
+            # would re-import the caller's script in every worker, which a script without a
+            # __main__ guard cannot survive.
+            with concurrent.futures.ThreadPoolExecutor(
+                max_workers=workers or os.cpu_count() or 1
             ) as pool:
                 futures = {
                     pool.submit(task, name, dict(params, **p), r, table, defaults,
@@ -357,7 +358,7 @@ def main(argv=None):
                         help="another table of the same runs, into OUT's stem.NAME.csv; "
                         "repeatable")
     parser.add_argument("--scheduler", help="a Dask scheduler, e.g. tcp://host:8786")
-    parser.add_argument("--workers", type=int, help="local processes [all cores]")
+    parser.add_argument("--workers", type=int, help="runs at a time on this machine [all cores]")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     args = parser.parse_args(argv)
     try:
