@@ -160,6 +160,20 @@ if(Python3_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-ran-neutral.py
                    ${PROJECT_SOURCE_DIR})
 endif()
+# ns-3's cppyy bindings (ns-3 >= 3.42) include the module header alone into Cling, a clang: it
+# must parse alone, with clang, and its classes must be usable.
+find_program(EDGE_LLM_CLANGXX NAMES clang++ clang++-14)
+if(EDGE_LLM_CLANGXX)
+  list(GET EDGE_LLM_NS3_TARGETS 0 edge_llm_core)
+  add_test(NAME edge-llm-module-header-clang
+           COMMAND ${EDGE_LLM_CLANGXX} -std=c++17 -fsyntax-only -Wall -Werror
+                   -I${EDGE_LLM_INCLUDE_DIR}
+                   "-I$<JOIN:$<TARGET_PROPERTY:${edge_llm_core},INTERFACE_INCLUDE_DIRECTORIES>,;-I>"
+                   ${PROJECT_SOURCE_DIR}/test/module-header-clang.cc
+           COMMAND_EXPAND_LISTS)
+else()
+  message(STATUS "edge-llm: no clang++; the module header is not checked with clang")
+endif()
 include(${CMAKE_CURRENT_LIST_DIR}/manual.cmake)
 
 include(${CMAKE_CURRENT_LIST_DIR}/doxygen.cmake)
