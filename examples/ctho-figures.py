@@ -26,7 +26,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from edgellm.figures import FigureRun, parser, per_run, plot_lines, summarize  # noqa: E402
+from edgellm.figures import FigureRun, log_y, parser, per_run, plot_lines, summarize  # noqa: E402
 
 SCHEMES = ["tho", "cho", "ctho"]
 LABELS = {"tho": "tHO", "cho": "cHO", "ctho": "ctHO", "detour": "Detour",
@@ -57,7 +57,7 @@ def worst_delay_figure(run, name, grid, x_of, xlabel, params, logx=False):
     analytic = summarize(per_run(frame, "x", "predicted_delay_s", "max"), "x")
     plot_lines(ax, analytic, "x", order=SCHEMES, labels=LABELS, scale=1e3, linestyle="--",
                label_suffix=" (analytic)", intervals=False)
-    ax.set_yscale("log")
+    log_y(ax)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("worst user's handover delay (ms)")
     ax.legend(fontsize=7, ncol=2)

@@ -25,7 +25,7 @@ import matplotlib  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from edgellm.figures import FigureRun, parser, per_run, plot_lines, summarize  # noqa: E402
+from edgellm.figures import FigureRun, log_y, parser, per_run, plot_lines, summarize  # noqa: E402
 
 SCHEMES = ["pallas", "pallas-full-copy", "pallas-recompute", "ctho", "detour"]
 QUICK_GRID_SCHEMES = ["pallas", "ctho"]
@@ -46,7 +46,8 @@ def figure(run, name, handovers, sessions, schemes, title):
               (sessions, "itl_mean_s", "mean ITL (ms)", "log"),
               (sessions, "itl_p99_s", "P99 ITL (ms)\nmean over sessions", "linear")]
     for ax, (frame, column, ylabel, scale) in zip(axes, panels):
-        ax.set_yscale(scale)
+        if scale == "log":
+            log_y(ax)
         plot_lines(ax, summarize(per_run(frame, "x", column, "mean"), "x"), "x", order=schemes,
                    labels=LABELS, scale=1e3)
         ax.set_ylabel(ylabel)

@@ -18,6 +18,7 @@ __all__ = [
     "FigureRun",
     "confidence_interval",
     "line_styles",
+    "log_y",
     "parser",
     "per_run",
     "plot_lines",
@@ -104,7 +105,8 @@ def plot_lines(ax, summary, x, by="scheme", order=None, labels=None, scale=1.0,
         part = summary[summary[by] == scheme]
         if part.empty:
             continue
-        pairs = sorted(zip([float(v) for v in part[x]], part["mean"] * scale, part["half"].fillna(0) * scale))
+        pairs = sorted(zip([float(v) for v in part[x]], part["mean"] * scale,
+                           part["half"].fillna(0) * scale))
         px = [p[0] for p in pairs]
         py = [p[1] for p in pairs]
         ph = [p[2] for p in pairs]
@@ -122,6 +124,16 @@ def plot_lines(ax, summary, x, by="scheme", order=None, labels=None, scale=1.0,
     ax.set_xticklabels(["%g" % t for t in ticks])
     ax.minorticks_off()
     ax.grid(True, alpha=0.3)
+
+
+def log_y(ax):
+    """A log y axis labelled with plain numbers (300, 1000), not powers of ten."""
+    from matplotlib.ticker import FuncFormatter
+
+    ax.set_yscale("log")
+    plain = FuncFormatter(lambda v, _: "%g" % v)
+    ax.yaxis.set_major_formatter(plain)
+    ax.yaxis.set_minor_formatter(plain)
 
 
 def parser(description, quick_seconds=60):
