@@ -3,7 +3,11 @@
 """Run a figure script of examples/ in its quick mode into a fresh directory, and check that
 it exits 0 and writes each named figure as a PNG of a plausible size.
 
-    check-figure-script.py SCRIPT OUT_DIR NAME[,NAME...]
+    check-figure-script.py SCRIPT OUT_DIR NAME[,NAME...] BUILD_DIR
+
+The script is run as a user runs it from a clone, without PYTHONPATH: it must find the
+package itself, in ../build/python beside examples/, or through EDGELLM_BUILD_DIR when the
+build is elsewhere.
 """
 
 import os
@@ -24,13 +28,18 @@ def png_size(path):
 
 
 def main():
-    if len(sys.argv) != 4:
+    if len(sys.argv) != 5:
         sys.exit(__doc__)
-    script, out_dir, names = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+    script, out_dir, names, build = sys.argv[1], sys.argv[2], sys.argv[3].split(","), sys.argv[4]
     shutil.rmtree(out_dir, ignore_errors=True)
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "EDGELLM_EXAMPLES_DIR", "EDGELLM_BUILD_DIR")}
+    beside = os.path.join(os.path.dirname(os.path.abspath(script)), "..", "build")
+    if os.path.realpath(beside) != os.path.realpath(build):
+        env["EDGELLM_BUILD_DIR"] = build
     start = time.monotonic()
     done = subprocess.run([sys.executable, script, "--quick", "--out-dir", out_dir,
-                           "--no-progress"])
+                           "--no-progress"], env=env)
     elapsed = time.monotonic() - start
     if done.returncode != 0:
         sys.exit("%s --quick exited with %d" % (script, done.returncode))
