@@ -162,7 +162,11 @@ class FigureRun:
         self.runs = args.runs or (2 if args.quick else default_runs)
         self.mode = "quick" if args.quick else "full"
         self.data_dir = os.path.join(args.out_dir, "data")
-        os.makedirs(self.data_dir, exist_ok=True)
+        try:
+            os.makedirs(self.data_dir, exist_ok=True)
+        except OSError as e:
+            raise SystemExit("--out-dir = %s is invalid: cannot make %s: %s"
+                             % (args.out_dir, self.data_dir, e.strerror)) from None
         self.failures = []
         self.written = []
 

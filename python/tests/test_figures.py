@@ -2,6 +2,7 @@
 """The figure scripts' statistics: intervals over RngRuns, a statistic per run, the lines."""
 
 import math
+import os
 
 import pytest
 
@@ -94,3 +95,20 @@ def test_plot_lines_draws_one_line_per_scheme_in_order():
     assert [list(line.get_ydata()) for line in lines] == [[24.0, 44.0], [6.0, 8.0]]
     assert [list(line.get_xdata()) for line in lines] == [[1.0, 2.0], [1.0, 2.0]]
     plt.close(fig)
+
+
+def test_figure_run_refuses_bad_runs_and_out_dir(tmp_path):
+    from edgellm.figures import FigureRun, parser
+
+    args = parser("x").parse_args(["--runs", "0", "--out-dir", str(tmp_path)])
+    with pytest.raises(SystemExit, match="--runs = 0 is invalid"):
+        FigureRun(args, default_runs=3)
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    args = parser("x").parse_args(["--out-dir", str(blocker)])
+    with pytest.raises(SystemExit, match="--out-dir = .* is invalid"):
+        FigureRun(args, default_runs=3)
+    args = parser("x").parse_args(["--quick", "--out-dir", str(tmp_path / "ok")])
+    run = FigureRun(args, default_runs=3)
+    assert (run.runs, run.mode) == (2, "quick")
+    assert os.path.isdir(str(tmp_path / "ok" / "data"))
