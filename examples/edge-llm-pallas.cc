@@ -320,8 +320,8 @@ main(int argc, char* argv[])
                   : f.study == "concurrency" ? "K handovers to one target"
                                              : "repeated handovers on a grid")
               << ": " << f.model << " (" << model.compute << "), prompts " << f.promptMin << " to "
-              << f.promptMax << " tokens, " << f.runs << " RngRun(s), predictor " << f.predictor
-              << "\n";
+              << f.promptMax << " tokens, " << f.runs << " RngRun(s) from "
+              << RngSeedManager::GetRun() << ", predictor " << f.predictor << "\n";
 
     // The points of the study: (label, subdirectory, configuration).
     struct Spec
@@ -409,6 +409,9 @@ main(int argc, char* argv[])
             }
         }
     }
+    // The runs start at the command line's RngRun, so that campaign tools (SEM, the edgellm
+    // sweeps) that give each process its own RngRun get distinct draws.
+    const uint64_t firstRun = RngSeedManager::GetRun();
     for (const Spec& spec : specs)
     {
         const PallasLineExperiment experiment(spec.config);
@@ -418,7 +421,7 @@ main(int argc, char* argv[])
         uint64_t predicted = 0;
         double correct = 0;
         std::vector<double> timeErrors;
-        for (uint32_t r = 1; r <= f.runs; ++r)
+        for (uint64_t r = firstRun; r < firstRun + f.runs; ++r)
         {
             for (const std::string& s : schemes)
             {
@@ -469,6 +472,7 @@ main(int argc, char* argv[])
                 }
             }
         }
+        RngSeedManager::SetRun(firstRun); // the sidecar names the first run, as --RngRun did
         std::cout << std::defaultfloat << "\n"
                   << spec.label << "\n"
                   << "scheme               SIT mean[ms]  SIT P99[ms]  ITL mean[ms]  ITL P90[ms]"

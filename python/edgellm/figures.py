@@ -81,7 +81,7 @@ _STYLES = {
     "impact-pf": ("tab:cyan", "v"), "impact-wta": ("tab:red", "P"),
     "impact-hybrid": ("tab:olive", "^"), "impact-reprefill": ("tab:brown", "<"),
     "impact-full": ("tab:orange", ">"),
-    "pallas": ("tab:green", "o"), "pallas-full-copy": ("tab:orange", "^"),
+    "pallas": ("tab:red", "*"), "pallas-full-copy": ("tab:orange", "^"),
     "pallas-recompute": ("tab:blue", "s"),
 }
 
@@ -128,12 +128,13 @@ def plot_lines(ax, summary, x, by="scheme", order=None, labels=None, scale=1.0,
 
 def log_y(ax):
     """A log y axis labelled with plain numbers (300, 1000), not powers of ten."""
-    from matplotlib.ticker import FuncFormatter
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
 
     ax.set_yscale("log")
-    plain = FuncFormatter(lambda v, _: "%g" % v)
-    ax.yaxis.set_major_formatter(plain)
-    ax.yaxis.set_minor_formatter(plain)
+    # Ticks at 1, 2 and 5 of each decade, so that a range within one decade is labelled too.
+    ax.yaxis.set_major_locator(LogLocator(subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "%g" % v))
+    ax.yaxis.set_minor_formatter(NullFormatter())
 
 
 def parser(description, quick_seconds=60):

@@ -132,3 +132,21 @@ def test_attribute_info():
     info = edgellm.attribute_info("ns3::EdgeLlmClient::NackDelay")
     assert info["type_id"] == "ns3::EdgeLlmClient"
     assert info["value_type"] == "ns3::TimeValue"
+
+
+@pytest.mark.parametrize("example, params", [
+    ("edge-llm-pallas", dict(linkRates=300, scheme="pallas", quiet=True)),
+    ("edge-llm-impactho", dict(scheme="impactho", kvBits=2, backhaulRate="2.5Gbps",
+                               quiet=True)),
+])
+def test_runs_start_at_the_given_rng_run(example, params):
+    # A campaign gives each process its own RngRun: --runs=1 --RngRun=2 must be the second of
+    # --runs=2 --RngRun=1, and another draw than RngRun 1.
+    def contexts(**more):
+        table = edgellm.run(example, **params, **more).handovers
+        return list(zip(table["imsi"], table["context_tokens"]))
+
+    both = contexts(runs=2, RngRun=1)
+    first, second = contexts(runs=1, RngRun=1), contexts(runs=1, RngRun=2)
+    assert first != second
+    assert both == first + second
