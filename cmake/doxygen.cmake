@@ -13,12 +13,7 @@ if(NOT DOXYGEN_FOUND)
 endif()
 
 set(EDGE_LLM_DOXYGEN_OUTPUT_DIR ${PROJECT_BINARY_DIR}/doc/doxygen)
-# What the headers' version checks see; the release the build found, as the sources do.
-if(DEFINED EDGE_LLM_NS3_VERSION)
-  set(EDGE_LLM_DOXYGEN_NS3_VERSION ${EDGE_LLM_NS3_VERSION})
-else()
-  set(EDGE_LLM_DOXYGEN_NS3_VERSION 337)
-endif()
+# The headers' version checks see EDGE_LLM_NS3_VERSION (dependencies.cmake), as the sources do.
 configure_file(${PROJECT_SOURCE_DIR}/doc/Doxyfile.in ${PROJECT_BINARY_DIR}/doc/Doxyfile @ONLY)
 message(STATUS "edge-llm: doxygen ${DOXYGEN_VERSION}; CTest edge-llm-doxygen checks the API "
                "reference, target edge-llm-doxygen-html builds it")

@@ -160,7 +160,7 @@ class FigureRun:
         if args.runs is not None and args.runs < 1:
             raise SystemExit("--runs = %d is invalid; allowed: an integer >= 1" % args.runs)
         self.args = args
-        self.runs = args.runs or (2 if args.quick else default_runs)
+        self.runs = self.runs_or(default_runs)
         self.mode = "quick" if args.quick else "full"
         self.data_dir = os.path.join(args.out_dir, "data")
         try:
@@ -171,12 +171,19 @@ class FigureRun:
         self.failures = []
         self.written = []
 
-    def sweep(self, name, example, grid, params=None, extra_tables=()):
-        """Run a sweep into OUT_DIR/data/NAME-MODE.csv and read it (and its extra tables)."""
+    def runs_or(self, full_default):
+        """The RngRuns of a sweep whose full mode has its own default: --runs, else 2 in the
+        quick mode, else ``full_default``."""
+        return self.args.runs or (2 if self.args.quick else full_default)
+
+    def sweep(self, name, example, grid, params=None, extra_tables=(), runs=None):
+        """Run a sweep of ``runs`` RngRuns per point (the script's by default) into
+        OUT_DIR/data/NAME-MODE.csv and read it (and its extra tables)."""
         import pandas
 
         out = os.path.join(self.data_dir, "%s-%s.csv" % (name, self.mode))
-        result = run_sweep(example, grid, runs=self.runs, out=out, workers=self.args.workers,
+        result = run_sweep(example, grid, runs=runs or self.runs, out=out,
+                           workers=self.args.workers,
                            scheduler=self.args.scheduler, params=params,
                            progress=not self.args.no_progress, extra_tables=extra_tables)
         for point, rng_run, error in result.failed:

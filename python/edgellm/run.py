@@ -50,11 +50,9 @@ class SimulationError(RuntimeError):
 
 
 class _Example:
-    """How one example writes its records."""
+    """How one example writes its records (every one into the directory --outDir names)."""
 
-    def __init__(self, out_flag, primary, runs_flag=False):
-        # out_flag: the flag naming the directory the example writes its CSVs in.
-        self.out_flag = out_flag
+    def __init__(self, primary, runs_flag=False):
         self.primary = primary
         self.runs_flag = runs_flag
 
@@ -62,13 +60,13 @@ class _Example:
 #: The examples, by program name, with the flag that makes them write records and the table
 #: a sweep collects by default.
 EXAMPLES = {
-    "edge-llm-handover": _Example("outDir", "handovers"),
-    "edge-llm-scenario": _Example("outDir", "handovers"),
-    "edge-llm-impactho": _Example("outDir", "handovers", runs_flag=True),
-    "edge-llm-pallas": _Example("outDir", "handovers", runs_flag=True),
-    "edge-llm-streaming": _Example("outDir", "sessions"),
-    "edge-llm-ctho-analytic": _Example("outDir", "analytic"),
-    "edge-llm-custom-policy": _Example("outDir", "handovers"),
+    "edge-llm-handover": _Example("handovers"),
+    "edge-llm-scenario": _Example("handovers"),
+    "edge-llm-impactho": _Example("handovers", runs_flag=True),
+    "edge-llm-pallas": _Example("handovers", runs_flag=True),
+    "edge-llm-streaming": _Example("sessions"),
+    "edge-llm-ctho-analytic": _Example("analytic"),
+    "edge-llm-custom-policy": _Example("handovers"),
 }
 
 # Attribute defaults for every later run, "ns3::Class::Attribute" -> value text, in order.
@@ -320,10 +318,10 @@ def run(example, out_dir=None, timeout=None, defaults=None, **params):
     name = program_name(example)
     spec = EXAMPLES[name]
     attributes = _defaults if defaults is None else {k: flag_text(v) for k, v in defaults.items()}
-    if spec.out_flag and spec.out_flag in params:
+    if "outDir" in params:
         raise ValueError(
-            "%s = %r is chosen by run(); pass out_dir= to keep the records"
-            % (spec.out_flag, params[spec.out_flag])
+            "outDir = %r is chosen by run(); pass out_dir= to keep the records"
+            % (params["outDir"],)
         )
     command = [example_path(name)]
     command += ["--%s=%s" % (k, v) for k, v in attributes.items()]
@@ -331,7 +329,7 @@ def run(example, out_dir=None, timeout=None, defaults=None, **params):
     keep = out_dir is not None
     directory = os.path.abspath(out_dir) if keep else tempfile.mkdtemp(prefix="edgellm-")
     try:
-        command.append("--%s=%s" % (spec.out_flag, directory))
+        command.append("--outDir=" + directory)
         start = time.monotonic()
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=timeout)

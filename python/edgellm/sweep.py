@@ -110,6 +110,12 @@ def _rows(columns):
     return [{n: _cell(columns[n][i]) for n in names} for i in range(length)]
 
 
+def _failed(error, elapsed_s):
+    """The outcome of a run that raised ``error``: recorded, and the sweep goes on."""
+    return {"ok": False, "rows": [], "extra": {}, "error": "%s: %s" % (type(error).__name__, error),
+            "elapsed_s": elapsed_s}
+
+
 def _run_one(example, params, rng_run, table, defaults, examples_dir, extra_tables=()):
     """One run, in a worker: its records as rows of text, or its error. Never raises."""
     if examples_dir and os.environ.get("EDGELLM_EXAMPLES_DIR") != examples_dir:
@@ -119,9 +125,8 @@ def _run_one(example, params, rng_run, table, defaults, examples_dir, extra_tabl
         result = run(example, defaults=defaults, RngRun=rng_run, **params)
         rows = _rows(result.table(table))
         extra = {name: _rows(result.table(name)) for name in extra_tables}
-    except Exception as e:  # a failed run is recorded, and the sweep goes on
-        return {"ok": False, "rows": [], "extra": {}, "error": "%s: %s" % (type(e).__name__, e),
-                "elapsed_s": time.monotonic() - start}
+    except Exception as e:
+        return _failed(e, time.monotonic() - start)
     return {"ok": True, "rows": rows, "extra": extra, "error": "",
             "elapsed_s": time.monotonic() - start}
 
@@ -169,8 +174,6 @@ def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=No
     name = program_name(example)
     spec = EXAMPLES[name]
     table = table or spec.primary
-    if table is None:
-        raise ValueError("%s writes no records; a sweep has nothing to collect" % name)
     extra_tables = tuple(extra_tables)
     if table in extra_tables or len(set(extra_tables)) != len(extra_tables):
         raise ValueError("extra_tables = %r is invalid; allowed: tables other than %r, each once"
@@ -299,8 +302,7 @@ def _outcome(future):
     try:
         return future.result()
     except Exception as e:
-        return {"ok": False, "rows": [], "extra": {}, "error": "%s: %s" % (type(e).__name__, e),
-                "elapsed_s": 0.0}
+        return _failed(e, 0.0)
 
 
 class _NoBar:
