@@ -121,6 +121,7 @@ main(int argc, char* argv[])
     std::string outDir;
     std::string tokensCsv;
     bool quiet = false;
+    FaultFlags faultFlags;
 
     CommandLine cmd(__FILE__);
     scheme.AddTo(cmd);
@@ -156,6 +157,7 @@ main(int argc, char* argv[])
                  outDir);
     cmd.AddValue("quiet", "no progress on stderr during the runs", quiet);
     cmd.AddValue("tokensCsv", "write every token's times to this file", tokensCsv);
+    faultFlags.AddTo(cmd);
     // Numbers are checked as text first: CommandLine would print its help without the
     // flag's range, or wrap "-3" around in an unsigned flag.
     {
@@ -209,6 +211,7 @@ main(int argc, char* argv[])
                                 true,
                                 "10ms (0: no cycle)"));
     check(edgellm::ReadTimeFlag("moveStart", moveStart, config.moveStart, true, "2s"));
+    check(faultFlags.Read(config.faults));
     if (plannedRate.empty())
     {
         config.plannedBackhaulRate = config.backhaulRate;
@@ -296,6 +299,17 @@ main(int argc, char* argv[])
         // Every scheme must see the same scenario, or the comparison means nothing.
         NS_ABORT_MSG_IF(!(run.inputs == inputs), "scheme " << s << " ran on other inputs");
         PrintRow(run, config.batching == "online");
+        if (run.faults.lossDrops + run.faults.outageDrops + run.faults.crossTrafficBytes +
+                run.faults.stalls >
+            0)
+        {
+            std::cout << "         faults: backhaul packets lost " << run.faults.lossDrops
+                      << " at random, " << run.faults.outageDrops << " in "
+                      << run.faults.outages << " outage(s); cross traffic "
+                      << std::setprecision(1) << std::fixed
+                      << run.faults.crossTrafficBytes / 1e6 << " MB; transfers stalled "
+                      << run.faults.stalls << ", re-prefilled " << run.faults.reprefills << "\n";
+        }
         for (const HandoverRecord& r : run.records)
         {
             completed += r.outcome == HandoverRecord::MIGRATED ||

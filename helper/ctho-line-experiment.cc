@@ -40,6 +40,8 @@ constexpr double NOT_MEASURED = std::numeric_limits<double>::quiet_NaN();
 
 /// The stream index every run draws the radio from, so that schemes see the same radio.
 constexpr int64_t RADIO_STREAM = 100;
+/// The stream index of the backhaul loss draws, apart from the radio's.
+constexpr int64_t FAULT_STREAM = 10000;
 
 } // namespace
 
@@ -139,6 +141,10 @@ CtHoLineConfig::Check() const
             }
         }
     }
+    if (e.str().empty())
+    {
+        return faults.Check();
+    }
     return e.str();
 }
 
@@ -152,7 +158,7 @@ CtHoLineConfig::Validate() const
 std::vector<std::pair<std::string, std::string>>
 CtHoLineConfig::FlagAttributes()
 {
-    return {
+    std::vector<std::pair<std::string, std::string>> pairs{
         {"numUes", "ns3::EdgeLlmLineScenario::UeCount"},
         {"bsDistance", "ns3::EdgeLlmLineScenario::EnbSpacing"},
         {"trigger", "ns3::EdgeLlmLineScenario::Trigger"},
@@ -168,6 +174,11 @@ CtHoLineConfig::FlagAttributes()
         {"cMax", "ns3::EdgeLlmClient::PromptTokens"},
         {"tokensAfter", "ns3::EdgeLlmClient::TokensToGenerate"},
     };
+    for (const auto& pair : FaultConfig::FlagAttributes())
+    {
+        pairs.push_back(pair);
+    }
+    return pairs;
 }
 
 std::vector<std::pair<std::string, std::string>>
@@ -178,7 +189,7 @@ CtHoLineConfig::ToParameters() const
         os << v;
         return os.str();
     };
-    return {{"numUes", text(numUes)},
+    std::vector<std::pair<std::string, std::string>> parameters{{"numUes", text(numUes)},
             {"minPrompt", text(minPrompt)},
             {"cMax", text(cMax)},
             {"backhaulRate", text(backhaulRate.GetBitRate()) + "bps"},
@@ -199,6 +210,11 @@ CtHoLineConfig::ToParameters() const
             {"tokensAfter", text(tokensAfter)},
             {"residentUes", text(residentUes)},
             {"maxSimTime", text(maxSimTime.GetNanoSeconds()) + "ns"}};
+    for (const auto& pair : faults.ToParameters())
+    {
+        parameters.push_back(pair);
+    }
+    return parameters;
 }
 
 bool
@@ -350,6 +366,26 @@ CtHoLineExperiment::Run(const std::string& scheme,
 
     run.ues.resize(c.numUes);
     uint32_t completed = 0;
+    // The run ends once the moving UEs are done and no KV byte of theirs is still in the
+    // backhaul, so that the ledger can be checked whole; an outage can hold bytes a while.
+    std::function<void()> drained;
+    drained = [&drained, &run, s]() {
+        Ptr<EdgeLlmNetwork> network = s->GetNetwork();
+        uint64_t sent = 0;
+        uint64_t arrived = 0;
+        for (const CtHoLineUe& ue : run.ues)
+        {
+            sent += network->GetKvSent(ue.imsi).sent;
+            const KvTransferReceiverCounters r = network->GetKvReceived(ue.imsi);
+            arrived += r.received + r.stale;
+        }
+        if (arrived >= sent)
+        {
+            Simulator::Stop(MilliSeconds(1));
+            return;
+        }
+        Simulator::Schedule(MilliSeconds(100), drained);
+    };
     for (uint32_t j = 0; j < c.numUes; ++j)
     {
         Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(s->GetClients().Get(j));
@@ -365,11 +401,11 @@ CtHoLineExperiment::Run(const std::string& scheme,
         const uint32_t everyone = c.numUes;
         client->TraceConnectWithoutContext(
             "SessionComplete",
-            Callback<void, uint64_t>([&completed, everyone](uint64_t) {
+            Callback<void, uint64_t>([&completed, &drained, everyone](uint64_t) {
                 // Residents would decode on: the run ends when the moving UEs are done.
                 if (++completed == everyone)
                 {
-                    Simulator::Stop(MilliSeconds(1));
+                    drained();
                 }
             }));
     }
@@ -383,6 +419,15 @@ CtHoLineExperiment::Run(const std::string& scheme,
         s->GetClients().Get(j)->GetAttribute("PromptTokens", prompt);
         run.inputs.prompts.push_back(static_cast<uint32_t>(prompt.Get()));
     }
+    FaultInjection faults;
+    {
+        std::vector<Ptr<LlmEngine>> engines;
+        for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
+        {
+            engines.push_back(DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))->GetEngine());
+        }
+        faults.Install(c.faults, s->GetBackhaulLinks(), coordinator, engines, FAULT_STREAM);
+    }
     if (before)
     {
         before(s);
@@ -390,6 +435,7 @@ CtHoLineExperiment::Run(const std::string& scheme,
     Simulator::Stop(c.maxSimTime);
     Simulator::Run();
     run.endTime = Simulator::Now();
+    run.faults = faults.GetCounts();
 
     run.records = coordinator->GetRecords();
     std::map<uint64_t, std::size_t> ueOf;

@@ -7,6 +7,7 @@
 
 #include "edge-llm-line-scenario.h"
 #include "edge-llm-results.h"
+#include "fault-config.h"
 
 #include "ns3/ctho-solver.h"
 #include "ns3/data-rate.h"
@@ -56,6 +57,7 @@ struct CtHoLineConfig
     uint32_t tokensAfter{1024};                   //!< tokens to decode after the handover
     uint32_t residentUes{0};                      //!< stationary sessions per eNB
     Time maxSimTime{Seconds(120)};                //!< the run stops here at the latest
+    FaultConfig faults;                           //!< backhaul faults, GPU load, stall policy
 
     /**
      * \brief Check the settings without stopping the program.
@@ -128,7 +130,8 @@ struct CtHoLineRun
     double prefillCycleS{0};              //!< T_c, s
     LlmComputeModel compute{LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName())};
     //!< the engines' compute model
-    Time endTime; //!< when the run stopped
+    Time endTime;       //!< when the run stopped
+    FaultCounts faults; //!< what the faults did
     /// One row per handover and per session (residents included), for the CSV writers
     EdgeLlmRunResults results;
 };

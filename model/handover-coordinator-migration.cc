@@ -108,12 +108,20 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
                                 ? transferUnits
                                 : (transferUnits + kv.entriesPerToken - 1) / kv.entriesPerToken;
 
-    if (t.server->GetEngine()->AddResumedSession(imsi, context, remaining) ==
-        LlmEngine::Admission::REJECTED)
+    LlmEngine::Admission admission =
+        t.server->GetEngine()->AddResumedSession(imsi, context, remaining);
+    if (admission == LlmEngine::Admission::WAITING && m_memoryFull == MEMORY_FALLBACK)
+    {
+        // TargetMemoryFull Fallback: no waiting for memory to free up at the target.
+        t.server->GetEngine()->RemoveSession(imsi);
+        admission = LlmEngine::Admission::REJECTED;
+        ++m_memoryFallbacks;
+    }
+    if (admission == LlmEngine::Admission::REJECTED)
     {
         // An admission outcome, not an error: the session stays where its cache is.
         NS_LOG_INFO("imsi " << imsi << ": cell " << target << " cannot hold " << context
-                            << " tokens; it stays at cell " << holder);
+                            << " tokens now; it stays at cell " << holder);
         record.prefillTokens = 0;
         record.transferTokens = 0;
         record.transferRanges.clear();
@@ -271,6 +279,16 @@ HandoverCoordinator::ScheduleDeadline(uint64_t imsi, const Migration& m)
                             imsi,
                             m.epoch);
     }
+    if (!m.kvDone || !m.tokensIn)
+    {
+        m_migrations.at(imsi).stallSeenReceived =
+            GetCell(m.route.back()).kv->GetReceiver()->GetCounters(imsi).received;
+        Simulator::Schedule(m_stallTimeout,
+                            &HandoverCoordinator::CheckStall,
+                            this,
+                            imsi,
+                            m.record);
+    }
 }
 
 void
@@ -348,10 +366,12 @@ HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
     {
         Migration& m = m_migrations.at(member);
         const HandoverRecord& r = m_records[m.record];
-        if (r.prefillTokens > 0 && !m.prefillSubmitted)
+        // A stalled transfer given up on re-prefills what did not arrive with the prefix.
+        const uint64_t tokens = r.prefillTokens + (m.reprefilled ? r.reprefillTokens : 0);
+        if (tokens > 0 && !m.prefillSubmitted)
         {
             m.prefillSubmitted = true;
-            jobs[r.targetCell].emplace_back(member, r.prefillTokens);
+            jobs[r.targetCell].emplace_back(member, tokens);
         }
     }
     for (const auto& [cell, list] : jobs)
@@ -374,6 +394,14 @@ HandoverCoordinator::PrefillCompleted(uint16_t cellId,
     }
     Cell& t = GetCell(cellId);
     t.queuedPrefill -= std::min(t.queuedPrefill, tokens);
+    if (it->second.pendingReprefill > 0)
+    {
+        // The KV that a stalled link did not bring, after the prefix that was running.
+        const uint64_t more = it->second.pendingReprefill;
+        it->second.pendingReprefill = 0;
+        t.server->GetEngine()->SubmitPrefill(imsi, more, true);
+        return;
+    }
     it->second.prefillDone = true;
     TryResume(imsi);
 }
@@ -417,10 +445,14 @@ HandoverCoordinator::TryResume(uint64_t imsi)
     Cell& t = GetCell(record.targetCell);
     Ptr<KvTransferReceiver> receiver = t.kv->GetReceiver();
     // What the session resumes with is what the target's receiver counted, not the plan.
-    const edgellm::RangeSet received = receiver->GetReceivedRanges(imsi);
-    for (const auto& [first, end] : received.Ranges())
+    if (!m.reprefilled)
     {
-        record.arrived.push_back({first, end});
+        // A stalled transfer given up on fixed its arrived ranges then (Reprefill).
+        const edgellm::RangeSet received = receiver->GetReceivedRanges(imsi);
+        for (const auto& [first, end] : received.Ranges())
+        {
+            record.arrived.push_back({first, end});
+        }
     }
     if (!m.kvDone)
     {

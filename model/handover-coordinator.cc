@@ -14,6 +14,7 @@
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
+#include "ns3/nstime.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -88,6 +89,48 @@ HandoverCoordinator::GetTypeId()
                 TimeValue(Seconds(1)),
                 MakeTimeAccessor(&HandoverCoordinator::m_oracleGrace),
                 edgellm::MakeTimeNotNegativeChecker("ns3::HandoverCoordinator::OracleGrace", true))
+            .AddAttribute("StallPolicy",
+                          "What a committed migration does when its transfer stalls: no KV "
+                          "byte of it arrives for StallTimeout while TCP holds bytes of it (the "
+                          "link is down, or lossy enough to back TCP off). Wait: it waits for "
+                          "the link. Reprefill: the KV that has not arrived is abandoned "
+                          "(link-down) and re-prefilled at the target, whose token IDs come "
+                          "with the handover's context; a transfer in ENTRY units, or one that "
+                          "resumes at a deadline, always waits.",
+                          EnumValue(HandoverCoordinator::STALL_WAIT),
+                          edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_stallPolicy),
+                          MakeEnumChecker(HandoverCoordinator::STALL_WAIT,
+                                          "Wait",
+                                          HandoverCoordinator::STALL_REPREFILL,
+                                          "Reprefill"))
+            .AddAttribute("StallTimeout",
+                          "How long a committed transfer may go without a KV byte arriving, "
+                          "while TCP holds bytes of it, before it counts as stalled. Checked "
+                          "every StallTimeout, so a stall is found between one and two "
+                          "timeouts after the last byte; keep it above what a message can wait "
+                          "behind the link's TCP buffer. Range (0, inf).",
+                          TimeValue(MilliSeconds(200)),
+                          MakeTimeAccessor(&HandoverCoordinator::m_stallTimeout),
+                          edgellm::MakeTimeNotNegativeChecker(
+                              "ns3::HandoverCoordinator::StallTimeout",
+                              false))
+            .AddAttribute("TargetMemoryFull",
+                          "What a handover does when the target's KV memory cannot hold the "
+                          "session now but could once others finish (one larger than the "
+                          "whole memory always stays where its cache is). Queue: it waits in "
+                          "the target's admission queue, and so does its resume. Fallback: it "
+                          "stays at the cell that holds its cache, which relays its tokens.",
+                          EnumValue(HandoverCoordinator::MEMORY_QUEUE),
+                          edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_memoryFull),
+                          MakeEnumChecker(HandoverCoordinator::MEMORY_QUEUE,
+                                          "Queue",
+                                          HandoverCoordinator::MEMORY_FALLBACK,
+                                          "Fallback"))
+            .AddTraceSource("TransferStalled",
+                            "A committed migration's transfer stalled: no KV byte arrived for "
+                            "StallTimeout while TCP held bytes of it.",
+                            MakeTraceSourceAccessor(&HandoverCoordinator::m_stalledTrace),
+                            "ns3::HandoverCoordinator::StalledTracedCallback")
             .AddTraceSource("HandoverPlanned",
                             "A session's migration was planned: tokens to prefill and to send.",
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_plannedTrace),
@@ -128,6 +171,12 @@ HandoverCoordinator::DoDispose()
     m_cells.clear();
     m_senders.clear();
     Object::DoDispose();
+}
+
+uint32_t
+HandoverCoordinator::GetMemoryFallbacks() const
+{
+    return m_memoryFallbacks;
 }
 
 std::string

@@ -66,6 +66,21 @@ class HandoverCoordinator : public Object
         ONLINE, //!< each session planned alone when it hands over
     };
 
+    /// What a committed migration does when its transfer stalls (see StallTimeout).
+    enum StallPolicy
+    {
+        STALL_WAIT,      //!< wait for the link: TCP resends once it is back
+        STALL_REPREFILL, //!< give up on what did not arrive, and re-prefill it at the target
+    };
+
+    /// What a handover does when the target's KV memory is full now (it could hold the
+    /// session once others finish).
+    enum MemoryFullPolicy
+    {
+        MEMORY_QUEUE,    //!< wait in the target's admission queue; the resume waits for it
+        MEMORY_FALLBACK, //!< keep the session at the cell that holds its cache, and relay
+    };
+
     /// Where a migration is.
     enum MigrationState
     {
@@ -180,6 +195,10 @@ class HandoverCoordinator : public Object
     /// \return the scheduler in use
     Ptr<HandoverScheduler> GetScheduler() const;
 
+    /// \return handovers whose session stayed at its holder because the target's memory was
+    /// full then (TargetMemoryFull Fallback)
+    uint32_t GetMemoryFallbacks() const;
+
     /**
      * \param cellA a cell
      * \param cellB another cell
@@ -230,6 +249,19 @@ class HandoverCoordinator : public Object
     typedef void (*StateTracedCallback)(uint64_t imsi, uint32_t epoch, int from, int to);
 
     /**
+     * TracedCallback signature of TransferStalled.
+     * \param [in] imsi the UE
+     * \param [in] epoch the transfer's epoch
+     * \param [in] missingTokens tokens whose KV cache had not arrived
+     * \param [in] reprefill true if they are re-prefilled at the target now (StallPolicy
+     *        Reprefill), false if the migration waits for the link
+     */
+    typedef void (*StalledTracedCallback)(uint64_t imsi,
+                                          uint32_t epoch,
+                                          uint64_t missingTokens,
+                                          bool reprefill);
+
+    /**
      * TracedCallback signature of MigrationReplanned.
      * \param [in] imsi the UE
      * \param [in] epoch the transfer's new epoch
@@ -275,7 +307,11 @@ class HandoverCoordinator : public Object
         uint64_t nextToken{0};           //!< index of the first token after the stop
         /// An epoch before a re-plan whose TOKENS, written to TCP already, still serve it
         uint32_t tokensEpoch{0};
-        std::size_t record{0}; //!< index of its HandoverRecord
+        std::size_t record{0};         //!< index of its HandoverRecord
+        uint64_t stallSeenReceived{0}; //!< the target's received counter at the last check
+        bool stalled{false};           //!< the last check found it stalled
+        bool reprefilled{false};       //!< it gave up on the link (StallPolicy Reprefill)
+        uint64_t pendingReprefill{0};  //!< tokens to re-prefill once the running prefill ends
     };
 
     /// An oracle group, or an online cycle group: the handovers one prefill batch holds.
@@ -336,8 +372,15 @@ class HandoverCoordinator : public Object
     /// Withdraw a migration's transfer and raise the session's epoch at every receiver on its
     /// path, both under reason. \return the KV bytes withdrawn
     uint64_t RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardReason reason);
-    /// Schedule the deadline of a committed migration that resumes at one.
+    /// Schedule the deadline of a committed migration that resumes at one, and its stall
+    /// checks.
     void ScheduleDeadline(uint64_t imsi, const Migration& m);
+    /// Look for a stall of a committed migration's transfer (handover-coordinator-stall.cc).
+    /// \param imsi the UE \param record the migration's record index, which outlives re-plans
+    void CheckStall(uint64_t imsi, std::size_t record);
+    /// Give up on the link: the KV that did not arrive is re-prefilled at the target.
+    /// \param imsi the UE \param m its migration \return the tokens to re-prefill
+    uint64_t Reprefill(uint64_t imsi, Migration& m);
     /// Append an open transfer's tokens up to end (seal: and close it), and grow the target's
     /// context to end.
     void GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, bool seal);
@@ -447,6 +490,10 @@ class HandoverCoordinator : public Object
     uint32_t m_kvEntriesPerToken;               //!< KvEntriesPerToken
     uint64_t m_kvEntryBytes;                    //!< KvEntryBytes
     Time m_oracleGrace;                         //!< OracleGrace
+    StallPolicy m_stallPolicy;                  //!< StallPolicy
+    Time m_stallTimeout;                        //!< StallTimeout
+    MemoryFullPolicy m_memoryFull;              //!< TargetMemoryFull
+    uint32_t m_memoryFallbacks{0};              //!< handovers kept at the holder by Fallback
 
     std::map<uint16_t, Cell> m_cells;                                         //!< by cell id
     std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)
@@ -465,11 +512,12 @@ class HandoverCoordinator : public Object
     std::map<uint64_t, uint32_t> m_budgetEpochs;      //!< epoch of each budgeted session
     EventId m_slotTick;                               //!< the next slot tick
 
-    TracedCallback<uint64_t, uint64_t, uint64_t> m_plannedTrace;   //!< HandoverPlanned
-    TracedCallback<uint64_t, uint16_t, Time> m_resumedTrace;       //!< SessionResumed
-    TracedCallback<uint64_t, uint32_t, uint64_t> m_cancelledTrace; //!< MigrationCancelled
-    TracedCallback<uint64_t, uint32_t, int, int> m_stateTrace;     //!< MigrationState
-    TracedCallback<uint64_t, uint32_t, uint64_t> m_replannedTrace; //!< MigrationReplanned
+    TracedCallback<uint64_t, uint64_t, uint64_t> m_plannedTrace;       //!< HandoverPlanned
+    TracedCallback<uint64_t, uint16_t, Time> m_resumedTrace;           //!< SessionResumed
+    TracedCallback<uint64_t, uint32_t, uint64_t> m_cancelledTrace;     //!< MigrationCancelled
+    TracedCallback<uint64_t, uint32_t, int, int> m_stateTrace;         //!< MigrationState
+    TracedCallback<uint64_t, uint32_t, uint64_t> m_replannedTrace;     //!< MigrationReplanned
+    TracedCallback<uint64_t, uint32_t, uint64_t, bool> m_stalledTrace; //!< TransferStalled
 };
 
 } // namespace ns3

@@ -71,6 +71,10 @@ struct HandoverRecord
     double wastedGpuSeconds{0}; //!< GPU time of prepared prefills thrown away, s
     std::map<std::string, double> policyValues; //!< the policy's own results, by name
     uint32_t replans{0}; //!< times its plan was replaced as its cycle group grew
+    uint32_t stalls{0};  //!< times its committed transfer was found stalled (StallTimeout)
+    /// Tokens re-prefilled at the target because their KV did not arrive (StallPolicy
+    /// Reprefill), on top of prefillTokens
+    uint64_t reprefillTokens{0};
 };
 
 /**

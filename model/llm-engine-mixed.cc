@@ -43,7 +43,7 @@ LlmEngine::PlanChunks(std::deque<uint64_t>& queue, uint64_t& budget, uint64_t& s
         ++taken;
     }
     queue.erase(queue.begin(), queue.begin() + taken);
-    return seconds;
+    return m_loadFactor * seconds;
 }
 
 void

@@ -7,6 +7,7 @@
 #include "enum-accessor.h"
 #include "explaining-checker.h"
 
+#include "ns3/double.h"
 #include "ns3/enum.h"
 #include "ns3/fatal-error.h"
 #include "ns3/log.h"
@@ -139,6 +140,22 @@ LlmEngine::GetTypeId()
                 edgellm::MakeExplainingChecker(MakeUintegerChecker<uint64_t>(1, 1000000000),
                                                "ns3::LlmEngine::ChunkTokens",
                                                "an integer in [1, 1000000000]"))
+            .AddAttribute(
+                "LoadFactor",
+                "The GPU's actual iteration times over its compute model's: 2 means every "
+                "iteration takes twice what the model gives, as on a GPU shared with other "
+                "work. Plans are made with the model alone (GetLlmComputeModel), so a factor "
+                "> 1 is a GPU slower than planned. Range (0, 1000].",
+                DoubleValue(1.0),
+                MakeDoubleAccessor(&LlmEngine::m_loadFactor),
+                edgellm::MakeExplainingChecker(
+                    MakeDoubleChecker<double>(),
+                    "ns3::LlmEngine::LoadFactor",
+                    "a number in (0, 1000]",
+                    [](const AttributeValue& v) -> std::string {
+                        const double f = static_cast<const DoubleValue&>(v).Get();
+                        return f > 0 && f <= 1000 ? "" : "outside (0, 1000]";
+                    }))
             .AddTraceSource("KvTokensInUse",
                             "KV tokens reserved by admitted sessions.",
                             MakeTraceSourceAccessor(&LlmEngine::m_kvTokensInUse),
@@ -737,7 +754,7 @@ LlmEngine::PlanDecodeStep(uint64_t& contextTokens)
     {
         contextTokens = SaturatingAdd(contextTokens, m_sessions.at(imsi).contextTokens);
     }
-    return ToTime(Model().DecodeStepTime(n, contextTokens));
+    return ToTime(m_loadFactor * Model().DecodeStepTime(n, contextTokens));
 }
 
 void
@@ -774,7 +791,8 @@ LlmEngine::StartPrefill()
         tokens = SaturatingAdd(tokens, s.prefillTokens);
     }
     const Time duration =
-        ToTime(Model().BatchPrefillTime(PrefillBatch::FromLengths(m_prefillLengths)));
+        ToTime(m_loadFactor *
+               Model().BatchPrefillTime(PrefillBatch::FromLengths(m_prefillLengths)));
     NS_LOG_LOGIC((m_batchUrgent ? "urgent " : "") << "prefill of " << n << " sequences, " << tokens
                                                   << " tokens, " << duration.As(Time::MS));
     m_busy = true;

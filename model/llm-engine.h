@@ -440,6 +440,7 @@ class LlmEngine : public Object
     Time m_prefillCycle;                    //!< PrefillCycle
     IterationMode m_iterationMode{IterationMode::SEPARATE}; //!< IterationMode
     uint64_t m_chunkTokens;                                 //!< ChunkTokens
+    double m_loadFactor{1.0};                               //!< LoadFactor
     std::size_t m_decodeInBatch{0};        //!< of m_batch, the decoding sessions (at its front)
     std::vector<uint64_t> m_prefillsEnded; //!< sessions whose prefill the last iteration ended
     TracedValue<uint64_t> m_kvTokensInUse; //!< KV tokens reserved

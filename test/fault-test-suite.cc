@@ -1,0 +1,440 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// Faults in the middle of a handover: the backhaul goes down, loses packets or carries cross
+// traffic, the target GPU is slower than planned, the target's memory is full. Each run is
+// checked at the edges: the tokens the UE's application saw, the packets the backhaul devices
+// dropped, the KV bytes of the ledger, and a delay no shorter than the fault makes possible.
+
+#include "test-durations.h"
+
+#include "ns3/core-module.h"
+#include "ns3/edge-llm-module.h"
+#include "ns3/network-module.h"
+#include "ns3/test.h"
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// One UE under cHO on the line, at 1 Gb/s so that the transfer (~150 MB) takes ~1.2 s and a
+/// fault 50 ms into it falls mid-transfer.
+CtHoLineConfig
+FaultConfigLine()
+{
+    CtHoLineConfig c;
+    c.numUes = 1;
+    c.moveStart = Seconds(1);
+    c.tokensAfter = 60;
+    c.maxSimTime = Seconds(40);
+    c.backhaulRate = DataRate("1Gbps");
+    c.plannedBackhaulRate = DataRate("1Gbps");
+    return c;
+}
+
+/// What the edges saw: token indices the application got, packets the devices dropped.
+struct Edges
+{
+    std::map<uint64_t, std::vector<uint32_t>> delivered; //!< imsi -> indices, in order
+    uint64_t deviceDrops{0};                             //!< PhyRxDrop on backhaul devices
+    Time firstCommit{-1};                                //!< the first COMMITTED migration
+
+    void Hook(Ptr<EdgeLlmLineScenario> s)
+    {
+        for (uint32_t i = 0; i < s->GetClients().GetN(); ++i)
+        {
+            s->GetClients().Get(i)->TraceConnectWithoutContext(
+                "TokenDelivered",
+                Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
+                    [this](uint64_t imsi, uint32_t index, Time, Time, uint16_t, bool) {
+                        delivered[imsi].push_back(index);
+                    }));
+        }
+        for (const BackhaulLink& link : s->GetBackhaulLinks())
+        {
+            for (uint32_t d = 0; d < link.devices.GetN(); ++d)
+            {
+                link.devices.Get(d)->TraceConnectWithoutContext(
+                    "PhyRxDrop",
+                    Callback<void, Ptr<const Packet>>(
+                        [this](Ptr<const Packet>) { ++deviceDrops; }));
+            }
+        }
+        s->GetEdgeLlmHelper()->GetCoordinator()->TraceConnectWithoutContext(
+            "MigrationState",
+            Callback<void, uint64_t, uint32_t, int, int>([this](uint64_t, uint32_t, int, int to) {
+                if (to == HandoverCoordinator::COMMITTED && firstCommit.IsStrictlyNegative())
+                {
+                    firstCommit = Simulator::Now();
+                }
+            }));
+    }
+};
+
+/// A test of a fault, with the invariants every faulty run keeps.
+class FaultTestCase : public TestCase
+{
+  public:
+    /// \param name the test's name
+    explicit FaultTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    void CheckInvariants(const CtHoLineRun& run, const Edges& edges, const std::string& what);
+    const HandoverRecord& Migrated(const CtHoLineRun& run);
+};
+
+void
+FaultTestCase::CheckInvariants(const CtHoLineRun& run, const Edges& edges, const std::string& what)
+{
+    for (const CtHoLineUe& ue : run.ues)
+    {
+        auto it = edges.delivered.find(ue.imsi);
+        const std::vector<uint32_t> none;
+        const std::vector<uint32_t>& got = it == edges.delivered.end() ? none : it->second;
+        bool inOrder = got.size() == ue.tokensToGenerate;
+        for (std::size_t i = 0; inOrder && i < got.size(); ++i)
+        {
+            inOrder = got[i] == i;
+        }
+        NS_TEST_EXPECT_MSG_EQ(inOrder,
+                              true,
+                              what << ": imsi " << ue.imsi << " got " << got.size() << " of "
+                                   << ue.tokensToGenerate << " tokens, each once, in order");
+    }
+    const KvTransferSenderCounters& s = run.sent;
+    const KvTransferReceiverCounters& r = run.received;
+    NS_TEST_EXPECT_MSG_EQ(s.announced,
+                          s.sent + s.withdrawn,
+                          what << ": announced = sent + withdrawn");
+    NS_TEST_EXPECT_MSG_EQ(s.sent,
+                          r.received + r.stale,
+                          what << ": sent = received + stale, drained");
+    uint64_t withdrawnBy = 0;
+    uint64_t staleBy = 0;
+    for (std::size_t i = 0; i < KV_DISCARD_REASONS; ++i)
+    {
+        withdrawnBy += s.withdrawnBy[i];
+        staleBy += r.staleBy[i];
+    }
+    NS_TEST_EXPECT_MSG_EQ(withdrawnBy, s.withdrawn, what << ": every withdrawn byte has a reason");
+    NS_TEST_EXPECT_MSG_EQ(staleBy, r.stale, what << ": every stale byte has a reason");
+    NS_TEST_EXPECT_MSG_EQ(run.faults.lossDrops + run.faults.outageDrops,
+                          edges.deviceDrops,
+                          what << ": the fault counts are the devices' drops");
+    NS_TEST_EXPECT_MSG_LT(run.endTime, Seconds(40), what << ": the run ended before its cap");
+}
+
+/// The one migrated record of a one-UE run.
+const HandoverRecord&
+FaultTestCase::Migrated(const CtHoLineRun& run)
+{
+    static const HandoverRecord none;
+    for (const HandoverRecord& r : run.records)
+    {
+        if (r.outcome == HandoverRecord::MIGRATED)
+        {
+            return r;
+        }
+    }
+    NS_TEST_EXPECT_MSG_EQ(true, false, run.scheme << ": no migrated handover");
+    return none;
+}
+
+class OutageTestCase : public FaultTestCase
+{
+  public:
+    OutageTestCase(bool reprefill)
+        : FaultTestCase(reprefill ? "Backhaul outage mid-transfer, StallPolicy Reprefill: the "
+                                    "session resumes before the link is back, re-prefilling what "
+                                    "did not arrive, abandoned under link-down"
+                                  : "Backhaul outage mid-transfer, StallPolicy Wait: the session "
+                                    "resumes after the link is back, with the whole cache"),
+          m_reprefill(reprefill)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time after = MilliSeconds(50);
+        const Time outage = MilliSeconds(800);
+        const Time timeout = MilliSeconds(100);
+        for (uint32_t rngRun = 1; rngRun <= 3; ++rngRun)
+        {
+            RngSeedManager::SetRun(rngRun);
+            CtHoLineConfig c = FaultConfigLine();
+            c.faults.outageAfter = after;
+            c.faults.outageFor = outage;
+            c.faults.stallTimeout = timeout;
+            c.faults.stallPolicy = m_reprefill ? "reprefill" : "wait";
+            const CtHoLineExperiment experiment(c);
+            Edges edges;
+            const CtHoLineRun run =
+                experiment.Run("cho", experiment.Draw(), [&edges](Ptr<EdgeLlmLineScenario> s) {
+                    edges.Hook(s);
+                });
+            const std::string what = "RngRun " + std::to_string(rngRun);
+            CheckInvariants(run, edges, what);
+            const HandoverRecord& r = Migrated(run);
+            const Time outageStart = edges.firstCommit + after;
+            const Time outageEnd = outageStart + outage;
+            NS_TEST_EXPECT_MSG_EQ(run.faults.outages, 1u, what << ": one outage");
+            NS_TEST_EXPECT_MSG_GT(run.faults.outageDrops, 0u, what << ": it lost packets");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(r.stalls, 1u, what << ": the stall was found");
+            // By hand: 50 ms of a 1 Gb/s link carry at most 6.25 MB, far less than the cache.
+            NS_TEST_EXPECT_MSG_GT(r.kvBytes, 1e9 / 8 * 0.05, what << ": the cut is mid-transfer");
+            if (!m_reprefill)
+            {
+                NS_TEST_EXPECT_MSG_GT(r.kvReady, outageEnd, what << ": it waited for the link");
+                NS_TEST_EXPECT_MSG_EQ(r.reprefillTokens, 0u, what << ": nothing re-prefilled");
+                NS_TEST_EXPECT_MSG_EQ(r.abandonedBytes, 0u, what << ": nothing abandoned");
+                NS_TEST_EXPECT_MSG_EQ(run.sent.withdrawn, 0u, what << ": nothing withdrawn");
+                continue;
+            }
+            // It gave up at the first check that saw no byte arrive: no earlier than one
+            // timeout into the outage, and it re-prefilled what did not arrive.
+            NS_TEST_EXPECT_MSG_LT(r.kvReady,
+                                  outageEnd,
+                                  what << ": resumed before the link was back");
+            uint64_t arrived = 0;
+            for (const PlanRange& a : r.arrived)
+            {
+                arrived += a.end - a.first;
+            }
+            NS_TEST_EXPECT_MSG_GT(arrived, 0u, what << ": some KV arrived before the cut");
+            NS_TEST_EXPECT_MSG_EQ(r.reprefillTokens,
+                                  r.transferTokens - arrived,
+                                  what << ": what did not arrive is re-prefilled");
+            const uint64_t bytesPerToken = r.kvBytes / r.transferTokens;
+            NS_TEST_EXPECT_MSG_EQ(r.abandonedBytes,
+                                  r.reprefillTokens * bytesPerToken,
+                                  what << ": and abandoned");
+            const double prefillS = run.compute.PrefillTime(r.reprefillTokens);
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(r.kvReady,
+                                        outageStart + timeout + Seconds(prefillS),
+                                        what << ": no earlier than a timeout and the re-prefill");
+            const auto link = static_cast<std::size_t>(KvDiscardReason::LINK_DOWN);
+            NS_TEST_EXPECT_MSG_EQ(run.sent.withdrawnBy[link],
+                                  run.sent.withdrawn,
+                                  what << ": every withdrawn byte under link-down");
+            NS_TEST_EXPECT_MSG_EQ(run.received.staleBy[link],
+                                  run.received.stale,
+                                  what << ": every stale byte under link-down");
+            // The receiver counts a DATA message's bytes as they come, and its range once it
+            // is whole: the message the cut split counts as received, not arrived.
+            const uint64_t split = run.received.received - arrived * bytesPerToken;
+            NS_TEST_EXPECT_MSG_LT(split, 1048576u, what << ": less than one message (1 MiB)");
+            NS_TEST_EXPECT_MSG_EQ(run.sent.withdrawn + run.received.stale + split,
+                                  r.abandonedBytes,
+                                  what << ": the abandoned bytes: withdrawn, stale, or in the "
+                                          "split message");
+        }
+    }
+
+    bool m_reprefill;
+};
+
+class LossTestCase : public FaultTestCase
+{
+  public:
+    LossTestCase()
+        : FaultTestCase("Backhaul packet loss: TCP recovers, every token once, and the delay is "
+                        "never shorter than the lossless one")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t rngRun = 1; rngRun <= 3; ++rngRun)
+        {
+            double lossless = 0;
+            for (double loss : {0.0, 1e-3, 5e-3})
+            {
+                RngSeedManager::SetRun(rngRun);
+                CtHoLineConfig c = FaultConfigLine();
+                c.faults.backhaulLoss = loss;
+                const CtHoLineExperiment experiment(c);
+                Edges edges;
+                const CtHoLineRun run =
+                    experiment.Run("cho", experiment.Draw(), [&edges](Ptr<EdgeLlmLineScenario> s) {
+                        edges.Hook(s);
+                    });
+                const std::string what =
+                    "RngRun " + std::to_string(rngRun) + ", loss " + std::to_string(loss);
+                CheckInvariants(run, edges, what);
+                const HandoverRecord& r = Migrated(run);
+                const double delay = (r.kvReady - r.hoStart).GetSeconds();
+                if (loss == 0)
+                {
+                    lossless = delay;
+                    NS_TEST_EXPECT_MSG_EQ(run.faults.lossDrops, 0u, what);
+                    // By hand: the cache cannot cross 1 Gb/s faster than its bytes allow.
+                    NS_TEST_EXPECT_MSG_GT_OR_EQ(delay, r.kvBytes * 8 / 1e9, what);
+                    continue;
+                }
+                // By hand: ~150 MB in 9000-byte frames is ~16,000 packets; at 1e-3 some are lost.
+                NS_TEST_EXPECT_MSG_GT(run.faults.lossDrops, 0u, what << ": packets were lost");
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(delay, lossless, what << ": no faster than lossless");
+            }
+        }
+    }
+};
+
+class CrossTrafficTestCase : public FaultTestCase
+{
+  public:
+    CrossTrafficTestCase()
+        : FaultTestCase("Cross traffic on the backhaul: the plan is the lossless one, the delay is "
+                        "at least the bytes over the rate left to them")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t rngRun = 1; rngRun <= 2; ++rngRun)
+        {
+            Time planned[2];
+            for (int cross = 0; cross < 2; ++cross)
+            {
+                RngSeedManager::SetRun(rngRun);
+                CtHoLineConfig c = FaultConfigLine();
+                if (cross == 1)
+                {
+                    c.faults.crossTraffic = "onoff";
+                    c.faults.crossTrafficRate = DataRate("500Mbps");
+                    c.faults.crossTrafficStart = Seconds(1);
+                    c.faults.crossTrafficFor = Seconds(10);
+                }
+                const CtHoLineExperiment experiment(c);
+                Edges edges;
+                const CtHoLineRun run =
+                    experiment.Run("cho", experiment.Draw(), [&edges](Ptr<EdgeLlmLineScenario> s) {
+                        edges.Hook(s);
+                    });
+                const std::string what =
+                    "RngRun " + std::to_string(rngRun) + (cross ? ", cross" : ", none");
+                CheckInvariants(run, edges, what);
+                const HandoverRecord& r = Migrated(run);
+                planned[cross] = r.predictedDelay;
+                if (cross == 1)
+                {
+                    NS_TEST_EXPECT_MSG_GT(run.faults.crossTrafficBytes, 0u, what);
+                    // By hand: 500 Mb/s of the 1 Gb/s are taken; the KV bytes get the rest.
+                    const double bound = r.kvBytes * 8 / 0.5e9;
+                    NS_TEST_EXPECT_MSG_GT_OR_EQ((r.kvReady - r.hoStart).GetSeconds(),
+                                                bound,
+                                                what << ": no faster than the rate left");
+                    NS_TEST_EXPECT_MSG_EQ(planned[1],
+                                          planned[0],
+                                          what << ": the plan did not see the cross traffic");
+                }
+            }
+        }
+    }
+};
+
+class GpuLoadTestCase : public FaultTestCase
+{
+  public:
+    GpuLoadTestCase()
+        : FaultTestCase(
+              "A target GPU slower than planned (LoadFactor 2): tHO's prefill takes twice "
+              "the model's time, and the plan is the nominal one")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t rngRun = 1; rngRun <= 3; ++rngRun)
+        {
+            Time planned[2];
+            Time delay[2];
+            for (int slow = 0; slow < 2; ++slow)
+            {
+                RngSeedManager::SetRun(rngRun);
+                CtHoLineConfig c = FaultConfigLine();
+                const CtHoLineExperiment experiment(c);
+                Edges edges;
+                std::vector<Time> prefillStart;
+                std::vector<Time> prefillEnd;
+                const CtHoLineRun run =
+                    experiment.Run("tho", experiment.Draw(), [&](Ptr<EdgeLlmLineScenario> s) {
+                        edges.Hook(s);
+                        // The target alone is slow, so the source decodes the same context.
+                        Ptr<EdgeLlmServer> target =
+                            DynamicCast<EdgeLlmServer>(s->GetServers().Get(1));
+                        target->GetEngine()->SetAttribute("LoadFactor",
+                                                          DoubleValue(slow ? 2.0 : 1.0));
+                        target->GetEngine()->TraceConnectWithoutContext(
+                            "PrefillStarted",
+                            Callback<void, uint64_t, uint64_t, bool>(
+                                [&prefillStart](uint64_t, uint64_t, bool urgent) {
+                                    if (urgent)
+                                    {
+                                        prefillStart.push_back(Simulator::Now());
+                                    }
+                                }));
+                        target->GetEngine()->TraceConnectWithoutContext(
+                            "PrefillCompleted",
+                            Callback<void, uint64_t, uint64_t, bool>(
+                                [&prefillEnd](uint64_t, uint64_t, bool urgent) {
+                                    if (urgent)
+                                    {
+                                        prefillEnd.push_back(Simulator::Now());
+                                    }
+                                }));
+                    });
+                const std::string what =
+                    "RngRun " + std::to_string(rngRun) + (slow ? ", load 2" : ", load 1");
+                CheckInvariants(run, edges, what);
+                const HandoverRecord& r = Migrated(run);
+                planned[slow] = r.predictedDelay;
+                delay[slow] = r.kvReady - r.hoStart;
+                NS_TEST_ASSERT_MSG_EQ(prefillStart.size(), 1u, what << ": one recovery prefill");
+                NS_TEST_ASSERT_MSG_EQ(prefillEnd.size(), 1u, what);
+                // By hand, from the model the plans use: p(C) = a C + b, times the load.
+                const double expected =
+                    (slow ? 2.0 : 1.0) * (c.prefillA * r.prefillTokens + c.prefillB);
+                NS_TEST_EXPECT_MSG_EQ_TOL((prefillEnd[0] - prefillStart[0]).GetSeconds(),
+                                          expected,
+                                          1e-6,
+                                          what << ": the prefill's duration");
+            }
+            NS_TEST_EXPECT_MSG_EQ(planned[1], planned[0], "the plan assumed the nominal GPU");
+            NS_TEST_EXPECT_MSG_GT(delay[1], delay[0], "and the delay grew");
+        }
+    }
+};
+
+} // namespace
+
+/// The fault suite.
+class EdgeLlmFaultTestSuite : public TestSuite
+{
+  public:
+    EdgeLlmFaultTestSuite()
+        : TestSuite("edge-llm-faults", UNIT)
+    {
+        AddTestCase(new OutageTestCase(false), edgellm::TEST_QUICK);
+        AddTestCase(new OutageTestCase(true), edgellm::TEST_QUICK);
+        AddTestCase(new LossTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new CrossTrafficTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new GpuLoadTestCase(), edgellm::TEST_QUICK);
+    }
+};
+
+/// The suite's instance.
+static EdgeLlmFaultTestSuite g_edgeLlmFaultTestSuite;
