@@ -283,11 +283,7 @@ HandoverCoordinator::ScheduleDeadline(uint64_t imsi, const Migration& m)
     {
         m_migrations.at(imsi).stallSeenReceived =
             GetCell(m.route.back()).kv->GetReceiver()->GetCounters(imsi).received;
-        Simulator::Schedule(m_stallTimeout,
-                            &HandoverCoordinator::CheckStall,
-                            this,
-                            imsi,
-                            m.record);
+        Simulator::Schedule(m_stallTimeout, &HandoverCoordinator::CheckStall, this, imsi, m.record);
     }
 }
 
