@@ -13,8 +13,8 @@
 #include "ns3/abort.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
-#include "ns3/pointer.h"
 #include "ns3/nstime.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -103,17 +103,17 @@ HandoverCoordinator::GetTypeId()
                                           "Wait",
                                           HandoverCoordinator::STALL_REPREFILL,
                                           "Reprefill"))
-            .AddAttribute("StallTimeout",
-                          "How long a committed transfer may go without a KV byte arriving, "
-                          "while TCP holds bytes of it, before it counts as stalled. Checked "
-                          "every StallTimeout, so a stall is found between one and two "
-                          "timeouts after the last byte; keep it above what a message can wait "
-                          "behind the link's TCP buffer. Range (0, inf).",
-                          TimeValue(MilliSeconds(200)),
-                          MakeTimeAccessor(&HandoverCoordinator::m_stallTimeout),
-                          edgellm::MakeTimeNotNegativeChecker(
-                              "ns3::HandoverCoordinator::StallTimeout",
-                              false))
+            .AddAttribute(
+                "StallTimeout",
+                "How long a committed transfer may go without a KV byte arriving, "
+                "while TCP holds bytes of it, before it counts as stalled. Checked "
+                "every StallTimeout, so a stall is found between one and two "
+                "timeouts after the last byte; keep it above what a message can wait "
+                "behind the link's TCP buffer. Range (0, inf).",
+                TimeValue(MilliSeconds(200)),
+                MakeTimeAccessor(&HandoverCoordinator::m_stallTimeout),
+                edgellm::MakeTimeNotNegativeChecker("ns3::HandoverCoordinator::StallTimeout",
+                                                    false))
             .AddAttribute("TargetMemoryFull",
                           "What a handover does when the target's KV memory cannot hold the "
                           "session now but could once others finish (one larger than the "
