@@ -189,27 +189,28 @@ CtHoLineConfig::ToParameters() const
         os << v;
         return os.str();
     };
-    std::vector<std::pair<std::string, std::string>> parameters{{"numUes", text(numUes)},
-            {"minPrompt", text(minPrompt)},
-            {"cMax", text(cMax)},
-            {"backhaulRate", text(backhaulRate.GetBitRate()) + "bps"},
-            {"plannedBackhaulRate", text(plannedBackhaulRate.GetBitRate()) + "bps"},
-            {"backhaulDelay", text(backhaulDelay.GetNanoSeconds()) + "ns"},
-            {"prefillA", text(prefillA)},
-            {"prefillB", text(prefillB)},
-            {"prefillCycle", text(prefillCycle.GetNanoSeconds()) + "ns"},
-            {"bsDistance", text(bsDistance)},
-            {"minStartX", text(minStartX)},
-            {"maxStartX", text(maxStartX)},
-            {"speed", text(speed)},
-            {"moveStart", text(moveStart.GetNanoSeconds()) + "ns"},
-            {"trigger", trigger},
-            {"batching", batching},
-            {"kvProfile", kvProfile},
-            {"kvBits", text(kvBits)},
-            {"tokensAfter", text(tokensAfter)},
-            {"residentUes", text(residentUes)},
-            {"maxSimTime", text(maxSimTime.GetNanoSeconds()) + "ns"}};
+    std::vector<std::pair<std::string, std::string>> parameters{
+        {"numUes", text(numUes)},
+        {"minPrompt", text(minPrompt)},
+        {"cMax", text(cMax)},
+        {"backhaulRate", text(backhaulRate.GetBitRate()) + "bps"},
+        {"plannedBackhaulRate", text(plannedBackhaulRate.GetBitRate()) + "bps"},
+        {"backhaulDelay", text(backhaulDelay.GetNanoSeconds()) + "ns"},
+        {"prefillA", text(prefillA)},
+        {"prefillB", text(prefillB)},
+        {"prefillCycle", text(prefillCycle.GetNanoSeconds()) + "ns"},
+        {"bsDistance", text(bsDistance)},
+        {"minStartX", text(minStartX)},
+        {"maxStartX", text(maxStartX)},
+        {"speed", text(speed)},
+        {"moveStart", text(moveStart.GetNanoSeconds()) + "ns"},
+        {"trigger", trigger},
+        {"batching", batching},
+        {"kvProfile", kvProfile},
+        {"kvBits", text(kvBits)},
+        {"tokensAfter", text(tokensAfter)},
+        {"residentUes", text(residentUes)},
+        {"maxSimTime", text(maxSimTime.GetNanoSeconds()) + "ns"}};
     for (const auto& pair : faults.ToParameters())
     {
         parameters.push_back(pair);

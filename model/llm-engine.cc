@@ -148,14 +148,15 @@ LlmEngine::GetTypeId()
                 "> 1 is a GPU slower than planned. Range (0, 1000].",
                 DoubleValue(1.0),
                 MakeDoubleAccessor(&LlmEngine::m_loadFactor),
-                edgellm::MakeExplainingChecker(
-                    MakeDoubleChecker<double>(),
-                    "ns3::LlmEngine::LoadFactor",
-                    "a number in (0, 1000]",
-                    [](const AttributeValue& v) -> std::string {
-                        const double f = static_cast<const DoubleValue&>(v).Get();
-                        return f > 0 && f <= 1000 ? "" : "outside (0, 1000]";
-                    }))
+                edgellm::MakeExplainingChecker(MakeDoubleChecker<double>(),
+                                               "ns3::LlmEngine::LoadFactor",
+                                               "a number in (0, 1000]",
+                                               [](const AttributeValue& v) -> std::string {
+                                                   const double f =
+                                                       static_cast<const DoubleValue&>(v).Get();
+                                                   return f > 0 && f <= 1000 ? ""
+                                                                             : "outside (0, 1000]";
+                                               }))
             .AddTraceSource("KvTokensInUse",
                             "KV tokens reserved by admitted sessions.",
                             MakeTraceSourceAccessor(&LlmEngine::m_kvTokensInUse),
@@ -790,9 +791,8 @@ LlmEngine::StartPrefill()
         m_prefillLengths.push_back(s.prefillTokens);
         tokens = SaturatingAdd(tokens, s.prefillTokens);
     }
-    const Time duration =
-        ToTime(m_loadFactor *
-               Model().BatchPrefillTime(PrefillBatch::FromLengths(m_prefillLengths)));
+    const Time duration = ToTime(
+        m_loadFactor * Model().BatchPrefillTime(PrefillBatch::FromLengths(m_prefillLengths)));
     NS_LOG_LOGIC((m_batchUrgent ? "urgent " : "") << "prefill of " << n << " sequences, " << tokens
                                                   << " tokens, " << duration.As(Time::MS));
     m_busy = true;
