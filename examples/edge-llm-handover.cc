@@ -304,9 +304,8 @@ main(int argc, char* argv[])
             0)
         {
             std::cout << "         faults: backhaul packets lost " << run.faults.lossDrops
-                      << " at random, " << run.faults.outageDrops << " in "
-                      << run.faults.outages << " outage(s); cross traffic "
-                      << std::setprecision(1) << std::fixed
+                      << " at random, " << run.faults.outageDrops << " in " << run.faults.outages
+                      << " outage(s); cross traffic " << std::setprecision(1) << std::fixed
                       << run.faults.crossTrafficBytes / 1e6 << " MB; transfers stalled "
                       << run.faults.stalls << ", re-prefilled " << run.faults.reprefills << "\n";
         }
