@@ -419,6 +419,105 @@ class GpuLoadTestCase : public FaultTestCase
     }
 };
 
+class MemoryFullTestCase : public FaultTestCase
+{
+  public:
+    MemoryFullTestCase(bool fallback)
+        : FaultTestCase(fallback ? "Target KV memory full, TargetMemoryFull Fallback: the session "
+                                   "stays at its holder and is relayed; the memory never overruns"
+                                 : "Target KV memory full, TargetMemoryFull Queue: the session "
+                                   "decodes at the target only once a resident has freed its "
+                                   "memory; the memory never overruns"),
+          m_fallback(fallback)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t rngRun = 1; rngRun <= 2; ++rngRun)
+        {
+            RngSeedManager::SetRun(rngRun);
+            CtHoLineConfig c = FaultConfigLine();
+            c.residentUes = 1;
+            const CtHoLineExperiment experiment(c);
+            Edges edges;
+            uint64_t capacity = 0;
+            uint64_t peak = 0;
+            Time residentDone(-1);
+            Ptr<HandoverCoordinator> coordinator;
+            uint32_t fallbacks = 0;
+            const CtHoLineRun run = experiment.Run(
+                "cho",
+                experiment.Draw(),
+                [&](Ptr<EdgeLlmLineScenario> s) {
+                    edges.Hook(s);
+                    coordinator = s->GetEdgeLlmHelper()->GetCoordinator();
+                    coordinator->SetAttribute("TargetMemoryFull",
+                                              StringValue(m_fallback ? "Fallback" : "Queue"));
+                    // Clients: the moving UE, then cell 1's resident, then cell 2's.
+                    Ptr<Application> moving = s->GetClients().Get(0);
+                    Ptr<Application> resident = s->GetClients().Get(2);
+                    // The target's resident ends about 1.5 s after the handover.
+                    resident->SetAttribute("TokensToGenerate", UintegerValue(350));
+                    UintegerValue p;
+                    UintegerValue g;
+                    resident->GetAttribute("PromptTokens", p);
+                    resident->GetAttribute("TokensToGenerate", g);
+                    const uint64_t residentTokens = p.Get() + g.Get();
+                    moving->GetAttribute("PromptTokens", p);
+                    moving->GetAttribute("TokensToGenerate", g);
+                    // By hand: room for the resident, and one token short of the mover too.
+                    capacity = residentTokens + p.Get() + g.Get() - 1;
+                    Ptr<LlmEngine> target =
+                        DynamicCast<EdgeLlmServer>(s->GetServers().Get(1))->GetEngine();
+                    target->SetAttribute("KvCapacityTokens", UintegerValue(capacity));
+                    target->TraceConnectWithoutContext(
+                        "KvTokensInUse",
+                        Callback<void, uint64_t, uint64_t>(
+                            [&peak](uint64_t, uint64_t now) { peak = std::max(peak, now); }));
+                    const uint64_t residentImsi = DynamicCast<EdgeLlmClient>(resident)->GetImsi();
+                    target->TraceConnectWithoutContext(
+                        "SessionFinished",
+                        Callback<void, uint64_t>([&residentDone, residentImsi](uint64_t imsi) {
+                            if (imsi == residentImsi)
+                            {
+                                residentDone = Simulator::Now();
+                            }
+                        }));
+                },
+                [&](Ptr<EdgeLlmLineScenario>) { fallbacks = coordinator->GetMemoryFallbacks(); });
+            const std::string what = "RngRun " + std::to_string(rngRun);
+            CheckInvariants(run, edges, what);
+            NS_TEST_EXPECT_MSG_GT(peak, 0u, what << ": the target held sessions");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(peak, capacity, what << ": and never more than it can");
+            NS_TEST_ASSERT_MSG_EQ(run.records.empty(), false, what << ": a handover");
+            const HandoverRecord& r = run.records.front();
+            // The resident, admitted at the start, still held its memory at the handover (a
+            // fallback's run may end before the resident does).
+            NS_TEST_EXPECT_MSG_EQ(residentDone.IsStrictlyNegative() || r.hoStart < residentDone,
+                                  true,
+                                  what << ": memory was full then");
+            if (m_fallback)
+            {
+                NS_TEST_EXPECT_MSG_EQ(r.outcome, HandoverRecord::RELAYED, what << ": relayed");
+                NS_TEST_EXPECT_MSG_EQ(fallbacks, 1u, what << ": one fallback counted");
+                NS_TEST_EXPECT_MSG_EQ(run.sent.announced, 0u, what << ": no KV byte moved");
+                continue;
+            }
+            NS_TEST_EXPECT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, what << ": migrated");
+            NS_TEST_EXPECT_MSG_EQ(residentDone.IsStrictlyPositive(), true, what);
+            NS_TEST_EXPECT_MSG_EQ(fallbacks, 0u, what);
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(r.firstDecode,
+                                        residentDone,
+                                        what << ": it decoded at the target only after the "
+                                                "resident freed its memory");
+        }
+    }
+
+    bool m_fallback;
+};
+
 } // namespace
 
 /// The fault suite.
@@ -433,6 +532,8 @@ class EdgeLlmFaultTestSuite : public TestSuite
         AddTestCase(new LossTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new CrossTrafficTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new GpuLoadTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new MemoryFullTestCase(false), edgellm::TEST_QUICK);
+        AddTestCase(new MemoryFullTestCase(true), edgellm::TEST_QUICK);
     }
 };
 
