@@ -202,6 +202,7 @@ endforeach()
 if(EDGE_LLM_GTEST)
   find_package(GTest REQUIRED)
   add_executable(edge-llm-gtest
+    test/gtest/fault-config-test.cc
     test/gtest/kv-cache-profile-test.cc
     test/gtest/llm-compute-model-test.cc
     test/gtest/ctho-solver-test.cc
