@@ -518,6 +518,63 @@ class MemoryFullTestCase : public FaultTestCase
     bool m_fallback;
 };
 
+class EarlyHandoverTestCase : public FaultTestCase
+{
+  public:
+    EarlyHandoverTestCase()
+        : FaultTestCase("A handover before the session's first token: every scheme delivers "
+                        "every token once, in order, and the ledger balances")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string scheme : {"tho", "cho", "ctho", "detour"})
+        {
+            for (uint32_t rngRun = 1; rngRun <= 2; ++rngRun)
+            {
+                RngSeedManager::SetRun(rngRun);
+                CtHoLineConfig c = FaultConfigLine();
+                // The UE starts 2 m short of the boundary and moves at once: it crosses while
+                // its prompt (>= 1024 tokens, ~0.1 s and more) is still being prefilled.
+                c.minStartX = 148;
+                c.maxStartX = 148;
+                c.moveStart = Seconds(0);
+                const CtHoLineExperiment experiment(c);
+                Edges edges;
+                Time firstToken(-1);
+                const CtHoLineRun run = experiment.Run(
+                    scheme,
+                    experiment.Draw(),
+                    [&edges, &firstToken](Ptr<EdgeLlmLineScenario> s) {
+                        edges.Hook(s);
+                        s->GetClients().Get(0)->TraceConnectWithoutContext(
+                            "TokenDelivered",
+                            Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
+                                [&firstToken](uint64_t,
+                                              uint32_t,
+                                              Time generated,
+                                              Time,
+                                              uint16_t,
+                                              bool) {
+                                    if (firstToken.IsStrictlyNegative())
+                                    {
+                                        firstToken = generated;
+                                    }
+                                }));
+                    });
+                const std::string what = scheme + ", RngRun " + std::to_string(rngRun);
+                CheckInvariants(run, edges, what);
+                NS_TEST_ASSERT_MSG_EQ(run.records.empty(), false, what << ": a handover");
+                NS_TEST_EXPECT_MSG_LT(run.records.front().hoStart,
+                                      firstToken,
+                                      what << ": it started before the first token");
+            }
+        }
+    }
+};
+
 } // namespace
 
 /// The fault suite.
@@ -534,6 +591,7 @@ class EdgeLlmFaultTestSuite : public TestSuite
         AddTestCase(new GpuLoadTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new MemoryFullTestCase(false), edgellm::TEST_QUICK);
         AddTestCase(new MemoryFullTestCase(true), edgellm::TEST_QUICK);
+        AddTestCase(new EarlyHandoverTestCase(), edgellm::TEST_QUICK);
     }
 };
 
