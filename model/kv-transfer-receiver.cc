@@ -388,7 +388,7 @@ KvTransferReceiver::ResetEpoch(uint64_t imsi, uint32_t epoch, KvDiscardReason re
     s.open = false;
     s.announced.Clear();
     s.received.Clear();
-    s.tokens.Clear();
+    s.tokensTaken = false;
     s.epochBytes = 0;
     s.bytesPerUnit = 0;
     s.source = Address();
@@ -521,13 +521,15 @@ KvTransferReceiver::OnHeader(Stream& stream)
     switch (type)
     {
     case KvTransferHeader::TOKENS:
-        if (s.tokens.Overlaps(first, end))
+        // An epoch forwards its token IDs in one message, whose range is then the epoch's:
+        // any other is outside it, and a relay hop would enqueue the epoch's IDs twice.
+        if (s.tokensTaken)
         {
             Drop(stream, TOKENS_OUT_OF_RANGE);
             return;
         }
         // Reported at the end of its payload: the IDs are not here yet.
-        s.tokens.Add(first, end);
+        s.tokensTaken = true;
         break;
     case KvTransferHeader::DATA:
         if (!s.announced.Contains(first, end) || s.received.Overlaps(first, end))

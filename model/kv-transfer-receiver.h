@@ -110,10 +110,11 @@ struct KvTransferStreamCounters
  * the current epoch and the ranges announced and received, as range sets. A message for an
  * unknown session, from an older or cancelled epoch, from a peer that is not the epoch's
  * source, with a range outside the announced ones (or received twice), with forwarded token
- * IDs the epoch has already, or with a payload size that disagrees with the epoch's bytes per
- * unit, is dropped and counted; it changes nothing, and its bytes are still consumed. When the
- * received ranges of an epoch cover every announced one, the session is complete, unless
- * the epoch is open (an OPEN message, and no SEAL yet): an open transfer may announce more.
+ * IDs after the epoch's one TOKENS message, or with a payload size that disagrees with the
+ * epoch's bytes per unit, is dropped and counted; it changes nothing, and its bytes are still
+ * consumed. When the received ranges of an epoch cover every announced one, the session is
+ * complete, unless the epoch is open (an OPEN message, and no SEAL yet): an open transfer may
+ * announce more.
  *
  * An epoch retires when a newer one replaces it (a BEGIN or OPEN of a newer epoch, reason
  * NEWER_EPOCH; ExpectEpoch(), with the reason given) or when a CANCEL of it arrives (with the
@@ -150,8 +151,7 @@ class KvTransferReceiver : public Object
         UNKNOWN_SESSION, //!< nothing announced for the session
         STALE_EPOCH,     //!< an older epoch, or a cancelled one
         OUT_OF_RANGE,    //!< a range outside the announced ones, or received already
-        /// token IDs the epoch cannot take: forwarded already in it (each position's ID comes
-        /// once an epoch)
+        /// token IDs outside the epoch's: its one TOKENS message was taken already
         TOKENS_OUT_OF_RANGE,
         WRONG_SOURCE,     //!< the current epoch's message from a peer that is not its source
         PAYLOAD_MISMATCH, //!< payloadBytes is not count times the epoch's bytes per unit
@@ -330,7 +330,7 @@ class KvTransferReceiver : public Object
         bool open{false};            //!< the current epoch is open: OPEN read, SEAL not yet
         edgellm::RangeSet announced; //!< announced ranges of the current epoch
         edgellm::RangeSet received;  //!< received ranges of the current epoch
-        edgellm::RangeSet tokens;    //!< token positions whose IDs the epoch has taken
+        bool tokensTaken{false};     //!< the epoch's TOKENS message was accepted
         uint64_t epochBytes{0};      //!< KV bytes received in the current epoch
         uint64_t bytesPerUnit{0};    //!< of the epoch's first BEGIN; 0 before it
         Address source;              //!< the epoch's source; invalid until its first message

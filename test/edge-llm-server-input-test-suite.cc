@@ -18,6 +18,7 @@
 #include "ns3/pointer.h"
 #include "ns3/ran-downlink.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/udp-socket-factory.h"
 
@@ -123,6 +124,8 @@ class EdgeLlmServerMalformedTestCase : public TestCase
         InternetStackHelper internet;
         internet.Install(nodes);
         PointToPointHelper p2p;
+        p2p.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+        p2p.SetChannelAttribute("Delay", StringValue("1ms"));
         Ipv4AddressHelper ip;
         ip.SetBase("10.1.1.0", "255.255.255.0");
         const Ipv4InterfaceContainer ifs = ip.Assign(p2p.Install(nodes));
@@ -169,26 +172,28 @@ class EdgeLlmServerMalformedTestCase : public TestCase
         peer->Bind();
         const InetSocketAddress uplinkTo(serverAddress, 9000);
         const InetSocketAddress relayTo(serverAddress, 9001);
-        Simulator::Schedule(Seconds(0.1), [=]() {
-            for (Ptr<Packet> p : uplink)
-            {
-                peer->SendTo(p, 0, uplinkTo);
-            }
-            for (Ptr<Packet> p : relay)
-            {
-                peer->SendTo(p, 0, relayTo);
-            }
-        });
+        // One packet a millisecond, so that no queue drops any.
+        Time at = Seconds(0.1);
+        for (Ptr<Packet> p : uplink)
+        {
+            Simulator::Schedule(at, [=]() { peer->SendTo(p, 0, uplinkTo); });
+            at += MilliSeconds(1);
+        }
+        for (Ptr<Packet> p : relay)
+        {
+            Simulator::Schedule(at, [=]() { peer->SendTo(p, 0, relayTo); });
+            at += MilliSeconds(1);
+        }
         // The engine holds a session migrating here; its OPEN_SESSION is not the server's to
         // take until the migration resumes.
         const std::vector<uint8_t> migrating = BytesOf(Open(kMigrating));
-        Simulator::Schedule(Seconds(0.15), [=]() {
+        Simulator::Schedule(Seconds(0.25), [=]() {
             engine->AddResumedSession(kMigrating, 100, 20);
             peer->SendTo(Create<Packet>(migrating.data(), migrating.size()), 0, uplinkTo);
         });
         bool ownedBefore = true;
         std::size_t sentBefore = 1;
-        Simulator::Schedule(Seconds(0.2), [&]() {
+        Simulator::Schedule(Seconds(0.3), [&]() {
             ownedBefore = server->OwnsSession(kImsi) || server->OwnsSession(kMigrating) ||
                           engine->HasSession(kImsi);
             sentBefore = cell->sent.size();
@@ -196,7 +201,7 @@ class EdgeLlmServerMalformedTestCase : public TestCase
             peer->SendTo(Create<Packet>(open.data(), open.size()), 0, uplinkTo);
             peer->SendTo(Create<Packet>(relayed.data(), relayed.size()), 0, relayTo);
         });
-        Simulator::Stop(Seconds(0.3));
+        Simulator::Stop(Seconds(0.4));
         Simulator::Run();
 
         NS_TEST_ASSERT_MSG_EQ(ownedBefore, false, "no dropped packet opened a session");

@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The KV-transfer receiver does not trust its peers: repeated token IDs, messages from a
+// The KV-transfer receiver does not trust its peers: token IDs outside the epoch's, messages from a
 // peer that is not the epoch's source and payload sizes that disagree with the epoch are
 // dropped without changing anything, and a stream that loses its framing closes only its
 // own connection. Raw messages are written into TCP connections of their own.
@@ -270,14 +270,14 @@ class HardeningTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
- * \brief A TOKENS message whose positions the epoch has taken IDs for already is dropped as
+ * \brief A TOKENS message after the epoch's one, overlapping it or past it, is dropped as
  * TOKENS_OUT_OF_RANGE: no tokens callback, no count, no change; its IDs count as dropped.
  */
 class KvTokensOutOfRangeTestCase : public HardeningTestCase
 {
   public:
     KvTokensOutOfRangeTestCase()
-        : HardeningTestCase("TOKENS the epoch has already: dropped, traced, nothing changes")
+        : HardeningTestCase("TOKENS outside the epoch's: dropped, traced, nothing changes")
     {
     }
 
@@ -288,20 +288,23 @@ class KvTokensOutOfRangeTestCase : public HardeningTestCase
         feed.Send(0, H::Make(H::BEGIN, 5, 0, H::TOKEN, 4, 6, 60));
         feed.Send(0, H::Make(H::TOKENS, 5, 0, H::TOKEN, 0, 4, 16));
         const H again = H::Make(H::TOKENS, 5, 0, H::TOKEN, 3, 2, 8); // overlaps [0, 4) at 3
-        const std::size_t i = feed.Send(0, again);
+        const std::size_t i0 = feed.Send(0, again);
         feed.Send(0, H::Make(H::DATA, 5, 0, H::TOKEN, 4, 6, 60));
+        const H more = H::Make(H::TOKENS, 5, 0, H::TOKEN, 20, 2, 8); // past the epoch's [0, 4)
+        const std::size_t i1 = feed.Send(0, more);
         feed.Send(0, H::Make(H::END, 5, 0, H::TOKEN, 0, 0, 0));
         feed.Run();
 
         Ptr<KvTransferReceiver> rx = feed.Receiver();
-        NS_TEST_ASSERT_MSG_EQ(rx->GetDroppedMessages(R::TOKENS_OUT_OF_RANGE), 1u, "counted");
-        NS_TEST_ASSERT_MSG_EQ(feed.drops.size(), 1u, "one drop traced");
-        ExpectDropped(feed, 0, i, again, R::TOKENS_OUT_OF_RANGE);
+        NS_TEST_ASSERT_MSG_EQ(rx->GetDroppedMessages(R::TOKENS_OUT_OF_RANGE), 2u, "counted");
+        NS_TEST_ASSERT_MSG_EQ(feed.drops.size(), 2u, "both drops traced");
+        ExpectDropped(feed, 0, i0, again, R::TOKENS_OUT_OF_RANGE);
+        ExpectDropped(feed, 1, i1, more, R::TOKENS_OUT_OF_RANGE);
         NS_TEST_ASSERT_MSG_EQ(feed.tokens.size(), 1u, "the tokens callback fired once");
         NS_TEST_ASSERT_MSG_EQ((feed.tokens.at(0) == std::make_pair(0u, 4u)), true, "for [0, 4)");
         const KvTransferReceiverCounters c = rx->GetCounters(5);
         NS_TEST_ASSERT_MSG_EQ(c.tokensForwarded, 4u, "the first message's IDs");
-        NS_TEST_ASSERT_MSG_EQ(c.tokensDroppedBy[R::TOKENS_OUT_OF_RANGE], 2u, "the second's");
+        NS_TEST_ASSERT_MSG_EQ(c.tokensDroppedBy[R::TOKENS_OUT_OF_RANGE], 4u, "the others'");
         NS_TEST_ASSERT_MSG_EQ(c.received, 60u, "the KV bytes");
         NS_TEST_ASSERT_MSG_EQ(feed.completed.size(), 1u, "the session completes");
         NS_TEST_ASSERT_MSG_EQ(rx->GetStreamBytesReceived(), feed.BytesSent(), "all read");
@@ -477,7 +480,9 @@ class KvFramingLossTestCase : public HardeningTestCase
                                   std::string::npos,
                                   "and the reason: " << m_closed[0].second);
         }
-        NS_TEST_ASSERT_MSG_EQ(done.Of(1) < Seconds(1), true, "the good peer's transfer completes");
+        NS_TEST_ASSERT_MSG_EQ((done.Of(1) < Seconds(1)),
+                              true,
+                              "the good peer's transfer completes");
         const KvTransferReceiverCounters good = rx->GetCounters(1);
         NS_TEST_ASSERT_MSG_EQ(good.received, 200 * kTokenBytes, "whole");
         NS_TEST_ASSERT_MSG_EQ(rx->GetAnnouncedRanges(7).Count(), 2u, "the BEGIN before counts");
