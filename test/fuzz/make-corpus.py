@@ -77,6 +77,9 @@ SEEDS = {
         + kv_message(SEAL, 3, 1, TOKEN, 0, 0, 0) + kv_message(DATA, 3, 1, ENTRY, 0, 2, 6),
         "garbage-after-cancel": cuts() + kv_message(CANCEL, 4, 0, TOKEN, 1, 0, 0)
         + b"\x4b\x56\x02" + bytes(40),
+        # A payload longer than a TCP segment of the stream target's cuts, then a message.
+        "long-payload": cuts(700) + kv_message(BEGIN, 2, 0, ENTRY, 0, 3, 1200)
+        + kv_message(DATA, 2, 0, ENTRY, 0, 3, 1200) + kv_message(END, 2, 0, TOKEN, 0, 0, 0),
         "unfinished-header": cuts(10) + kv_message(END, 4, 0, TOKEN, 0, 0, 0) + kv(END, 4, 1,
                                                                                    TOKEN, 0, 0, 0)[:20],
     },
