@@ -186,6 +186,7 @@ target_compile_definitions(edge-llm-test-runner PRIVATE NS_TEST_SOURCEDIR="test"
 # Every TestSuite of the module: each runs as its own CTest, and a second CTest checks that
 # the runner lists it, since --suite= with a missing name would prove nothing.
 set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledger
+                         edge-llm-kv-transfer-hardening edge-llm-server-input
                          edge-llm-kv-transfer-open edge-llm-ran edge-llm-engine edge-llm-engine-mixed edge-llm-client
                          edge-llm-serving edge-llm-handover edge-llm-contract
                          edge-llm-backhaul edge-llm-scenario
@@ -221,6 +222,8 @@ if(EDGE_LLM_GTEST)
     test/gtest/kv-transfer-policy-test.cc
     test/gtest/range-set-test.cc
     test/gtest/edge-llm-header-test.cc
+    test/gtest/edge-llm-relay-header-test.cc
+    test/gtest/kv-transfer-stream-parser-test.cc
     test/gtest/token-reorder-buffer-test.cc
     test/gtest/token-timing-stats-test.cc
     test/gtest/sit-breakdown-test.cc

@@ -199,7 +199,12 @@ EdgeLlmClient::GetTypeId()
             .AddTraceSource("SessionComplete",
                             "Every token of the session was delivered.",
                             MakeTraceSourceAccessor(&EdgeLlmClient::m_complete),
-                            "ns3::EdgeLlmClient::CompleteTracedCallback");
+                            "ns3::EdgeLlmClient::CompleteTracedCallback")
+            .AddTraceSource("PacketDropped",
+                            "A downlink packet was dropped: malformed, of another session, or "
+                            "out of the session's range or state. It changes nothing.",
+                            MakeTraceSourceAccessor(&EdgeLlmClient::m_packetDropped),
+                            "ns3::EdgeLlmClient::PacketDroppedTracedCallback");
     return tid;
 }
 
@@ -321,15 +326,12 @@ EdgeLlmClient::HandleRead(Ptr<Socket> socket)
         EdgeLlmDownlinkHeader header;
         if (!EdgeLlmDownlinkHeader::TryRemove(packet, header))
         {
-            NS_LOG_WARN("EdgeLlmClient " << m_imsi << ": dropped a packet: " << header.GetError());
-            ++m_invalidPackets;
+            DropPacket("malformed: " + header.GetError());
             continue;
         }
         if (header.GetImsi() != m_imsi)
         {
-            NS_LOG_WARN("EdgeLlmClient " << m_imsi << ": dropped a packet of session "
-                                         << header.GetImsi());
-            ++m_invalidPackets;
+            DropPacket("of session " + std::to_string(header.GetImsi()));
             continue;
         }
         if (header.GetType() == EdgeLlmDownlinkHeader::TOKENS)
@@ -344,18 +346,25 @@ EdgeLlmClient::HandleRead(Ptr<Socket> socket)
 }
 
 void
+EdgeLlmClient::DropPacket(const std::string& why)
+{
+    NS_LOG_WARN("EdgeLlmClient " << m_imsi << ": dropped a packet: " << why);
+    ++m_invalidPackets;
+    m_packetDropped(m_imsi, why);
+}
+
+void
 EdgeLlmClient::HandleTokens(const EdgeLlmDownlinkHeader& header)
 {
     if (m_rejected)
     {
-        ++m_invalidPackets;
+        DropPacket("tokens of a rejected session");
         return;
     }
     if (header.GetLastIndex() >= m_tokensToGenerate)
     {
-        NS_LOG_WARN("EdgeLlmClient " << m_imsi << ": dropped tokens up to " << header.GetLastIndex()
-                                     << " of a session of " << m_tokensToGenerate);
-        ++m_invalidPackets;
+        DropPacket("tokens up to " + std::to_string(header.GetLastIndex()) + " of a session of " +
+                   std::to_string(m_tokensToGenerate));
         return;
     }
     if (!m_streaming)
@@ -485,8 +494,8 @@ EdgeLlmClient::HandleRejection(const EdgeLlmDownlinkHeader& header)
         m_opensSent > 0 && seq - m_firstOpenSeq <= m_lastOpenSeq - m_firstOpenSeq;
     if (m_rejected || m_streaming || !echoesOpen)
     {
-        NS_LOG_WARN("EdgeLlmClient " << m_imsi << ": ignored a SESSION_REJECTED of seq " << seq);
-        ++m_invalidPackets;
+        DropPacket("a SESSION_REJECTED of seq " + std::to_string(seq) +
+                   ", no answer to a pending OPEN_SESSION");
         return;
     }
     NS_LOG_INFO("EdgeLlmClient " << m_imsi << ": rejected, reason "

@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace ns3
@@ -167,6 +168,13 @@ class EdgeLlmClient : public Application
      */
     typedef void (*CompleteTracedCallback)(uint64_t imsi);
 
+    /**
+     * TracedCallback signature for a dropped downlink packet.
+     * \param [in] imsi the client's session
+     * \param [in] why why it was dropped, naming the field for a malformed packet
+     */
+    typedef void (*PacketDroppedTracedCallback)(uint64_t imsi, const std::string& why);
+
   protected:
     /// Cancels the client's timers and drops its socket and token log.
     void DoDispose() override;
@@ -183,6 +191,9 @@ class EdgeLlmClient : public Application
     /// Read every datagram waiting on the socket.
     /// \param socket the socket
     void HandleRead(Ptr<Socket> socket);
+    /// Count and trace a dropped downlink packet.
+    /// \param why why it was dropped
+    void DropPacket(const std::string& why);
     /// \param header a TOKENS header, valid
     void HandleTokens(const EdgeLlmDownlinkHeader& header);
     /// \param header a SESSION_REJECTED header, valid
@@ -262,6 +273,7 @@ class EdgeLlmClient : public Application
     TracedCallback<Time> m_interTokenLatency;                                        //!< trace
     TracedCallback<uint64_t, uint32_t, Time> m_serviceInterruption;                  //!< trace
     TracedCallback<uint64_t> m_complete;                                             //!< trace
+    TracedCallback<uint64_t, const std::string&> m_packetDropped;                    //!< trace
 };
 
 } // namespace ns3

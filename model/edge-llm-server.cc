@@ -68,7 +68,12 @@ EdgeLlmServer::GetTypeId()
             .AddTraceSource("SessionOpened",
                             "A session was accepted (admitted, or waiting for memory).",
                             MakeTraceSourceAccessor(&EdgeLlmServer::m_sessionOpened),
-                            "ns3::EdgeLlmServer::SessionTracedCallback");
+                            "ns3::EdgeLlmServer::SessionTracedCallback")
+            .AddTraceSource("PacketDropped",
+                            "A received packet was dropped (malformed, or an OPEN_SESSION the "
+                            "server cannot take); it changes nothing.",
+                            MakeTraceSourceAccessor(&EdgeLlmServer::m_packetDropped),
+                            "ns3::EdgeLlmServer::PacketDroppedTracedCallback");
     return tid;
 }
 
@@ -186,7 +191,7 @@ EdgeLlmServer::ReceiveUplink(Ptr<Socket> socket)
         EdgeLlmUplinkHeader h;
         if (!EdgeLlmUplinkHeader::TryRemove(p, h))
         {
-            NS_LOG_WARN("cell " << GetCellId() << ": malformed uplink message dropped");
+            DropUplink("malformed: " + h.GetError());
             continue;
         }
         const InetSocketAddress src = InetSocketAddress::ConvertFrom(from);
@@ -213,10 +218,30 @@ EdgeLlmServer::ReceiveUplink(Ptr<Socket> socket)
         {
             for (const TokenRange& r : h.GetMissingRanges())
             {
-                Resend(imsi, s, r.first, static_cast<uint32_t>(r.End()), false);
+                // A range may end at 2^32, one past any index; no session has that many
+                // tokens, so its end is taken as 2^32 - 1 with nothing lost.
+                const auto end = static_cast<uint32_t>(
+                    std::min<uint64_t>(r.End(), std::numeric_limits<uint32_t>::max()));
+                Resend(imsi, s, r.first, end, false);
             }
         }
     }
+}
+
+void
+EdgeLlmServer::DropUplink(const std::string& why)
+{
+    NS_LOG_WARN("cell " << GetCellId() << ": uplink message dropped: " << why);
+    ++m_droppedUplink;
+    m_packetDropped("uplink", why);
+}
+
+void
+EdgeLlmServer::DropRelay(const std::string& why)
+{
+    NS_LOG_WARN("cell " << GetCellId() << ": relay packet dropped: " << why);
+    ++m_droppedRelay;
+    m_packetDropped("relay", why);
 }
 
 void
@@ -243,6 +268,14 @@ EdgeLlmServer::OpenSession(const EdgeLlmUplinkHeader& h, Ipv4Address ue, uint16_
         return;
     }
     auto rejected = m_rejected.find(imsi);
+    if (rejected == m_rejected.end() && m_engine->HasSession(imsi))
+    {
+        // The engine holds the session for a migration to this server that has not resumed
+        // yet; until it does, the session is not this server's to open.
+        DropUplink("OPEN_SESSION of imsi " + std::to_string(imsi) +
+                   ", which is migrating here and not resumed yet");
+        return;
+    }
     if (rejected == m_rejected.end())
     {
         SessionState s;
@@ -414,7 +447,7 @@ EdgeLlmServer::ReceiveRelay(Ptr<Socket> socket)
         EdgeLlmRelayHeader relay;
         if (!EdgeLlmRelayHeader::TryRemove(p, relay))
         {
-            NS_LOG_WARN("cell " << GetCellId() << ": malformed relay packet dropped");
+            DropRelay("malformed relay header");
             continue;
         }
         const uint64_t imsi = relay.GetImsi();
@@ -424,7 +457,7 @@ EdgeLlmServer::ReceiveRelay(Ptr<Socket> socket)
             EdgeLlmDownlinkHeader h;
             if (!EdgeLlmDownlinkHeader::TryRemove(p, h))
             {
-                NS_LOG_WARN("cell " << GetCellId() << ": relayed message malformed");
+                DropRelay("malformed relayed message: " + h.GetError());
                 continue;
             }
             h.SetCellId(GetCellId());
@@ -513,6 +546,18 @@ bool
 EdgeLlmServer::OwnsSession(uint64_t imsi) const
 {
     return m_sessions.count(imsi) > 0;
+}
+
+uint64_t
+EdgeLlmServer::GetDroppedUplinkPackets() const
+{
+    return m_droppedUplink;
+}
+
+uint64_t
+EdgeLlmServer::GetDroppedRelayPackets() const
+{
+    return m_droppedRelay;
 }
 
 uint64_t

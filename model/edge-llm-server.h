@@ -174,6 +174,10 @@ class EdgeLlmServer : public Application
     /// \return tokens sent again in answer to NACKs and repeated OPEN_SESSIONs (handover
     /// marks not counted)
     uint64_t GetResentTokens() const;
+    /// \return uplink messages dropped: malformed, or an OPEN_SESSION this server cannot take
+    uint64_t GetDroppedUplinkPackets() const;
+    /// \return relay packets dropped as malformed
+    uint64_t GetDroppedRelayPackets() const;
 
     /**
      * \param cellId a cell
@@ -208,6 +212,13 @@ class EdgeLlmServer : public Application
      */
     typedef void (*SessionTracedCallback)(uint64_t imsi);
 
+    /**
+     * TracedCallback signature for a dropped packet.
+     * \param [in] port "uplink" or "relay": where it arrived
+     * \param [in] why why it was dropped, naming the field for a malformed packet
+     */
+    typedef void (*PacketDroppedTracedCallback)(const std::string& port, const std::string& why);
+
   protected:
     /// Disposes of the engine, drops the sockets and the local breakout, and forgets every session.
     void DoDispose() override;
@@ -226,6 +237,10 @@ class EdgeLlmServer : public Application
 
     void ReceiveUplink(Ptr<Socket> socket);
     void ReceiveRelay(Ptr<Socket> socket);
+    /// Count and trace a dropped uplink message.
+    void DropUplink(const std::string& why);
+    /// Count and trace a dropped relay packet.
+    void DropRelay(const std::string& why);
     void OpenSession(const EdgeLlmUplinkHeader& h, Ipv4Address ue, uint16_t port);
     /**
      * Send tokens [first, end) again, in runs of up to 128 per packet. Tokens resent less than
@@ -264,14 +279,17 @@ class EdgeLlmServer : public Application
     std::unordered_set<uint64_t> m_movedAway;              //!< sessions exported to another server
     std::vector<Time> m_oneTime;                           //!< reused for one-token packets
 
-    uint64_t m_injected{0};     //!< packets injected locally
-    uint64_t m_refused{0};      //!< packets the cell refused
-    uint64_t m_relayed{0};      //!< packets sent to a relay peer
-    uint64_t m_resentTokens{0}; //!< tokens resent
+    uint64_t m_injected{0};      //!< packets injected locally
+    uint64_t m_refused{0};       //!< packets the cell refused
+    uint64_t m_relayed{0};       //!< packets sent to a relay peer
+    uint64_t m_resentTokens{0};  //!< tokens resent
+    uint64_t m_droppedUplink{0}; //!< uplink messages dropped
+    uint64_t m_droppedRelay{0};  //!< relay packets dropped
 
-    TracedCallback<uint64_t, uint32_t, uint16_t, bool, bool> m_tokensSent; //!< TokensSent
-    TracedCallback<uint64_t, const std::string&> m_sessionRejected;        //!< SessionRejected
-    TracedCallback<uint64_t> m_sessionOpened;                              //!< SessionOpened
+    TracedCallback<uint64_t, uint32_t, uint16_t, bool, bool> m_tokensSent;  //!< TokensSent
+    TracedCallback<uint64_t, const std::string&> m_sessionRejected;         //!< SessionRejected
+    TracedCallback<uint64_t> m_sessionOpened;                               //!< SessionOpened
+    TracedCallback<const std::string&, const std::string&> m_packetDropped; //!< PacketDropped
 };
 
 } // namespace ns3

@@ -20,6 +20,9 @@ namespace ns3
 {
 
 NS_LOG_COMPONENT_DEFINE("KvTransferReceiver");
+
+static_assert(KvTransferReceiver::PAYLOAD_MISMATCH + 1 == KV_RECEIVER_DROP_REASONS,
+              "KV_RECEIVER_DROP_REASONS counts the DropReason values");
 NS_OBJECT_ENSURE_REGISTERED(KvTransferReceiver);
 
 TypeId
@@ -54,7 +57,12 @@ KvTransferReceiver::GetTypeId()
             .AddTraceSource("SessionComplete",
                             "A session's received ranges cover every announced one.",
                             MakeTraceSourceAccessor(&KvTransferReceiver::m_sessionComplete),
-                            "ns3::KvTransferReceiver::CompleteTracedCallback");
+                            "ns3::KvTransferReceiver::CompleteTracedCallback")
+            .AddTraceSource("StreamClosed",
+                            "The receiver closed a connection whose stream lost its framing; "
+                            "the other connections go on.",
+                            MakeTraceSourceAccessor(&KvTransferReceiver::m_streamClosed),
+                            "ns3::KvTransferReceiver::StreamClosedTracedCallback");
     return tid;
 }
 
@@ -134,10 +142,11 @@ KvTransferReceiver::Detach(bool close)
         socket->SetRecvCallback(MakeNullCallback<void, Ptr<Socket>>());
         socket->SetCloseCallbacks(MakeNullCallback<void, Ptr<Socket>>(),
                                   MakeNullCallback<void, Ptr<Socket>>());
-        if (close)
+        if (close && !stream.closeSent)
         {
             socket->Close();
         }
+        Forget(stream);
     }
     m_streams.clear();
     if (m_listener)
@@ -155,16 +164,30 @@ void
 KvTransferReceiver::Accept(Ptr<Socket> socket, const Address& from)
 {
     NS_LOG_INFO("connection from " << InetSocketAddress::ConvertFrom(from).GetIpv4());
-    m_streams[socket] = Stream{};
+    Stream stream;
+    stream.peer = from;
+    m_streams[socket] = stream;
     socket->SetRecvCallback(MakeCallback(&KvTransferReceiver::Read, this));
     socket->SetCloseCallbacks(MakeCallback(&KvTransferReceiver::Closed, this),
                               MakeCallback(&KvTransferReceiver::Closed, this));
 }
 
 void
+KvTransferReceiver::Forget(const Stream& stream)
+{
+    // A header its peer never finished is no message; its bytes were read all the same.
+    m_streamCounters.unframedBytes += stream.parser.GetHeldBytes();
+}
+
+void
 KvTransferReceiver::Closed(Ptr<Socket> socket)
 {
-    m_streams.erase(socket);
+    auto found = m_streams.find(socket);
+    if (found != m_streams.end())
+    {
+        Forget(found->second);
+        m_streams.erase(found);
+    }
 }
 
 void
@@ -191,6 +214,14 @@ KvTransferReceiver::Read(Ptr<Socket> socket)
     {
         m_stopRequested = false;
         Stop();
+        return;
+    }
+    if (stream.closing && !stream.closeSent)
+    {
+        // The receive buffer is empty now, so the close is a FIN, not a reset. The stream
+        // stays until the close completes: what the peer still sends is counted as unframed.
+        stream.closeSent = true;
+        socket->Close();
     }
 }
 
@@ -198,82 +229,109 @@ void
 KvTransferReceiver::Consume(Stream& stream, Ptr<Packet> p)
 {
     const uint32_t size = p->GetSize();
-    m_streamBytes += size;
+    m_streamCounters.bytes += size;
     uint32_t offset = 0;
+    std::array<uint8_t, KvTransferHeader::SERIALIZED_SIZE> header;
     while (offset < size && !m_stopRequested)
     {
-        if (stream.payloadLeft > 0)
+        KvTransferStreamParser& parser = stream.parser;
+        const uint8_t* data = nullptr;
+        uint32_t available = size - offset;
+        if (!parser.InPayload() && !parser.IsBroken())
         {
-            const uint64_t k = std::min<uint64_t>(stream.payloadLeft, size - offset);
-            offset += static_cast<uint32_t>(k);
-            stream.payloadLeft -= k;
-            if (stream.accepted && stream.current.GetMessageType() == KvTransferHeader::DATA)
-            {
-                // The epoch may move on while a message's payload is arriving; what arrives
-                // after that is as stale as a message of the old epoch.
-                const uint64_t imsi = stream.current.GetImsi();
-                Session& s = m_sessions[imsi];
-                if (s.epoch == stream.current.GetEpoch() && !s.cancelled)
-                {
-                    m_counters[imsi].received += k;
-                    s.epochBytes += k;
-                }
-                else
-                {
-                    CountStale(imsi, stream.current.GetEpoch(), k);
-                }
-            }
-            else if (stream.sink == SINK_STALE)
-            {
-                CountStale(stream.current.GetImsi(), stream.current.GetEpoch(), k);
-            }
-            else if (stream.sink == SINK_INVALID)
-            {
-                m_counters[stream.current.GetImsi()].droppedInvalid += k;
-            }
-            if (stream.payloadLeft == 0)
-            {
-                OnMessageEnd(stream);
-            }
-            continue;
+            // Only header bytes are copied out of the packet; a payload is only counted.
+            available =
+                std::min<uint32_t>(available,
+                                   KvTransferHeader::SERIALIZED_SIZE - parser.GetHeldBytes());
+            p->CreateFragment(offset, available)->CopyData(header.data(), available);
+            data = header.data();
         }
-        const uint32_t k = std::min<uint32_t>(KvTransferHeader::SERIALIZED_SIZE - stream.headerFill,
-                                              size - offset);
-        p->CreateFragment(offset, k)->CopyData(stream.header.data() + stream.headerFill, k);
-        stream.headerFill += k;
-        offset += k;
-        if (stream.headerFill < KvTransferHeader::SERIALIZED_SIZE)
+        const KvTransferStreamParser::Step step = parser.Next(data, available);
+        offset += static_cast<uint32_t>(step.consumed);
+        switch (step.event)
         {
-            continue;
+        case KvTransferStreamParser::Event::NONE:
+            break;
+        case KvTransferStreamParser::Event::HEADER:
+            m_streamCounters.headerBytes += KvTransferHeader::SERIALIZED_SIZE;
+            OnHeader(stream);
+            break;
+        case KvTransferStreamParser::Event::PAYLOAD:
+            m_streamCounters.payloadBytes += step.consumed;
+            OnPayload(stream, step.consumed);
+            break;
+        case KvTransferStreamParser::Event::FRAMING_LOST:
+            LoseFraming(stream);
+            break;
+        case KvTransferStreamParser::Event::UNFRAMED:
+            m_streamCounters.unframedBytes += step.consumed;
+            break;
         }
-        stream.headerFill = 0;
-        std::string why;
-        NS_ABORT_MSG_IF(!KvTransferHeader::Parse(stream.header.data(),
-                                                 KvTransferHeader::SERIALIZED_SIZE,
-                                                 stream.current,
-                                                 why),
-                        "KvTransferReceiver on node " << m_node->GetId()
-                                                      << ": the stream lost its framing: " << why);
-        OnHeader(stream);
-        stream.payloadLeft = stream.current.GetFollowingBytes();
-        if (stream.payloadLeft == 0)
+        if (step.messageEnd)
         {
             OnMessageEnd(stream);
         }
     }
 }
 
-KvTransferReceiver::Sink
-KvTransferReceiver::Drop(const KvTransferHeader& header, DropReason reason)
+void
+KvTransferReceiver::LoseFraming(Stream& stream)
 {
+    // The malformed header was held until it was whole: its bytes are the first unframed ones.
+    m_streamCounters.unframedBytes += KvTransferHeader::SERIALIZED_SIZE;
+    ++m_streamCounters.streamsClosed;
+    stream.closing = true;
+    const std::string reason = "framing lost: " + stream.parser.GetError();
+    NS_LOG_WARN("KvTransferReceiver on node "
+                << m_node->GetId() << ": closing the connection from "
+                << InetSocketAddress::ConvertFrom(stream.peer).GetIpv4() << ", " << reason);
+    m_streamClosed(stream.peer, reason);
+}
+
+void
+KvTransferReceiver::OnPayload(Stream& stream, uint64_t k)
+{
+    const KvTransferHeader& h = stream.parser.GetHeader();
+    if (h.GetMessageType() != KvTransferHeader::DATA)
+    {
+        return; // token IDs are counted when their message is whole
+    }
+    const uint64_t imsi = h.GetImsi();
+    if (stream.accepted)
+    {
+        // The epoch may move on while a message's payload is arriving; what arrives after
+        // that is as stale as a message of the old epoch.
+        Session& s = m_sessions[imsi];
+        if (s.epoch == h.GetEpoch() && !s.cancelled)
+        {
+            m_counters[imsi].received += k;
+            s.epochBytes += k;
+        }
+        else
+        {
+            CountStale(imsi, h.GetEpoch(), k);
+        }
+    }
+    else if (stream.dropReason == STALE_EPOCH)
+    {
+        CountStale(imsi, h.GetEpoch(), k);
+    }
+    else if (stream.dropReason != NOT_DROPPED)
+    {
+        KvTransferReceiverCounters& c = m_counters[imsi];
+        c.droppedInvalid += k;
+        c.droppedInvalidBy[stream.dropReason] += k;
+    }
+}
+
+void
+KvTransferReceiver::Drop(Stream& stream, DropReason reason)
+{
+    const KvTransferHeader& header = stream.parser.GetHeader();
     ++m_drops[reason];
+    stream.dropReason = reason;
     m_messageDropped(header, reason);
     NS_LOG_INFO("drop (" << ReasonName(reason) << ") " << header);
-    if (header.GetMessageType() != KvTransferHeader::DATA)
-    {
-        return SINK_NONE;
-    }
-    return reason == STALE_EPOCH ? SINK_STALE : SINK_INVALID;
 }
 
 void
@@ -330,7 +388,10 @@ KvTransferReceiver::ResetEpoch(uint64_t imsi, uint32_t epoch, KvDiscardReason re
     s.open = false;
     s.announced.Clear();
     s.received.Clear();
+    s.tokensTaken = false;
     s.epochBytes = 0;
+    s.bytesPerUnit = 0;
+    s.source = Address();
     return s;
 }
 
@@ -350,120 +411,197 @@ KvTransferReceiver::CheckComplete(uint64_t imsi, Session& s)
 }
 
 void
-KvTransferReceiver::OnHeader(Stream& stream)
+KvTransferReceiver::OnOpening(Stream& stream)
 {
-    const KvTransferHeader& h = stream.current;
-    m_messageReceived(h);
-    stream.accepted = false;
-    stream.sink = SINK_NONE;
+    const KvTransferHeader& h = stream.parser.GetHeader();
     const uint64_t imsi = h.GetImsi();
     const uint64_t first = h.GetFirst();
     const uint64_t end = first + h.GetCount();
     auto it = m_sessions.find(imsi);
-    const KvTransferHeader::MessageType type = h.GetMessageType();
+    Session* current = it == m_sessions.end() ? nullptr : &it->second;
+    if (current &&
+        (h.GetEpoch() < current->epoch || (h.GetEpoch() == current->epoch && current->cancelled)))
+    {
+        Drop(stream, STALE_EPOCH);
+        return;
+    }
+    const bool newer = !current || h.GetEpoch() > current->epoch;
+    if (!newer && !current->source.IsInvalid() && stream.peer != current->source)
+    {
+        Drop(stream, WRONG_SOURCE);
+        return;
+    }
+    // What the epoch will have announced once this message is taken: a newer epoch starts
+    // from what a re-plan carried over, if anything.
+    const bool carry = newer && current && current->carry;
+    const edgellm::RangeSet& announced =
+        newer ? (carry ? current->received : edgellm::RangeSet{}) : current->announced;
+    const uint64_t bytesPerUnit = newer ? 0 : current->bytesPerUnit;
+    uint64_t unit = 0;
+    if (h.GetMessageType() == KvTransferHeader::BEGIN)
+    {
+        unit = h.GetPayloadBytes() / h.GetCount();
+        if (h.GetPayloadBytes() % h.GetCount() != 0 || (bytesPerUnit != 0 && unit != bytesPerUnit))
+        {
+            Drop(stream, PAYLOAD_MISMATCH);
+            return;
+        }
+        if (announced.Overlaps(first, end))
+        {
+            Drop(stream, OUT_OF_RANGE);
+            return;
+        }
+    }
 
+    // Accepted: only now does the session change.
+    edgellm::RangeSet kept;
+    if (carry)
+    {
+        // The epoch a re-plan cancelled delivered these; the plan that replaced it counts on
+        // them, so they are the new epoch's from the start.
+        kept = current->received;
+    }
+    Session& s = newer ? ResetEpoch(imsi, h.GetEpoch(), KvDiscardReason::NEWER_EPOCH) : *current;
+    if (kept.Count() > 0)
+    {
+        s.announced = kept;
+        s.received = kept;
+    }
+    if (s.source.IsInvalid())
+    {
+        s.source = stream.peer;
+    }
+    stream.accepted = true;
+    if (h.GetMessageType() == KvTransferHeader::OPEN)
+    {
+        s.open = true;
+        s.complete = false;
+        return;
+    }
+    s.bytesPerUnit = unit;
+    s.announced.Add(first, end);
+    s.complete = false;
+    m_counters[imsi].announced += h.GetPayloadBytes();
+}
+
+void
+KvTransferReceiver::OnHeader(Stream& stream)
+{
+    const KvTransferHeader& h = stream.parser.GetHeader();
+    m_messageReceived(h);
+    stream.accepted = false;
+    stream.dropReason = NOT_DROPPED;
+    const KvTransferHeader::MessageType type = h.GetMessageType();
     if (type == KvTransferHeader::BEGIN || type == KvTransferHeader::OPEN)
     {
-        if (it != m_sessions.end() && (h.GetEpoch() < it->second.epoch ||
-                                       (h.GetEpoch() == it->second.epoch && it->second.cancelled)))
-        {
-            Drop(h, STALE_EPOCH);
-            return;
-        }
-        const bool newer = it == m_sessions.end() || h.GetEpoch() > it->second.epoch;
-        edgellm::RangeSet kept;
-        if (newer && it != m_sessions.end() && it->second.carry)
-        {
-            // The epoch a re-plan cancelled delivered these; the plan that replaced it counts
-            // on them, so they are the new epoch's from the start.
-            kept = it->second.received;
-        }
-        Session& s =
-            newer ? ResetEpoch(imsi, h.GetEpoch(), KvDiscardReason::NEWER_EPOCH) : it->second;
-        if (kept.Count() > 0)
-        {
-            s.announced = kept;
-            s.received = kept;
-        }
-        if (type == KvTransferHeader::OPEN)
-        {
-            s.open = true;
-            s.complete = false;
-            stream.accepted = true;
-            return;
-        }
-        if (s.announced.Overlaps(first, end))
-        {
-            Drop(h, OUT_OF_RANGE);
-            return;
-        }
-        s.announced.Add(first, end);
-        s.complete = false;
-        m_counters[imsi].announced += h.GetPayloadBytes();
-        stream.accepted = true;
+        OnOpening(stream);
         return;
     }
 
+    const uint64_t imsi = h.GetImsi();
+    const uint64_t first = h.GetFirst();
+    const uint64_t end = first + h.GetCount();
+    auto it = m_sessions.find(imsi);
     if (it == m_sessions.end() || h.GetEpoch() > it->second.epoch)
     {
-        stream.sink = Drop(h, UNKNOWN_SESSION);
+        Drop(stream, UNKNOWN_SESSION);
         return;
     }
     Session& s = it->second;
     if (h.GetEpoch() < s.epoch || s.cancelled)
     {
-        stream.sink = Drop(h, STALE_EPOCH);
+        Drop(stream, STALE_EPOCH);
+        return;
+    }
+    if (!s.source.IsInvalid() && stream.peer != s.source)
+    {
+        Drop(stream, WRONG_SOURCE);
         return;
     }
     switch (type)
     {
     case KvTransferHeader::TOKENS:
+        // An epoch forwards its token IDs in one message, whose range is then the epoch's:
+        // any other is outside it, and a relay hop would enqueue the epoch's IDs twice.
+        if (s.tokensTaken)
+        {
+            Drop(stream, TOKENS_OUT_OF_RANGE);
+            return;
+        }
         // Reported at the end of its payload: the IDs are not here yet.
-        stream.accepted = true;
-        return;
+        s.tokensTaken = true;
+        break;
     case KvTransferHeader::DATA:
         if (!s.announced.Contains(first, end) || s.received.Overlaps(first, end))
         {
-            stream.sink = Drop(h, OUT_OF_RANGE);
+            Drop(stream, OUT_OF_RANGE);
             return;
         }
-        stream.accepted = true;
-        return;
+        // Divided, not multiplied: count x bytes per unit may not fit in 64 bits.
+        if (h.GetPayloadBytes() % h.GetCount() != 0 ||
+            h.GetPayloadBytes() / h.GetCount() != s.bytesPerUnit)
+        {
+            Drop(stream, PAYLOAD_MISMATCH);
+            return;
+        }
+        break;
     case KvTransferHeader::CANCEL:
         s.cancelled = true;
         s.complete = false;
         s.carry = h.GetCancelReason() == KvDiscardReason::REPLAN;
         Retire(s, s.epoch, h.GetCancelReason());
-        stream.accepted = true;
-        return;
+        break;
     case KvTransferHeader::SEAL:
         s.open = false;
-        stream.accepted = true;
+        break;
+    default: // END: the data before it in the stream has been read
+        break;
+    }
+    if (s.source.IsInvalid())
+    {
+        s.source = stream.peer;
+    }
+    stream.accepted = true;
+    if (type == KvTransferHeader::SEAL)
+    {
         // Every range is announced now; the data may all be in already.
         CheckComplete(imsi, s);
-        return;
-    default: // END: the data before it in the stream has been read
-        stream.accepted = true;
-        return;
     }
 }
 
 void
 KvTransferReceiver::OnMessageEnd(Stream& stream)
 {
-    const KvTransferHeader& h = stream.current;
-    if (!stream.accepted || (h.GetMessageType() != KvTransferHeader::DATA &&
-                             h.GetMessageType() != KvTransferHeader::TOKENS))
+    const KvTransferHeader& h = stream.parser.GetHeader();
+    const KvTransferHeader::MessageType type = h.GetMessageType();
+    if (type != KvTransferHeader::DATA && type != KvTransferHeader::TOKENS)
     {
         return;
     }
     const uint64_t imsi = h.GetImsi();
+    if (!stream.accepted)
+    {
+        if (type == KvTransferHeader::TOKENS && stream.dropReason != NOT_DROPPED)
+        {
+            KvTransferReceiverCounters& c = m_counters[imsi];
+            c.tokensDropped += h.GetCount();
+            c.tokensDroppedBy[stream.dropReason] += h.GetCount();
+        }
+        return;
+    }
     Session& s = m_sessions[imsi];
     if (s.epoch != h.GetEpoch() || s.cancelled)
     {
+        if (type == KvTransferHeader::TOKENS)
+        {
+            // Overtaken by its epoch's end while the IDs were arriving.
+            KvTransferReceiverCounters& c = m_counters[imsi];
+            c.tokensDropped += h.GetCount();
+            c.tokensDroppedBy[STALE_EPOCH] += h.GetCount();
+        }
         return;
     }
-    if (h.GetMessageType() == KvTransferHeader::TOKENS)
+    if (type == KvTransferHeader::TOKENS)
     {
         m_counters[imsi].tokensForwarded += h.GetCount();
         if (!m_tokens.IsNull())
@@ -521,6 +659,20 @@ KvTransferReceiver::GetReceivedRanges(uint64_t imsi) const
     return it == m_sessions.end() ? edgellm::RangeSet{} : it->second.received;
 }
 
+edgellm::RangeSet
+KvTransferReceiver::GetAnnouncedRanges(uint64_t imsi) const
+{
+    auto it = m_sessions.find(imsi);
+    return it == m_sessions.end() ? edgellm::RangeSet{} : it->second.announced;
+}
+
+uint32_t
+KvTransferReceiver::GetCurrentEpoch(uint64_t imsi) const
+{
+    auto it = m_sessions.find(imsi);
+    return it == m_sessions.end() ? 0 : it->second.epoch;
+}
+
 bool
 KvTransferReceiver::IsComplete(uint64_t imsi) const
 {
@@ -531,7 +683,24 @@ KvTransferReceiver::IsComplete(uint64_t imsi) const
 uint64_t
 KvTransferReceiver::GetStreamBytesReceived() const
 {
-    return m_streamBytes;
+    return m_streamCounters.bytes;
+}
+
+KvTransferStreamCounters
+KvTransferReceiver::GetStreamCounters() const
+{
+    KvTransferStreamCounters c = m_streamCounters;
+    for (const auto& [socket, stream] : m_streams)
+    {
+        c.heldBytes += stream.parser.GetHeldBytes();
+    }
+    return c;
+}
+
+uint64_t
+KvTransferReceiver::GetStreamsClosed() const
+{
+    return m_streamCounters.streamsClosed;
 }
 
 uint64_t
@@ -549,9 +718,16 @@ KvTransferReceiver::ReasonName(DropReason reason)
         return "unknown-session";
     case STALE_EPOCH:
         return "stale-epoch";
-    default:
+    case OUT_OF_RANGE:
         return "out-of-range";
+    case TOKENS_OUT_OF_RANGE:
+        return "tokens-out-of-range";
+    case WRONG_SOURCE:
+        return "wrong-source";
+    case PAYLOAD_MISMATCH:
+        return "payload-mismatch";
     }
+    return "unknown";
 }
 
 } // namespace ns3

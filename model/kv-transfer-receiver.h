@@ -7,8 +7,10 @@
 
 #include "kv-transfer-header.h"
 #include "kv-transfer-ledger.h"
+#include "kv-transfer-stream-parser.h"
 #include "range-set.h"
 
+#include "ns3/address.h"
 #include "ns3/callback.h"
 #include "ns3/node.h"
 #include "ns3/object.h"
@@ -23,12 +25,16 @@
 namespace ns3
 {
 
+/// Number of KvTransferReceiver::DropReason values: the size of the per-reason arrays.
+constexpr std::size_t KV_RECEIVER_DROP_REASONS = 6;
+
 /**
  * \ingroup edge-llm
  * \brief Byte counts of one session at a receiver, over all its epochs.
  *
  * Once the link is drained, the sender's sent = received + stale; stale is the sum of
- * staleBy. droppedInvalid counts protocol errors and is no part of that ledger.
+ * staleBy. droppedInvalid counts protocol errors and is no part of that ledger; it is the
+ * sum of droppedInvalidBy.
  */
 struct KvTransferReceiverCounters
 {
@@ -38,8 +44,15 @@ struct KvTransferReceiverCounters
                            //!< the rest of a message the epoch overtook
     std::array<uint64_t, KV_DISCARD_REASONS> staleBy{}; //!< stale, by the reason its epoch
                                                         //!< retired with
-    uint64_t droppedInvalid{0};  //!< KV bytes of DATA outside the announced ranges
+    uint64_t droppedInvalid{0}; //!< KV bytes of DATA dropped for a protocol error
+    /// droppedInvalid, by KvTransferReceiver::DropReason; STALE_EPOCH's bytes are stale
+    /// instead, so its entry stays 0
+    std::array<uint64_t, KV_RECEIVER_DROP_REASONS> droppedInvalidBy{};
     uint64_t tokensForwarded{0}; //!< token IDs of TOKENS messages read whole in a current epoch
+    uint64_t tokensDropped{0};   //!< token IDs of TOKENS messages dropped, or whose epoch
+                                 //!< moved on before they were read whole
+    /// tokensDropped, by KvTransferReceiver::DropReason (STALE_EPOCH for an overtaken epoch)
+    std::array<uint64_t, KV_RECEIVER_DROP_REASONS> tokensDroppedBy{};
 
     /**
      * \brief Add another receiver's (or session's) counts, field by field.
@@ -57,8 +70,35 @@ struct KvTransferReceiverCounters
         }
         droppedInvalid += other.droppedInvalid;
         tokensForwarded += other.tokensForwarded;
+        tokensDropped += other.tokensDropped;
+        for (std::size_t r = 0; r < droppedInvalidBy.size(); ++r)
+        {
+            droppedInvalidBy[r] += other.droppedInvalidBy[r];
+            tokensDroppedBy[r] += other.tokensDroppedBy[r];
+        }
         return *this;
     }
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief Byte counts of a receiver's streams, over all its connections.
+ *
+ * Every byte read is a header byte, a payload byte, an unframed byte or a byte held for a
+ * header not yet whole: bytes = headerBytes + payloadBytes + unframedBytes + heldBytes. Once
+ * the links are drained, payloadBytes is the sum over sessions of received + stale +
+ * droppedInvalid + 4 (tokensForwarded + tokensDropped).
+ */
+struct KvTransferStreamCounters
+{
+    uint64_t bytes{0};         //!< every stream byte read
+    uint64_t headerBytes{0};   //!< bytes of valid headers
+    uint64_t payloadBytes{0};  //!< payload bytes of valid headers, whatever became of them
+    uint64_t unframedBytes{0}; //!< bytes of a connection closed for a malformed header, from
+                               //!< that header on, and of a header a closed connection left
+                               //!< unfinished
+    uint64_t heldBytes{0};     //!< header bytes of open connections, their header not whole
+    uint64_t streamsClosed{0}; //!< connections closed for a malformed header
 };
 
 /**
@@ -68,10 +108,13 @@ struct KvTransferReceiverCounters
  * TCP is a byte stream, so headers and payloads that straddle Recv() calls are reassembled;
  * only header bytes are copied, payloads are counted and let go. For each session it keeps
  * the current epoch and the ranges announced and received, as range sets. A message for an
- * unknown session, from an older or cancelled epoch, or with a range outside the announced
- * ones (or received twice) is dropped and counted; its bytes are still consumed. When the
- * received ranges of an epoch cover every announced one, the session is complete, unless
- * the epoch is open (an OPEN message, and no SEAL yet): an open transfer may announce more.
+ * unknown session, from an older or cancelled epoch, from a peer that is not the epoch's
+ * source, with a range outside the announced ones (or received twice), with forwarded token
+ * IDs after the epoch's one TOKENS message, or with a payload size that disagrees with the
+ * epoch's bytes per unit, is dropped and counted; it changes nothing, and its bytes are still
+ * consumed. When the received ranges of an epoch cover every announced one, the session is
+ * complete, unless the epoch is open (an OPEN message, and no SEAL yet): an open transfer may
+ * announce more.
  *
  * An epoch retires when a newer one replaces it (a BEGIN or OPEN of a newer epoch, reason
  * NEWER_EPOCH; ExpectEpoch(), with the reason given) or when a CANCEL of it arrives (with the
@@ -85,8 +128,19 @@ struct KvTransferReceiverCounters
  * TOKENS message opens no epoch, unlike a BEGIN: the host calls ExpectEpoch() first, or the
  * message is dropped as of an unknown session.
  *
- * A malformed header means the stream has lost its framing; nothing after it can be trusted,
- * so the run stops with the reason.
+ * The source of an epoch is the connection (the peer's address and port) whose message of
+ * that epoch the receiver accepted first: the BEGIN or OPEN that opened it, or, for an epoch
+ * ExpectEpoch() opened, whatever of it comes first. Every message of the current epoch from
+ * another connection is dropped (WRONG_SOURCE). A newer epoch may come from another peer, as
+ * after a handover, and that peer is then its source.
+ *
+ * An epoch's bytes per unit are those of its first BEGIN, payloadBytes / count, which must
+ * divide exactly; every later BEGIN and every DATA of the epoch must carry count times that
+ * (PAYLOAD_MISMATCH otherwise).
+ *
+ * A malformed header means that connection's stream has lost its framing: nothing after it can
+ * be cut into messages. The receiver closes that connection (StreamClosed), counts the bytes
+ * from the header on as unframed, and goes on with the others.
  */
 class KvTransferReceiver : public Object
 {
@@ -97,6 +151,10 @@ class KvTransferReceiver : public Object
         UNKNOWN_SESSION, //!< nothing announced for the session
         STALE_EPOCH,     //!< an older epoch, or a cancelled one
         OUT_OF_RANGE,    //!< a range outside the announced ones, or received already
+        /// token IDs outside the epoch's: its one TOKENS message was taken already
+        TOKENS_OUT_OF_RANGE,
+        WRONG_SOURCE,     //!< the current epoch's message from a peer that is not its source
+        PAYLOAD_MISMATCH, //!< payloadBytes is not count times the epoch's bytes per unit
     };
 
     /**
@@ -167,12 +225,30 @@ class KvTransferReceiver : public Object
 
     /**
      * \param imsi a session
+     * \return the ranges announced in its current epoch (empty if unknown)
+     */
+    edgellm::RangeSet GetAnnouncedRanges(uint64_t imsi) const;
+
+    /**
+     * \param imsi a session
+     * \return its current epoch (0 if unknown)
+     */
+    uint32_t GetCurrentEpoch(uint64_t imsi) const;
+
+    /**
+     * \param imsi a session
      * \return true if the session's current epoch is complete (and not cancelled since)
      */
     bool IsComplete(uint64_t imsi) const;
 
     /// \return every stream byte read, headers and payloads, from all peers
     uint64_t GetStreamBytesReceived() const;
+
+    /// \return the byte counts of the streams, from all peers
+    KvTransferStreamCounters GetStreamCounters() const;
+
+    /// \return connections closed because their stream lost its framing
+    uint64_t GetStreamsClosed() const;
 
     /**
      * \param reason why a message was dropped
@@ -207,6 +283,13 @@ class KvTransferReceiver : public Object
      */
     typedef void (*CompleteTracedCallback)(uint64_t imsi, uint32_t epoch, uint64_t bytes);
 
+    /**
+     * TracedCallback signature for a connection the receiver closed.
+     * \param [in] peer the peer's address and port
+     * \param [in] reason why, e.g. "framing lost: magic = 0; expected 19286"
+     */
+    typedef void (*StreamClosedTracedCallback)(const Address& peer, const std::string& reason);
+
   protected:
     /**
      * Detaches the listener and the connections without closing them (the node's devices are
@@ -221,23 +304,18 @@ class KvTransferReceiver : public Object
      */
     void Detach(bool close);
 
-    /// Where a dropped message's payload bytes are counted.
-    enum Sink
-    {
-        SINK_NONE,    //!< not a DATA message: nothing to count
-        SINK_STALE,   //!< stale, under its epoch's reason
-        SINK_INVALID, //!< droppedInvalid
-    };
+    /// No drop: the current message was not dropped.
+    static constexpr int NOT_DROPPED = -1;
 
     /// Reassembly state of one connection.
     struct Stream
     {
-        std::array<uint8_t, KvTransferHeader::SERIALIZED_SIZE> header{}; //!< header bytes
-        uint32_t headerFill{0};                                          //!< header bytes held
-        uint64_t payloadLeft{0};  //!< payload bytes of the current message still to come
-        KvTransferHeader current; //!< the current message
-        bool accepted{false};     //!< whether the message was accepted
-        Sink sink{SINK_NONE};     //!< where a dropped message's payload bytes are counted
+        KvTransferStreamParser parser; //!< cuts the stream into messages
+        Address peer;                  //!< the peer's address and port
+        bool accepted{false};          //!< whether the current message was accepted
+        int dropReason{NOT_DROPPED};   //!< the DropReason of the current message, if dropped
+        bool closing{false};           //!< the framing was lost: the connection is to close
+        bool closeSent{false};         //!< Close() was called
     };
 
     /// Retired epochs whose reason is kept per session; older ones count as NEWER_EPOCH.
@@ -252,7 +330,10 @@ class KvTransferReceiver : public Object
         bool open{false};            //!< the current epoch is open: OPEN read, SEAL not yet
         edgellm::RangeSet announced; //!< announced ranges of the current epoch
         edgellm::RangeSet received;  //!< received ranges of the current epoch
+        bool tokensTaken{false};     //!< the epoch's TOKENS message was accepted
         uint64_t epochBytes{0};      //!< KV bytes received in the current epoch
+        uint64_t bytesPerUnit{0};    //!< of the epoch's first BEGIN; 0 before it
+        Address source;              //!< the epoch's source; invalid until its first message
         bool carry{false};           //!< cancelled for a re-plan: the next epoch keeps received
         std::deque<std::pair<uint32_t, KvDiscardReason>> retired; //!< latest last, at most
                                                                   //!< RETIRED_KEPT
@@ -267,8 +348,16 @@ class KvTransferReceiver : public Object
     void OnHeader(Stream& stream);
     /// The current message's payload is complete.
     void OnMessageEnd(Stream& stream);
-    /// Count a dropped message; returns where its payload bytes go.
-    Sink Drop(const KvTransferHeader& header, DropReason reason);
+    /// Handle a BEGIN or OPEN whose header was just read.
+    void OnOpening(Stream& stream);
+    /// Count a dropped message and remember why, for its payload bytes.
+    void Drop(Stream& stream, DropReason reason);
+    /// Count payload bytes of the current message.
+    void OnPayload(Stream& stream, uint64_t bytes);
+    /// The stream lost its framing: count it, trace it, and have the connection closed.
+    void LoseFraming(Stream& stream);
+    /// Move a stream's held header bytes to unframed, as the stream goes away.
+    void Forget(const Stream& stream);
     /// Make epoch the current one; the one it replaces retires with reason.
     Session& ResetEpoch(uint64_t imsi, uint32_t epoch, KvDiscardReason reason);
     /// Record that an epoch retired, unless it already has.
@@ -285,17 +374,18 @@ class KvTransferReceiver : public Object
     std::map<Ptr<Socket>, Stream> m_streams; //!< one per connection
     std::map<uint64_t, Session> m_sessions;  //!< by IMSI, once announced or expected
     std::map<uint64_t, KvTransferReceiverCounters> m_counters; //!< by IMSI, over all epochs
-    uint64_t m_streamBytes{0};                                 //!< stream bytes read
-    bool m_reading{false};                                     //!< Read() is running
-    bool m_stopRequested{false};                   //!< Stop() was called from inside Read()
-    std::array<uint64_t, 3> m_drops{};             //!< messages dropped, by reason
-    Callback<void, uint64_t, uint32_t> m_complete; //!< completion
+    KvTransferStreamCounters m_streamCounters; //!< byte counts; heldBytes is summed on demand
+    bool m_reading{false};                     //!< Read() is running
+    bool m_stopRequested{false};               //!< Stop() was called from inside Read()
+    std::array<uint64_t, KV_RECEIVER_DROP_REASONS> m_drops{}; //!< messages dropped, by reason
+    Callback<void, uint64_t, uint32_t> m_complete;            //!< completion
     Callback<void, uint64_t, uint32_t, uint32_t, uint32_t> m_tokens; //!< TOKENS
 
-    TracedCallback<const KvTransferHeader&> m_messageReceived;      //!< MessageReceived
-    TracedCallback<const KvTransferHeader&> m_dataArrived;          //!< DataArrived
-    TracedCallback<const KvTransferHeader&, int> m_messageDropped;  //!< MessageDropped
-    TracedCallback<uint64_t, uint32_t, uint64_t> m_sessionComplete; //!< SessionComplete
+    TracedCallback<const KvTransferHeader&> m_messageReceived;         //!< MessageReceived
+    TracedCallback<const KvTransferHeader&> m_dataArrived;             //!< DataArrived
+    TracedCallback<const KvTransferHeader&, int> m_messageDropped;     //!< MessageDropped
+    TracedCallback<uint64_t, uint32_t, uint64_t> m_sessionComplete;    //!< SessionComplete
+    TracedCallback<const Address&, const std::string&> m_streamClosed; //!< StreamClosed
 };
 
 } // namespace ns3

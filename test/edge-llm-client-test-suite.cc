@@ -90,6 +90,12 @@ class FakeTokenServer : public Application
         });
     }
 
+    /// Send bytes as they are to the client, from the first address.
+    void SendRaw(Ptr<Packet> p)
+    {
+        m_sockA->SendTo(p, 0, m_client);
+    }
+
   private:
     void StartApplication() override
     {
@@ -905,6 +911,89 @@ class EdgeLlmClientRejectTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief Malformed downlink packets, every truncation of a valid one and garbage, sent in the
+ * middle of a session, are dropped, counted and traced, and change nothing: the session
+ * delivers exactly what it delivers without them.
+ */
+class EdgeLlmClientMalformedTestCase : public TestCase
+{
+  public:
+    EdgeLlmClientMalformedTestCase()
+        : TestCase("Malformed downlink packets: dropped, counted, traced; nothing changes")
+    {
+    }
+
+  private:
+    void Dropped(uint64_t imsi, const std::string& why)
+    {
+        m_drops.emplace_back(imsi, why);
+    }
+
+    void DoRun() override
+    {
+        std::vector<Delivery> clean;
+        {
+            Bench b(10);
+            b.Run(Seconds(3));
+            clean = b.traces.deliveries;
+        }
+        Bench b(10);
+        b.client->TraceConnectWithoutContext(
+            "PacketDropped",
+            MakeCallback(&EdgeLlmClientMalformedTestCase::Dropped, this));
+        // A valid copy of token 5, with another generation time, whose every proper prefix
+        // is sent: if any were taken, token 5 would be delivered with that time.
+        EdgeLlmDownlinkHeader h;
+        h.SetTokens(5, {Seconds(7)});
+        h.SetImsi(kImsi);
+        h.SetCellId(kCellId);
+        h.SetServer(b.server->addrA, b.server->port);
+        Ptr<Packet> valid = Create<Packet>();
+        valid->AddHeader(h);
+        std::vector<uint8_t> bytes(valid->GetSize());
+        valid->CopyData(bytes.data(), bytes.size());
+        std::vector<Ptr<Packet>> bad;
+        for (std::size_t n = 1; n < bytes.size(); ++n)
+        {
+            bad.push_back(Create<Packet>(bytes.data(), n));
+        }
+        std::vector<uint8_t> garbage(64, 0xff);
+        bad.push_back(Create<Packet>(garbage.data(), garbage.size()));
+        bytes[2] = 2; // version 2
+        bad.push_back(Create<Packet>(bytes.data(), bytes.size()));
+        Ptr<FakeTokenServer> server = b.server;
+        // Tokens 0 to 2 are in by then, 3 to 9 still to come.
+        Simulator::Schedule(kClientStart + MilliSeconds(35), [server, bad]() {
+            for (Ptr<Packet> p : bad)
+            {
+                server->SendRaw(p);
+            }
+        });
+        b.Run(Seconds(3));
+
+        NS_TEST_ASSERT_MSG_EQ(b.client->GetInvalidPackets(), bad.size(), "each one counted");
+        NS_TEST_ASSERT_MSG_EQ(m_drops.size(), bad.size(), "and traced");
+        for (const auto& [imsi, why] : m_drops)
+        {
+            NS_TEST_ASSERT_MSG_EQ(imsi, kImsi, "with the session");
+            NS_TEST_ASSERT_MSG_EQ(why.rfind("malformed: ", 0), 0u, "as malformed: " << why);
+        }
+        NS_TEST_ASSERT_MSG_EQ(b.client->IsComplete(), true, "the session completes");
+        NS_TEST_ASSERT_MSG_EQ(b.traces.deliveries.size(), clean.size(), "as many deliveries");
+        for (std::size_t k = 0; k < std::min(clean.size(), b.traces.deliveries.size()); ++k)
+        {
+            const Delivery& d = b.traces.deliveries[k];
+            NS_TEST_ASSERT_MSG_EQ(d.index, clean[k].index, "the same token " << k);
+            NS_TEST_ASSERT_MSG_EQ(d.generated, clean[k].generated, "generated " << k);
+            NS_TEST_ASSERT_MSG_EQ(d.delivered, clean[k].delivered, "delivered " << k);
+        }
+    }
+
+    std::vector<std::pair<uint64_t, std::string>> m_drops; //!< PacketDropped
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The token log: its header, and one row per token delivered with the right columns.
  */
 class EdgeLlmClientTokenLogTestCase : public TestCase
@@ -1083,6 +1172,7 @@ class EdgeLlmClientTestSuite : public TestSuite
         AddTestCase(new EdgeLlmClientTimingTestCase());
         AddTestCase(new EdgeLlmClientSitTestCase());
         AddTestCase(new EdgeLlmClientRejectTestCase());
+        AddTestCase(new EdgeLlmClientMalformedTestCase());
         AddTestCase(new EdgeLlmClientTokenLogTestCase());
     }
 };
