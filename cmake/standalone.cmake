@@ -232,8 +232,13 @@ if(EDGE_LLM_GTEST)
     test/gtest/ue-trajectory-test.cc
     test/gtest/ue-mobility-test.cc
     test/gtest/lte-measurement-reports-death-test.cc
+    test/gtest/attribute-input-test.cc
   )
-  target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main)
+  target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main
+                                               ${CMAKE_DL_LIBS})
+  # The table of every attribute's allowed, refused and accepted values.
+  target_compile_definitions(edge-llm-gtest PRIVATE
+    EDGE_LLM_INVALID_INPUTS="${PROJECT_SOURCE_DIR}/test/invalid-inputs.csv")
   add_test(NAME edge-llm-gtest COMMAND edge-llm-gtest)
 endif()
 
