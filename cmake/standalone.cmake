@@ -233,6 +233,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/ue-mobility-test.cc
     test/gtest/lte-measurement-reports-death-test.cc
     test/gtest/attribute-input-test.cc
+    test/gtest/explaining-checker-test.cc
   )
   target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main
                                                ${CMAKE_DL_LIBS})

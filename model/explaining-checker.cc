@@ -74,12 +74,17 @@ class ExplainingChecker : public AttributeChecker
         }
         const std::string message =
             AttributeRefusal(m_attribute, value.SerializeToString(m_base), m_allowed, reason);
-        // ns-3 offers a string value twice (as given, then converted): say it once.
-        if (message != m_lastMessage)
+        // ns-3 offers a refused text of a string attribute twice, as given and then as read
+        // back from itself: the second offer is not told. Any other refusal is, even when the
+        // same value is refused again later.
+        const bool text = dynamic_cast<const StringValue*>(&value) != nullptr;
+        if (text && message == m_lastMessage)
         {
-            std::cerr << message << std::endl;
-            m_lastMessage = message;
+            m_lastMessage.clear();
+            return false;
         }
+        std::cerr << message << std::endl;
+        m_lastMessage = text ? message : "";
         return false;
     }
 
@@ -113,7 +118,7 @@ class ExplainingChecker : public AttributeChecker
     std::string m_attribute;                                    //!< full attribute name
     std::string m_allowed;                                      //!< allowed values, in words
     std::function<std::string(const AttributeValue&)> m_reject; //!< extra test, may be empty
-    mutable std::string m_lastMessage;                          //!< the last refusal printed
+    mutable std::string m_lastMessage;                          //!< a text's refusal, told once
 };
 
 } // namespace
