@@ -156,6 +156,11 @@ if(Python3_FOUND)
   add_test(NAME edge-llm-examples-listed
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-examples.py
                    ${PROJECT_SOURCE_DIR} $<TARGET_FILE_DIR:edge-llm-handover>)
+  # Every example's flag has a row in test/invalid-flags.csv, whose refused values it refuses
+  # with the row's words.
+  add_test(NAME edge-llm-flag-table
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-flag-table.py
+                   ${PROJECT_SOURCE_DIR} $<TARGET_FILE_DIR:edge-llm-handover>)
   add_test(NAME edge-llm-ran-neutral
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-ran-neutral.py
                    ${PROJECT_SOURCE_DIR})
