@@ -79,6 +79,12 @@ class ExplainingEnumChecker : public EnumCheckerOf<E>
         m_allowed = JoinAlternatives(m_names);
     }
 
+    /**
+     * \brief Take a value of the set; refuse any other, telling which and the set.
+     * \param value an EnumValue, or a text (StringValue) that ns-3 reads next
+     * \return true if the value is in the set; false for a text of a name in it, which ns-3
+     *         then reads and offers as a value
+     */
     bool Check(const AttributeValue& value) const override
     {
         if (const auto* text = dynamic_cast<const StringValue*>(&value))
