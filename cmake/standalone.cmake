@@ -156,6 +156,11 @@ if(Python3_FOUND)
   add_test(NAME edge-llm-examples-listed
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-examples.py
                    ${PROJECT_SOURCE_DIR} $<TARGET_FILE_DIR:edge-llm-handover>)
+  # Every example's flag has a row in test/invalid-flags.csv, whose refused values it refuses
+  # with the row's words.
+  add_test(NAME edge-llm-flag-table
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-flag-table.py
+                   ${PROJECT_SOURCE_DIR} $<TARGET_FILE_DIR:edge-llm-handover>)
   add_test(NAME edge-llm-ran-neutral
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-ran-neutral.py
                    ${PROJECT_SOURCE_DIR})
@@ -237,8 +242,15 @@ if(EDGE_LLM_GTEST)
     test/gtest/ue-trajectory-test.cc
     test/gtest/ue-mobility-test.cc
     test/gtest/lte-measurement-reports-death-test.cc
+    test/gtest/attribute-input-test.cc
+    test/gtest/explaining-checker-test.cc
+    test/gtest/cross-attribute-death-test.cc
   )
-  target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main)
+  target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main
+                                               ${CMAKE_DL_LIBS})
+  # The table of every attribute's allowed, refused and accepted values.
+  target_compile_definitions(edge-llm-gtest PRIVATE
+    EDGE_LLM_INVALID_INPUTS="${PROJECT_SOURCE_DIR}/test/invalid-inputs.csv")
   add_test(NAME edge-llm-gtest COMMAND edge-llm-gtest)
 endif()
 

@@ -18,6 +18,9 @@ release = _match.group(1) if _match else ""
 version = ".".join(release.split(".")[:2])
 
 extensions = ["sphinx.ext.mathjax"]
+# Quotes and ellipses only: the tables of validated inputs print flags as "--cMin", which
+# would otherwise read as an en dash.
+smartquotes_action = "qe"
 highlight_language = "cpp"
 html_theme = "alabaster"
 html_title = "edge-llm " + release

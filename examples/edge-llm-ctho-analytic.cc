@@ -253,10 +253,10 @@ main(int argc, char* argv[])
         const std::string bad =
             edgellm::CheckNumberFlags({{"ues", true, "an integer in [1, 100000]"},
                                        {"cMin", true, "an integer in [1, 4294967295]"},
-                                       {"cMax", true, "an integer >= cMin"},
+                                       {"cMax", true, "an integer in [--cMin, 4294967295]"},
                                        {"rbhGbps", false, "(0, 1e6] Gb/s"},
                                        {"prefillCycle", false, "[0, 1e6] s (0: no cycle)"},
-                                       {"bsDistance", false, "a distance > 0 m"}},
+                                       {"bsDistance", false, "a distance in (2 MaxStartX, 1e6] m"}},
                                       argc,
                                       argv);
         if (!bad.empty())
@@ -264,6 +264,12 @@ main(int argc, char* argv[])
             std::cerr << bad << "\n";
             return 1;
         }
+    }
+    if (const std::string bad = edgellm::CheckBooleanFlags({"blockAligned"}, argc, argv);
+        !bad.empty())
+    {
+        std::cerr << bad << "\n";
+        return 1;
     }
     cmd.Parse(argc, argv);
 
@@ -287,13 +293,15 @@ main(int argc, char* argv[])
     }
     else if (base.cMax < cMin || base.cMax > std::numeric_limits<uint32_t>::max())
     {
-        e << "--cMax = " << base.cMax << " is invalid; allowed: an integer in [" << cMin
-          << " (--cMin), 4294967295]";
+        e << "--cMax = " << base.cMax
+          << " is invalid; allowed: an integer in [--cMin, 4294967295] (--cMin = " << cMin << ")";
     }
     else if (!(bsDistance > 2 * maxStartX.Get() && bsDistance <= 1e6))
     {
-        e << "--bsDistance = " << bsDistance << " is invalid; allowed: a distance in ("
-          << 2 * maxStartX.Get() << ", 1e6] m, so that every UE starts in the first cell";
+        e << "--bsDistance = " << bsDistance
+          << " is invalid; allowed: a distance in (2 MaxStartX, 1e6] m, so that every UE starts "
+             "in the first cell (2 MaxStartX = "
+          << 2 * maxStartX.Get() << " m)";
     }
     else if (!(base.rbhGbps > 0 && base.rbhGbps <= 1e6))
     {
@@ -347,7 +355,7 @@ main(int argc, char* argv[])
         out.open(csv);
         if (!out)
         {
-            error = "--csv = " + csv + " is invalid: cannot write it";
+            error = edgellm::FlagError("csv", csv, "a file that can be written");
         }
     }
     if (!error.empty())

@@ -177,6 +177,11 @@ main(int argc, char* argv[])
             return 1;
         }
     }
+    if (const std::string bad = edgellm::CheckBooleanFlags({"quiet"}, argc, argv); !bad.empty())
+    {
+        std::cerr << bad << "\n";
+        return 1;
+    }
     cmd.Parse(argc, argv);
 
     // Every flag is checked before anything runs; a bad one exits 1 with its message.
@@ -232,7 +237,7 @@ main(int argc, char* argv[])
     }
     if (error.empty() && !tokensCsv.empty() && !std::ofstream(tokensCsv, std::ios::app))
     {
-        error = "--tokensCsv = " + tokensCsv + " is invalid: cannot write it";
+        error = edgellm::FlagError("tokensCsv", tokensCsv, "a file that can be written");
     }
     if (!error.empty())
     {

@@ -277,6 +277,11 @@ main(int argc, char* argv[])
             return 1;
         }
     }
+    if (const std::string bad = edgellm::CheckBooleanFlags({"quiet"}, argc, argv); !bad.empty())
+    {
+        std::cerr << bad << "\n";
+        return 1;
+    }
     cmd.AddValue("quiet", "no progress on stderr during the runs", quiet);
     cmd.Parse(argc, argv);
     std::vector<std::string> schemes;

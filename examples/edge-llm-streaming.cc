@@ -152,6 +152,11 @@ main(int argc, char* argv[])
             return 1;
         }
     }
+    if (const std::string bad = edgellm::CheckBooleanFlags({"quiet"}, argc, argv); !bad.empty())
+    {
+        std::cerr << bad << "\n";
+        return 1;
+    }
     cmd.Parse(argc, argv);
 
     // Every flag is checked before anything is built or printed; a bad one exits 1.
@@ -217,7 +222,9 @@ main(int argc, char* argv[])
         sessions.open(outDir + "/sessions.csv");
         if (!sessions)
         {
-            error = "--outDir = " + outDir + " is invalid: cannot write sessions.csv there";
+            error =
+                edgellm::FlagError("outDir", outDir, "a directory that can be made and written") +
+                " (cannot write sessions.csv there)";
         }
     }
     if (!error.empty())

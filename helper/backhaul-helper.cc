@@ -109,7 +109,22 @@ BackhaulHelper::GetTypeId()
                           "it. Two helpers in one simulation need blocks that do not overlap.",
                           Ipv4AddressValue(Ipv4Address("172.16.0.0")),
                           MakeIpv4AddressAccessor(&BackhaulHelper::m_base),
-                          MakeIpv4AddressChecker());
+                          edgellm::MakeExplainingChecker(
+                              MakeIpv4AddressChecker(),
+                              "ns3::BackhaulHelper::BaseNetwork",
+                              "a /30 network N.x.y.z with N in [1, 223] and z a multiple of 4",
+                              [](const AttributeValue& v) -> std::string {
+                                  const uint32_t a =
+                                      static_cast<const Ipv4AddressValue&>(v).Get().Get();
+                                  // The links' /30s are counted from it: host bits would be
+                                  // dropped without a word.
+                                  if ((a & 0x3u) != 0)
+                                  {
+                                      return "not the start of a /30";
+                                  }
+                                  const uint32_t n = a >> 24;
+                                  return n >= 1 && n <= 223 ? "" : "not a unicast network";
+                              }));
     return tid;
 }
 

@@ -143,7 +143,7 @@ EdgeLlmLineScenario::GetTypeId()
                           "observer; false builds the same LTE network with none of them.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&EdgeLlmLineScenario::m_installServing),
-                          MakeBooleanChecker());
+                          edgellm::MakeExplainingBooleanChecker(Name("InstallServing")));
     return tid;
 }
 

@@ -120,7 +120,7 @@ EdgeLlmNetwork::GetTypeId()
                           "false builds the same radio network with none of them.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&EdgeLlmNetwork::m_installServing),
-                          MakeBooleanChecker());
+                          edgellm::MakeExplainingBooleanChecker(Name("InstallServing")));
     return tid;
 }
 

@@ -6,6 +6,8 @@
 
 #include "ns3/type-id.h"
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +19,12 @@ namespace ns3
 {
 namespace edgellm
 {
+
+namespace
+{
+/// What an output directory flag allows.
+const char* const WRITABLE_DIR = "a directory that can be made and written";
+} // namespace
 
 std::string
 FlagError(const std::string& flag, const std::string& value, const std::string& allowed)
@@ -154,6 +162,31 @@ CheckNumberFlags(const std::vector<NumberFlag>& flags, int argc, char* argv[])
 }
 
 std::string
+CheckBooleanFlags(const std::vector<std::string>& flags, int argc, char* argv[])
+{
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        const std::string::size_type equals = arg.find('=');
+        if (arg.rfind("--", 0) != 0 || equals == std::string::npos ||
+            std::find(flags.begin(), flags.end(), arg.substr(2, equals - 2)) == flags.end())
+        {
+            continue;
+        }
+        std::string value = arg.substr(equals + 1);
+        std::transform(value.begin(), value.end(), value.begin(), [](unsigned char c) {
+            return std::tolower(c);
+        });
+        static const std::set<std::string> SPELLINGS{"true", "false", "t", "f", "1", "0"};
+        if (SPELLINGS.count(value) == 0)
+        {
+            return FlagError(arg.substr(2, equals - 2), arg.substr(equals + 1), "true or false");
+        }
+    }
+    return "";
+}
+
+std::string
 CheckFlagAttributes(const std::vector<std::pair<std::string, std::string>>& flagAttributes,
                     int argc,
                     char* argv[])
@@ -206,13 +239,13 @@ PrepareOutDir(const std::string& flag, const std::string& dir)
 {
     if (dir.empty())
     {
-        return FlagError(flag, "\"\"", "a directory's path");
+        return FlagError(flag, "\"\"", WRITABLE_DIR);
     }
     std::error_code e;
     std::filesystem::create_directories(dir, e);
     if (e)
     {
-        return "--" + flag + " = " + dir + " is invalid: cannot create it: " + e.message();
+        return FlagError(flag, dir, WRITABLE_DIR) + " (cannot create it: " + e.message() + ")";
     }
     // A probe file rather than permission bits: it also catches a full or read-only mount.
     const std::string probe = dir + "/.edge-llm-write-test";
@@ -220,7 +253,7 @@ PrepareOutDir(const std::string& flag, const std::string& dir)
     std::filesystem::remove(probe, e);
     if (!written)
     {
-        return "--" + flag + " = " + dir + " is invalid: cannot write there";
+        return FlagError(flag, dir, WRITABLE_DIR) + " (cannot write there)";
     }
     return "";
 }

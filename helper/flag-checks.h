@@ -105,6 +105,17 @@ struct NumberFlag
 std::string CheckNumberFlags(const std::vector<NumberFlag>& flags, int argc, char* argv[]);
 
 /**
+ * \brief Refuse a boolean flag whose value is neither true nor false, before CommandLine reads
+ * it: CommandLine would print its whole help without naming the flag's values.
+ * \param flags the program's boolean flags, without dashes
+ * \param argc the program's argc
+ * \param argv the program's argv
+ * \return an empty string, or the first bad flag's error (FlagError); CommandLine's own
+ *         spellings (t, f, 1, 0, any case, or the flag alone) are taken
+ */
+std::string CheckBooleanFlags(const std::vector<std::string>& flags, int argc, char* argv[]);
+
+/**
  * \brief Refuse attribute defaults that a program's flags would override.
  *
  * A program that sets an attribute from one of its flags would silently replace a default the
@@ -129,7 +140,8 @@ std::string CheckFlagAttributes(
  * that cannot be made or written is refused before the run, not after it.
  * \param flag the flag that named the directory, without dashes ("outDir")
  * \param dir the directory; made with its parents when missing
- * \return an empty string, or an error naming the flag, the directory and the reason
+ * \return an empty string, or an error naming the flag, the directory, what is allowed and
+ *         the reason
  */
 std::string PrepareOutDir(const std::string& flag, const std::string& dir);
 

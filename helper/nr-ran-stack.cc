@@ -147,7 +147,7 @@ NrRanStack::GetTypeId()
                           "faster to simulate.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&NrRanStack::m_fading),
-                          MakeBooleanChecker())
+                          edgellm::MakeExplainingBooleanChecker("ns3::NrRanStack::Fading"))
             .AddAttribute("GnbAntennaRows",
                           "Rows of every gNB's uniform planar array of isotropic elements, "
                           "[1, 16].",

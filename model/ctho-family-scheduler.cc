@@ -4,6 +4,8 @@
 
 #include "ctho-family-scheduler.h"
 
+#include "explaining-checker.h"
+
 #include "ns3/boolean.h"
 
 #include <algorithm>
@@ -21,13 +23,14 @@ CtHoFamilyScheduler::GetTypeId()
         TypeId("ns3::CtHoFamilyScheduler")
             .SetParent<HandoverScheduler>()
             .SetGroupName("EdgeLlm")
-            .AddAttribute("OnlineGrouping",
-                          "Plan the online handovers one prefill batch of the target will hold "
-                          "together, re-planning the unsent rest of those already under way; "
-                          "false plans each alone, behind the ones before.",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&CtHoFamilyScheduler::m_onlineGrouping),
-                          MakeBooleanChecker());
+            .AddAttribute(
+                "OnlineGrouping",
+                "Plan the online handovers one prefill batch of the target will hold "
+                "together, re-planning the unsent rest of those already under way; "
+                "false plans each alone, behind the ones before.",
+                BooleanValue(true),
+                MakeBooleanAccessor(&CtHoFamilyScheduler::m_onlineGrouping),
+                edgellm::MakeExplainingBooleanChecker("ns3::CtHoFamilyScheduler::OnlineGrouping"));
     return tid;
 }
 

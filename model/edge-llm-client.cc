@@ -115,7 +115,8 @@ EdgeLlmClient::GetTypeId()
                               [](const AttributeValue& v) -> std::string {
                                   const Ipv4Address a =
                                       static_cast<const Ipv4AddressValue&>(v).Get();
-                                  if (a.IsInitialized() && (a.IsAny() || a.IsBroadcast()))
+                                  const bool everyone = a.IsAny() || a.IsBroadcast();
+                                  if (a.IsInitialized() && (everyone || a.IsMulticast()))
                                   {
                                       return "not a server's address";
                                   }

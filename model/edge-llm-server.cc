@@ -145,6 +145,12 @@ EdgeLlmServer::GetEngine() const
 void
 EdgeLlmServer::StartApplication()
 {
+    // Both are UDP ports of this node: the second bind would fail without naming the first.
+    NS_ABORT_MSG_IF(m_relayPort == m_port,
+                    "ns3::EdgeLlmServer::RelayPort = "
+                        << m_relayPort
+                        << " is invalid; allowed: a port other than ns3::EdgeLlmServer::Port = "
+                        << m_port);
     NS_ABORT_MSG_IF(!m_downlink,
                     "EdgeLlmServer on node " << GetNode()->GetId()
                                              << ": no RanDownlink; call SetRanDownlink");

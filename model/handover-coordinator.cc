@@ -7,6 +7,7 @@
 #include "ctho-scheduler.h"
 #include "enum-accessor.h"
 #include "explaining-checker.h"
+#include "explaining-enum-checker.h"
 #include "kv-transfer-policy.h"
 #include "llm-engine.h"
 
@@ -49,30 +50,39 @@ HandoverCoordinator::GetTypeId()
                           "backlog and the target's planned prefills.",
                           EnumValue(HandoverCoordinator::ONLINE),
                           edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_batching),
-                          MakeEnumChecker(HandoverCoordinator::ORACLE,
-                                          "oracle",
-                                          HandoverCoordinator::ONLINE,
-                                          "online"))
-            .AddAttribute("PlannedBackhaulRate",
-                          "The backhaul rate the scheduler plans with, bit/s; 0 means each "
-                          "link's own rate. Range [0, inf).",
-                          DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&HandoverCoordinator::m_plannedRate),
-                          MakeDataRateChecker())
-            .AddAttribute("KvBytesPerToken",
-                          "KV-cache bytes of one token of a session without its own profile "
-                          "(SetSessionKvProfile; KvCacheProfile::GetBytesPerToken; Qwen2.5-7B "
-                          "at 16 bits by default). Range [1, 2^32].",
-                          UintegerValue(57344),
-                          MakeUintegerAccessor(&HandoverCoordinator::m_kvBytesPerToken),
-                          MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 32))
-            .AddAttribute("KvEntriesPerToken",
-                          "KV entries (layer x KV head) of one token of a session without its "
-                          "own profile; an entry is KvBytesPerToken / KvEntriesPerToken bytes, "
-                          "rounded up (Qwen2.5-7B: 28 x 4). Range [1, 2^16].",
-                          UintegerValue(112),
-                          MakeUintegerAccessor(&HandoverCoordinator::m_kvEntriesPerToken),
-                          MakeUintegerChecker<uint32_t>(1, 1u << 16))
+                          edgellm::MakeExplainingEnumChecker<Batching>(
+                              "ns3::HandoverCoordinator::Batching",
+                              {{HandoverCoordinator::ORACLE, "oracle"},
+                               {HandoverCoordinator::ONLINE, "online"}}))
+            .AddAttribute(
+                "PlannedBackhaulRate",
+                "The backhaul rate the scheduler plans with, bit/s; 0 means each "
+                "link's own rate. Range [0, inf).",
+                DataRateValue(DataRate(0)),
+                MakeDataRateAccessor(&HandoverCoordinator::m_plannedRate),
+                edgellm::MakeExplainingChecker(MakeDataRateChecker(),
+                                               "ns3::HandoverCoordinator::PlannedBackhaulRate",
+                                               "a rate >= 0 bit/s (0: each link's own rate)"))
+            .AddAttribute(
+                "KvBytesPerToken",
+                "KV-cache bytes of one token of a session without its own profile "
+                "(SetSessionKvProfile; KvCacheProfile::GetBytesPerToken; Qwen2.5-7B "
+                "at 16 bits by default). Range [1, 2^32].",
+                UintegerValue(57344),
+                MakeUintegerAccessor(&HandoverCoordinator::m_kvBytesPerToken),
+                edgellm::MakeExplainingChecker(MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 32),
+                                               "ns3::HandoverCoordinator::KvBytesPerToken",
+                                               "an integer in [1, 4294967296]"))
+            .AddAttribute(
+                "KvEntriesPerToken",
+                "KV entries (layer x KV head) of one token of a session without its "
+                "own profile; an entry is KvBytesPerToken / KvEntriesPerToken bytes, "
+                "rounded up (Qwen2.5-7B: 28 x 4). Range [1, 2^16].",
+                UintegerValue(112),
+                MakeUintegerAccessor(&HandoverCoordinator::m_kvEntriesPerToken),
+                edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(1, 1u << 16),
+                                               "ns3::HandoverCoordinator::KvEntriesPerToken",
+                                               "an integer in [1, 65536]"))
             .AddAttribute("KvEntryBytes",
                           "Bytes of one KV entry on the wire, in ENTRY-unit transfers, of a "
                           "session without its own profile: its K and V plus the metadata that "
@@ -81,7 +91,13 @@ HandoverCoordinator::GetTypeId()
                           "metadata. Range 0 or [that quotient, 2^32].",
                           UintegerValue(0),
                           MakeUintegerAccessor(&HandoverCoordinator::m_kvEntryBytes),
-                          MakeUintegerChecker<uint64_t>(0, uint64_t(1) << 32))
+                          // The lower bound depends on two other attributes: checked when a
+                          // migration is planned, naming all three.
+                          edgellm::MakeExplainingChecker(
+                              MakeUintegerChecker<uint64_t>(0, uint64_t(1) << 32),
+                              "ns3::HandoverCoordinator::KvEntryBytes",
+                              "0, or an integer in [KvBytesPerToken / KvEntriesPerToken rounded "
+                              "up, 4294967296]"))
             .AddAttribute(
                 "OracleGrace",
                 "How long past its latest expected handover an oracle group's batch "

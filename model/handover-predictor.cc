@@ -36,9 +36,12 @@ constexpr double DEGREE_RAD = 3.14159265358979323846 / 180.0;
 Ptr<const AttributeChecker>
 TimeRangeChecker(const std::string& attribute, Time lo, Time hi, bool loOpen)
 {
-    const std::string allowed = std::string("a time in ") + (loOpen ? "(" : "[") +
-                                edgellm::FormatValue(lo.GetSeconds()) + " s, " +
-                                edgellm::FormatValue(hi.GetSeconds()) + " s]";
+    // From nanoseconds, since GetSeconds() of 1 us reads 9.9999999999997e-07.
+    const auto seconds = [](Time t) {
+        return edgellm::FormatValue(static_cast<double>(t.GetNanoSeconds()) / 1e9);
+    };
+    const std::string allowed = std::string("a time in ") + (loOpen ? "(" : "[") + seconds(lo) +
+                                " s, " + seconds(hi) + " s]";
     return edgellm::MakeExplainingChecker(MakeTimeChecker(),
                                           attribute,
                                           allowed,

@@ -6,6 +6,7 @@
 
 #include "enum-accessor.h"
 #include "explaining-checker.h"
+#include "explaining-enum-checker.h"
 
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -55,10 +56,10 @@ ImpactSlotScheduler::GetTypeId()
                           "random (the ordering ablation).",
                           EnumValue(ImpactSlotScheduler::IMPORTANCE),
                           edgellm::MakeEnumMemberAccessor(&ImpactSlotScheduler::m_order),
-                          MakeEnumChecker(ImpactSlotScheduler::IMPORTANCE,
-                                          "importance",
-                                          ImpactSlotScheduler::RANDOM,
-                                          "random"))
+                          edgellm::MakeExplainingEnumChecker<EntryOrder>(
+                              "ns3::ImpactSlotScheduler::Order",
+                              {{ImpactSlotScheduler::IMPORTANCE, "importance"},
+                               {ImpactSlotScheduler::RANDOM, "random"}}))
             .AddAttribute(
                 "Goodput",
                 "The fraction of a link's rate that carries KV payload (the rest is TCP, IP, "
@@ -74,14 +75,17 @@ ImpactSlotScheduler::GetTypeId()
                         const double g = static_cast<const DoubleValue&>(v).Get();
                         return g > 0 && g <= 1 ? "" : "it must be a fraction of the rate";
                     }))
-            .AddAttribute("SharedRate",
-                          "The rate of one link that every transfer crosses (a star backhaul's "
-                          "shared link), bit/s: all migrations then share it as one group, "
-                          "capped by the slowest link among theirs. 0 (the default): each "
-                          "backhaul link is its own group, at its own rate. Range [0, inf).",
-                          DataRateValue(DataRate(0)),
-                          MakeDataRateAccessor(&ImpactSlotScheduler::m_shared),
-                          MakeDataRateChecker())
+            .AddAttribute(
+                "SharedRate",
+                "The rate of one link that every transfer crosses (a star backhaul's "
+                "shared link), bit/s: all migrations then share it as one group, "
+                "capped by the slowest link among theirs. 0 (the default): each "
+                "backhaul link is its own group, at its own rate. Range [0, inf).",
+                DataRateValue(DataRate(0)),
+                MakeDataRateAccessor(&ImpactSlotScheduler::m_shared),
+                edgellm::MakeExplainingChecker(MakeDataRateChecker(),
+                                               "ns3::ImpactSlotScheduler::SharedRate",
+                                               "a rate >= 0 bit/s (0: each link its own group)"))
             .AddTraceSource("Budget",
                             "A session's KV-byte budget for a slot, fired for every budget > 0 "
                             "the slot hook gives.",
@@ -291,12 +295,11 @@ ImpactHoScheduler::GetTypeId()
                           "water-fill; the others get nothing in the slot).",
                           EnumValue(ImpactHoScheduler::EQUALIZED_BYTES),
                           edgellm::MakeEnumMemberAccessor(&ImpactHoScheduler::m_overload),
-                          MakeEnumChecker(ImpactHoScheduler::EQUALIZED_BYTES,
-                                          "equalized-bytes",
-                                          ImpactHoScheduler::WINNER_TAKE_ALL,
-                                          "winner-take-all",
-                                          ImpactHoScheduler::ADMISSION,
-                                          "admission"));
+                          edgellm::MakeExplainingEnumChecker<Overload>(
+                              "ns3::ImpactHoScheduler::Overload",
+                              {{ImpactHoScheduler::EQUALIZED_BYTES, "equalized-bytes"},
+                               {ImpactHoScheduler::WINNER_TAKE_ALL, "winner-take-all"},
+                               {ImpactHoScheduler::ADMISSION, "admission"}}));
     return tid;
 }
 

@@ -149,7 +149,10 @@ SlotBudgetKvTransferPolicy::GetTypeId()
                           "such sessions back until SetBudget is called).",
                           UintegerValue(0),
                           MakeUintegerAccessor(&SlotBudgetKvTransferPolicy::m_defaultBudget),
-                          MakeUintegerChecker<uint64_t>());
+                          edgellm::MakeExplainingChecker(
+                              MakeUintegerChecker<uint64_t>(),
+                              "ns3::SlotBudgetKvTransferPolicy::DefaultBudgetBytes",
+                              "an integer in [0, 18446744073709551615]"));
     return tid;
 }
 

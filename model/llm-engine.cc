@@ -6,6 +6,7 @@
 
 #include "enum-accessor.h"
 #include "explaining-checker.h"
+#include "explaining-enum-checker.h"
 
 #include "ns3/double.h"
 #include "ns3/enum.h"
@@ -130,7 +131,9 @@ LlmEngine::GetTypeId()
                 "prefill.",
                 EnumValue(IterationMode::SEPARATE),
                 edgellm::MakeEnumMemberAccessor(&LlmEngine::m_iterationMode),
-                MakeEnumChecker(IterationMode::SEPARATE, "Separate", IterationMode::MIXED, "Mixed"))
+                edgellm::MakeExplainingEnumChecker<IterationMode>(
+                    "ns3::LlmEngine::IterationMode",
+                    {{IterationMode::SEPARATE, "Separate"}, {IterationMode::MIXED, "Mixed"}}))
             .AddAttribute(
                 "ChunkTokens",
                 "Tokens of one mixed iteration (IterationMode Mixed): each decoding "

@@ -4,6 +4,8 @@
 
 #include "local-breakout.h"
 
+#include "explaining-checker.h"
+
 #include "ns3/boolean.h"
 #include "ns3/ipv4-header.h"
 #include "ns3/log.h"
@@ -38,18 +40,22 @@ LocalBreakout::GetTypeId()
                           "IPv4 time to live of the packets built.",
                           UintegerValue(64),
                           MakeUintegerAccessor(&LocalBreakout::m_ttl),
-                          MakeUintegerChecker<uint8_t>(1))
+                          edgellm::MakeExplainingChecker(MakeUintegerChecker<uint8_t>(1),
+                                                         "ns3::LocalBreakout::Ttl",
+                                                         "an integer in [1, 255]"))
             .AddAttribute("BearerId",
                           "EPS bearer the packets are tagged with; 1 is the default bearer.",
                           UintegerValue(1),
                           MakeUintegerAccessor(&LocalBreakout::m_bearerId),
-                          MakeUintegerChecker<uint8_t>(1, 11))
+                          edgellm::MakeExplainingChecker(MakeUintegerChecker<uint8_t>(1, 11),
+                                                         "ns3::LocalBreakout::BearerId",
+                                                         "an integer in [1, 11]"))
             .AddAttribute("UdpChecksum",
                           "Compute the UDP checksum. It is computed anyway when ns-3's "
                           "ChecksumEnabled global value is true, since the UE then checks it.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&LocalBreakout::m_udpChecksum),
-                          MakeBooleanChecker())
+                          edgellm::MakeExplainingBooleanChecker("ns3::LocalBreakout::UdpChecksum"))
             .AddTraceSource("SendRefused",
                             "A send was refused: the UE has no context here, or one in a state "
                             "that takes no downlink data.",

@@ -5,6 +5,7 @@
 #include "pallas-scheduler.h"
 
 #include "ctho-family-scheduler.h"
+#include "explaining-checker.h"
 #include "kv-cache-profile.h"
 
 #include "ns3/boolean.h"
@@ -41,47 +42,70 @@ PallasScheduler::GetTypeId()
                           "at most once per period, from the averaged telemetry.",
                           TimeValue(MilliSeconds(100)),
                           MakeTimeAccessor(&PallasScheduler::m_controlPeriod),
-                          MakeTimeChecker(MilliSeconds(1), Seconds(60)))
+                          edgellm::MakeTimeRangeChecker("ns3::PallasScheduler::ControlPeriod",
+                                                        MilliSeconds(1),
+                                                        Seconds(60),
+                                                        "a time in [1 ms, 60 s]"))
             .AddAttribute("Alpha",
                           "Weight alpha of T_SIT in the window cost J = alpha T_SIT + (1 - "
                           "alpha) T_early, [0, 1].",
                           DoubleValue(0.8),
                           MakeDoubleAccessor(&PallasScheduler::m_alpha),
-                          MakeDoubleChecker<double>(0.0, 1.0))
+                          edgellm::MakeExplainingChecker(MakeDoubleChecker<double>(0.0, 1.0),
+                                                         "ns3::PallasScheduler::Alpha",
+                                                         "a number in [0, 1]"))
             .AddAttribute("WindowLimit",
                           "T_max, the longest prefetch window, [0, 60 s]; a prediction closer "
                           "than the window prepares at once (T_limit = min(T_max, T_remain)).",
                           TimeValue(MilliSeconds(1500)),
                           MakeTimeAccessor(&PallasScheduler::m_windowLimit),
-                          MakeTimeChecker(Time(0), Seconds(60)))
+                          edgellm::MakeTimeRangeChecker("ns3::PallasScheduler::WindowLimit",
+                                                        Seconds(60),
+                                                        "a time in [0, 60 s]"))
             .AddAttribute("WindowStep",
                           "Delta T, the step of the window grid, [1 ms, 10 s].",
                           TimeValue(MilliSeconds(50)),
                           MakeTimeAccessor(&PallasScheduler::m_windowStep),
-                          MakeTimeChecker(MilliSeconds(1), Seconds(10)))
+                          edgellm::MakeTimeRangeChecker("ns3::PallasScheduler::WindowStep",
+                                                        MilliSeconds(1),
+                                                        Seconds(10),
+                                                        "a time in [1 ms, 10 s]"))
             .AddAttribute("EwmaWeight",
                           "Weight of a new telemetry sample in its exponentially weighted "
                           "average, (0, 1]; 1 keeps the newest only.",
                           DoubleValue(0.3),
                           MakeDoubleAccessor(&PallasScheduler::m_ewmaWeight),
-                          MakeDoubleChecker<double>(1e-6, 1.0))
+                          edgellm::MakeExplainingChecker(
+                              MakeDoubleChecker<double>(),
+                              "ns3::PallasScheduler::EwmaWeight",
+                              "a number in (0, 1]",
+                              [](const AttributeValue& v) {
+                                  // 0 would keep the first sample for ever.
+                                  const double w = static_cast<const DoubleValue&>(v).Get();
+                                  return w > 0 && w <= 1 ? "" : "out of range";
+                              }))
             .AddAttribute("RadioInterruption",
                           "T_0, the radio interruption floor of the window model, [0, 1 s].",
                           TimeValue(MilliSeconds(30)),
                           MakeTimeAccessor(&PallasScheduler::m_radioFloor),
-                          MakeTimeChecker(Time(0), Seconds(1)))
+                          edgellm::MakeTimeRangeChecker("ns3::PallasScheduler::RadioInterruption",
+                                                        Seconds(1),
+                                                        "a time in [0, 1 s]"))
             .AddAttribute("WindowMargin",
                           "Added to the chosen window, [0, 60 s]: lead for a predictor whose "
                           "handover times come early or late (0: the model's window).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&PallasScheduler::m_windowMargin),
-                          MakeTimeChecker(Time(0), Seconds(60)))
-            .AddAttribute("OnlineGrouping",
-                          "The reactive fallback plans the online handovers one prefill batch "
-                          "of the target holds together (as ctHO does).",
-                          BooleanValue(true),
-                          MakeBooleanAccessor(&PallasScheduler::m_onlineGrouping),
-                          MakeBooleanChecker())
+                          edgellm::MakeTimeRangeChecker("ns3::PallasScheduler::WindowMargin",
+                                                        Seconds(60),
+                                                        "a time in [0, 60 s]"))
+            .AddAttribute(
+                "OnlineGrouping",
+                "The reactive fallback plans the online handovers one prefill batch "
+                "of the target holds together (as ctHO does).",
+                BooleanValue(true),
+                MakeBooleanAccessor(&PallasScheduler::m_onlineGrouping),
+                edgellm::MakeExplainingBooleanChecker("ns3::PallasScheduler::OnlineGrouping"))
             .AddTraceSource("Window",
                             "The window loop chose a window T_w, with the SIT its model "
                             "predicts.",

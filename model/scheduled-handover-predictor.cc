@@ -4,6 +4,8 @@
 
 #include "scheduled-handover-predictor.h"
 
+#include "explaining-checker.h"
+
 #include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -30,7 +32,9 @@ ScheduledHandoverPredictor::GetTypeId()
                           "the UE stays in its source cell, [0, 60 s].",
                           TimeValue(Seconds(1)),
                           MakeTimeAccessor(&ScheduledHandoverPredictor::m_lateness),
-                          MakeTimeChecker(Time(0), Seconds(60)));
+                          edgellm::MakeTimeRangeChecker("ns3::ScheduledHandoverPredictor::Lateness",
+                                                        Seconds(60),
+                                                        "a time in [0, 60 s]"));
     return tid;
 }
 

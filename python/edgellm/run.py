@@ -9,6 +9,7 @@ the interpreter, and the same RngRun gives the same records every time.
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -38,7 +39,8 @@ __all__ = [
 
 
 class SimulationError(RuntimeError):
-    """An example exited with a non-zero code; the message is what it printed on stderr."""
+    """An example exited with a non-zero code; the message is its refusal of a flag or an
+    attribute when it printed one, else what it printed on stderr."""
 
     def __init__(self, message, example=None, command=None, returncode=None, stderr="", stdout=""):
         super().__init__(message)
@@ -121,6 +123,16 @@ def flag_text(value):
     return str(value)
 
 
+# A refusal of the C++ side, one line: "ns3::Class::Attribute = v is invalid; allowed: ...", or
+# the same of an example's flag, "--flag = v is invalid; allowed: ...".
+_REFUSAL = re.compile(r"^(ns3::\S+|--\S+) = .* is invalid; allowed: .*$", re.MULTILINE)
+
+
+def _refusals(stderr):
+    """The refusal lines of a program's stderr, joined; "" if it printed none."""
+    return "\n".join(m.group(0).rstrip() for m in _REFUSAL.finditer(stderr))
+
+
 def _attribute_error(name, value, stderr):
     """ns-3's refusal of an attribute on a command line, without the help that follows it."""
     lines = []
@@ -148,8 +160,10 @@ def set_default(name, value):
 
     The name is looked up in ns-3's TypeId registry (ValueError listing the attributes of the
     TypeId when it has none of that name), and the value is parsed by ns-3's CommandLine in a
-    child process, so that ns-3 itself accepts or refuses it (ValueError with ns-3's message,
-    also when ns-3 aborts on it) without risk to this interpreter.
+    child process, so that ns-3 itself accepts or refuses it without risk to this interpreter.
+    A refused value raises ValueError with the attribute's refusal as C++ prints it,
+    "ns3::Class::Attribute = value is invalid; allowed: ..." (test/invalid-inputs.csv lists
+    every attribute's allowed values); ns-3's own message when it printed no such line.
     """
     if not isinstance(name, str) or not name.startswith("ns3::"):
         raise ValueError("name = %r is invalid; allowed: ns3::Class::Attribute" % (name,))
@@ -163,6 +177,9 @@ def set_default(name, value):
         unknown = str(e)
     command = [_attribute_checker(), "--%s=%s" % (name, text)]
     done = subprocess.run(command, capture_output=True, text=True)
+    refused = _refusals(done.stderr)
+    if refused and not unknown:
+        raise ValueError(refused)
     if done.returncode != 0 or unknown:
         message = _attribute_error(name, text, done.stderr + done.stdout)
         raise ValueError(message + ("\n" + unknown if unknown else ""))
@@ -312,8 +329,8 @@ def run(example, out_dir=None, timeout=None, defaults=None, **params):
     commas and booleans written true/false. The defaults of ``set_default`` come first on the
     command line (``defaults``, a dict of "ns3::..." -> value, replaces them). The records are
     written to a temporary directory, read, and the directory removed, unless ``out_dir``
-    names one to keep them in. A non-zero exit raises SimulationError with the example's
-    stderr.
+    names one to keep them in. A non-zero exit raises SimulationError with the refusals the
+    example printed (a flag's or an attribute's, as C++ words them), else its stderr.
     """
     name = program_name(example)
     spec = EXAMPLES[name]
@@ -339,9 +356,10 @@ def run(example, out_dir=None, timeout=None, defaults=None, **params):
             ) from e
         elapsed = time.monotonic() - start
         if done.returncode != 0:
+            refused = _refusals(done.stderr)
             text = done.stderr.strip() or done.stdout.strip()[-2000:]
             raise SimulationError(
-                "%s exited with %d: %s" % (name, done.returncode, text),
+                refused or "%s exited with %d: %s" % (name, done.returncode, text),
                 example=name,
                 command=command,
                 returncode=done.returncode,
