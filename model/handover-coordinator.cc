@@ -115,10 +115,10 @@ HandoverCoordinator::GetTypeId()
                           "resumes at a deadline, always waits.",
                           EnumValue(HandoverCoordinator::STALL_WAIT),
                           edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_stallPolicy),
-                          MakeEnumChecker(HandoverCoordinator::STALL_WAIT,
-                                          "Wait",
-                                          HandoverCoordinator::STALL_REPREFILL,
-                                          "Reprefill"))
+                          edgellm::MakeExplainingEnumChecker<StallPolicy>(
+                              "ns3::HandoverCoordinator::StallPolicy",
+                              {{HandoverCoordinator::STALL_WAIT, "Wait"},
+                               {HandoverCoordinator::STALL_REPREFILL, "Reprefill"}}))
             .AddAttribute(
                 "StallTimeout",
                 "How long a committed transfer may go without a KV byte arriving, "
@@ -138,10 +138,10 @@ HandoverCoordinator::GetTypeId()
                           "stays at the cell that holds its cache, which relays its tokens.",
                           EnumValue(HandoverCoordinator::MEMORY_QUEUE),
                           edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_memoryFull),
-                          MakeEnumChecker(HandoverCoordinator::MEMORY_QUEUE,
-                                          "Queue",
-                                          HandoverCoordinator::MEMORY_FALLBACK,
-                                          "Fallback"))
+                          edgellm::MakeExplainingEnumChecker<MemoryFullPolicy>(
+                              "ns3::HandoverCoordinator::TargetMemoryFull",
+                              {{HandoverCoordinator::MEMORY_QUEUE, "Queue"},
+                               {HandoverCoordinator::MEMORY_FALLBACK, "Fallback"}}))
             .AddTraceSource("TransferStalled",
                             "A committed migration's transfer stalled: no KV byte arrived for "
                             "StallTimeout while TCP held bytes of it.",
