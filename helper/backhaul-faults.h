@@ -113,6 +113,7 @@ class BackhaulFaults : public Object
     const std::vector<Ptr<BackhaulFaultModel>>& GetModels() const;
 
   protected:
+    /// Drops the fault models and the cross traffic's sinks.
     void DoDispose() override;
 
   private:
