@@ -120,21 +120,6 @@ BackhaulFaults::ScheduleOutage(const BackhaulLink& link, Time start, Time durati
 }
 
 void
-BackhaulFaults::CutNow(const BackhaulLink& link, Time duration)
-{
-    NS_ABORT_MSG_IF(!duration.IsStrictlyPositive(),
-                    "BackhaulFaults::CutNow: duration = " << duration.As(Time::S)
-                                                          << "; allowed: a time > 0, or "
-                                                             "Time::Max()");
-    auto [a, b] = ModelsOf(link);
-    StartOutage(a, b);
-    if (duration != Time::Max())
-    {
-        Simulator::Schedule(duration, &BackhaulFaults::EndOutage, this, a, b);
-    }
-}
-
-void
 BackhaulFaults::StartOutage(Ptr<BackhaulFaultModel> a, Ptr<BackhaulFaultModel> b)
 {
     NS_LOG_INFO("backhaul outage starts");
@@ -262,12 +247,6 @@ BackhaulFaults::GetCrossTrafficBytes() const
         n += DynamicCast<PacketSink>(m_sinks.Get(i))->GetTotalRx();
     }
     return n;
-}
-
-const std::vector<Ptr<BackhaulFaultModel>>&
-BackhaulFaults::GetModels() const
-{
-    return m_models;
 }
 
 } // namespace ns3

@@ -67,13 +67,6 @@ class BackhaulFaults : public Object
     void ScheduleOutage(const BackhaulLink& link, Time start, Time duration);
 
     /**
-     * \brief Cut a link now, both ways, for a while (as ScheduleOutage with start 0).
-     * \param link the link
-     * \param duration how long it stays down; > 0, Time::Max() for the rest of the run
-     */
-    void CutNow(const BackhaulLink& link, Time duration);
-
-    /**
      * \brief Send cross traffic over a link, from its node A to its node B.
      * \param link the link
      * \param kind BULK or ON_OFF
@@ -109,8 +102,6 @@ class BackhaulFaults : public Object
     uint32_t GetOutagesStarted() const;
     /// \return bytes of cross traffic received, over every link
     uint64_t GetCrossTrafficBytes() const;
-    /// \return the fault model of each device that has one
-    const std::vector<Ptr<BackhaulFaultModel>>& GetModels() const;
 
   protected:
     /// Drops the fault models and the cross traffic's sinks.

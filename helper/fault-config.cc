@@ -11,8 +11,6 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 
-#include <cmath>
-#include <cstdlib>
 #include <sstream>
 
 namespace ns3
@@ -139,14 +137,10 @@ FaultFlags::Read(FaultConfig& config) const
                                  const std::string& text,
                                  const std::string& allowed,
                                  double& value) {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(v))
+        if (!edgellm::ParseFiniteNumber(text, value))
         {
             check(edgellm::FlagError(flag, text, allowed));
-            return;
         }
-        value = v;
     };
     number("backhaulLoss", m_loss, "a probability in [0, 1)", config.backhaulLoss);
     number("gpuLoad", m_gpuLoad, "a number in (0, 1000]", config.gpuLoad);

@@ -33,6 +33,23 @@ FlagError(const std::string& flag, const std::string& value, const std::string& 
 }
 
 bool
+ParseFiniteNumber(const std::string& text, double& value)
+{
+    if (text.empty())
+    {
+        return false;
+    }
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str(), &end);
+    if (end != text.c_str() + text.size() || !std::isfinite(v))
+    {
+        return false;
+    }
+    value = v;
+    return true;
+}
+
+bool
 ParseDataRate(const std::string& text, DataRate& rate)
 {
     // DataRate's reader reports a bad text by the stream's state; its constructor aborts.
@@ -59,9 +76,8 @@ ParseTime(const std::string& text, Time& time)
     {
         return false;
     }
-    char* end = nullptr;
-    const double value = std::strtod(number.c_str(), &end);
-    if (end != number.c_str() + number.size() || !std::isfinite(value))
+    double value = 0;
+    if (!ParseFiniteNumber(number, value))
     {
         return false;
     }
@@ -148,9 +164,8 @@ CheckNumberFlags(const std::vector<NumberFlag>& flags, int argc, char* argv[])
             }
             else if (ok)
             {
-                char* end = nullptr;
-                const double v = std::strtod(value.c_str(), &end);
-                ok = end == value.c_str() + value.size() && std::isfinite(v);
+                double v = 0;
+                ok = ParseFiniteNumber(value, v);
             }
             if (!ok)
             {

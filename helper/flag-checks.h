@@ -30,6 +30,14 @@ std::string FlagError(const std::string& flag,
                       const std::string& allowed);
 
 /**
+ * \brief Read a finite number, the whole text, without stopping the program.
+ * \param text the text
+ * \param [out] value the number read; unchanged on failure
+ * \return true if the text is a finite number (not empty, nothing after it)
+ */
+bool ParseFiniteNumber(const std::string& text, double& value);
+
+/**
  * \brief Read a data rate ("4.5Gbps", "100Mb/s", "1e9bps") without stopping the program.
  * \param text the text
  * \param [out] rate the rate read; unchanged on failure

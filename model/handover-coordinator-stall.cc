@@ -86,7 +86,7 @@ HandoverCoordinator::CheckStall(uint64_t imsi, std::size_t record)
     Simulator::Schedule(m_stallTimeout, &HandoverCoordinator::CheckStall, this, imsi, record);
 }
 
-uint64_t
+void
 HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
 {
     HandoverRecord& record = m_records[m.record];
@@ -131,7 +131,6 @@ HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
         TryPrefill(imsi, record.group);
     }
     TryResume(imsi);
-    return tokens;
 }
 
 } // namespace ns3

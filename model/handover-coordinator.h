@@ -379,8 +379,8 @@ class HandoverCoordinator : public Object
     /// \param imsi the UE \param record the migration's record index, which outlives re-plans
     void CheckStall(uint64_t imsi, std::size_t record);
     /// Give up on the link: the KV that did not arrive is re-prefilled at the target.
-    /// \param imsi the UE \param m its migration \return the tokens to re-prefill
-    uint64_t Reprefill(uint64_t imsi, Migration& m);
+    /// \param imsi the UE \param m its migration
+    void Reprefill(uint64_t imsi, Migration& m);
     /// Append an open transfer's tokens up to end (seal: and close it), and grow the target's
     /// context to end.
     void GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, bool seal);
