@@ -13,6 +13,7 @@
 #include "ns3/object-map.h"
 #include "ns3/packet.h"
 #include "ns3/pointer.h"
+#include "ns3/simulator.h"
 
 #include <map>
 #include <set>
@@ -119,6 +120,13 @@ class RrcRanObserver : public RanObserver
      */
     void Install(const NetDeviceContainer& devs) override
     {
+        if (!m_disposeScheduled)
+        {
+            // The RRCs' callbacks hold this observer and it holds the RRCs: Simulator::Destroy
+            // breaks that cycle by disposing the observer, or neither would ever be freed.
+            Simulator::ScheduleDestroy(&Object::Dispose, Ptr<Object>(this));
+            m_disposeScheduled = true;
+        }
         for (auto it = devs.Begin(); it != devs.End(); ++it)
         {
             Ptr<Rrc> rrc = RrcOf(*it);
@@ -302,6 +310,20 @@ class RrcRanObserver : public RanObserver
 
   protected:
     /**
+     * \brief Let go of the RRCs, at Simulator::Destroy or when disposed earlier. What was
+     * observed (serving cells, counters) stays readable.
+     */
+    void DoDispose() override
+    {
+        m_rrcByCell.clear();
+        // Addresses of objects about to be freed, which a later simulation's may reuse.
+        m_observed.clear();
+        m_watchedRlc.clear();
+        m_disposeScheduled = false;
+        RanObserver::DoDispose();
+    }
+
+    /**
      * \param dev a device
      * \return its RRC if it is a base station of this RAN with one, else null
      */
@@ -414,6 +436,8 @@ class RrcRanObserver : public RanObserver
     std::map<uint16_t, Ptr<Rrc>> m_rrcByCell;
     /// RLC entities whose drops are counted already.
     std::set<const Object*> m_watchedRlc;
+    /// Whether Simulator::Destroy will dispose this observer.
+    bool m_disposeScheduled{false};
 };
 
 } // namespace ns3

@@ -1346,6 +1346,39 @@ class LteHandoverRefusedTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief The RRCs' callbacks hold the observer and it holds the RRCs while the simulation
+ * runs; after Simulator::Destroy neither holds the other, so both can be freed.
+ */
+class LteRanObserverReleasedTestCase : public TestCase
+{
+  public:
+    LteRanObserverReleasedTestCase()
+        : TestCase("LteRanObserver: after Simulator::Destroy only the script holds it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<LteRanObserver> observer = CreateObject<LteRanObserver>();
+        uint32_t heldDuringRun = 0;
+        {
+            LteScenario s(2, 1, true);
+            observer->Install(s.enbDevs);
+            Simulator::Stop(MilliSeconds(300));
+            Simulator::Run();
+            heldDuringRun = observer->GetReferenceCount();
+            Simulator::Destroy();
+        }
+        NS_TEST_ASSERT_MSG_GT(heldDuringRun, 1u, "the RRCs' callbacks hold the observer");
+        NS_TEST_ASSERT_MSG_EQ(observer->GetReferenceCount(),
+                              1u,
+                              "after Simulator::Destroy the script's is the only reference");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The RAN-facing layer's TestSuite.
  */
 class EdgeLlmRanTestSuite : public TestSuite
@@ -1370,6 +1403,7 @@ class EdgeLlmRanTestSuite : public TestSuite
         AddTestCase(new LteTwoUePingPongTestCase);
         AddTestCase(new LteHandoverRefusedTestCase);
         AddTestCase(new LtePeriodicReportTrendTestCase);
+        AddTestCase(new LteRanObserverReleasedTestCase);
     }
 };
 
