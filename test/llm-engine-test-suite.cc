@@ -471,6 +471,9 @@ class LlmEngineReentrantTestCase : public EngineTestCase
     {
         Ptr<LlmEngine> e = MakeEngine(Coefficients{});
         e->SetAttribute("KvCapacityTokens", UintegerValue(300));
+        // The callbacks reach the engine by a plain pointer: a Ptr held in the engine's own
+        // callback would keep the engine, and what it holds, alive for ever.
+        LlmEngine* engine = PeekPointer(e);
         std::map<uint64_t, Time> finished;
         std::map<uint64_t, uint64_t> tokens;
         std::map<uint64_t, Time> prefillStart;
@@ -481,22 +484,23 @@ class LlmEngineReentrantTestCase : public EngineTestCase
                                           }));
         // Sessions 1 and 2 fill the memory; 3 waits. When 1 finishes, its client asks again
         // (11), which waits behind 3.
-        e->SetSessionFinishedCallback(LlmEngine::SessionCallback([e, &finished](uint64_t imsi) {
-            finished[imsi] = Simulator::Now();
-            if (imsi < 10)
-            {
-                e->AddSession(imsi + 10, 50, 50);
-            }
-        }));
+        e->SetSessionFinishedCallback(
+            LlmEngine::SessionCallback([engine, &finished](uint64_t imsi) {
+                finished[imsi] = Simulator::Now();
+                if (imsi < 10)
+                {
+                    engine->AddSession(imsi + 10, 50, 50);
+                }
+            }));
         // The server drops session 2 after its third token.
         e->SetTokensCallback(LlmEngine::TokensCallback(
-            [e, &tokens](const std::vector<LlmEngine::EmittedToken>& step) {
+            [engine, &tokens](const std::vector<LlmEngine::EmittedToken>& step) {
                 for (const auto& t : step)
                 {
                     ++tokens[t.imsi];
                     if (t.imsi == 2 && t.tokenIndex == 2)
                     {
-                        e->RemoveSession(2);
+                        engine->RemoveSession(2);
                     }
                 }
             }));
@@ -519,15 +523,16 @@ class LlmEngineReentrantTestCase : public EngineTestCase
         // A TokenGenerated sink removes sessions as they emit their last token, its own and
         // another one's finished in the same step: the step ends cleanly.
         Ptr<LlmEngine> f = MakeEngine(Coefficients{});
+        LlmEngine* second = PeekPointer(f);
         uint64_t removed = 0;
         f->TraceConnectWithoutContext(
             "TokenGenerated",
-            Callback<void, uint64_t, uint64_t>([f, &removed](uint64_t imsi, uint64_t index) {
+            Callback<void, uint64_t, uint64_t>([second, &removed](uint64_t imsi, uint64_t index) {
                 // 21 finished earlier in this step; 22 finishes with this token.
                 if (imsi == 22 && index == 9)
                 {
-                    removed += f->RemoveSession(21) ? 1 : 0;
-                    removed += f->RemoveSession(22) ? 1 : 0;
+                    removed += second->RemoveSession(21) ? 1 : 0;
+                    removed += second->RemoveSession(22) ? 1 : 0;
                 }
             }));
         f->AddSession(21, 10, 10);
