@@ -87,12 +87,11 @@ main(int argc, char* argv[])
         {"rho",
          "4",
          [](const std::string& t, ImpactHoRoadConfig& c) {
-             char* end = nullptr;
-             c.rho = std::strtod(t.c_str(), &end);
-             return t.empty() || *end != '\0' ? "--rho = " + t +
-                                                    " is invalid; allowed: (0, 50] handovers/s, "
-                                                    "or a comma-separated list of them"
-                                              : std::string();
+             return edgellm::ParseFiniteNumber(t, c.rho)
+                        ? std::string()
+                        : "--rho = " + t +
+                              " is invalid; allowed: (0, 50] handovers/s, or a comma-separated "
+                              "list of them";
          }},
         {"slot",
          "100ms",

@@ -139,6 +139,13 @@ ImpactHoRoadConfig::Check() const
         e << "--window = " << window.As(Time::MS)
           << " is invalid; allowed: a time >= 0 (0: no window), e.g. 500ms";
     }
+    else if (!window.IsZero() && slot > window)
+    {
+        // The window is a whole number of slots, so it must hold one at least.
+        e << "--slot = " << slot.As(Time::MS)
+          << " is invalid; allowed: a time > 0, e.g. 100ms, and at most --window = "
+          << window.As(Time::MS);
+    }
     else if (!leadTime.IsStrictlyPositive() || leadTime.GetSeconds() * minSpeed >= spacing / 2)
     {
         e << "leadTime = " << leadTime.As(Time::S)
