@@ -95,6 +95,14 @@ include(${CMAKE_CURRENT_LIST_DIR}/install.cmake)
 
 enable_testing()
 
+include(${CMAKE_CURRENT_LIST_DIR}/test-programs.cmake)
+# A sanitizer build runs the test programs alone: the examples, the Python module, the
+# benchmarks and the checks of the docs and of the installed package are not built there.
+if(EDGE_LLM_SANITIZE)
+  edge_llm_sanitize_tests()
+  return()
+endif()
+
 add_subdirectory(examples)
 
 # The Python module edgellm, with pybind11 and Debian's interpreter (whose packages its runner
@@ -183,76 +191,6 @@ include(${CMAKE_CURRENT_LIST_DIR}/manual.cmake)
 
 include(${CMAKE_CURRENT_LIST_DIR}/doxygen.cmake)
 
-# ns-3 TestSuites, compiled into the runner itself: a separate test library could be dropped
-# by --as-needed linking, and the runner would then pass with zero tests.
-add_executable(edge-llm-test-runner test/edge-llm-test-runner.cc ${EDGE_LLM_TEST_SOURCES})
-target_link_libraries(edge-llm-test-runner PRIVATE ns3-edge-llm)
-target_compile_definitions(edge-llm-test-runner PRIVATE NS_TEST_SOURCEDIR="test")
-# Every TestSuite of the module: each runs as its own CTest, and a second CTest checks that
-# the runner lists it, since --suite= with a missing name would prove nothing.
-set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledger
-                         edge-llm-kv-transfer-hardening edge-llm-server-input
-                         edge-llm-kv-transfer-open edge-llm-ran edge-llm-engine edge-llm-engine-mixed edge-llm-client
-                         edge-llm-serving edge-llm-handover edge-llm-contract
-                         edge-llm-backhaul edge-llm-scenario
-                         edge-llm-online edge-llm-sit edge-llm-lte-radio edge-llm-impactho
-                         edge-llm-impactho-road edge-llm-predictor edge-llm-pallas
-                         edge-llm-faults)
-foreach(suite ${EDGE_LLM_TEST_SUITES})
-  add_test(NAME ${suite}-suite COMMAND edge-llm-test-runner --suite=${suite} --verbose)
-  add_test(NAME ${suite}-suite-registered COMMAND edge-llm-test-runner --list)
-  set_tests_properties(${suite}-suite-registered PROPERTIES PASS_REGULAR_EXPRESSION
-                                                            "(^|\n)${suite}(\r?\n|$)")
-endforeach()
-
-if(EDGE_LLM_GTEST)
-  find_package(GTest REQUIRED)
-  add_executable(edge-llm-gtest
-    test/gtest/fault-config-test.cc
-    test/gtest/kv-cache-profile-test.cc
-    test/gtest/llm-compute-model-test.cc
-    test/gtest/ctho-solver-test.cc
-    test/gtest/ctho-solver-random-test.cc
-    test/gtest/impact-accuracy-model-test.cc
-    test/gtest/impact-water-filling-test.cc
-    test/gtest/impact-clairvoyant-bound-test.cc
-    test/gtest/impact-ho-scheduler-test.cc
-    test/gtest/impact-ho-baselines-test.cc
-    test/gtest/pallas-window-model-test.cc
-    test/gtest/pallas-scheduler-test.cc
-    test/gtest/handover-prediction-test.cc
-    test/gtest/handover-predictor-death-test.cc
-    test/gtest/kv-cache-model-death-test.cc
-    test/gtest/kv-transfer-header-test.cc
-    test/gtest/kv-transfer-policy-test.cc
-    test/gtest/range-set-test.cc
-    test/gtest/edge-llm-header-test.cc
-    test/gtest/edge-llm-relay-header-test.cc
-    test/gtest/kv-transfer-stream-parser-test.cc
-    test/gtest/token-reorder-buffer-test.cc
-    test/gtest/token-timing-stats-test.cc
-    test/gtest/sit-breakdown-test.cc
-    test/gtest/llm-engine-death-test.cc
-    test/gtest/edge-llm-client-death-test.cc
-    test/gtest/kv-transfer-sender-death-test.cc
-    test/gtest/edge-llm-line-scenario-death-test.cc
-    test/gtest/handover-scheduler-test.cc
-    test/gtest/handover-contract-death-test.cc
-    test/gtest/cell-layout-test.cc
-    test/gtest/ue-trajectory-test.cc
-    test/gtest/ue-mobility-test.cc
-    test/gtest/lte-measurement-reports-death-test.cc
-    test/gtest/attribute-input-test.cc
-    test/gtest/explaining-checker-test.cc
-    test/gtest/cross-attribute-death-test.cc
-  )
-  target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main
-                                               ${CMAKE_DL_LIBS})
-  # The table of every attribute's allowed, refused and accepted values.
-  target_compile_definitions(edge-llm-gtest PRIVATE
-    EDGE_LLM_INVALID_INPUTS="${PROJECT_SOURCE_DIR}/test/invalid-inputs.csv")
-  add_test(NAME edge-llm-gtest COMMAND edge-llm-gtest)
-endif()
 
 if(EDGE_LLM_BENCHMARKS)
   find_package(benchmark REQUIRED)
