@@ -1,0 +1,258 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// A handover whose random access at the target fails, after which the UE selects a third cell
+// and connects there. The session must follow it: the third cell's server decodes the rest,
+// and the UE's application still sees every token once, in order.
+
+#include "test-durations.h"
+
+#include "ns3/core-module.h"
+#include "ns3/edge-llm-module.h"
+#include "ns3/mobility-module.h"
+#include "ns3/network-module.h"
+#include "ns3/test.h"
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/**
+ * Cells A (0, 0) and C (400, 0) on the UE's road and B far off it; every pair has X2 and a
+ * backhaul link. B is so far away that no random access reaches it, and C is the strongest
+ * cell once the UE has driven past the middle.
+ */
+class TriangleLayout : public CellLayout
+{
+  public:
+    std::vector<Vector> GetCellPositions() const override
+    {
+        return {Vector(0, 0, 0), Vector(200, 3000, 0), Vector(400, 0, 0)};
+    }
+
+    std::vector<std::pair<uint32_t, uint32_t>> GetNeighbourPairs() const override
+    {
+        return {{0, 1}, {0, 2}, {1, 2}};
+    }
+};
+
+/// What the edges saw.
+struct Edges
+{
+    std::vector<uint32_t> delivered;        //!< indices the application got, in order
+    std::map<uint64_t, uint32_t> emitted;   //!< index -> emissions, over every engine
+    std::map<uint64_t, uint16_t> emittedBy; //!< index -> the cell that generated it
+    std::vector<std::string> failures;      //!< HandoverFailed, as "cell reason"
+    std::vector<uint16_t> readyCells;       //!< UeReady, in order
+};
+
+class RachFailureThirdCellTestCase : public TestCase
+{
+  public:
+    /// \param rngRun the RngRun of the radio's randomness
+    explicit RachFailureThirdCellTestCase(uint64_t rngRun)
+        : TestCase("RngRun " + std::to_string(rngRun) +
+                   ": random access to the target fails, the UE reconnects in a third cell, "
+                   "and the session follows it there; tokens exactly once, ledger balanced"),
+          m_rngRun(rngRun)
+    {
+    }
+
+  private:
+    void DoRun() override;
+
+    void DoTeardown() override
+    {
+        Simulator::Destroy();
+        Config::Reset();
+        RngSeedManager::SetRun(m_savedRun);
+    }
+
+    static constexpr uint32_t kTokens = 200;       //!< the session's answer
+    static constexpr uint32_t kPreambles = 100;    //!< PreambleTransMax
+    static constexpr uint32_t kWindow = 10;        //!< RaResponseWindowSize, ms
+    static inline const Time kRequest{Seconds(1)}; //!< the handover request to B
+    static inline const Time kCap{Seconds(20)};    //!< the run's cap
+
+    uint64_t m_rngRun;      //!< this case's RngRun
+    uint64_t m_savedRun{1}; //!< restored at teardown
+};
+
+void
+RachFailureThirdCellTestCase::DoRun()
+{
+    m_savedRun = RngSeedManager::GetRun();
+    RngSeedManager::SetRun(m_rngRun);
+    // A loss that falls fast with distance (as ns-3's own handover-failure test), so that the
+    // far target's random access response never gets through.
+    Config::SetDefault("ns3::LteHelper::PathlossModel",
+                       StringValue("ns3::LogDistancePropagationLossModel"));
+    Config::SetDefault("ns3::LogDistancePropagationLossModel::Exponent", DoubleValue(3.5));
+    Config::SetDefault("ns3::LogDistancePropagationLossModel::ReferenceLoss", DoubleValue(35));
+    // The UE gives up its random access after kPreambles + 1 attempts of 3 + kWindow ms each
+    // (36.321 5.1.4): 101 x 13 ms = 1.313 s after the handover command. The target's joining
+    // timeout and the source's leaving timeout come later, so the failure is MAX_RACH.
+    Config::SetDefault("ns3::LteEnbMac::PreambleTransMax", UintegerValue(kPreambles));
+    Config::SetDefault("ns3::LteEnbMac::RaResponseWindowSize", UintegerValue(kWindow));
+    Config::SetDefault("ns3::LteEnbRrc::HandoverJoiningTimeoutDuration", TimeValue(Seconds(3)));
+    Config::SetDefault("ns3::LteEnbRrc::HandoverLeavingTimeoutDuration", TimeValue(Seconds(4)));
+
+    Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+    net->SetCellLayout(CreateObject<TriangleLayout>());
+    net->SetAttribute("Trigger", StringValue("none"));
+    // The UE waits at 100 m from A (16.7 dB above C) while its session starts, then drives
+    // towards C at 100 m/s: when its random access gives up it is 230 m from A and 170 m
+    // from C (C 4.6 dB above A, and the gap still growing), so the cell it selects is C.
+    EdgeLlmUeSpec ue;
+    ue.start = Vector(100, 0, 0);
+    ue.velocity = Vector(100, 0, 0);
+    ue.moveStart = kRequest;
+    net->AddUe(ue);
+    Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+    edge->SetSchedulerType("ns3::CacheHandoverScheduler");
+    edge->SetClientAttribute("PromptTokens", UintegerValue(1000));
+    edge->SetClientAttribute("TokensToGenerate", UintegerValue(kTokens));
+    net->Build();
+    net->AssignStreams(1);
+
+    const std::vector<uint16_t>& cells = net->GetCellIds();
+    const uint16_t cellA = cells[0];
+    const uint16_t cellB = cells[1];
+    const uint16_t cellC = cells[2];
+    Edges e;
+    for (uint32_t i = 0; i < net->GetServers().GetN(); ++i)
+    {
+        Ptr<EdgeLlmServer> server = DynamicCast<EdgeLlmServer>(net->GetServers().Get(i));
+        const uint16_t cell = server->GetCellId();
+        server->GetEngine()->TraceConnectWithoutContext(
+            "TokenGenerated",
+            Callback<void, uint64_t, uint64_t>([&e, cell](uint64_t, uint64_t index) {
+                ++e.emitted[index];
+                e.emittedBy[index] = cell;
+            }));
+    }
+    Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(0));
+    client->TraceConnectWithoutContext(
+        "TokenDelivered",
+        Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
+            [&e](uint64_t, uint32_t index, Time, Time, uint16_t, bool) {
+                e.delivered.push_back(index);
+            }));
+    Ptr<RanObserver> observer = net->GetObserver();
+    observer->TraceConnectWithoutContext(
+        "HandoverFailed",
+        Callback<void, uint64_t, uint16_t, RanObserver::HandoverFailureReason>(
+            [&e](uint64_t, uint16_t cell, RanObserver::HandoverFailureReason why) {
+                e.failures.push_back(std::to_string(cell) + " " + RanObserver::ToString(why));
+            }));
+    observer->TraceConnectWithoutContext(
+        "UeReady",
+        Callback<void, uint64_t, uint16_t>(
+            [&e](uint64_t, uint16_t cell) { e.readyCells.push_back(cell); }));
+
+    Ptr<RanStack> stack = net->GetRanStack();
+    Ptr<NetDevice> ueDev = net->GetUeDevices().Get(0);
+    Ptr<NetDevice> source = net->GetCellDevices().Get(0);
+    Simulator::Schedule(kRequest, [stack, ueDev, source, cellB]() {
+        stack->RequestHandover(ueDev, source, cellB, Simulator::Now() + Seconds(1));
+    });
+    // The run ends once the session is complete and the backhaul has drained; one that hangs
+    // ends at the cap and fails below.
+    client->TraceConnectWithoutContext("SessionComplete", Callback<void, uint64_t>([](uint64_t) {
+                                           Simulator::Stop(MilliSeconds(500));
+                                       }));
+    Simulator::Stop(kCap);
+    Simulator::Run();
+    const Time end = Simulator::Now();
+
+    const std::string run = "run " + std::to_string(m_rngRun);
+    // The fault happened as arranged.
+    NS_TEST_ASSERT_MSG_EQ(e.failures.size(), 1u, run << ": one handover failure");
+    NS_TEST_ASSERT_MSG_EQ(e.failures[0],
+                          std::to_string(cellB) + " MAX_RACH",
+                          run << ": random access to B gave up");
+    NS_TEST_ASSERT_MSG_EQ(e.readyCells.size(), 2u, run << ": ready in A, then in one more cell");
+    NS_TEST_ASSERT_MSG_EQ(e.readyCells[0], cellA, run << ": first in A");
+    NS_TEST_ASSERT_MSG_EQ(e.readyCells[1], cellC, run << ": then C, after the failure");
+
+    // The session followed the UE. Over the 10 Gb/s link B had the whole cache and resumed
+    // long before the UE's random access gave up (the transfer takes tens of ms), so B holds
+    // the session when the UE shows up in C: a migration from B's cache to C, recorded as a
+    // handover from A, the cell the UE left.
+    const std::vector<HandoverRecord>& records = edge->GetCoordinator()->GetRecords();
+    NS_TEST_ASSERT_MSG_EQ(records.size(), 2u, run << ": the failed handover and the one to C");
+    const HandoverRecord& toB = records[0];
+    NS_TEST_ASSERT_MSG_EQ(toB.targetCell, cellB, run << ": first to B");
+    NS_TEST_ASSERT_MSG_EQ(toB.outcome, HandoverRecord::MIGRATED, run << ": B resumed it");
+    NS_TEST_ASSERT_MSG_LT(toB.kvReady, kRequest + Seconds(0.5), run << ": before the failure");
+    const HandoverRecord& toC = records[1];
+    NS_TEST_ASSERT_MSG_EQ(toC.sourceCell, cellA, run << ": from A, which the UE left");
+    NS_TEST_ASSERT_MSG_EQ(toC.holderCell, cellB, run << ": with B's whole cache");
+    NS_TEST_ASSERT_MSG_EQ(toC.targetCell, cellC, run << ": to C");
+    NS_TEST_ASSERT_MSG_EQ(toC.outcome, HandoverRecord::MIGRATED, run << ": C took the session");
+    NS_TEST_ASSERT_MSG_EQ(toC.transferTokens, toC.contextTokens, run << ": cHO over B-C");
+    NS_TEST_ASSERT_MSG_GT(toC.resumeIndex, toB.resumeIndex, run << ": B decoded a while");
+
+    // Every token generated once: by A before B's resume index, by B up to C's, by C after.
+    NS_TEST_ASSERT_MSG_EQ(e.emitted.size(), kTokens, run << ": every index generated");
+    for (const auto& [index, n] : e.emitted)
+    {
+        NS_TEST_ASSERT_MSG_EQ(n, 1u, run << ": token " << index << " generated once");
+        const uint16_t by = index < toB.resumeIndex   ? cellA
+                            : index < toC.resumeIndex ? cellB
+                                                      : cellC;
+        NS_TEST_ASSERT_MSG_EQ(e.emittedBy[index], by, run << ": token " << index << "'s cell");
+    }
+    // At the application: 0, 1, ..., N - 1, each once, in that order.
+    NS_TEST_ASSERT_MSG_EQ(e.delivered.size(), kTokens, run << ": every token delivered");
+    for (std::size_t k = 0; k < e.delivered.size(); ++k)
+    {
+        NS_TEST_ASSERT_MSG_EQ(e.delivered[k], k, run << ": delivery " << k << " in order");
+    }
+    NS_TEST_ASSERT_MSG_EQ(client->IsComplete(), true, run << ": the session completed");
+
+    // The ledger, summed over every sender and receiver: the A -> B and B -> C transfers.
+    const uint64_t imsi = client->GetImsi();
+    const KvTransferSenderCounters s = net->GetKvSent(imsi);
+    const KvTransferReceiverCounters r = net->GetKvReceived(imsi);
+    NS_TEST_ASSERT_MSG_GT(s.announced, 0u, run << ": KV was announced");
+    NS_TEST_ASSERT_MSG_EQ(s.announced,
+                          s.sent + s.withdrawn,
+                          run << ": announced = sent + withdrawn");
+    NS_TEST_ASSERT_MSG_EQ(s.sent, r.received + r.stale, run << ": sent = received + stale");
+    uint64_t withdrawnBy = 0;
+    uint64_t staleBy = 0;
+    for (std::size_t i = 0; i < KV_DISCARD_REASONS; ++i)
+    {
+        withdrawnBy += s.withdrawnBy[i];
+        staleBy += r.staleBy[i];
+    }
+    NS_TEST_ASSERT_MSG_EQ(withdrawnBy, s.withdrawn, run << ": every withdrawn byte has a reason");
+    NS_TEST_ASSERT_MSG_EQ(staleBy, r.stale, run << ": every stale byte has a reason");
+    NS_TEST_ASSERT_MSG_LT(end, kCap, run << ": the run ended before its cap");
+    net->Dispose();
+}
+
+class HandoverFailureTestSuite : public TestSuite
+{
+  public:
+    HandoverFailureTestSuite()
+        : TestSuite("edge-llm-handover-failure", TestSuite::Type::UNIT)
+    {
+        for (uint64_t run = 1; run <= 3; ++run)
+        {
+            AddTestCase(new RachFailureThirdCellTestCase(run), edgellm::TEST_QUICK);
+        }
+    }
+};
+
+HandoverFailureTestSuite g_handoverFailureTestSuite;
+
+} // namespace
