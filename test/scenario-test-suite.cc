@@ -583,9 +583,8 @@ class GridCancelRelayResumeTestCase : public TestCase
         for (const auto& [index, n] : emitted)
         {
             NS_TEST_ASSERT_MSG_EQ(n, 1u, "token " << index << " generated once");
-            NS_TEST_ASSERT_MSG_EQ(emittedBy[index],
-                                  index < r.resumeIndex ? cells[0] : cells[3],
-                                  "token " << index << "'s cell");
+            const uint16_t by = index < r.resumeIndex ? cells[0] : cells[3];
+            NS_TEST_ASSERT_MSG_EQ(emittedBy[index], by, "token " << index << "'s cell");
         }
         NS_TEST_ASSERT_MSG_EQ(delivered.size(), tokens, "every token delivered");
         for (std::size_t i = 0; i < delivered.size(); ++i)
