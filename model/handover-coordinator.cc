@@ -652,11 +652,15 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
 void
 HandoverCoordinator::HandoverFailed(uint64_t imsi,
                                     uint16_t cellId,
-                                    RanObserver::HandoverFailureReason /* why */)
+                                    RanObserver::HandoverFailureReason why)
 {
     auto it = m_migrations.find(imsi);
     if (it == m_migrations.end() || it->second.state != COMMITTED)
     {
+        if (why == RanObserver::NO_PREAMBLE)
+        {
+            return; // a refusal in preparation: the UE stays where it is, connected
+        }
         // The target may have resumed the session before the UE's random access gave up: it
         // holds the session now, and the UE will connect where it can.
         for (auto r = m_records.rbegin(); r != m_records.rend(); ++r)
