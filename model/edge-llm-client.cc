@@ -266,6 +266,7 @@ EdgeLlmClient::StartApplication()
     m_deliveryNs.reserve(std::min<uint32_t>(m_tokensToGenerate, 65536));
     m_ownerAddress = m_serverAddress;
     m_ownerPort = m_serverPort;
+    m_ownerFrontier = 0;
     SendOpen();
 }
 
@@ -373,8 +374,15 @@ EdgeLlmClient::HandleTokens(const EdgeLlmDownlinkHeader& header)
         m_streaming = true;
         m_openEvent.Cancel();
     }
-    m_ownerAddress = header.GetServerAddress();
-    m_ownerPort = header.GetServerPort();
+    // The server that sent the newest token owns the session. A late resend of an old holder,
+    // relayed after a migration, carries older tokens: it must not take feedback back there,
+    // where the session is no longer served.
+    if (header.GetLastIndex() + uint64_t(1) >= m_ownerFrontier)
+    {
+        m_ownerAddress = header.GetServerAddress();
+        m_ownerPort = header.GetServerPort();
+        m_ownerFrontier = header.GetLastIndex() + uint64_t(1);
+    }
 
     if (m_rob->IsComplete())
     {

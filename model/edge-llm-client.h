@@ -55,7 +55,9 @@ struct ClientInterruption
  * sequence numbers. Every uplink message carries the next request sequence number.
  *
  * Tokens go through a TokenReorderBuffer. NACKs and ACKs go to the owning server named in the
- * latest TOKENS packet, so that feedback follows the session when it migrates. Timers:
+ * TOKENS packet with the newest token so far, so that feedback follows the session when it
+ * migrates, and a late resend of an old holder (older tokens, relayed after the migration)
+ * does not take it back there. Timers:
  *
  * - a gap waits NackDelay (it may be reordering) before a NACK of the missing ranges, repeated
  *   every NackInterval while gaps remain;
@@ -257,6 +259,7 @@ class EdgeLlmClient : public Application
     bool m_rejected{false};                          //!< refused by the server
     Ipv4Address m_ownerAddress;                      //!< where NACKs and ACKs go
     uint16_t m_ownerPort{0};                         //!< and the port
+    uint64_t m_ownerFrontier{0};                     //!< its newest token index, plus one
     uint32_t m_deliveredSinceAck{0};                 //!< tokens delivered since the last ACK
     Time m_lastAckTime;                              //!< when the last ACK left
     uint64_t m_nacksSent{0};                         //!< NACKs sent

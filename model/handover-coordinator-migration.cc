@@ -110,6 +110,17 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
 
     LlmEngine::Admission admission =
         t.server->GetEngine()->AddResumedSession(imsi, context, remaining);
+    if (admission == LlmEngine::Admission::WAITING && m_memoryFull == MEMORY_EVICT)
+    {
+        // TargetMemoryFull Evict: the target's own decoding sessions make room, and pay with
+        // a re-prefill of their context; if they cannot, the session waits as with Queue.
+        const uint32_t evicted = t.server->GetEngine()->EvictFor(imsi);
+        m_evictions += evicted;
+        if (evicted > 0)
+        {
+            admission = LlmEngine::Admission::ADMITTED;
+        }
+    }
     if (admission == LlmEngine::Admission::WAITING && m_memoryFull == MEMORY_FALLBACK)
     {
         // TargetMemoryFull Fallback: no waiting for memory to free up at the target.
@@ -235,6 +246,7 @@ HandoverCoordinator::EndMigration(uint64_t imsi,
     {
         // Back to the cell the UE left; a later UeReady follows it to where it reconnects.
         m_paths.RouteTo(imsi, record.sourceCell);
+        m_reconnecting[imsi] = record.sourceCell;
     }
     const MigrationState from = m.state;
     m_stateTrace(imsi, m.epoch, from, state);

@@ -135,13 +135,18 @@ HandoverCoordinator::GetTypeId()
                           "session now but could once others finish (one larger than the "
                           "whole memory always stays where its cache is). Queue: it waits in "
                           "the target's admission queue, and so does its resume. Fallback: it "
-                          "stays at the cell that holds its cache, which relays its tokens.",
+                          "stays at the cell that holds its cache, which relays its tokens. "
+                          "Evict: the target preempts its latest-admitted decoding sessions by "
+                          "recompute (they free their KV and re-prefill their context when "
+                          "admitted again) until the session fits; if even that cannot make "
+                          "room, it waits as with Queue.",
                           EnumValue(HandoverCoordinator::MEMORY_QUEUE),
                           edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_memoryFull),
                           edgellm::MakeExplainingEnumChecker<MemoryFullPolicy>(
                               "ns3::HandoverCoordinator::TargetMemoryFull",
                               {{HandoverCoordinator::MEMORY_QUEUE, "Queue"},
-                               {HandoverCoordinator::MEMORY_FALLBACK, "Fallback"}}))
+                               {HandoverCoordinator::MEMORY_FALLBACK, "Fallback"},
+                               {HandoverCoordinator::MEMORY_EVICT, "Evict"}}))
             .AddTraceSource("TransferStalled",
                             "A committed migration's transfer stalled: no KV byte arrived for "
                             "StallTimeout while TCP held bytes of it.",
@@ -186,6 +191,7 @@ HandoverCoordinator::DoDispose()
     m_scheduler = nullptr;
     m_cells.clear();
     m_senders.clear();
+    m_reconnecting.clear();
     Object::DoDispose();
 }
 
@@ -193,6 +199,12 @@ uint32_t
 HandoverCoordinator::GetMemoryFallbacks() const
 {
     return m_memoryFallbacks;
+}
+
+uint32_t
+HandoverCoordinator::GetEvictions() const
+{
+    return m_evictions;
 }
 
 std::string
@@ -535,6 +547,8 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
         EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, false);
     }
 
+    // A handover the RAN made itself supersedes a reconnection this coordinator waits for.
+    m_reconnecting.erase(imsi);
     HandoverRecord record;
     record.scheme = Scheduler()->GetSchemeName();
     record.imsi = imsi;
@@ -638,11 +652,28 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
 void
 HandoverCoordinator::HandoverFailed(uint64_t imsi,
                                     uint16_t cellId,
-                                    RanObserver::HandoverFailureReason /* why */)
+                                    RanObserver::HandoverFailureReason why)
 {
     auto it = m_migrations.find(imsi);
     if (it == m_migrations.end() || it->second.state != COMMITTED)
     {
+        if (why == RanObserver::NO_PREAMBLE)
+        {
+            return; // a refusal in preparation: the UE stays where it is, connected
+        }
+        // The target may have resumed the session before the UE's random access gave up: it
+        // holds the session now, and the UE will connect where it can.
+        for (auto r = m_records.rbegin(); r != m_records.rend(); ++r)
+        {
+            if (r->imsi == imsi)
+            {
+                if (r->targetCell == cellId || r->sourceCell == cellId)
+                {
+                    m_reconnecting[imsi] = r->sourceCell;
+                }
+                break;
+            }
+        }
         return;
     }
     const Migration& m = it->second;
@@ -673,6 +704,22 @@ HandoverCoordinator::UeReady(uint64_t imsi, uint16_t cellId)
     {
         HandoverStarted(imsi, it->second.route.back(), cellId);
         return;
+    }
+    auto lost = m_reconnecting.find(imsi);
+    if (lost != m_reconnecting.end())
+    {
+        const uint16_t left = lost->second;
+        m_reconnecting.erase(lost);
+        const uint16_t holder = OwnerOf(imsi);
+        if (it == m_migrations.end() && holder != 0 && holder != cellId)
+        {
+            // Back after a failed handover, in a cell that does not hold the session (a third
+            // one, or the target that failed): relaying from the holder for the rest of the
+            // session would cost every token a backhaul hop, so it migrates as after any
+            // handover from the cell the UE left.
+            HandoverStarted(imsi, left, cellId);
+            return;
+        }
     }
     m_paths.RouteTo(imsi, cellId);
 }

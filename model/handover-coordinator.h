@@ -79,6 +79,7 @@ class HandoverCoordinator : public Object
     {
         MEMORY_QUEUE,    //!< wait in the target's admission queue; the resume waits for it
         MEMORY_FALLBACK, //!< keep the session at the cell that holds its cache, and relay
+        MEMORY_EVICT,    //!< preempt decoding sessions of the target by recompute to admit it
     };
 
     /// Where a migration is.
@@ -198,6 +199,10 @@ class HandoverCoordinator : public Object
     /// \return handovers whose session stayed at its holder because the target's memory was
     /// full then (TargetMemoryFull Fallback)
     uint32_t GetMemoryFallbacks() const;
+
+    /// \return sessions that target engines evicted to admit an incoming one
+    /// (TargetMemoryFull Evict); each fires the engine's SessionEvicted
+    uint32_t GetEvictions() const;
 
     /**
      * \param cellA a cell
@@ -494,6 +499,7 @@ class HandoverCoordinator : public Object
     Time m_stallTimeout;                        //!< StallTimeout
     MemoryFullPolicy m_memoryFull;              //!< TargetMemoryFull
     uint32_t m_memoryFallbacks{0};              //!< handovers kept at the holder by Fallback
+    uint32_t m_evictions{0};                    //!< sessions evicted for incoming ones by Evict
 
     std::map<uint16_t, Cell> m_cells;                                         //!< by cell id
     std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)
@@ -506,6 +512,7 @@ class HandoverCoordinator : public Object
     std::map<uint64_t, uint32_t> m_groupOf;           //!< IMSI to its unplanned group number
     std::vector<HandoverRecord> m_records;            //!< every handover
     std::map<uint64_t, std::size_t> m_awaitingDecode; //!< IMSI to its record without firstDecode
+    std::map<uint64_t, uint16_t> m_reconnecting;      //!< failed or closed: IMSI to cell it left
     uint64_t m_budgetSlot{0};                         //!< the slot of m_budgets
     bool m_budgetsValid{false};                       //!< m_budgets holds m_budgetSlot's
     SlotBudgets m_budgets;                            //!< the slot hook's last answer

@@ -188,6 +188,11 @@ LlmEngine::GetTypeId()
                             "A session can never fit: IMSI, reason.",
                             MakeTraceSourceAccessor(&LlmEngine::m_rejectedTrace),
                             "ns3::LlmEngine::RejectedTracedCallback")
+            .AddTraceSource("SessionEvicted",
+                            "A session lost its memory to another (EvictFor), and will "
+                            "re-prefill its context: IMSI, context tokens, IMSI admitted.",
+                            MakeTraceSourceAccessor(&LlmEngine::m_evictedTrace),
+                            "ns3::LlmEngine::EvictedTracedCallback")
             .AddTraceSource("SessionFinished",
                             "A session emitted its last token: IMSI.",
                             MakeTraceSourceAccessor(&LlmEngine::m_finishedTrace),
@@ -383,6 +388,7 @@ LlmEngine::OnAdmitted(uint64_t imsi, Session& s)
     NS_LOG_FUNCTION(this << imsi << s.reservedTokens);
     const uint64_t reserved = s.reservedTokens;
     s.phase = Phase::HELD;
+    s.admissionOrder = ++m_admissions;
     Dispatch(imsi, s);
     // Traces last, as their sinks may remove the session.
     m_kvTokensInUse = m_kvTokensInUse + reserved;

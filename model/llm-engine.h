@@ -51,9 +51,10 @@ namespace ns3
  *
  * Admission: a session reserves KV memory for its whole life at admission (prompt plus every
  * token it will generate, or context plus remaining tokens when resumed), so a running session
- * can never run out of memory and nothing is ever evicted. A session larger than the whole
- * capacity is rejected (SessionRejected trace and callback); one that fits, but not now, waits
- * in FIFO order until memory is freed. The memory in use never exceeds KvCapacityTokens.
+ * can never run out of memory, and nothing is evicted unless EvictFor asks for it. A session
+ * larger than the whole capacity is rejected (SessionRejected trace and callback); one that
+ * fits, but not now, waits in FIFO order until memory is freed, or until EvictFor preempts
+ * decoding sessions for it. The memory in use never exceeds KvCapacityTokens.
  *
  * The engine schedules no event while it has nothing to do. It keeps a fixed amount of state
  * per session, none per token.
@@ -148,6 +149,13 @@ class LlmEngine : public Object
      * \param reason why, naming KvCapacityTokens and the sizes
      */
     typedef void (*RejectedTracedCallback)(uint64_t imsi, const std::string& reason);
+    /**
+     * TracedCallback signature of SessionEvicted.
+     * \param imsi the session that lost its memory
+     * \param contextTokens its context, which it re-prefills once admitted again
+     * \param forImsi the session admitted in its place
+     */
+    typedef void (*EvictedTracedCallback)(uint64_t imsi, uint64_t contextTokens, uint64_t forImsi);
     /**
      * TracedCallback signature of SessionFinished.
      * \param imsi the session
@@ -306,6 +314,24 @@ class LlmEngine : public Object
      * \return whether it waits for admission
      */
     bool IsWaitingForAdmission(uint64_t imsi) const;
+    /**
+     * \brief Admit a waiting session now by preempting decoding sessions by recompute.
+     *
+     * The victims are sessions that decode (or will, at the end of the step in flight) and
+     * have no prefill pending, the latest admitted first, as few as make the session fit.
+     * Each frees its whole reservation and goes to the front of the admission queue; once
+     * admitted again it prefills its whole context (a normal prefill, costed as any prefill
+     * of that many tokens) and decodes on from its next token, so its tokens stay exactly
+     * once and in order. A token of a step in flight is not emitted and is computed again.
+     * If evicting every candidate would not make room, nothing is evicted and the session
+     * keeps waiting. The memory in use never exceeds KvCapacityTokens.
+     * \param imsi a session waiting for admission; stops the run otherwise
+     * \return the sessions evicted; 0 if none could make room, or none had to (the session
+     *         fits, but waits behind others in FIFO order)
+     */
+    uint32_t EvictFor(uint64_t imsi);
+    /// \return sessions evicted by EvictFor, over the engine's life
+    uint64_t GetEvictions() const;
     /// \return sessions held, admitted or waiting
     std::size_t GetSessionCount() const;
     /// \return KV tokens reserved by admitted sessions
@@ -376,6 +402,7 @@ class LlmEngine : public Object
         uint64_t nextTokenIndex{0};            //!< next token to emit
         uint64_t endTokenIndex{0};             //!< one past its last token
         uint64_t generatedTokens{0};           //!< tokens emitted here
+        uint64_t admissionOrder{0};            //!< rank of its latest admission, from 1
     };
 
     /// \return the session of imsi, or stop the run naming the call
@@ -444,6 +471,8 @@ class LlmEngine : public Object
     std::size_t m_decodeInBatch{0};        //!< of m_batch, the decoding sessions (at its front)
     std::vector<uint64_t> m_prefillsEnded; //!< sessions whose prefill the last iteration ended
     TracedValue<uint64_t> m_kvTokensInUse; //!< KV tokens reserved
+    uint64_t m_admissions{0};              //!< admissions so far, evicted ones' again included
+    uint64_t m_evictions{0};               //!< sessions evicted by EvictFor
     std::unordered_map<uint64_t, Session> m_sessions; //!< every session, by IMSI
     std::deque<uint64_t> m_admissionQueue;            //!< sessions waiting for memory, FIFO
     std::deque<uint64_t> m_urgentPrefills;            //!< urgent prefill jobs, FIFO
@@ -466,6 +495,7 @@ class LlmEngine : public Object
 
     TracedCallback<IterationKind, uint32_t, uint64_t, Time> m_iterationStartedTrace; //!< trace
     TracedCallback<uint64_t, uint64_t> m_tokenTrace;                  //!< TokenGenerated
+    TracedCallback<uint64_t, uint64_t, uint64_t> m_evictedTrace;      //!< SessionEvicted
     TracedCallback<uint64_t, uint64_t, bool> m_prefillStartedTrace;   //!< PrefillStarted
     TracedCallback<uint64_t, uint64_t, bool> m_prefillCompletedTrace; //!< PrefillCompleted
     TracedCallback<uint64_t, uint64_t> m_admittedTrace;               //!< SessionAdmitted

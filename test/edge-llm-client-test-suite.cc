@@ -67,11 +67,14 @@ class FakeTokenServer : public Application
     std::map<uint32_t, Time> pauseBefore;   //!< extra delay before this token and every later one
     std::set<uint32_t> markCopyBefore;      //!< resent alone, marked, just before the next token
     std::map<uint32_t, Time> markCopyAfter; //!< resent alone, marked, this long after its slot
-    uint32_t ignoreOpens{0};                //!< first OPEN_SESSIONs ignored
-    uint32_t ignoreNacks{0};                //!< first NACKs recorded but not served
-    bool loseFinalAck{false};               //!< the first final ACK is lost: resend the last token
-    bool reject{false};                     //!< refuse every OPEN_SESSION
-    uint32_t rejectSeqOffset{0};            //!< added to the echoed sequence number
+    /// original -> earlier token resent just before it, named addrA: a late resend of the old
+    /// owner that a relay delivers after the switch
+    std::map<uint32_t, uint32_t> staleCopyBefore;
+    uint32_t ignoreOpens{0};     //!< first OPEN_SESSIONs ignored
+    uint32_t ignoreNacks{0};     //!< first NACKs recorded but not served
+    bool loseFinalAck{false};    //!< the first final ACK is lost: resend the last token
+    bool reject{false};          //!< refuse every OPEN_SESSION
+    uint32_t rejectSeqOffset{0}; //!< added to the echoed sequence number
 
     // What happened.
     std::vector<uint32_t> openSeqs;         //!< every OPEN_SESSION received
@@ -229,6 +232,15 @@ class FakeTokenServer : public Application
         if (i > 0 && markCopyBefore.count(i - 1) > 0)
         {
             SendToken(i - 1, true, true);
+        }
+        auto stale = staleCopyBefore.find(i);
+        if (stale != staleCopyBefore.end())
+        {
+            EdgeLlmDownlinkHeader h;
+            h.SetTokens(stale->second, {NanoSeconds(generatedNs[stale->second])});
+            h.SetResent(true);
+            ++copiesSent;
+            Send(h, false);
         }
         m_sent = std::max(m_sent, i + 1);
         if (dropFirst.count(i) == 0)
@@ -525,6 +537,43 @@ class EdgeLlmClientOwnerTestCase : public TestCase
         }
         NS_TEST_ASSERT_MSG_EQ(b.server->acksAt[a], 0u, "no ACK to the old owner");
         NS_TEST_ASSERT_MSG_EQ(b.server->acksAt[bb], 2u, "the ACKs at 32 tokens and at the end");
+        NS_TEST_ASSERT_MSG_EQ(b.client->GetOwnerAddress(), bb, "the owner is B");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief A late resend of the old owner, relayed after the ownership switch, does not take
+ * the client's feedback back to the old owner: the newest token names the owner.
+ */
+class EdgeLlmClientStaleOwnerTestCase : public TestCase
+{
+  public:
+    EdgeLlmClientStaleOwnerTestCase()
+        : TestCase("A late resend relayed from the old owner leaves NACKs and ACKs at the "
+                   "current owner")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const uint32_t n = 40;
+        Bench b(n);
+        b.server->switchAt = 20;
+        // Token 15, resent by the old owner A, arrives after B's token 37, the last one
+        // before a lost tail: only the tail's NACK can tell where feedback goes.
+        b.server->staleCopyBefore = {{38, 15}};
+        b.server->dropFirst = {38, 39};
+        b.Run();
+
+        NS_TEST_ASSERT_MSG_EQ(b.client->IsComplete(), true, "the session completes");
+        NS_TEST_ASSERT_MSG_EQ(b.InOrderOnce(n), true, "in order, once");
+        const Ipv4Address a = b.server->addrA;
+        const Ipv4Address bb = b.server->addrB;
+        NS_TEST_ASSERT_MSG_GT(b.server->NacksAt(bb), 0u, "the loss after the switch NACKed");
+        NS_TEST_ASSERT_MSG_EQ(b.server->NacksAt(a), 0u, "never to the old owner");
+        NS_TEST_ASSERT_MSG_EQ(b.server->acksAt[a], 0u, "no ACK to the old owner");
         NS_TEST_ASSERT_MSG_EQ(b.client->GetOwnerAddress(), bb, "the owner is B");
     }
 };
@@ -1167,6 +1216,7 @@ class EdgeLlmClientTestSuite : public TestSuite
         AddTestCase(new EdgeLlmClientNackTimingTestCase());
         AddTestCase(new EdgeLlmClientMarkNacksTestCase());
         AddTestCase(new EdgeLlmClientOwnerTestCase());
+        AddTestCase(new EdgeLlmClientStaleOwnerTestCase());
         AddTestCase(new EdgeLlmClientFinalAckTestCase());
         AddTestCase(new EdgeLlmClientOpenRetryTestCase());
         AddTestCase(new EdgeLlmClientTimingTestCase());

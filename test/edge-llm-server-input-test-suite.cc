@@ -253,6 +253,114 @@ class EdgeLlmServerMalformedTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief An OPEN_SESSION retry that reaches the holder after it exported the session (its
+ * migration resumed elsewhere) opens nothing there: the session lives on at its new owner,
+ * whose tokens tell the client where it is. With the engine's copy freed, as after a
+ * resumption, and with it still held, as while the transfer runs.
+ */
+class EdgeLlmServerOpenAfterExportTestCase : public TestCase
+{
+  public:
+    /// \param engineFreed whether the holder's engine freed its copy before the OPEN_SESSION
+    explicit EdgeLlmServerOpenAfterExportTestCase(bool engineFreed)
+        : TestCase(engineFreed ? "OPEN_SESSION at the holder after the export, engine copy "
+                                 "freed: ignored, nothing opens, nothing sent"
+                               : "OPEN_SESSION at the holder after the export, engine copy "
+                                 "held: ignored, nothing opens, nothing sent"),
+          m_engineFreed(engineFreed)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        NodeContainer nodes;
+        nodes.Create(2);
+        InternetStackHelper internet;
+        internet.Install(nodes);
+        PointToPointHelper p2p;
+        p2p.SetDeviceAttribute("DataRate", StringValue("1Gbps"));
+        p2p.SetChannelAttribute("Delay", StringValue("1ms"));
+        Ipv4AddressHelper ip;
+        ip.SetBase("10.1.2.0", "255.255.255.0");
+        const Ipv4InterfaceContainer ifs = ip.Assign(p2p.Install(nodes));
+        const Ipv4Address serverAddress = ifs.GetAddress(1);
+
+        Ptr<CountingDownlink> cell = CreateObject<CountingDownlink>();
+        Ptr<LlmEngine> engine = CreateObject<LlmEngine>();
+        Ptr<EdgeLlmServer> server = CreateObject<EdgeLlmServer>();
+        server->SetAttribute("Engine", PointerValue(engine));
+        server->SetRanDownlink(cell);
+        server->SetUplinkAddress(serverAddress);
+        nodes.Get(1)->AddApplication(server);
+        uint32_t opened = 0;
+        uint32_t drops = 0;
+        server->TraceConnectWithoutContext(
+            "SessionOpened",
+            Callback<void, uint64_t>([&opened](uint64_t) { ++opened; }));
+        server->TraceConnectWithoutContext(
+            "PacketDropped",
+            Callback<void, const std::string&, const std::string&>(
+                [&drops](const std::string&, const std::string&) { ++drops; }));
+
+        Ptr<Socket> peer = Socket::CreateSocket(nodes.Get(0), UdpSocketFactory::GetTypeId());
+        peer->Bind();
+        const InetSocketAddress uplinkTo(serverAddress, 9000);
+        // A long answer, so that the session still streams at the export.
+        EdgeLlmUplinkHeader request;
+        request.SetOpenSession(100, 2000, Seconds(0));
+        request.SetImsi(kImsi);
+        request.SetRequestSeq(0);
+        const std::vector<uint8_t> open = BytesOf(request);
+        Simulator::Schedule(Seconds(0.1), [=]() {
+            peer->SendTo(Create<Packet>(open.data(), open.size()), 0, uplinkTo);
+        });
+        // Once it has streamed a while, the session migrates away: the holder stops decoding
+        // and exports it, as the coordinator does at a handover.
+        uint64_t generatedAtExport = 0;
+        std::size_t sentAtExport = 0;
+        Simulator::Schedule(Seconds(1), [&]() {
+            generatedAtExport = engine->GetGeneratedTokens(kImsi);
+            engine->StopDecoding(kImsi);
+            server->ExportSession(kImsi);
+            if (m_engineFreed)
+            {
+                engine->RemoveSession(kImsi);
+            }
+            sentAtExport = cell->sent.size();
+        });
+        // The client's retry, delayed in the uplink, arrives after the export.
+        Simulator::Schedule(Seconds(1.1), [=]() {
+            peer->SendTo(Create<Packet>(open.data(), open.size()), 0, uplinkTo);
+        });
+        Simulator::Stop(Seconds(1.5));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(opened, 1u, "the session opened once, before the export");
+        NS_TEST_ASSERT_MSG_GT(generatedAtExport, 0u, "and streamed");
+        NS_TEST_ASSERT_MSG_GT(sentAtExport, 0u, "to the cell");
+        NS_TEST_ASSERT_MSG_EQ(server->OwnsSession(kImsi), false, "the retry opened nothing");
+        NS_TEST_ASSERT_MSG_EQ(engine->HasSession(kImsi),
+                              !m_engineFreed,
+                              "the engine got no new session, and kept what it held");
+        if (!m_engineFreed)
+        {
+            NS_TEST_ASSERT_MSG_EQ(engine->IsDecoding(kImsi), false, "nor decodes it again");
+            NS_TEST_ASSERT_MSG_EQ(engine->GetGeneratedTokens(kImsi),
+                                  generatedAtExport,
+                                  "no token generated after the export");
+        }
+        NS_TEST_ASSERT_MSG_EQ(cell->sent.size(), sentAtExport, "no token resent to the UE");
+        NS_TEST_ASSERT_MSG_EQ(drops, 0u, "a retry, not a malformed packet");
+        NS_TEST_ASSERT_MSG_EQ(server->GetDroppedUplinkPackets(), 0u, "nothing counted as bad");
+        Simulator::Destroy();
+    }
+
+    bool m_engineFreed; //!< the engine freed its copy before the retry
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The edge LLM server against packets that break the protocol.
  */
 class EdgeLlmServerInputTestSuite : public TestSuite
@@ -262,6 +370,8 @@ class EdgeLlmServerInputTestSuite : public TestSuite
         : TestSuite("edge-llm-server-input")
     {
         AddTestCase(new EdgeLlmServerMalformedTestCase());
+        AddTestCase(new EdgeLlmServerOpenAfterExportTestCase(true));
+        AddTestCase(new EdgeLlmServerOpenAfterExportTestCase(false));
     }
 };
 

@@ -14,7 +14,9 @@
 #include "ns3/network-module.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <map>
 #include <string>
 #include <vector>
@@ -518,6 +520,192 @@ class MemoryFullTestCase : public FaultTestCase
     bool m_fallback;
 };
 
+class MemoryEvictTestCase : public FaultTestCase
+{
+  public:
+    MemoryEvictTestCase()
+        : FaultTestCase("Target KV memory full, TargetMemoryFull Evict: the target's resident "
+                        "is preempted by recompute, the mover decodes at once, the resident "
+                        "re-prefills its context in the model's time; tokens exactly once")
+    {
+    }
+
+  private:
+    void DoRun() override;
+};
+
+void
+MemoryEvictTestCase::DoRun()
+{
+    constexpr uint32_t prompt = 1000;
+    constexpr uint32_t tokens = 250;
+    for (uint32_t rngRun = 1; rngRun <= 3; ++rngRun)
+    {
+        RngSeedManager::SetRun(rngRun);
+        const std::string what = "RngRun " + std::to_string(rngRun);
+        // Two eNBs 300 m apart, a resident at each; the mover crosses the midpoint at 2 s.
+        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+        s->SetAttribute("EnbCount", UintegerValue(2));
+        s->SetAttribute("EnbSpacing", DoubleValue(300));
+        s->SetAttribute("UeCount", UintegerValue(1));
+        s->SetAttribute("UeStartX", DoubleValue(100));
+        s->SetAttribute("UeSpeed", DoubleValue(50));
+        s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
+        s->SetAttribute("Trigger", StringValue("boundary"));
+        s->SetAttribute("ResidentUesPerEnb", UintegerValue(1));
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+        edge->SetSchedulerType("ns3::CacheHandoverScheduler");
+        edge->SetCoordinatorAttribute("TargetMemoryFull", StringValue("Evict"));
+        edge->SetClientAttribute("PromptTokens", UintegerValue(prompt));
+        edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
+        s->Build();
+        s->AssignStreams(1);
+        Edges edges;
+        edges.Hook(s);
+        // Clients: the mover, then the source's resident, then the target's.
+        const uint64_t moverImsi = DynamicCast<EdgeLlmClient>(s->GetClients().Get(0))->GetImsi();
+        const uint64_t residentImsi = DynamicCast<EdgeLlmClient>(s->GetClients().Get(2))->GetImsi();
+        Ptr<LlmEngine> target = DynamicCast<EdgeLlmServer>(s->GetServers().Get(1))->GetEngine();
+        // By hand: room for the resident, and one token short of the mover too, so that the
+        // two never fit together and the resident can come back only once the mover is done.
+        const uint64_t capacity = 2 * (prompt + tokens) - 1;
+        target->SetAttribute("KvCapacityTokens", UintegerValue(capacity));
+
+        uint64_t peak = 0;
+        uint64_t residentEmitted = 0;
+        uint64_t emittedAtEviction = 0;
+        uint64_t evictedContext = 0;
+        uint32_t evictedTraces = 0;
+        Time evictedAt(-1);
+        Time recomputeStart(-1);
+        Time recomputeEnd(-1);
+        uint64_t recomputeTokens = 0;
+        Time moverDone(-1);
+        uint32_t complete = 0;
+        target->TraceConnectWithoutContext(
+            "KvTokensInUse",
+            Callback<void, uint64_t, uint64_t>(
+                [&peak](uint64_t, uint64_t now) { peak = std::max(peak, now); }));
+        target->TraceConnectWithoutContext(
+            "TokenGenerated",
+            Callback<void, uint64_t, uint64_t>(
+                [&](uint64_t imsi, uint64_t) { residentEmitted += imsi == residentImsi ? 1 : 0; }));
+        target->TraceConnectWithoutContext(
+            "SessionEvicted",
+            Callback<void, uint64_t, uint64_t, uint64_t>(
+                [&](uint64_t imsi, uint64_t context, uint64_t forImsi) {
+                    ++evictedTraces;
+                    if (imsi == residentImsi && forImsi == moverImsi)
+                    {
+                        evictedContext = context;
+                        emittedAtEviction = residentEmitted;
+                        evictedAt = Simulator::Now();
+                    }
+                }));
+        target->TraceConnectWithoutContext(
+            "PrefillStarted",
+            Callback<void, uint64_t, uint64_t, bool>([&](uint64_t imsi, uint64_t n, bool) {
+                if (imsi == residentImsi && evictedAt.IsPositive())
+                {
+                    recomputeStart = Simulator::Now();
+                    recomputeTokens = n;
+                }
+            }));
+        target->TraceConnectWithoutContext(
+            "PrefillCompleted",
+            Callback<void, uint64_t, uint64_t, bool>([&](uint64_t imsi, uint64_t, bool) {
+                if (imsi == residentImsi && recomputeStart.IsPositive())
+                {
+                    recomputeEnd = Simulator::Now();
+                }
+            }));
+        target->TraceConnectWithoutContext("SessionFinished",
+                                           Callback<void, uint64_t>([&](uint64_t imsi) {
+                                               if (imsi == moverImsi)
+                                               {
+                                                   moverDone = Simulator::Now();
+                                               }
+                                           }));
+        for (uint32_t j = 0; j < s->GetClients().GetN(); ++j)
+        {
+            s->GetClients().Get(j)->TraceConnectWithoutContext(
+                "SessionComplete",
+                Callback<void, uint64_t>([&complete, &s](uint64_t) {
+                    if (++complete == s->GetClients().GetN())
+                    {
+                        Simulator::Stop(MilliSeconds(500)); // the backhaul drains
+                    }
+                }));
+        }
+        Simulator::Stop(Seconds(30));
+        Simulator::Run();
+        const Time end = Simulator::Now();
+
+        // Every session, the evicted one too: every token once, in order.
+        for (uint32_t j = 0; j < s->GetClients().GetN(); ++j)
+        {
+            const uint64_t imsi = DynamicCast<EdgeLlmClient>(s->GetClients().Get(j))->GetImsi();
+            const std::vector<uint32_t>& got = edges.delivered[imsi];
+            bool inOrder = got.size() == tokens;
+            for (std::size_t i = 0; inOrder && i < got.size(); ++i)
+            {
+                inOrder = got[i] == i;
+            }
+            NS_TEST_EXPECT_MSG_EQ(inOrder,
+                                  true,
+                                  what << ": imsi " << imsi << " got " << got.size() << " of "
+                                       << tokens << " tokens, each once, in order");
+        }
+        NS_TEST_EXPECT_MSG_LT(end, Seconds(30), what << ": the run ended before its cap");
+        // The ledger of the mover's transfer.
+        const KvTransferSenderCounters k = s->GetNetwork()->GetKvSent(moverImsi);
+        const KvTransferReceiverCounters r = s->GetNetwork()->GetKvReceived(moverImsi);
+        NS_TEST_EXPECT_MSG_GT(k.announced, 0u, what << ": a cHO transfer");
+        NS_TEST_EXPECT_MSG_EQ(k.announced, k.sent + k.withdrawn, what << ": announced");
+        NS_TEST_EXPECT_MSG_EQ(k.sent, r.received + r.stale, what << ": sent, drained");
+        NS_TEST_EXPECT_MSG_EQ(k.withdrawn + r.stale, 0u, what << ": nothing cancelled");
+
+        const std::vector<HandoverRecord>& records = edge->GetCoordinator()->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 1u, what << ": one handover");
+        const HandoverRecord& h = records.front();
+        NS_TEST_EXPECT_MSG_EQ(h.outcome, HandoverRecord::MIGRATED, what << ": migrated");
+        NS_TEST_EXPECT_MSG_EQ(edge->GetCoordinator()->GetMemoryFallbacks(), 0u, what);
+        NS_TEST_EXPECT_MSG_EQ(edge->GetCoordinator()->GetEvictions(), 1u, what << ": 1 evicted");
+        NS_TEST_EXPECT_MSG_EQ(target->GetEvictions(), 1u, what << ": by the target's engine");
+        NS_TEST_EXPECT_MSG_EQ(evictedTraces, 1u, what << ": which fired SessionEvicted");
+        NS_TEST_EXPECT_MSG_EQ(evictedAt, h.hoStart, what << ": at the handover");
+        NS_TEST_EXPECT_MSG_GT(peak, 0u, what << ": the target held sessions");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(peak, capacity, what << ": and never more than it can");
+        // The resident was decoding, and its context then was its prompt and the tokens it
+        // had generated.
+        NS_TEST_EXPECT_MSG_GT(emittedAtEviction, 0u, what << ": it was decoding");
+        NS_TEST_EXPECT_MSG_LT(emittedAtEviction, uint64_t(tokens), what << ": and not done");
+        NS_TEST_EXPECT_MSG_EQ(evictedContext,
+                              prompt + emittedAtEviction,
+                              what << ": evicted with prompt + generated tokens");
+        // The mover did not wait: it decoded at the target from the handover's resume on.
+        NS_TEST_EXPECT_MSG_EQ(h.firstDecode.IsStrictlyPositive(), true, what << ": resumed");
+        NS_TEST_ASSERT_MSG_EQ(recomputeEnd.IsStrictlyPositive(), true, what << ": recomputed");
+        NS_TEST_EXPECT_MSG_LT(h.firstDecode, recomputeStart, what << ": the mover went first");
+        // The resident came back only once the mover freed its memory, and recomputed exactly
+        // its context, in p(C): the compute model's prefill time of C tokens (load factor 1).
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(recomputeStart, moverDone, what << ": after the mover");
+        NS_TEST_EXPECT_MSG_EQ(recomputeTokens, evictedContext, what << ": its whole context");
+        const Time p = Seconds(target->GetLlmComputeModel().PrefillTime(evictedContext));
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(std::abs((recomputeEnd - recomputeStart - p).GetNanoSeconds()),
+                                    1,
+                                    what << ": the recompute took p(C) = " << p.As(Time::MS)
+                                         << ", took "
+                                         << (recomputeEnd - recomputeStart).As(Time::MS));
+        std::cout << what << ": resident evicted at " << evictedAt.As(Time::S)
+                  << " with C = " << evictedContext << ", recomputed in "
+                  << (recomputeEnd - recomputeStart).As(Time::MS) << ", run ended at "
+                  << end.As(Time::S) << std::endl;
+        s->Dispose();
+        Simulator::Destroy();
+    }
+}
+
 class EarlyHandoverTestCase : public FaultTestCase
 {
   public:
@@ -591,6 +779,7 @@ class EdgeLlmFaultTestSuite : public TestSuite
         AddTestCase(new GpuLoadTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new MemoryFullTestCase(false), edgellm::TEST_QUICK);
         AddTestCase(new MemoryFullTestCase(true), edgellm::TEST_QUICK);
+        AddTestCase(new MemoryEvictTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new EarlyHandoverTestCase(), edgellm::TEST_QUICK);
     }
 };

@@ -461,6 +461,145 @@ class RefusedHandoverTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief On the grid, a cHO transfer cancelled by the next handover (a newer epoch), the
+ * session then relayed hop by hop to a cell its holder has no link to, and resumed there from
+ * a whole re-prefill: every token once and in order, every cancelled byte under its reason.
+ */
+class GridCancelRelayResumeTestCase : public TestCase
+{
+  public:
+    GridCancelRelayResumeTestCase()
+        : TestCase("Grid: a transfer cancelled by a second handover, the session relayed to a "
+                   "cell with no link to its holder, and resumed there; tokens exactly once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        constexpr uint32_t tokens = 250;
+        // A link slow enough that the first transfer is still under way at the second
+        // handover: 1000 tokens of KV take seconds at 100 Mb/s.
+        Config::SetDefault("ns3::BackhaulHelper::DataRate", DataRateValue(DataRate("100Mbps")));
+        // Cells 0 (0, 0), 1 (300, 0), 2 (0, 300), 3 (300, 300); links 0-1, 0-2, 1-3, 2-3.
+        Ptr<GridCellLayout> grid = CreateObject<GridCellLayout>();
+        grid->SetAttribute("Columns", UintegerValue(2));
+        grid->SetAttribute("Rows", UintegerValue(2));
+        grid->SetAttribute("Spacing", DoubleValue(300));
+        Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+        net->SetCellLayout(grid);
+        net->SetAttribute("Trigger", StringValue("planned"));
+        Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+        edge->SetSchedulerType("ns3::CacheHandoverScheduler");
+        edge->SetEngineAttribute("PrefillCycle", TimeValue(MilliSeconds(10)));
+        edge->SetClientAttribute("PromptTokens", UintegerValue(1000));
+        edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
+        // Into cell 1's area at 1.05 s, into cell 3's at 1.95 s, then it stays.
+        EdgeLlmUeSpec ue;
+        ue.start = Vector(140, 20, 0);
+        ue.moveStart = Seconds(1);
+        ue.route = {{1.0, Vector(140, 20, 0)},
+                    {1.3, Vector(200, 20, 0)},
+                    {2.2, Vector(200, 200, 0)}};
+        net->AddUe(ue);
+        net->Build();
+        net->AssignStreams(1);
+        const std::vector<uint16_t>& cells = net->GetCellIds();
+
+        std::map<uint64_t, uint32_t> emitted;
+        std::map<uint64_t, uint16_t> emittedBy;
+        for (uint32_t i = 0; i < net->GetServers().GetN(); ++i)
+        {
+            Ptr<EdgeLlmServer> server = DynamicCast<EdgeLlmServer>(net->GetServers().Get(i));
+            const uint16_t cell = server->GetCellId();
+            server->GetEngine()->TraceConnectWithoutContext(
+                "TokenGenerated",
+                Callback<void, uint64_t, uint64_t>([&, cell](uint64_t, uint64_t index) {
+                    ++emitted[index];
+                    emittedBy[index] = cell;
+                }));
+        }
+        std::vector<uint32_t> delivered;
+        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(0));
+        client->TraceConnectWithoutContext(
+            "TokenDelivered",
+            Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
+                [&delivered](uint64_t, uint32_t index, Time, Time, uint16_t, bool) {
+                    delivered.push_back(index);
+                }));
+        uint32_t resumed = 0;
+        edge->GetCoordinator()->TraceConnectWithoutContext(
+            "SessionResumed",
+            Callback<void, uint64_t, uint16_t, Time>(
+                [&resumed, &cells](uint64_t, uint16_t cell, Time) {
+                    resumed += cell == cells[3] ? 1 : 0;
+                }));
+        client->TraceConnectWithoutContext(
+            "SessionComplete",
+            Callback<void, uint64_t>([](uint64_t) { Simulator::Stop(MilliSeconds(500)); }));
+        Simulator::Stop(Seconds(30));
+        Simulator::Run();
+        const Time end = Simulator::Now();
+
+        const std::vector<HandoverRecord>& records = edge->GetCoordinator()->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 2u, "two crossings");
+        const HandoverRecord& first = records[0];
+        NS_TEST_ASSERT_MSG_EQ(first.targetCell, cells[1], "first into cell 1");
+        NS_TEST_ASSERT_MSG_EQ(first.outcome, HandoverRecord::CANCELLED, "cut short");
+        NS_TEST_ASSERT_MSG_EQ(first.transferTokens, first.contextTokens, "a cHO transfer");
+        const HandoverRecord& r = records[1];
+        NS_TEST_ASSERT_MSG_EQ(r.sourceCell, cells[1], "then out of cell 1");
+        NS_TEST_ASSERT_MSG_EQ(r.targetCell, cells[3], "into cell 3");
+        NS_TEST_ASSERT_MSG_EQ(r.holderCell, cells[0], "from cell 0's whole cache");
+        NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, "resumed there");
+        NS_TEST_ASSERT_MSG_EQ(r.prefillTokens, r.contextTokens, "no link 0-3: re-prefilled");
+        NS_TEST_ASSERT_MSG_EQ(r.transferTokens, 0u, "nothing as KV");
+        NS_TEST_ASSERT_MSG_EQ(resumed, 1u, "SessionResumed in cell 3, once");
+
+        const uint64_t imsi = client->GetImsi();
+        // The relay: the token IDs crossed cell 1 and reached cell 3.
+        NS_TEST_ASSERT_MSG_EQ(
+            edge->GetKvTransfer(cells[1])->GetReceiver()->GetCounters(imsi).tokensForwarded,
+            r.contextTokens,
+            "relayed through cell 1");
+        NS_TEST_ASSERT_MSG_EQ(
+            edge->GetKvTransfer(cells[3])->GetReceiver()->GetCounters(imsi).tokensForwarded,
+            r.contextTokens,
+            "to cell 3");
+        // The ledger: the cancelled epoch's bytes were withdrawn, or arrived stale, under the
+        // newer epoch's reason; nothing else was sent.
+        const KvTransferSenderCounters k = net->GetKvSent(imsi);
+        const KvTransferReceiverCounters h = net->GetKvReceived(imsi);
+        NS_TEST_ASSERT_MSG_EQ(k.announced, k.sent + k.withdrawn, "announced = sent + withdrawn");
+        NS_TEST_ASSERT_MSG_EQ(k.sent, h.received + h.stale, "sent = received + stale");
+        NS_TEST_ASSERT_MSG_GT(k.withdrawn, 0u, "most of it never left");
+        const auto epoch = static_cast<std::size_t>(KvDiscardReason::NEWER_EPOCH);
+        NS_TEST_ASSERT_MSG_EQ(k.withdrawnBy[epoch], k.withdrawn, "withdrawn: a newer epoch");
+        NS_TEST_ASSERT_MSG_EQ(h.staleBy[epoch], h.stale, "stale: a newer epoch");
+
+        // Every token generated once, by cell 0 before the resume index and cell 3 after it;
+        // delivered once, in order.
+        NS_TEST_ASSERT_MSG_EQ(emitted.size(), tokens, "every index generated");
+        for (const auto& [index, n] : emitted)
+        {
+            NS_TEST_ASSERT_MSG_EQ(n, 1u, "token " << index << " generated once");
+            const uint16_t by = index < r.resumeIndex ? cells[0] : cells[3];
+            NS_TEST_ASSERT_MSG_EQ(emittedBy[index], by, "token " << index << "'s cell");
+        }
+        NS_TEST_ASSERT_MSG_EQ(delivered.size(), tokens, "every token delivered");
+        for (std::size_t i = 0; i < delivered.size(); ++i)
+        {
+            NS_TEST_ASSERT_MSG_EQ(delivered[i], i, "delivery " << i << " in order");
+        }
+        NS_TEST_ASSERT_MSG_LT(end, Seconds(30), "the run ended before its cap");
+        Simulator::Destroy();
+        net->Dispose();
+        Config::Reset();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The RAN stack asked for periodic measurement reports delivers them through the
  * network's observer: about one per period per kind, and the serving cell's RSRP falls as the
  * UE drives away from it.
@@ -553,6 +692,7 @@ class ScenarioTestSuite : public TestSuite
                     edgellm::TEST_QUICK);
         AddTestCase(new StarChoTransfersTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new RefusedHandoverTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new GridCancelRelayResumeTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new ScenarioMeasurementReportTestCase(), edgellm::TEST_QUICK);
     }
 };
