@@ -225,9 +225,9 @@ class EdgeLlmHelper : public Object
     /// Clients by IMSI, shared with the coordinator's probe, which may outlive this helper
     std::shared_ptr<std::map<uint64_t, Ptr<EdgeLlmClient>>> m_clients{
         std::make_shared<std::map<uint64_t, Ptr<EdgeLlmClient>>>()};
-    Ptr<RanObserver> m_observer;                             //!< installed observer
-    Ptr<HandoverCoordinator> m_coordinator;                  //!< installed coordinator
-    Ptr<RanStack> m_stack;                                   //!< the RAN
+    Ptr<RanObserver> m_observer;            //!< installed observer
+    Ptr<HandoverCoordinator> m_coordinator; //!< installed coordinator
+    Ptr<RanStack> m_stack;                  //!< the RAN
 };
 
 } // namespace ns3

@@ -142,32 +142,33 @@ HandoverCoordinator::GetTypeId()
                               "ns3::HandoverCoordinator::TargetMemoryFull",
                               {{HandoverCoordinator::MEMORY_QUEUE, "Queue"},
                                {HandoverCoordinator::MEMORY_FALLBACK, "Fallback"}}))
-            .AddAttribute("LinkFailurePolicy",
-                          "What a session does when its UE's radio link fails (the RAN "
-                          "observer's RadioLinkFailure; a migration under way ends as closed). "
-                          "Continue: its holder decodes on; the tokens the detached UE misses "
-                          "are recovered by its NACKs once it reconnects. Suspend: it stops "
-                          "decoding until the UE is ready again; in the holder's cell it "
-                          "resumes there, in another it moves there as at a handover from the "
-                          "holder (the scheduler's plan); it is closed if the UE stays away "
-                          "for LinkFailureTimeout. Close: it is closed at once, its KV memory "
-                          "freed and its undelivered tokens counted.",
-                          EnumValue(HandoverCoordinator::LINK_FAILURE_CONTINUE),
-                          edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_linkFailurePolicy),
-                          edgellm::MakeExplainingEnumChecker<LinkFailurePolicy>(
-                              "ns3::HandoverCoordinator::LinkFailurePolicy",
-                              {{HandoverCoordinator::LINK_FAILURE_CONTINUE, "Continue"},
-                               {HandoverCoordinator::LINK_FAILURE_SUSPEND, "Suspend"},
-                               {HandoverCoordinator::LINK_FAILURE_CLOSE, "Close"}}))
-            .AddAttribute("LinkFailureTimeout",
-                          "How long a session suspended by a radio link failure (Suspend) "
-                          "waits for its UE to reconnect before it is closed; 0: no limit "
-                          "(it waits until the run ends). Range [0, inf).",
-                          TimeValue(Seconds(5)),
-                          MakeTimeAccessor(&HandoverCoordinator::m_linkFailureTimeout),
-                          edgellm::MakeTimeNotNegativeChecker(
-                              "ns3::HandoverCoordinator::LinkFailureTimeout",
-                              true))
+            .AddAttribute(
+                "LinkFailurePolicy",
+                "What a session does when its UE's radio link fails (the RAN "
+                "observer's RadioLinkFailure; a migration under way ends as closed). "
+                "Continue: its holder decodes on; the tokens the detached UE misses "
+                "are recovered by its NACKs once it reconnects. Suspend: it stops "
+                "decoding until the UE is ready again; in the holder's cell it "
+                "resumes there, in another it moves there as at a handover from the "
+                "holder (the scheduler's plan); it is closed if the UE stays away "
+                "for LinkFailureTimeout. Close: it is closed at once, its KV memory "
+                "freed and its undelivered tokens counted.",
+                EnumValue(HandoverCoordinator::LINK_FAILURE_CONTINUE),
+                edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_linkFailurePolicy),
+                edgellm::MakeExplainingEnumChecker<LinkFailurePolicy>(
+                    "ns3::HandoverCoordinator::LinkFailurePolicy",
+                    {{HandoverCoordinator::LINK_FAILURE_CONTINUE, "Continue"},
+                     {HandoverCoordinator::LINK_FAILURE_SUSPEND, "Suspend"},
+                     {HandoverCoordinator::LINK_FAILURE_CLOSE, "Close"}}))
+            .AddAttribute(
+                "LinkFailureTimeout",
+                "How long a session suspended by a radio link failure (Suspend) "
+                "waits for its UE to reconnect before it is closed; 0: no limit "
+                "(it waits until the run ends). Range [0, inf).",
+                TimeValue(Seconds(5)),
+                MakeTimeAccessor(&HandoverCoordinator::m_linkFailureTimeout),
+                edgellm::MakeTimeNotNegativeChecker("ns3::HandoverCoordinator::LinkFailureTimeout",
+                                                    true))
             .AddTraceSource("SessionSuspended",
                             "A session stopped decoding because its UE's radio link failed "
                             "(LinkFailurePolicy Suspend).",

@@ -575,21 +575,21 @@ class HandoverCoordinator : public Object
     /// Keep the slot tick running while migrations are under way.
     void ArmSlotTick();
 
-    mutable Ptr<HandoverScheduler> m_scheduler; //!< Scheduler (made on first use if unset)
-    Batching m_batching;                        //!< Batching
-    DataRate m_plannedRate;                     //!< PlannedBackhaulRate
-    uint64_t m_kvBytesPerToken;                 //!< KvBytesPerToken
-    uint32_t m_kvEntriesPerToken;               //!< KvEntriesPerToken
-    uint64_t m_kvEntryBytes;                    //!< KvEntryBytes
-    Time m_oracleGrace;                         //!< OracleGrace
-    StallPolicy m_stallPolicy;                  //!< StallPolicy
-    Time m_stallTimeout;                        //!< StallTimeout
-    MemoryFullPolicy m_memoryFull;              //!< TargetMemoryFull
-    uint32_t m_memoryFallbacks{0};              //!< handovers kept at the holder by Fallback
-    LinkFailurePolicy m_linkFailurePolicy;      //!< LinkFailurePolicy
-    Time m_linkFailureTimeout;                  //!< LinkFailureTimeout
-    Callback<uint64_t, uint64_t> m_deliveredProbe;      //!< tokens delivered to a UE's app
-    std::map<uint64_t, Suspension> m_suspended;         //!< suspended sessions, by IMSI
+    mutable Ptr<HandoverScheduler> m_scheduler;    //!< Scheduler (made on first use if unset)
+    Batching m_batching;                           //!< Batching
+    DataRate m_plannedRate;                        //!< PlannedBackhaulRate
+    uint64_t m_kvBytesPerToken;                    //!< KvBytesPerToken
+    uint32_t m_kvEntriesPerToken;                  //!< KvEntriesPerToken
+    uint64_t m_kvEntryBytes;                       //!< KvEntryBytes
+    Time m_oracleGrace;                            //!< OracleGrace
+    StallPolicy m_stallPolicy;                     //!< StallPolicy
+    Time m_stallTimeout;                           //!< StallTimeout
+    MemoryFullPolicy m_memoryFull;                 //!< TargetMemoryFull
+    uint32_t m_memoryFallbacks{0};                 //!< handovers kept at the holder by Fallback
+    LinkFailurePolicy m_linkFailurePolicy;         //!< LinkFailurePolicy
+    Time m_linkFailureTimeout;                     //!< LinkFailureTimeout
+    Callback<uint64_t, uint64_t> m_deliveredProbe; //!< tokens delivered to a UE's app
+    std::map<uint64_t, Suspension> m_suspended;    //!< suspended sessions, by IMSI
     std::map<uint64_t, ClosedSession> m_closedSessions; //!< closed sessions, by IMSI
 
     std::map<uint16_t, Cell> m_cells;                                         //!< by cell id

@@ -79,8 +79,8 @@ struct RanMeasurementReport
  * The serving cell of an IMSI "as last seen" is the cell of its last UeReady or HandoverDone
  * event. It stays the source cell during a handover (from HandoverStarted to HandoverDone),
  * and is forgotten when that cell releases the UE or reports a handover failure, or the UE
- * reports a radio link failure (the UE has then lost its context there). UeReady fires when the serving cell changes (or becomes
- * known), not again for a UE already served in that cell.
+ * reports a radio link failure (the UE has then lost its context there). UeReady fires when the
+ * serving cell changes (or becomes known), not again for a UE already served in that cell.
  */
 class RanObserver : public Object
 {
