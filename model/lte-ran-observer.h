@@ -64,6 +64,7 @@ class LteRanObserver : public RrcRanObserver<LteEnbRrc, UeManager>
     uint16_t CellOf(Ptr<NetDevice> dev) const override;
     void ConnectRanTraces(Ptr<LteEnbRrc> rrc) override;
     std::string RlcAttribute() const override;
+    /// Forgets the UE RRCs watched, whose addresses a later simulation's objects may reuse.
     void DoDispose() override;
 
   private:
