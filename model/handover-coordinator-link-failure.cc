@@ -116,18 +116,26 @@ HandoverCoordinator::ResumeSuspended(uint64_t imsi, uint16_t cellId)
     {
         return false;
     }
-    if (cellId != s.holder && m_cells.count(cellId) > 0)
+    if (cellId != s.holder)
     {
         // Another cell: the session follows the UE as it would at a handover from the
         // holder, by the scheduler's plan (re-prefill, cache transfer or both). A session
         // that cannot migrate is relayed by its holder, which then decodes again.
         HandoverStarted(imsi, s.holder, cellId);
-        return true;
+        if (m_migrations.count(imsi) > 0 || OwnerOf(imsi) != s.holder)
+        {
+            return true;
+        }
+        // Nothing to migrate (no token decoded yet): the holder decodes, and the path that
+        // handover set relays its tokens.
     }
-    m_paths.RouteTo(imsi, cellId);
+    else
+    {
+        m_paths.RouteTo(imsi, cellId);
+        // The mark makes the client NACK what the failure lost, and measure the interruption.
+        GetCell(s.holder).server->MarkHandover(imsi);
+    }
     Ptr<EdgeLlmServer> server = GetCell(s.holder).server;
-    // The mark makes the client NACK what the failure lost, and measure the interruption.
-    server->MarkHandover(imsi);
     Ptr<LlmEngine> engine = server->GetEngine();
     if (engine->HasSession(imsi) && !engine->IsDecoding(imsi))
     {

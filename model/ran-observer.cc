@@ -132,9 +132,13 @@ RanObserver::NotifyRadioLinkFailure(uint64_t imsi, uint16_t cellId)
 {
     NS_LOG_FUNCTION(this << imsi << cellId);
     ++m_radioLinkFailures;
-    m_servingCell.erase(imsi);
     m_linkFailed.insert(imsi);
     m_radioLinkFailureTrace(imsi, cellId);
+    // The cell drops the UE's context right after; its release is reported here, after the
+    // failure, so that a subscriber of both sees the cause first, whatever the radio stack's
+    // order.
+    NotifyUeReleased(imsi, cellId);
+    m_servingCell.erase(imsi);
 }
 
 uint64_t

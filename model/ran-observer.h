@@ -279,8 +279,9 @@ class RanObserver : public Object
     void NotifyHandoverRefused(uint64_t imsi, uint16_t sourceCellId, uint16_t targetCellId);
 
     /**
-     * \brief Counts a radio link failure, forgets the serving cell, and fires
-     * RadioLinkFailure; the next UeReady of the UE is its reattachment.
+     * \brief Counts a radio link failure, fires RadioLinkFailure, then UeReleased if the
+     * cell served the UE, and forgets the serving cell; the next UeReady of the UE is its
+     * reattachment.
      * \param imsi the UE
      * \param cellId the cell whose link failed
      */
