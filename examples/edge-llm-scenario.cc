@@ -389,8 +389,9 @@ main(int argc, char* argv[])
         withSession += r.outcome != HandoverRecord::NO_SESSION ? 1 : 0;
     }
     const bool handedOver = f.trigger == "none" || withSession > 0;
-    const std::vector<EdgeLlmRunResults> results{
+    std::vector<EdgeLlmRunResults> results{
         CollectRunResults(schemes[0], records, net->GetClients())};
+    NoteClosedSessions(results[0], edge->GetCoordinator()->GetClosedSessions());
     PrintSitSplit(std::cout, results);
     if (!outDir.empty())
     {

@@ -366,7 +366,6 @@ CtHoLineExperiment::Run(const std::string& scheme,
     }
 
     run.ues.resize(c.numUes);
-    uint32_t completed = 0;
     // The run ends once the moving UEs are done and no KV byte of theirs is still in the
     // backhaul, so that the ledger can be checked whole; an outage can hold bytes a while.
     std::function<void()> drained;
@@ -387,6 +386,20 @@ CtHoLineExperiment::Run(const std::string& scheme,
         }
         Simulator::Schedule(MilliSeconds(100), drained);
     };
+    std::set<uint64_t> moving;
+    std::set<uint64_t> finished;
+    // Residents would decode on: the run ends when the moving UEs are done.
+    std::function<void(uint64_t)> done = [&moving, &finished, &drained](uint64_t imsi) {
+        if (moving.count(imsi) > 0 && finished.insert(imsi).second &&
+            finished.size() == moving.size())
+        {
+            drained();
+        }
+    };
+    for (uint32_t j = 0; j < c.numUes; ++j)
+    {
+        moving.insert(DynamicCast<EdgeLlmClient>(s->GetClients().Get(j))->GetImsi());
+    }
     for (uint32_t j = 0; j < c.numUes; ++j)
     {
         Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(s->GetClients().Get(j));
@@ -399,17 +412,13 @@ CtHoLineExperiment::Run(const std::string& scheme,
             "ServiceInterruption",
             Callback<void, uint64_t, uint32_t, Time>(
                 [sit](uint64_t, uint32_t mark, Time t) { (*sit)[mark] = t.GetSeconds(); }));
-        const uint32_t everyone = c.numUes;
-        client->TraceConnectWithoutContext(
-            "SessionComplete",
-            Callback<void, uint64_t>([&completed, &drained, everyone](uint64_t) {
-                // Residents would decode on: the run ends when the moving UEs are done.
-                if (++completed == everyone)
-                {
-                    drained();
-                }
-            }));
+        client->TraceConnectWithoutContext("SessionComplete", Callback<void, uint64_t>(done));
     }
+    // A session closed after a radio link failure is done too: it will never complete.
+    coordinator->TraceConnectWithoutContext(
+        "SessionClosed",
+        Callback<void, uint64_t, uint64_t, uint64_t>(
+            [&done](uint64_t imsi, uint64_t, uint64_t) { done(imsi); }));
     // The inputs as the network holds them, not as they were asked for: a scheme that drew
     // its own, or a scenario that moved a UE, shows here.
     for (uint32_t j = 0; j < c.numUes; ++j)
@@ -482,6 +491,7 @@ CtHoLineExperiment::Run(const std::string& scheme,
         run.sent += network->GetKvSent(ue.imsi);
     }
     run.results = CollectRunResults(scheme, run.records, s->GetClients());
+    NoteClosedSessions(run.results, coordinator->GetClosedSessions());
     if (after)
     {
         after(s);

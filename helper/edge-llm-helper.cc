@@ -51,6 +51,8 @@ EdgeLlmHelper::DoDispose()
     m_kvApps.clear();
     m_byNode.clear();
     m_links.clear();
+    m_ueDevices = NetDeviceContainer();
+    m_clients = std::make_shared<std::map<uint64_t, Ptr<EdgeLlmClient>>>();
     m_observer = nullptr;
     m_coordinator = nullptr;
     m_stack = nullptr;
@@ -230,8 +232,14 @@ EdgeLlmHelper::InstallClients(const NetDeviceContainer& ueDevices,
         server->GetAttribute("Port", port);
         client->SetAttribute("ServerPort", port);
         m_firstCells[imsi] = firstCells[i];
+        (*m_clients)[imsi] = client;
+        m_ueDevices.Add(ue);
         ue->GetNode()->AddApplication(client);
         apps.Add(client);
+    }
+    if (m_observer)
+    {
+        m_observer->InstallUes(ueDevices);
     }
     return apps;
 }
@@ -259,6 +267,13 @@ EdgeLlmHelper::InstallObserver(const NetDeviceContainer& enbDevices)
             m_coordinator->SetFirstCell(imsi, cell);
         }
         m_coordinator->Install(m_observer);
+        // Read when a session is closed; clients installed later are found too.
+        m_coordinator->SetDeliveredTokensProbe(
+            Callback<uint64_t, uint64_t>([clients = m_clients](uint64_t imsi) {
+                auto c = clients->find(imsi);
+                return c == clients->end() ? uint64_t(0) : c->second->GetDeliveredTokens();
+            }));
+        m_observer->InstallUes(m_ueDevices);
     }
     m_observer->Install(enbDevices);
     return m_observer;

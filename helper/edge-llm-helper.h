@@ -10,6 +10,7 @@
 
 #include "ns3/application-container.h"
 #include "ns3/data-rate.h"
+#include "ns3/edge-llm-client.h"
 #include "ns3/edge-llm-server.h"
 #include "ns3/handover-coordinator.h"
 #include "ns3/kv-transfer-application.h"
@@ -19,6 +20,7 @@
 #include "ns3/ran-observer.h"
 
 #include <map>
+#include <memory>
 #include <utility>
 #include <vector>
 
@@ -157,7 +159,9 @@ class EdgeLlmHelper : public Object
      * \brief The RAN observer of the eNBs, and the HandoverCoordinator that acts on its events
      * with the policy chosen by SetSchedulerType (ctHO by default).
      *
-     * Call after the servers, the backhaul links and the clients are installed.
+     * Call after the servers, the backhaul links and the clients are installed. The observer
+     * also watches the clients' UEs for radio link failures, and the coordinator reads the
+     * clients' delivered tokens when it closes a session.
      * \param enbDevices the base stations' RAN devices
      * \return the observer, whose trace sources report every RAN event
      */
@@ -217,9 +221,13 @@ class EdgeLlmHelper : public Object
     std::map<uint32_t, Ptr<EdgeLlmServer>> m_byNode;         //!< by node id
     std::vector<Link> m_links;                               //!< backhaul links
     std::map<uint64_t, uint16_t> m_firstCells;               //!< by IMSI
-    Ptr<RanObserver> m_observer;                             //!< installed observer
-    Ptr<HandoverCoordinator> m_coordinator;                  //!< installed coordinator
-    Ptr<RanStack> m_stack;                                   //!< the RAN
+    NetDeviceContainer m_ueDevices;                          //!< UEs with clients
+    /// Clients by IMSI, shared with the coordinator's probe, which may outlive this helper
+    std::shared_ptr<std::map<uint64_t, Ptr<EdgeLlmClient>>> m_clients{
+        std::make_shared<std::map<uint64_t, Ptr<EdgeLlmClient>>>()};
+    Ptr<RanObserver> m_observer;            //!< installed observer
+    Ptr<HandoverCoordinator> m_coordinator; //!< installed coordinator
+    Ptr<RanStack> m_stack;                  //!< the RAN
 };
 
 } // namespace ns3

@@ -270,11 +270,23 @@ PrintSitSplit(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
 }
 
 void
+NoteClosedSessions(EdgeLlmRunResults& results,
+                   const std::map<uint64_t, HandoverCoordinator::ClosedSession>& closed)
+{
+    for (EdgeLlmSessionRow& row : results.sessions)
+    {
+        auto it = closed.find(row.imsi);
+        row.closed = it != closed.end();
+        row.undelivered = row.closed ? it->second.undelivered : 0;
+    }
+}
+
+void
 WriteSessionsCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
 {
     os << "scheme,imsi,start_s,tokens_to_generate,tokens_delivered,duplicates,"
           "delivered_by_resend,nacks_sent,complete,handovers,ttft_s,itl_mean_s,itl_p50_s,"
-          "itl_p90_s,itl_p99_s,sit_max_s,total_s\n";
+          "itl_p90_s,itl_p99_s,sit_max_s,total_s,closed,undelivered_tokens\n";
     for (const EdgeLlmRunResults& run : runs)
     {
         for (const EdgeLlmSessionRow& s : run.sessions)
@@ -291,7 +303,13 @@ WriteSessionsCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
                << Cell(started ? s.summary.ttftS : NOT_MEASURED) << ',' << Cell(s.summary.itlMeanS)
                << ',' << Cell(s.summary.itlP50S) << ',' << Cell(s.summary.itlP90S) << ','
                << Cell(s.summary.itlP99S) << ',' << Cell(sitMax) << ','
-               << Cell(started ? s.summary.totalS : NOT_MEASURED) << '\n';
+               << Cell(started ? s.summary.totalS : NOT_MEASURED) << ',' << (s.closed ? 1 : 0)
+               << ',';
+            if (s.closed)
+            {
+                os << s.undelivered;
+            }
+            os << '\n';
         }
     }
 }

@@ -6,6 +6,7 @@
 #define EDGE_LLM_RESULTS_H
 
 #include "ns3/application-container.h"
+#include "ns3/handover-coordinator.h"
 #include "ns3/handover-record.h"
 #include "ns3/sit-breakdown.h"
 #include "ns3/token-timing-stats.h"
@@ -52,6 +53,8 @@ struct EdgeLlmSessionRow
     bool complete{false};          //!< every token arrived
     uint32_t handovers{0};         //!< handover marks the client saw
     TokenTimingSummary summary;    //!< TTFT, ITL percentiles (exact, nearest rank), SIT
+    bool closed{false};            //!< closed after a radio link failure
+    uint64_t undelivered{0};       //!< if closed: tokens that never reached the application
 };
 
 /**
@@ -85,6 +88,16 @@ EdgeLlmRunResults CollectRunResults(const std::string& scheme,
 
 /**
  * \ingroup edge-llm
+ * \brief Mark the session rows of sessions a coordinator closed after a radio link failure,
+ * with their undelivered tokens.
+ * \param results the run's results, from CollectRunResults
+ * \param closed the coordinator's closed sessions (HandoverCoordinator::GetClosedSessions)
+ */
+void NoteClosedSessions(EdgeLlmRunResults& results,
+                        const std::map<uint64_t, HandoverCoordinator::ClosedSession>& closed);
+
+/**
+ * \ingroup edge-llm
  * \brief Write handovers.csv rows: one per handover, one scalar per cell, units in the
  * column names, empty cells for values not measured. Columns: scheme, group, imsi,
  * source_cell, target_cell, holder_cell, outcome, context_tokens, prefix_tokens (the plan's
@@ -112,7 +125,9 @@ void PrintSitSplit(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
  * \brief Write sessions.csv rows: one per session. Columns: scheme, imsi, start_s,
  * tokens_to_generate, tokens_delivered, duplicates, delivered_by_resend, nacks_sent,
  * complete (0 or 1), handovers, ttft_s, itl_mean_s, itl_p50_s, itl_p90_s, itl_p99_s,
- * sit_max_s, total_s (the last token's delivery minus start_s: the total streaming delay).
+ * sit_max_s, total_s (the last token's delivery minus start_s: the total streaming delay),
+ * closed (0 or 1: closed after a radio link failure), undelivered_tokens (a closed session's
+ * tokens that never reached the application; empty for the others).
  * \param os where
  * \param runs the runs
  */

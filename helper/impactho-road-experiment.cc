@@ -520,6 +520,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
                              s.sent == r.received + r.stale;
     }
     run.results = CollectRunResults(scheme, run.records, net->GetClients());
+    NoteClosedSessions(run.results, coordinator->GetClosedSessions());
     Simulator::Destroy();
     net->Dispose();
     return run;

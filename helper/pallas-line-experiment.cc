@@ -401,6 +401,7 @@ PallasLineExperiment::Run(const std::string& scheme) const
     Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator();
     run.records = coordinator->GetRecords();
     run.results = CollectRunResults(scheme, run.records, net->GetClients());
+    NoteClosedSessions(run.results, coordinator->GetClosedSessions());
     for (const EdgeLlmHandoverRow& row : run.results.handovers)
     {
         if (std::find(imsis.begin(), imsis.end(), row.record.imsi) != imsis.end() &&

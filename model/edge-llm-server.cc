@@ -265,6 +265,14 @@ EdgeLlmServer::OpenSession(const EdgeLlmUplinkHeader& h, Ipv4Address ue, uint16_
         Resend(imsi, s, s.acked, s.generated, false);
         return;
     }
+    if (m_closed.count(imsi) > 0)
+    {
+        // A retry from a client that never heard of the close: reopening would serve a
+        // session the run has already counted as closed.
+        NS_LOG_INFO("cell " << GetCellId() << ": OPEN_SESSION of imsi " << imsi
+                            << ", closed here, ignored");
+        return;
+    }
     if (m_movedAway.count(imsi) > 0)
     {
         // A retry that crossed the migration: the session lives on at its new owner, whose
@@ -515,6 +523,29 @@ EdgeLlmServer::ExportSession(uint64_t imsi)
     m_relayNext.erase(imsi);
     m_movedAway.insert(imsi);
     return state;
+}
+
+EdgeLlmServer::SessionState
+EdgeLlmServer::CloseSession(uint64_t imsi)
+{
+    auto it = m_sessions.find(imsi);
+    NS_ABORT_MSG_IF(it == m_sessions.end(),
+                    "EdgeLlmServer::CloseSession: cell " << GetCellId() << " does not own imsi "
+                                                         << imsi);
+    SessionState state = std::move(it->second);
+    m_sessions.erase(it);
+    m_relayNext.erase(imsi);
+    m_engine->RemoveSession(imsi);
+    m_closed.insert(imsi);
+    NS_LOG_INFO("cell " << GetCellId() << ": imsi " << imsi << " closed at token "
+                        << state.generated << " of " << state.tokensToGenerate);
+    return state;
+}
+
+uint64_t
+EdgeLlmServer::GetClosedSessions() const
+{
+    return m_closed.size();
 }
 
 void

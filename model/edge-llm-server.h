@@ -147,6 +147,18 @@ class EdgeLlmServer : public Application
     const SessionState& GetSessionState(uint64_t imsi) const;
 
     /**
+     * \brief Close a session owned here before its end: it stops, its engine session and KV
+     * memory are freed, and its serving state is forgotten. Later uplink messages of it,
+     * OPEN_SESSION retries included, are ignored.
+     * \param imsi a session owned here; stops the run otherwise
+     * \return its serving state as it was
+     */
+    SessionState CloseSession(uint64_t imsi);
+
+    /// \return sessions closed here before their end (CloseSession)
+    uint64_t GetClosedSessions() const;
+
+    /**
      * \brief Tell the owner of a session that its UE is handing over: the last token sent
      * is sent again with the handover mark, so the client can measure the interruption.
      * \param imsi the session; nothing happens if it is not owned here
@@ -277,6 +289,7 @@ class EdgeLlmServer : public Application
     std::unordered_map<uint64_t, uint16_t> m_relayNext;    //!< sessions sent on, to which cell
     std::unordered_map<uint64_t, uint32_t> m_rejected;     //!< IMSI → reason code, for retries
     std::unordered_set<uint64_t> m_movedAway;              //!< sessions exported to another server
+    std::unordered_set<uint64_t> m_closed;                 //!< sessions closed here
     std::vector<Time> m_oneTime;                           //!< reused for one-token packets
 
     uint64_t m_injected{0};      //!< packets injected locally

@@ -147,6 +147,48 @@ HandoverCoordinator::GetTypeId()
                               {{HandoverCoordinator::MEMORY_QUEUE, "Queue"},
                                {HandoverCoordinator::MEMORY_FALLBACK, "Fallback"},
                                {HandoverCoordinator::MEMORY_EVICT, "Evict"}}))
+            .AddAttribute(
+                "LinkFailurePolicy",
+                "What a session does when its UE's radio link fails (the RAN "
+                "observer's RadioLinkFailure; a migration under way ends as closed). "
+                "Continue: its holder decodes on; the tokens the detached UE misses "
+                "are recovered by its NACKs once it reconnects. Suspend: it stops "
+                "decoding until the UE is ready again; in the holder's cell it "
+                "resumes there, in another it moves there as at a handover from the "
+                "holder (the scheduler's plan); it is closed if the UE stays away "
+                "for LinkFailureTimeout. Close: it is closed at once, its KV memory "
+                "freed and its undelivered tokens counted.",
+                EnumValue(HandoverCoordinator::LINK_FAILURE_CONTINUE),
+                edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_linkFailurePolicy),
+                edgellm::MakeExplainingEnumChecker<LinkFailurePolicy>(
+                    "ns3::HandoverCoordinator::LinkFailurePolicy",
+                    {{HandoverCoordinator::LINK_FAILURE_CONTINUE, "Continue"},
+                     {HandoverCoordinator::LINK_FAILURE_SUSPEND, "Suspend"},
+                     {HandoverCoordinator::LINK_FAILURE_CLOSE, "Close"}}))
+            .AddAttribute(
+                "LinkFailureTimeout",
+                "How long a session suspended by a radio link failure (Suspend) "
+                "waits for its UE to reconnect before it is closed; 0: no limit "
+                "(it waits until the run ends). Range [0, inf).",
+                TimeValue(Seconds(5)),
+                MakeTimeAccessor(&HandoverCoordinator::m_linkFailureTimeout),
+                edgellm::MakeTimeNotNegativeChecker("ns3::HandoverCoordinator::LinkFailureTimeout",
+                                                    true))
+            .AddTraceSource("SessionSuspended",
+                            "A session stopped decoding because its UE's radio link failed "
+                            "(LinkFailurePolicy Suspend).",
+                            MakeTraceSourceAccessor(&HandoverCoordinator::m_suspendedTrace),
+                            "ns3::HandoverCoordinator::SuspendedTracedCallback")
+            .AddTraceSource("SessionReattached",
+                            "A suspended session's UE reconnected: the session resumes in "
+                            "that cell, or moves there as at a handover.",
+                            MakeTraceSourceAccessor(&HandoverCoordinator::m_reattachedTrace),
+                            "ns3::HandoverCoordinator::ReattachedTracedCallback")
+            .AddTraceSource("SessionClosed",
+                            "A session was closed after its UE's radio link failed, with the "
+                            "tokens its application had and those it never got.",
+                            MakeTraceSourceAccessor(&HandoverCoordinator::m_closedTrace),
+                            "ns3::HandoverCoordinator::ClosedTracedCallback")
             .AddTraceSource("TransferStalled",
                             "A committed migration's transfer stalled: no KV byte arrived for "
                             "StallTimeout while TCP held bytes of it.",
@@ -188,6 +230,12 @@ void
 HandoverCoordinator::DoDispose()
 {
     m_slotTick.Cancel();
+    for (auto& [imsi, s] : m_suspended)
+    {
+        s.timeout.Cancel();
+    }
+    m_suspended.clear();
+    m_deliveredProbe = Callback<uint64_t, uint64_t>();
     m_scheduler = nullptr;
     m_cells.clear();
     m_senders.clear();
@@ -339,6 +387,9 @@ HandoverCoordinator::Install(Ptr<RanObserver> observer)
                                          MakeCallback(&HandoverCoordinator::HandoverFailed, this));
     observer->TraceConnectWithoutContext("UeReleased",
                                          MakeCallback(&HandoverCoordinator::UeReleased, this));
+    observer->TraceConnectWithoutContext(
+        "RadioLinkFailure",
+        MakeCallback(&HandoverCoordinator::RadioLinkFailure, this));
 }
 
 uint32_t
@@ -696,6 +747,10 @@ HandoverCoordinator::UeReleased(uint64_t imsi, uint16_t /* cellId */)
 void
 HandoverCoordinator::UeReady(uint64_t imsi, uint16_t cellId)
 {
+    if (ResumeSuspended(imsi, cellId))
+    {
+        return;
+    }
     // After a handover this changes nothing: the path ends there already. After a failed
     // handover or a radio link failure it brings the packets back to where the UE is.
     auto it = m_migrations.find(imsi);

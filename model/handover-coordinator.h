@@ -13,6 +13,7 @@
 #include "ran-observer.h"
 #include "relay-paths.h"
 
+#include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -38,8 +39,13 @@ namespace ns3
  *     (handover)            COMMITTED --> RESUMED
  *
  * and ends early in CANCELLED (a newer handover, a wrong or withdrawn prediction), FAILED
- * (the RAN's HandoverFailed) or CLOSED (the UE's release). Every step is guarded by the
- * migration's epoch, so late events of an older one change nothing.
+ * (the RAN's HandoverFailed) or CLOSED (the UE's release, or its radio link failure).
+ * Every step is guarded by the migration's epoch, so late events of an older one change
+ * nothing.
+ *
+ * After a radio link failure, LinkFailurePolicy chooses what the session does: decode on
+ * (Continue), wait for the UE to reconnect (Suspend: the same cell resumes it, another cell
+ * gets it by a migration planned as a handover from the holder), or end (Close).
  *
  * A migration forwards the token IDs of its prefill prefix and sends its KV ranges on the
  * KV-transfer sender of the link to the target, in the plan's order and unit, with its
@@ -80,6 +86,32 @@ class HandoverCoordinator : public Object
         MEMORY_QUEUE,    //!< wait in the target's admission queue; the resume waits for it
         MEMORY_FALLBACK, //!< keep the session at the cell that holds its cache, and relay
         MEMORY_EVICT,    //!< preempt decoding sessions of the target by recompute to admit it
+    };
+
+    /// What a session does when its UE's radio link fails (RanObserver::RadioLinkFailure).
+    enum LinkFailurePolicy
+    {
+        /// Nothing changes: the owner decodes on, the cell refuses the packets while the UE is
+        /// detached, and the client's NACKs recover them once it reconnects.
+        LINK_FAILURE_CONTINUE,
+        /// The session stops decoding while the UE is detached, and resumes where the UE
+        /// reconnects; it is closed if that takes longer than LinkFailureTimeout.
+        LINK_FAILURE_SUSPEND,
+        /// The session is closed: its KV memory is freed and its undelivered tokens counted.
+        LINK_FAILURE_CLOSE,
+    };
+
+    /**
+     * \brief A session closed before its end, after a radio link failure.
+     */
+    struct ClosedSession
+    {
+        uint16_t cellId{0};           //!< the cell that held it, whose memory was freed
+        Time at;                      //!< when it was closed
+        uint32_t tokensToGenerate{0}; //!< tokens it was to generate
+        uint32_t generated{0};        //!< tokens generated before the close
+        uint64_t delivered{0};        //!< tokens its UE's application had then
+        uint64_t undelivered{0};      //!< tokensToGenerate - delivered: never reached it
     };
 
     /// Where a migration is.
@@ -144,8 +176,8 @@ class HandoverCoordinator : public Object
     void SetSessionKvProfile(uint64_t imsi, const SessionKvProfile& profile);
 
     /**
-     * \brief Listen to a RAN observer's events: HandoverStarted, UeReady, HandoverFailed and
-     * UeReleased.
+     * \brief Listen to a RAN observer's events: HandoverStarted, UeReady, HandoverFailed,
+     * UeReleased and RadioLinkFailure.
      * \param observer the observer
      */
     void Install(Ptr<RanObserver> observer);
@@ -183,6 +215,27 @@ class HandoverCoordinator : public Object
      * \return true if there was one
      */
     bool CancelPrepared(uint64_t imsi);
+
+    /**
+     * \brief How to read how many tokens a session's application has had, for the
+     * undelivered count of a closed session. Without it, the count relies on the client's
+     * acknowledgements, which can lag behind what it delivered (so it may count too many).
+     * \param delivered the tokens delivered to the application of a UE, by IMSI
+     */
+    void SetDeliveredTokensProbe(Callback<uint64_t, uint64_t> delivered);
+
+    /// \return the sessions closed after a radio link failure, by IMSI
+    const std::map<uint64_t, ClosedSession>& GetClosedSessions() const;
+
+    /// \return the tokens the closed sessions never delivered, summed over them
+    uint64_t GetUndeliveredTokens() const;
+
+    /**
+     * \param imsi a UE
+     * \return true if its session is suspended: its radio link failed and it waits for
+     *         the UE to reconnect
+     */
+    bool IsSuspended(uint64_t imsi) const;
 
     /// \return every handover so far (and each prepared migration), in the order they began
     const std::vector<HandoverRecord>& GetRecords() const;
@@ -274,6 +327,29 @@ class HandoverCoordinator : public Object
      */
     typedef void (*ReplannedTracedCallback)(uint64_t imsi, uint32_t epoch, uint64_t bytes);
 
+    /**
+     * TracedCallback signature of SessionSuspended.
+     * \param [in] imsi the UE
+     * \param [in] cellId the cell that holds the session
+     */
+    typedef void (*SuspendedTracedCallback)(uint64_t imsi, uint16_t cellId);
+
+    /**
+     * TracedCallback signature of SessionReattached.
+     * \param [in] imsi the UE
+     * \param [in] cellId the cell the UE reconnected to
+     * \param [in] detached how long the session was suspended
+     */
+    typedef void (*ReattachedTracedCallback)(uint64_t imsi, uint16_t cellId, Time detached);
+
+    /**
+     * TracedCallback signature of SessionClosed.
+     * \param [in] imsi the UE
+     * \param [in] delivered tokens its application had had
+     * \param [in] undelivered tokens it was to generate that never reached its application
+     */
+    typedef void (*ClosedTracedCallback)(uint64_t imsi, uint64_t delivered, uint64_t undelivered);
+
   protected:
     /// Cancels the slot tick and drops the scheduler, the cells and the KV senders.
     void DoDispose() override;
@@ -343,6 +419,22 @@ class HandoverCoordinator : public Object
     void UeReady(uint64_t imsi, uint16_t cellId);
     void HandoverFailed(uint64_t imsi, uint16_t cellId, RanObserver::HandoverFailureReason why);
     void UeReleased(uint64_t imsi, uint16_t cellId);
+
+    // Radio link failures (handover-coordinator-link-failure.cc).
+
+    /// A session whose UE's link failed, waiting for the UE to reconnect.
+    struct Suspension
+    {
+        uint16_t holder{0}; //!< the cell that holds its cache
+        Time since;         //!< when it was suspended
+        EventId timeout;    //!< its close at LinkFailureTimeout
+    };
+
+    void RadioLinkFailure(uint64_t imsi, uint16_t cellId);
+    /// A suspended session's UE is ready in a cell. \return true if it was suspended
+    bool ResumeSuspended(uint64_t imsi, uint16_t cellId);
+    /// Close the session of a UE at the cell that owns it, counting what it did not deliver.
+    void CloseSession(uint64_t imsi);
     void TokensArrived(uint16_t cellId,
                        uint64_t imsi,
                        uint32_t epoch,
@@ -488,18 +580,23 @@ class HandoverCoordinator : public Object
     /// Keep the slot tick running while migrations are under way.
     void ArmSlotTick();
 
-    mutable Ptr<HandoverScheduler> m_scheduler; //!< Scheduler (made on first use if unset)
-    Batching m_batching;                        //!< Batching
-    DataRate m_plannedRate;                     //!< PlannedBackhaulRate
-    uint64_t m_kvBytesPerToken;                 //!< KvBytesPerToken
-    uint32_t m_kvEntriesPerToken;               //!< KvEntriesPerToken
-    uint64_t m_kvEntryBytes;                    //!< KvEntryBytes
-    Time m_oracleGrace;                         //!< OracleGrace
-    StallPolicy m_stallPolicy;                  //!< StallPolicy
-    Time m_stallTimeout;                        //!< StallTimeout
-    MemoryFullPolicy m_memoryFull;              //!< TargetMemoryFull
-    uint32_t m_memoryFallbacks{0};              //!< handovers kept at the holder by Fallback
-    uint32_t m_evictions{0};                    //!< sessions evicted for incoming ones by Evict
+    mutable Ptr<HandoverScheduler> m_scheduler;    //!< Scheduler (made on first use if unset)
+    Batching m_batching;                           //!< Batching
+    DataRate m_plannedRate;                        //!< PlannedBackhaulRate
+    uint64_t m_kvBytesPerToken;                    //!< KvBytesPerToken
+    uint32_t m_kvEntriesPerToken;                  //!< KvEntriesPerToken
+    uint64_t m_kvEntryBytes;                       //!< KvEntryBytes
+    Time m_oracleGrace;                            //!< OracleGrace
+    StallPolicy m_stallPolicy;                     //!< StallPolicy
+    Time m_stallTimeout;                           //!< StallTimeout
+    MemoryFullPolicy m_memoryFull;                 //!< TargetMemoryFull
+    uint32_t m_memoryFallbacks{0};                 //!< handovers kept at the holder by Fallback
+    uint32_t m_evictions{0};                       //!< sessions evicted for incoming ones by Evict
+    LinkFailurePolicy m_linkFailurePolicy;         //!< LinkFailurePolicy
+    Time m_linkFailureTimeout;                     //!< LinkFailureTimeout
+    Callback<uint64_t, uint64_t> m_deliveredProbe; //!< tokens delivered to a UE's app
+    std::map<uint64_t, Suspension> m_suspended;    //!< suspended sessions, by IMSI
+    std::map<uint64_t, ClosedSession> m_closedSessions; //!< closed sessions, by IMSI
 
     std::map<uint16_t, Cell> m_cells;                                         //!< by cell id
     std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)
@@ -525,6 +622,9 @@ class HandoverCoordinator : public Object
     TracedCallback<uint64_t, uint32_t, int, int> m_stateTrace;         //!< MigrationState
     TracedCallback<uint64_t, uint32_t, uint64_t> m_replannedTrace;     //!< MigrationReplanned
     TracedCallback<uint64_t, uint32_t, uint64_t, bool> m_stalledTrace; //!< TransferStalled
+    TracedCallback<uint64_t, uint16_t> m_suspendedTrace;               //!< SessionSuspended
+    TracedCallback<uint64_t, uint16_t, Time> m_reattachedTrace;        //!< SessionReattached
+    TracedCallback<uint64_t, uint64_t, uint64_t> m_closedTrace;        //!< SessionClosed
 };
 
 } // namespace ns3

@@ -21,6 +21,9 @@ namespace ns3
  * This class adds `RecvMeasurementReport (imsi, cellId, rnti, report)` to MeasurementReport,
  * the RRC range indices converted with EutranMeasurementMapping (RSRP to dBm, RSRQ to dB).
  * Neighbours are named by their physical cell identity, which ns-3 sets to the cell ID.
+ * InstallUes connects to each UE's LteUeRrc: `RadioLinkFailure (imsi, cellId, rnti)`, which
+ * fires when T310 expires, to RadioLinkFailure. The UE then asks the cell to drop its context
+ * (the eNB's `NotifyConnectionRelease` follows at once) and searches for a cell again.
  */
 class LteRanObserver : public RrcRanObserver<LteEnbRrc, UeManager>
 {
@@ -33,6 +36,16 @@ class LteRanObserver : public RrcRanObserver<LteEnbRrc, UeManager>
 
     LteRanObserver() = default;
     ~LteRanObserver() override = default;
+
+    void InstallUes(const NetDeviceContainer& ueDevs) override;
+
+    /**
+     * \brief Sink of the UE RRC's RadioLinkFailure, public so that the mapping can be tested.
+     * \param imsi the UE
+     * \param cellId the cell whose link failed
+     * \param rnti the UE's RNTI there
+     */
+    void RadioLinkFailureSink(uint64_t imsi, uint16_t cellId, uint16_t rnti);
 
     /**
      * \brief Sink of RecvMeasurementReport, public so that the mapping can be tested.
@@ -51,6 +64,12 @@ class LteRanObserver : public RrcRanObserver<LteEnbRrc, UeManager>
     uint16_t CellOf(Ptr<NetDevice> dev) const override;
     void ConnectRanTraces(Ptr<LteEnbRrc> rrc) override;
     std::string RlcAttribute() const override;
+    /// Forgets the UE RRCs watched, whose addresses a later simulation's objects may reuse.
+    void DoDispose() override;
+
+  private:
+    /// UE RRCs connected already, so that a second InstallUes of a device is harmless.
+    std::set<const Object*> m_observedUes;
 };
 
 } // namespace ns3

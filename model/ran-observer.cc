@@ -43,6 +43,17 @@ RanObserver::GetTypeId()
                             "left connected mode (not a source's release after a handover).",
                             MakeTraceSourceAccessor(&RanObserver::m_ueReleasedTrace),
                             "ns3::RanObserver::UeReadyTracedCallback")
+            .AddTraceSource("RadioLinkFailure",
+                            "A UE lost its radio link to its serving cell and left connected "
+                            "mode; the cell has dropped its context (LTE: T310 expired after "
+                            "N310 out-of-sync indications).",
+                            MakeTraceSourceAccessor(&RanObserver::m_radioLinkFailureTrace),
+                            "ns3::RanObserver::RadioLinkTracedCallback")
+            .AddTraceSource("Reattached",
+                            "A UE whose radio link failed is connected again, in this cell (the "
+                            "same or another); fires just before its UeReady there.",
+                            MakeTraceSourceAccessor(&RanObserver::m_reattachedTrace),
+                            "ns3::RanObserver::RadioLinkTracedCallback")
             .AddTraceSource("RadioDrop",
                             "A cell's radio stack dropped a downlink packet of a UE (LTE: the "
                             "RLC transmit buffer was full).",
@@ -97,7 +108,49 @@ RanObserver::NotifyUeReady(uint64_t imsi, uint16_t cellId)
         return;
     }
     it->second = cellId;
+    if (m_linkFailed.erase(imsi) > 0)
+    {
+        ++m_reattachments;
+        m_reattachedTrace(imsi, cellId);
+    }
     m_ueReadyTrace(imsi, cellId);
+}
+
+void
+RanObserver::InstallUes(const NetDeviceContainer& ueDevs)
+{
+    if (ueDevs.GetN() > 0)
+    {
+        NS_LOG_WARN(GetInstanceTypeId().GetName()
+                    << "::InstallUes: this observer does not watch UEs; it reports no radio "
+                       "link failure");
+    }
+}
+
+void
+RanObserver::NotifyRadioLinkFailure(uint64_t imsi, uint16_t cellId)
+{
+    NS_LOG_FUNCTION(this << imsi << cellId);
+    ++m_radioLinkFailures;
+    m_linkFailed.insert(imsi);
+    m_radioLinkFailureTrace(imsi, cellId);
+    // The cell drops the UE's context right after; its release is reported here, after the
+    // failure, so that a subscriber of both sees the cause first, whatever the radio stack's
+    // order.
+    NotifyUeReleased(imsi, cellId);
+    m_servingCell.erase(imsi);
+}
+
+uint64_t
+RanObserver::GetRadioLinkFailures() const
+{
+    return m_radioLinkFailures;
+}
+
+uint64_t
+RanObserver::GetReattachments() const
+{
+    return m_reattachments;
 }
 
 void

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace ns3
@@ -66,6 +67,10 @@ struct RanMeasurementReport
  *   the radio stack does not tell it. A NO_PREAMBLE failure is such a refusal: the target
  *   reports HandoverFailed, then the source HandoverRefused.
  * - UeReleased (imsi, cellId): the serving cell released the UE.
+ * - RadioLinkFailure (imsi, cellId): the UE lost its radio link to its serving cell and left
+ *   connected mode (watched at the UEs given to InstallUes).
+ * - Reattached (imsi, cellId): the first UeReady after a RadioLinkFailure, in the cell the UE
+ *   reconnected to (the same or another); it fires just before that UeReady.
  * - RadioDrop (imsi, cellId): the radio stack dropped a downlink packet.
  * - MeasurementReport (report): the serving cell received a UE's measurement report (RSRP in
  *   dBm, RSRQ in dB); which reports a UE sends is the radio stack's configuration (for LTE,
@@ -73,9 +78,9 @@ struct RanMeasurementReport
  *
  * The serving cell of an IMSI "as last seen" is the cell of its last UeReady or HandoverDone
  * event. It stays the source cell during a handover (from HandoverStarted to HandoverDone),
- * and is forgotten when that cell releases the UE or reports a handover failure (the UE has
- * then lost its context there). UeReady fires when the serving cell changes (or becomes
- * known), not again for a UE already served in that cell.
+ * and is forgotten when that cell releases the UE or reports a handover failure, or the UE
+ * reports a radio link failure (the UE has then lost its context there). UeReady fires when the
+ * serving cell changes (or becomes known), not again for a UE already served in that cell.
  */
 class RanObserver : public Object
 {
@@ -110,6 +115,17 @@ class RanObserver : public Object
      * May be called more than once, with devices not given before.
      */
     virtual void Install(const NetDeviceContainer& ranDevs) = 0;
+
+    /**
+     * \brief Start observing the radio link of the given UE devices, for RadioLinkFailure.
+     *
+     * Radio link failures are detected at the UE, so the base stations alone cannot tell
+     * them from other releases. May be called more than once; devices already observed are
+     * skipped. This base class watches no UE (it logs a warning): an observer that does not
+     * override it reports no RadioLinkFailure, and its sessions see only the release.
+     * \param ueDevs UE devices of the observer's radio stack
+     */
+    virtual void InstallUes(const NetDeviceContainer& ueDevs);
 
     /**
      * \param imsi the UE
@@ -181,6 +197,20 @@ class RanObserver : public Object
      */
     typedef void (*MeasurementReportTracedCallback)(const RanMeasurementReport& report);
 
+    /**
+     * TracedCallback signature of RadioLinkFailure and Reattached.
+     * \param [in] imsi the UE
+     * \param [in] cellId RadioLinkFailure: the cell whose link failed; Reattached: the cell
+     *             the UE reconnected to
+     */
+    typedef void (*RadioLinkTracedCallback)(uint64_t imsi, uint16_t cellId);
+
+    /// \return radio link failures, over all UEs and cells
+    uint64_t GetRadioLinkFailures() const;
+
+    /// \return reattachments after a radio link failure, over all UEs and cells
+    uint64_t GetReattachments() const;
+
     /// \return downlink packets the radio stacks dropped, over all UEs and cells
     uint64_t GetRadioDrops() const;
 
@@ -249,6 +279,15 @@ class RanObserver : public Object
     void NotifyHandoverRefused(uint64_t imsi, uint16_t sourceCellId, uint16_t targetCellId);
 
     /**
+     * \brief Counts a radio link failure, fires RadioLinkFailure, then UeReleased if the
+     * cell served the UE, and forgets the serving cell; the next UeReady of the UE is its
+     * reattachment.
+     * \param imsi the UE
+     * \param cellId the cell whose link failed
+     */
+    void NotifyRadioLinkFailure(uint64_t imsi, uint16_t cellId);
+
+    /**
      * \brief Counts a measurement report, and fires MeasurementReport.
      * \param report the report, converted to dBm and dB
      */
@@ -273,6 +312,16 @@ class RanObserver : public Object
     TracedCallback<uint64_t, uint16_t, uint16_t> m_handoverRefusedTrace;
     /// The MeasurementReport trace source.
     TracedCallback<const RanMeasurementReport&> m_measurementReportTrace;
+    /// The RadioLinkFailure trace source.
+    TracedCallback<uint64_t, uint16_t> m_radioLinkFailureTrace;
+    /// The Reattached trace source.
+    TracedCallback<uint64_t, uint16_t> m_reattachedTrace;
+    /// UEs whose link failed and that have not reconnected since.
+    std::unordered_set<uint64_t> m_linkFailed;
+    /// Radio link failures.
+    uint64_t m_radioLinkFailures{0};
+    /// Reattachments after a radio link failure.
+    uint64_t m_reattachments{0};
     /// Packets dropped by the radio stacks.
     uint64_t m_radioDrops{0};
     /// Handovers refused by their target.

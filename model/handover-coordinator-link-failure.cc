@@ -1,0 +1,178 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// What a session does when its UE's radio link fails: LinkFailurePolicy.
+
+#include "handover-coordinator.h"
+
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorLinkFailure");
+
+void
+HandoverCoordinator::SetDeliveredTokensProbe(Callback<uint64_t, uint64_t> delivered)
+{
+    m_deliveredProbe = delivered;
+}
+
+const std::map<uint64_t, HandoverCoordinator::ClosedSession>&
+HandoverCoordinator::GetClosedSessions() const
+{
+    return m_closedSessions;
+}
+
+uint64_t
+HandoverCoordinator::GetUndeliveredTokens() const
+{
+    uint64_t sum = 0;
+    for (const auto& [imsi, c] : m_closedSessions)
+    {
+        sum += c.undelivered;
+    }
+    return sum;
+}
+
+bool
+HandoverCoordinator::IsSuspended(uint64_t imsi) const
+{
+    return m_suspended.count(imsi) > 0;
+}
+
+void
+HandoverCoordinator::RadioLinkFailure(uint64_t imsi, uint16_t cellId)
+{
+    NS_LOG_FUNCTION(this << imsi << cellId);
+    if (m_linkFailurePolicy == LINK_FAILURE_CONTINUE || m_suspended.count(imsi) > 0)
+    {
+        return;
+    }
+    if (m_migrations.count(imsi) > 0)
+    {
+        // The UE has left the target as well as the source; the holder keeps the whole cache,
+        // and the policy decides what it does with it.
+        EndMigration(imsi, CLOSED, HandoverRecord::CLOSED, false);
+    }
+    const uint16_t holder = OwnerOf(imsi);
+    if (holder == 0)
+    {
+        return; // no session, or one that has ended
+    }
+    Ptr<EdgeLlmServer> server = GetCell(holder).server;
+    const EdgeLlmServer::SessionState& state = server->GetSessionState(imsi);
+    if (state.acked >= state.tokensToGenerate)
+    {
+        return; // the client has confirmed every token: nothing is left to lose
+    }
+    if (m_linkFailurePolicy == LINK_FAILURE_CLOSE)
+    {
+        CloseSession(imsi);
+        return;
+    }
+    Ptr<LlmEngine> engine = server->GetEngine();
+    if (engine->HasSession(imsi) && engine->IsDecoding(imsi))
+    {
+        engine->StopDecoding(imsi);
+    }
+    Suspension s;
+    s.holder = holder;
+    s.since = Simulator::Now();
+    if (m_linkFailureTimeout.IsStrictlyPositive())
+    {
+        s.timeout = Simulator::Schedule(m_linkFailureTimeout,
+                                        &HandoverCoordinator::CloseSession,
+                                        this,
+                                        imsi);
+    }
+    m_suspended[imsi] = s;
+    NS_LOG_INFO("imsi " << imsi << ": radio link to cell " << cellId << " failed; suspended at "
+                        << "cell " << holder << ", token " << state.generated);
+    m_suspendedTrace(imsi, holder);
+}
+
+bool
+HandoverCoordinator::ResumeSuspended(uint64_t imsi, uint16_t cellId)
+{
+    if (m_closedSessions.count(imsi) > 0)
+    {
+        return true; // nothing follows the UE any more
+    }
+    auto it = m_suspended.find(imsi);
+    if (it == m_suspended.end())
+    {
+        return false;
+    }
+    Suspension s = it->second;
+    m_suspended.erase(it);
+    s.timeout.Cancel();
+    m_reattachedTrace(imsi, cellId, Simulator::Now() - s.since);
+    if (OwnerOf(imsi) != s.holder)
+    {
+        return false;
+    }
+    if (cellId != s.holder)
+    {
+        // Another cell: the session follows the UE as it would at a handover from the
+        // holder, by the scheduler's plan (re-prefill, cache transfer or both). A session
+        // that cannot migrate is relayed by its holder, which then decodes again.
+        HandoverStarted(imsi, s.holder, cellId);
+        if (m_migrations.count(imsi) > 0 || OwnerOf(imsi) != s.holder)
+        {
+            return true;
+        }
+        // Nothing to migrate (no token decoded yet): the holder decodes, and the path that
+        // handover set relays its tokens.
+    }
+    else
+    {
+        m_paths.RouteTo(imsi, cellId);
+        // The mark makes the client NACK what the failure lost, and measure the interruption.
+        GetCell(s.holder).server->MarkHandover(imsi);
+    }
+    Ptr<EdgeLlmServer> server = GetCell(s.holder).server;
+    Ptr<LlmEngine> engine = server->GetEngine();
+    if (engine->HasSession(imsi) && !engine->IsDecoding(imsi))
+    {
+        const uint64_t next = engine->GetNextTokenIndex(imsi);
+        const uint32_t total = server->GetSessionState(imsi).tokensToGenerate;
+        if (next < total)
+        {
+            engine->ResumeDecoding(imsi, next, total - next);
+        }
+    }
+    return true;
+}
+
+void
+HandoverCoordinator::CloseSession(uint64_t imsi)
+{
+    NS_LOG_FUNCTION(this << imsi);
+    m_suspended.erase(imsi);
+    const uint16_t holder = OwnerOf(imsi);
+    if (holder == 0)
+    {
+        return;
+    }
+    const EdgeLlmServer::SessionState state = GetCell(holder).server->CloseSession(imsi);
+    ClosedSession c;
+    c.cellId = holder;
+    c.at = Simulator::Now();
+    c.tokensToGenerate = state.tokensToGenerate;
+    c.generated = state.generated;
+    const uint64_t delivered = m_deliveredProbe.IsNull() ? state.acked : m_deliveredProbe(imsi);
+    c.delivered = std::min<uint64_t>(delivered, state.tokensToGenerate);
+    c.undelivered = state.tokensToGenerate - c.delivered;
+    m_closedSessions[imsi] = c;
+    m_awaitingDecode.erase(imsi);
+    NS_LOG_INFO("imsi " << imsi << ": closed at cell " << holder << ", " << c.delivered
+                        << " tokens delivered, " << c.undelivered << " never");
+    m_closedTrace(imsi, c.delivered, c.undelivered);
+}
+
+} // namespace ns3
