@@ -81,13 +81,14 @@ constexpr uint32_t MAX_PROMPT = 2048;
 
 /**
  * \param simTimeS the scenario's length, s
- * \return the most tokens a session generates: at 13 to 40 ms a token, a session opened
- *         by half the scenario's length ends well before its end
+ * \return the most tokens a session generates: at 13.3 ms a token (the default decode step)
+ *         and a GPU load up to 1.6, a third of the scenario's length at most, so that a
+ *         session opened by 55 % of it ends before it
  */
 uint32_t
 MaxTokens(double simTimeS)
 {
-    return static_cast<uint32_t>(9 * simTimeS);
+    return static_cast<uint32_t>(18 * simTimeS);
 }
 
 /// What one scheme's run saw and did.
@@ -103,6 +104,7 @@ struct SoakRun
     uint64_t outageDrops{0}; //!< backhaul packets lost in outages
     uint64_t deviceDrops{0}; //!< PhyRxDrop on the backhaul devices
     uint64_t crossBytes{0};  //!< cross-traffic bytes received
+    uint32_t outages{0};     //!< outages started
     uint32_t stalls{0};      //!< transfers found stalled
     uint32_t reprefills{0};  //!< of them re-prefilled
     KvTransferSenderCounters sent;
@@ -212,8 +214,8 @@ SoakTestCase::Draw(DrawnUes& ues, DrawnFaults& faults) const
         EdgeLlmUeSpec ue;
         const uint32_t cell = u->GetInteger(0, layout->GetCellCount() - 1);
         ue.route = routes->GetRoute(*layout, cell, 0.5, end).GetWaypoints();
-        // Sessions open over the first half, so that the last can finish in the rest.
-        ue.sessionStart = Seconds(u->GetValue(0.2, end / 2));
+        // Sessions open over the first 55 %, so that the last can finish in the rest.
+        ue.sessionStart = Seconds(u->GetValue(0.2, end * 0.55));
         ues.specs.push_back(ue);
         ues.prompts.push_back(u->GetInteger(512, MAX_PROMPT));
         ues.tokens.push_back(u->GetInteger(MaxTokens(end) / 3, MaxTokens(end)));
@@ -226,13 +228,13 @@ SoakTestCase::Draw(DrawnUes& ues, DrawnFaults& faults) const
     for (uint32_t o = 0; o < m_size.outages; ++o)
     {
         faults.outageLink.push_back(u->GetValue());
-        faults.outageStartS.push_back(u->GetValue(2, end * 0.85));
+        faults.outageStartS.push_back(u->GetValue(2, end * 0.75));
         faults.outageForS.push_back(u->GetValue(0.1, 1.5));
     }
     for (uint32_t f = 0; f < m_size.crossFlows; ++f)
     {
         faults.crossLink.push_back(u->GetValue());
-        faults.crossStartS.push_back(u->GetValue(1, end * 0.85));
+        faults.crossStartS.push_back(u->GetValue(1, end * 0.75));
         // Every cross-traffic packet is simulated: rates and lengths are kept moderate.
         faults.crossForS.push_back(u->GetValue(1, 5));
         faults.crossRateMbps.push_back(u->GetValue(100, 1000));
@@ -375,6 +377,14 @@ SoakTestCase::RunScheme(const std::string& scheme,
             Simulator::Stop();
             return;
         }
+        // A long soak says how far it is, so that its pace can be judged while it runs.
+        const int64_t now = Simulator::Now().GetSeconds();
+        if (now > 0 && now % 30 == 0)
+        {
+            std::clog << "soak: " << scheme << " at " << Simulator::Now().GetSeconds()
+                      << " s simulated, " << complete << " sessions done, wall " << wall << " s"
+                      << std::endl;
+        }
         Simulator::Schedule(Seconds(1), watch);
     };
     Simulator::Schedule(Seconds(1), watch);
@@ -472,10 +482,20 @@ SoakTestCase::RunScheme(const std::string& scheme,
     NS_TEST_EXPECT_MSG_EQ(run.lossDrops + run.outageDrops,
                           deviceDrops,
                           what << ": the fault counts are the devices' drops");
-    NS_TEST_EXPECT_MSG_EQ(faults->GetOutagesStarted(),
-                          drawn.outageLink.size(),
-                          what << ": every outage started");
-    if (!drawn.crossLink.empty())
+    // The run ends with its last session: faults drawn for later never came.
+    uint32_t due = 0;
+    for (double start : drawn.outageStartS)
+    {
+        due += start < run.endS ? 1 : 0;
+    }
+    NS_TEST_EXPECT_MSG_EQ(faults->GetOutagesStarted(), due, what << ": every outage due started");
+    run.outages = due;
+    bool crossDue = false;
+    for (double start : drawn.crossStartS)
+    {
+        crossDue = crossDue || start + 0.1 < run.endS;
+    }
+    if (crossDue)
     {
         NS_TEST_EXPECT_MSG_GT(run.crossBytes, 0u, what << ": cross traffic flowed");
     }
@@ -501,12 +521,13 @@ SoakTestCase::DoRun()
         schemes = SchemesFromEnvironment(schemes);
     }
     const std::vector<std::string> known = edgellm::HandoverSchemeNames();
-    std::cout << "soak: " << m_size.ues << " UEs, " << m_size.columns << "x" << m_size.rows
-              << " grid, " << m_size.simTimeS << " s, " << m_size.outages << " outages, "
-              << m_size.crossFlows << " cross-traffic flows\n"
-              << "scheme              sessions   tokens  handovers  done  failed  loss-drops"
-                 "  outage-drops  stalls  reprefills  KV-sent[MB]  withdrawn[MB]  stale[MB]"
-                 "  end[s]  wall[s]\n";
+    std::cout
+        << "soak: " << m_size.ues << " UEs, " << m_size.columns << "x" << m_size.rows << " grid, "
+        << m_size.simTimeS << " s, " << m_size.outages << " outages, " << m_size.crossFlows
+        << " cross-traffic flows\n"
+        << "scheme              sessions   tokens  handovers  done  failed  loss-drops"
+           "  outages  outage-drops  stalls  reprefills  KV-sent[MB]  withdrawn[MB]  stale[MB]"
+           "  end[s]  wall[s]\n";
     double total = 0;
     for (uint32_t k = 0; k < schemes.size(); ++k)
     {
@@ -518,12 +539,12 @@ SoakTestCase::DoRun()
         std::cout << std::left << std::setw(18) << run.scheme << std::right << std::setw(10)
                   << run.sessions << std::setw(9) << run.tokens << std::setw(11) << run.handovers
                   << std::setw(6) << run.completed << std::setw(8) << run.failed << std::setw(12)
-                  << run.lossDrops << std::setw(14) << run.outageDrops << std::setw(8) << run.stalls
-                  << std::setw(12) << run.reprefills << std::fixed << std::setprecision(1)
-                  << std::setw(13) << run.sent.sent / 1e6 << std::setw(15)
-                  << run.sent.withdrawn / 1e6 << std::setw(11) << run.received.stale / 1e6
-                  << std::setw(8) << run.endS << std::setw(9) << run.wallS << std::defaultfloat
-                  << "\n"
+                  << run.lossDrops << std::setw(9) << run.outages << std::setw(14)
+                  << run.outageDrops << std::setw(8) << run.stalls << std::setw(12)
+                  << run.reprefills << std::fixed << std::setprecision(1) << std::setw(13)
+                  << run.sent.sent / 1e6 << std::setw(15) << run.sent.withdrawn / 1e6
+                  << std::setw(11) << run.received.stale / 1e6 << std::setw(8) << run.endS
+                  << std::setw(9) << run.wallS << std::defaultfloat << "\n"
                   << std::flush;
     }
     std::cout << "soak: " << schemes.size() << " scheme(s), wall " << std::fixed
@@ -541,16 +562,14 @@ class SoakTestSuite : public TestSuite
     SoakTestSuite()
         : TestSuite("edge-llm-soak", TestSuite::Type::SYSTEM)
     {
-        AddTestCase(
-            new SoakTestCase("Soak, small: 10 UEs at 40 m/s on a 2x2 grid for 20 s, faults at "
-                             "random, ctHO and cHO",
-                             {10, 20, 2, 2, 200, 40, 2, 1, {"ctho", "cho"}}),
-            edgellm::TEST_QUICK);
-        AddTestCase(
-            new SoakTestCase("Soak: 100 UEs at 20 m/s on a 3x3 grid for 300 s, faults at random, "
-                             "every scheme (EDGE_LLM_SOAK_SCHEMES narrows it)",
-                             {100, 300, 3, 3, 300, 20, 12, 6, {}, true}),
-            edgellm::TEST_EXTENSIVE);
+        AddTestCase(new SoakTestCase("Soak, small: 10 UEs on a 2x2 grid for 20 s, faults at "
+                                     "random, ctHO and cHO",
+                                     {10, 20, 2, 2, 200, 40, 2, 1, {"ctho", "cho"}}),
+                    edgellm::TEST_QUICK);
+        AddTestCase(new SoakTestCase("Soak: 100 UEs on a 3x3 grid for 300 s, faults at random, "
+                                     "every scheme (EDGE_LLM_SOAK_SCHEMES narrows it)",
+                                     {100, 300, 3, 3, 300, 20, 12, 6, {}, true}),
+                    edgellm::TEST_EXTENSIVE);
     }
 };
 
