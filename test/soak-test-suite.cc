@@ -9,9 +9,9 @@
 //
 // The EXTENSIVE case is the full size (100 UEs, 300 s); it runs only when asked for:
 //   ./build/edge-llm-test-runner --suite=edge-llm-soak --fullness=EXTENSIVE
-// EDGE_LLM_SOAK_SCHEMES (a comma-separated list of scheme names) narrows it to some schemes;
-// by default it runs every registered one. The QUICK case keeps the same code path tested by
-// default, small.
+// EDGE_LLM_SOAK_SCHEMES (a comma-separated list of scheme names, or "all") chooses the
+// schemes of either case; by default the full case runs every registered one. The QUICK case
+// keeps the same code path tested by default, small.
 
 #include "test-durations.h"
 
@@ -113,7 +113,14 @@ struct SoakRun
     double wallS{0}; //!< wall time of the run
 };
 
-/// \return the schemes named in EDGE_LLM_SOAK_SCHEMES, or \p fallback if it is unset or empty
+/// \return every scheme of the module's registry (the runner's own test policies left out)
+std::vector<std::string> ModuleSchemes();
+
+/**
+ * \param fallback the case's own schemes
+ * \return the schemes named in EDGE_LLM_SOAK_SCHEMES ("all": every scheme), or \p fallback if
+ *         it is unset or empty
+ */
 std::vector<std::string>
 SchemesFromEnvironment(const std::vector<std::string>& fallback)
 {
@@ -121,6 +128,10 @@ SchemesFromEnvironment(const std::vector<std::string>& fallback)
     if (!text || !*text)
     {
         return fallback;
+    }
+    if (std::string(text) == "all")
+    {
+        return ModuleSchemes();
     }
     std::vector<std::string> names;
     std::istringstream in(text);
@@ -134,7 +145,6 @@ SchemesFromEnvironment(const std::vector<std::string>& fallback)
     return names;
 }
 
-/// \return every scheme of the module's registry (the runner's own test policies left out)
 std::vector<std::string>
 ModuleSchemes()
 {
@@ -272,6 +282,16 @@ SoakTestCase::RunScheme(const std::string& scheme,
     }
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
     edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf(scheme));
+    // A policy that budgets the backhaul per slot has its budgets spent by a per-slot
+    // KV-transfer policy of that slot.
+    const Time slot = ObjectFactory(edgellm::HandoverSchedulerTypeOf(scheme))
+                          .Create<HandoverScheduler>()
+                          ->GetSlotDuration();
+    if (slot.IsStrictlyPositive())
+    {
+        edge->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
+        edge->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(slot));
+    }
     edge->SetCoordinatorAttribute("Batching", StringValue("online"));
     // Both stall policies are met, by alternate schemes.
     edge->SetCoordinatorAttribute("StallPolicy", StringValue(index % 2 ? "Reprefill" : "Wait"));
@@ -563,8 +583,8 @@ class SoakTestSuite : public TestSuite
         : TestSuite("edge-llm-soak", TestSuite::Type::SYSTEM)
     {
         AddTestCase(new SoakTestCase("Soak, small: 10 UEs on a 2x2 grid for 20 s, faults at "
-                                     "random, ctHO and cHO",
-                                     {10, 20, 2, 2, 200, 40, 2, 1, {"ctho", "cho"}}),
+                                     "random, ctHO and cHO (EDGE_LLM_SOAK_SCHEMES changes them)",
+                                     {10, 20, 2, 2, 200, 40, 2, 1, {"ctho", "cho"}, true}),
                     edgellm::TEST_QUICK);
         AddTestCase(new SoakTestCase("Soak: 100 UEs on a 3x3 grid for 300 s, faults at random, "
                                      "every scheme (EDGE_LLM_SOAK_SCHEMES narrows it)",
