@@ -312,6 +312,9 @@ EdgeLlmNetwork::Build()
         PlanHandovers();
     }
 
+    // Faults act on the serving parts: without them, asked-for faults would silently vanish.
+    NS_ABORT_MSG_IF(m_hasFaults && !m_installServing,
+                    "EdgeLlmNetwork::Build: SetFaults needs InstallServing = true");
     if (!m_installServing)
     {
         return;
