@@ -564,12 +564,12 @@ SoakTestCase::DoRun()
                   << run.reprefills << std::fixed << std::setprecision(1) << std::setw(13)
                   << run.sent.sent / 1e6 << std::setw(15) << run.sent.withdrawn / 1e6
                   << std::setw(11) << run.received.stale / 1e6 << std::setw(8) << run.endS
-                  << std::setw(9) << run.wallS << std::defaultfloat << "\n"
+                  << std::setw(9) << run.wallS << std::defaultfloat << std::setprecision(6) << "\n"
                   << std::flush;
     }
     std::cout << "soak: " << schemes.size() << " scheme(s), wall " << std::fixed
               << std::setprecision(1) << total << " s\n"
-              << std::defaultfloat;
+              << std::defaultfloat << std::setprecision(6);
 }
 
 /**
