@@ -18,7 +18,8 @@ set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledg
                          edge-llm-backhaul edge-llm-scenario
                          edge-llm-online edge-llm-sit edge-llm-lte-radio edge-llm-impactho
                          edge-llm-impactho-road edge-llm-predictor edge-llm-pallas
-                         edge-llm-faults edge-llm-handover-failure edge-llm-rlf)
+                         edge-llm-faults edge-llm-handover-failure edge-llm-rlf
+                         edge-llm-online-faults edge-llm-soak)
 foreach(suite ${EDGE_LLM_TEST_SUITES})
   add_test(NAME ${suite}-suite COMMAND edge-llm-test-runner --suite=${suite} --verbose)
   add_test(NAME ${suite}-suite-registered COMMAND edge-llm-test-runner --list)

@@ -8,9 +8,11 @@
 //
 //   ./edge-llm-scenario --layout=road --cells=4 --backhaul=star --mobility=poisson
 //   ./edge-llm-scenario --layout=grid --columns=3 --rows=3 --mobility=routes --scheme=detour
+//   ./edge-llm-scenario --layout=grid --mobility=routes --backhaulLoss=1e-3 --outageAfter=50ms
 //
-// It prints one line per handover, then each session's tokens and KV ledger, and exits 1 if
-// a session missed tokens, the ledger does not balance, or nobody handed over.
+// It prints one line per handover, then each session's tokens and KV ledger, then what the
+// faults did (with any fault flag), and exits 1 if a session missed tokens, the ledger does not
+// balance, or nobody handed over.
 
 #include "example-progress.h"
 
@@ -141,6 +143,7 @@ main(int argc, char* argv[])
 {
     Flags f;
     HandoverSchemeFlag scheme({}, "ctho");
+    FaultFlags faultFlags;
     CommandLine cmd(__FILE__);
     cmd.AddValue("ran", "the radio access network: lte, or nr (with 5G-LENA)", f.ran);
     cmd.AddValue("layout", "line, road or grid", f.layout);
@@ -167,6 +170,7 @@ main(int argc, char* argv[])
                  "write handovers.csv and sessions.csv there, each with a .json sidecar",
                  outDir);
     scheme.AddTo(cmd);
+    faultFlags.AddTo(cmd);
     // Numbers are checked as text first: CommandLine would print its help without the
     // flag's range, or wrap "-3" around in an unsigned flag.
     {
@@ -206,10 +210,19 @@ main(int argc, char* argv[])
     }
     DataRate backhaulRate;
     Time simTime;
+    FaultConfig faults;
     std::string error = Check(f, backhaulRate, simTime);
+    if (error.empty())
+    {
+        error = faultFlags.Read(faults);
+    }
     if (error.empty() && !outDir.empty())
     {
         error = edgellm::PrepareOutDir("outDir", outDir);
+    }
+    if (error.empty())
+    {
+        error = edgellm::CheckFlagAttributes(FaultConfig::FlagAttributes(), argc, argv);
     }
     if (error.empty())
     {
@@ -344,9 +357,21 @@ main(int argc, char* argv[])
     net->SetAttribute("Trigger", StringValue(f.trigger));
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
     edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf(schemes[0]));
+    // A policy that budgets the backhaul per slot (ImpactHO's) has its budgets spent by a
+    // per-slot KV-transfer policy of that slot.
+    const Time slot = ObjectFactory(edgellm::HandoverSchedulerTypeOf(schemes[0]))
+                          .Create<HandoverScheduler>()
+                          ->GetSlotDuration();
+    if (slot.IsStrictlyPositive())
+    {
+        edge->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
+        edge->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(slot));
+    }
     edge->SetCoordinatorAttribute("Batching", StringValue("online"));
     edge->SetClientAttribute("PromptTokens", UintegerValue(1024));
     edge->SetClientAttribute("TokensToGenerate", UintegerValue(f.tokens));
+    // 5. What goes wrong: backhaul faults on every link, a slower GPU, a stall policy.
+    net->SetFaults(faults);
     net->Build();
     net->AssignStreams(1);
     // [scenario]
@@ -393,6 +418,15 @@ main(int argc, char* argv[])
         CollectRunResults(schemes[0], records, net->GetClients())};
     NoteClosedSessions(results[0], edge->GetCoordinator()->GetClosedSessions());
     PrintSitSplit(std::cout, results);
+    const FaultCounts counts = net->GetFaultCounts();
+    if (counts.lossDrops + counts.outageDrops + counts.crossTrafficBytes + counts.stalls > 0)
+    {
+        std::cout << "faults: backhaul packets lost " << counts.lossDrops << " at random, "
+                  << counts.outageDrops << " in " << counts.outages << " outage(s); cross traffic "
+                  << std::setprecision(1) << std::fixed << counts.crossTrafficBytes / 1e6
+                  << " MB; transfers stalled " << counts.stalls << ", re-prefilled "
+                  << counts.reprefills << "\n";
+    }
     if (!outDir.empty())
     {
         // Every handover and session of the network, whatever its layout, in the module's
@@ -417,6 +451,10 @@ main(int argc, char* argv[])
                            {"simTime", f.simTime},
                            {"scheme", schemes[0]},
                            {"outDir", outDir}};
+        for (const auto& pair : faults.ToParameters())
+        {
+            meta.parameters.push_back(pair);
+        }
         if (!WriteRunResults(outDir, results, meta))
         {
             std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";

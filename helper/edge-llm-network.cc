@@ -11,7 +11,9 @@
 #include "ns3/boolean.h"
 #include "ns3/constant-velocity-mobility-model.h"
 #include "ns3/double.h"
+#include "ns3/edge-llm-server.h"
 #include "ns3/explaining-checker.h"
+#include "ns3/ipv4.h"
 #include "ns3/kv-transfer-application.h"
 #include "ns3/log.h"
 #include "ns3/mobility-helper.h"
@@ -32,6 +34,9 @@ NS_OBJECT_ENSURE_REGISTERED(EdgeLlmNetwork);
 
 namespace
 {
+
+/// The first random stream of the faults' loss draws: clear of the RAN's streams.
+constexpr int64_t FAULT_STREAM = 10000;
 
 std::string
 Name(const std::string& attribute)
@@ -146,6 +151,7 @@ EdgeLlmNetwork::DoDispose()
     m_topology = nullptr;
     m_edge = nullptr;
     m_observer = nullptr;
+    m_faults.reset();
     Object::DoDispose();
 }
 
@@ -187,6 +193,16 @@ EdgeLlmNetwork::AddUe(const EdgeLlmUeSpec& spec)
                                                  << " or velocity " << spec.velocity
                                                  << " is invalid; allowed: finite, in m and m/s");
     m_ues.push_back(spec);
+}
+
+void
+EdgeLlmNetwork::SetFaults(const FaultConfig& faults)
+{
+    NS_ABORT_MSG_IF(m_built, "EdgeLlmNetwork::SetFaults: call it before Build()");
+    const std::string error = faults.Check();
+    NS_ABORT_MSG_IF(!error.empty(), "EdgeLlmNetwork::SetFaults: " << error);
+    m_faultConfig = faults;
+    m_hasFaults = true;
 }
 
 void
@@ -296,6 +312,9 @@ EdgeLlmNetwork::Build()
         PlanHandovers();
     }
 
+    // Faults act on the serving parts: without them, asked-for faults would silently vanish.
+    NS_ABORT_MSG_IF(m_hasFaults && !m_installServing,
+                    "EdgeLlmNetwork::Build: SetFaults needs InstallServing = true");
     if (!m_installServing)
     {
         return;
@@ -315,6 +334,20 @@ EdgeLlmNetwork::Build()
         m_clients.Get(j)->SetStartTime(start);
     }
     m_observer = m_edge->InstallObserver(m_cellDevices);
+    if (m_hasFaults)
+    {
+        std::vector<Ptr<LlmEngine>> engines;
+        for (uint32_t i = 0; i < m_servers.GetN(); ++i)
+        {
+            engines.push_back(DynamicCast<EdgeLlmServer>(m_servers.Get(i))->GetEngine());
+        }
+        m_faults = std::make_unique<FaultInjection>();
+        m_faults->Install(m_faultConfig,
+                          GetBackhaulLinks(),
+                          m_edge->GetCoordinator(),
+                          engines,
+                          FAULT_STREAM);
+    }
 }
 
 void
@@ -509,6 +542,42 @@ Ptr<RanObserver>
 EdgeLlmNetwork::GetObserver() const
 {
     return m_observer;
+}
+
+std::vector<BackhaulLink>
+EdgeLlmNetwork::GetBackhaulLinks() const
+{
+    std::vector<BackhaulLink> links;
+    if (!m_observer)
+    {
+        return links;
+    }
+    // A topology names its links by their devices; cross traffic needs the nodes and the
+    // addresses at each end too.
+    const auto addressOf = [](Ptr<NetDevice> device) {
+        Ptr<Ipv4> ip = device->GetNode()->GetObject<Ipv4>();
+        const int32_t interface = ip ? ip->GetInterfaceForDevice(device) : -1;
+        NS_ABORT_MSG_IF(interface < 0 || ip->GetNAddresses(interface) == 0,
+                        "EdgeLlmNetwork: a backhaul device has no IPv4 address");
+        return ip->GetAddress(interface, 0).GetLocal();
+    };
+    for (const BackhaulSegment& segment : m_topology->GetSegments())
+    {
+        BackhaulLink link;
+        link.devices = segment.devices;
+        link.nodeA = segment.devices.Get(0)->GetNode();
+        link.nodeB = segment.devices.Get(1)->GetNode();
+        link.addressA = addressOf(segment.devices.Get(0));
+        link.addressB = addressOf(segment.devices.Get(1));
+        links.push_back(link);
+    }
+    return links;
+}
+
+FaultCounts
+EdgeLlmNetwork::GetFaultCounts() const
+{
+    return m_faults ? m_faults->GetCounts() : FaultCounts();
 }
 
 KvTransferSenderCounters

@@ -8,6 +8,7 @@
 #include "backhaul-topology.h"
 #include "cell-layout.h"
 #include "edge-llm-helper.h"
+#include "fault-config.h"
 #include "ran-stack.h"
 #include "ue-trajectory.h"
 
@@ -20,6 +21,7 @@
 #include "ns3/vector.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,10 @@ struct EdgeLlmUeSpec
  * With InstallServing false the network has the same radio, mobility and handovers with no
  * servers, backhaul, clients or observer.
  *
+ * SetFaults gives the run backhaul faults, a stall policy and a GPU load (FaultConfig): Build
+ * puts them on every link of the topology (GetBackhaulLinks), on the coordinator and on every
+ * cell's engine. A network without SetFaults leaves all three as their attributes say.
+ *
  * Set the parts (SetRanStack, SetCellLayout, SetBackhaulTopology) and their attributes, and
  * the helpers' attributes (GetEdgeLlmHelper), before Build(); read the parts after it.
  */
@@ -103,6 +109,13 @@ class EdgeLlmNetwork : public Object
      *        a route with waypoints out of time order stop the run
      */
     void AddUe(const EdgeLlmUeSpec& spec);
+
+    /**
+     * \brief Inject faults into the run (before Build); needs InstallServing.
+     * \param faults the faults and the policies that meet them; one that fails
+     *        FaultConfig::Check() stops the run with its message
+     */
+    void SetFaults(const FaultConfig& faults);
 
     /// Make the network and install everything. Call once.
     void Build();
@@ -152,6 +165,16 @@ class EdgeLlmNetwork : public Object
     const std::vector<BackhaulPath>& GetBackhaulPaths() const;
     /// \return the RAN observer, or null without serving
     Ptr<RanObserver> GetObserver() const;
+    /**
+     * \brief Every point-to-point link of the backhaul topology, after Build().
+     *
+     * A path may cross several links (a star's access links and its shared uplink); faults
+     * act on links, so these are what they are put on.
+     * \return the links, by segment id; empty without serving
+     */
+    std::vector<BackhaulLink> GetBackhaulLinks() const;
+    /// \return what the faults of SetFaults did so far; all zero without them
+    FaultCounts GetFaultCounts() const;
 
     /**
      * \param imsi a UE
@@ -216,6 +239,9 @@ class EdgeLlmNetwork : public Object
     std::vector<Time> m_giveUp;                    //!< per planned handover
     std::vector<uint32_t> m_plannedSource;         //!< per planned handover, layout index
     uint32_t m_plannedDropped{0};                  //!< planned handovers not requested
+    bool m_hasFaults{false};                       //!< SetFaults was called
+    FaultConfig m_faultConfig;                     //!< SetFaults
+    std::unique_ptr<FaultInjection> m_faults;      //!< installed by Build, if SetFaults
 };
 
 } // namespace ns3
