@@ -357,16 +357,7 @@ main(int argc, char* argv[])
     net->SetAttribute("Trigger", StringValue(f.trigger));
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
     edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf(schemes[0]));
-    // A policy that budgets the backhaul per slot (ImpactHO's) has its budgets spent by a
-    // per-slot KV-transfer policy of that slot.
-    const Time slot = ObjectFactory(edgellm::HandoverSchedulerTypeOf(schemes[0]))
-                          .Create<HandoverScheduler>()
-                          ->GetSlotDuration();
-    if (slot.IsStrictlyPositive())
-    {
-        edge->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
-        edge->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(slot));
-    }
+    edge->MatchKvTransferPolicyToScheduler();
     edge->SetCoordinatorAttribute("Batching", StringValue("online"));
     edge->SetClientAttribute("PromptTokens", UintegerValue(1024));
     edge->SetClientAttribute("TokensToGenerate", UintegerValue(f.tokens));

@@ -128,6 +128,18 @@ EdgeLlmHelper::SetKvTransferPolicyAttribute(const std::string& name, const Attri
     m_kvPolicyFactory.Set(name, value);
 }
 
+Time
+EdgeLlmHelper::MatchKvTransferPolicyToScheduler()
+{
+    const Time slot = m_schedulerFactory.Create<HandoverScheduler>()->GetSlotDuration();
+    if (slot.IsStrictlyPositive())
+    {
+        SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
+        SetKvTransferPolicyAttribute("SlotDuration", TimeValue(slot));
+    }
+    return slot;
+}
+
 ApplicationContainer
 EdgeLlmHelper::InstallServers(Ptr<RanStack> stack,
                               const NodeContainer& enbNodes,

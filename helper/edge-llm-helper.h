@@ -97,6 +97,14 @@ class EdgeLlmHelper : public Object
      * \param typeName a subclass of ns3::KvTransferPolicy
      */
     void SetKvTransferPolicyType(const std::string& typeName);
+    /**
+     * \brief Give a scheduler that budgets the backhaul per slot (ImpactHO's, whose
+     * GetSlotDuration is > 0) the per-slot KV-transfer policy that spends its budgets:
+     * ns3::SlotBudgetKvTransferPolicy with the scheduler's slot. Call it after the
+     * scheduler's type and attributes are set; with any other scheduler it changes nothing.
+     * \return the scheduler's slot, zero for a scheduler without slots
+     */
+    Time MatchKvTransferPolicyToScheduler();
 
     /**
      * \brief A server on each base station, each with its own engine, injecting into its own

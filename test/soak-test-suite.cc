@@ -282,16 +282,7 @@ SoakTestCase::RunScheme(const std::string& scheme,
     }
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
     edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf(scheme));
-    // A policy that budgets the backhaul per slot has its budgets spent by a per-slot
-    // KV-transfer policy of that slot.
-    const Time slot = ObjectFactory(edgellm::HandoverSchedulerTypeOf(scheme))
-                          .Create<HandoverScheduler>()
-                          ->GetSlotDuration();
-    if (slot.IsStrictlyPositive())
-    {
-        edge->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
-        edge->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(slot));
-    }
+    edge->MatchKvTransferPolicyToScheduler();
     edge->SetCoordinatorAttribute("Batching", StringValue("online"));
     // Both stall policies are met, by alternate schemes.
     edge->SetCoordinatorAttribute("StallPolicy", StringValue(index % 2 ? "Reprefill" : "Wait"));
