@@ -221,7 +221,7 @@ CtHoLineConfig::ToParameters() const
 bool
 CtHoLineInputs::operator==(const CtHoLineInputs& other) const
 {
-    return startX == other.startX && prompts == other.prompts;
+    return startX == other.startX && prompts == other.prompts && batches == other.batches;
 }
 
 CtHoLineExperiment::CtHoLineExperiment(CtHoLineConfig config)
@@ -328,7 +328,9 @@ CtHoLineExperiment::Run(const std::string& scheme,
 
     Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
     edge->SetSchedulerType(SchedulerTypeOf(scheme));
-    edge->SetCoordinatorAttribute("Batching", StringValue(c.batching));
+    // Batches fixed in hindsight are oracle groups, whatever the trigger.
+    edge->SetCoordinatorAttribute("Batching",
+                                  StringValue(inputs.batches.empty() ? c.batching : "oracle"));
     edge->SetCoordinatorAttribute("PlannedBackhaulRate", DataRateValue(c.plannedBackhaulRate));
     edge->SetCoordinatorAttribute("KvBytesPerToken", UintegerValue(kvBytesPerToken));
     edge->SetCoordinatorAttribute("KvEntriesPerToken",
@@ -351,7 +353,11 @@ CtHoLineExperiment::Run(const std::string& scheme,
     const uint16_t cell2 = DynamicCast<EdgeLlmServer>(s->GetServers().Get(1))->GetCellId();
     run.plannedTokensPerSecond = coordinator->GetPlannedTokensPerSecond(cell1, cell2);
     run.prefillCycleS = c.prefillCycle.GetSeconds();
-    if (c.batching == "oracle")
+    for (const auto& batch : inputs.batches)
+    {
+        coordinator->AddOracleGroup(batch);
+    }
+    if (c.batching == "oracle" && inputs.batches.empty())
     {
         std::vector<std::pair<uint64_t, Time>> group;
         std::set<uint32_t> seen;
@@ -421,6 +427,7 @@ CtHoLineExperiment::Run(const std::string& scheme,
             [&done](uint64_t imsi, uint64_t, uint64_t) { done(imsi); }));
     // The inputs as the network holds them, not as they were asked for: a scheme that drew
     // its own, or a scenario that moved a UE, shows here.
+    run.inputs.batches = inputs.batches;
     for (uint32_t j = 0; j < c.numUes; ++j)
     {
         run.inputs.startX.push_back(
@@ -530,68 +537,11 @@ CtHoLineExperiment::Summarize(const CtHoLineRun& run)
             input.ues.push_back({r->contextTokens, r->hoStart.GetSeconds()});
         }
         g.meanDelayS = sum / records.size();
-        const CtHoSolver solver(input, run.compute);
-        uint64_t prefix = 0;
-        if (run.scheme == "tho")
-        {
-            prefix = solver.GetMaxContext();
-        }
-        else if (run.scheme == "ctho")
-        {
-            prefix = solver.Solve().prefixTokens;
-        }
-        g.analytic = solver.Evaluate(prefix);
+        g.analytic = SchemeValue(run.scheme, CtHoSolver(input, run.compute));
         g.ratio = g.analytic.worstDelay > 0 ? g.worstDelayS / g.analytic.worstDelay : NOT_MEASURED;
         out.push_back(g);
     }
     return out;
-}
-
-CtHoLineClairvoyant
-CtHoLineExperiment::Clairvoyant(const CtHoLineRun& run)
-{
-    std::vector<CtHoUe> ues;
-    for (const HandoverRecord& r : run.records)
-    {
-        if (r.outcome == HandoverRecord::MIGRATED)
-        {
-            ues.push_back({r.contextTokens, r.hoStart.GetSeconds()});
-        }
-    }
-    std::stable_sort(ues.begin(), ues.end(), [](const CtHoUe& a, const CtHoUe& b) {
-        return a.handoverTime < b.handoverTime;
-    });
-    CtHoLineClairvoyant best;
-    best.sessions = ues.size();
-    if (ues.empty())
-    {
-        best.worstDelayS = NOT_MEASURED;
-        return best;
-    }
-    // worst[j]: the best worst delay of the first j handovers; batches[j]: its batch count.
-    const std::size_t n = ues.size();
-    std::vector<double> worst(n + 1, std::numeric_limits<double>::infinity());
-    std::vector<std::size_t> batches(n + 1, 0);
-    worst[0] = 0;
-    for (std::size_t j = 1; j <= n; ++j)
-    {
-        for (std::size_t i = 0; i < j; ++i)
-        {
-            CtHoInput input;
-            input.backhaulTokensPerSecond = run.plannedTokensPerSecond;
-            input.prefillCycle = run.prefillCycleS;
-            input.ues.assign(ues.begin() + i, ues.begin() + j);
-            const double v = std::max(worst[i], CtHoSolver(input, run.compute).Solve().worstDelay);
-            if (v < worst[j])
-            {
-                worst[j] = v;
-                batches[j] = batches[i] + 1;
-            }
-        }
-    }
-    best.worstDelayS = worst[n];
-    best.groups = batches[n];
-    return best;
 }
 
 } // namespace ns3

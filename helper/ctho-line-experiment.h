@@ -87,6 +87,13 @@ struct CtHoLineInputs
 {
     std::vector<double> startX;    //!< per moving UE, m
     std::vector<uint32_t> prompts; //!< per moving UE, tokens
+    /**
+     * Batches fixed in hindsight, each a list of (IMSI, expected handover time): when not
+     * empty, the run batches its handovers by them (oracle batching, whatever the trigger),
+     * as CtHoLineExperiment::MeasureRegret does with the clairvoyant partition of an online
+     * run.
+     */
+    std::vector<std::vector<std::pair<uint64_t, Time>>> batches;
 
     /**
      * \param other another draw
@@ -160,6 +167,28 @@ struct CtHoLineClairvoyant
     std::size_t sessions{0}; //!< migrated handovers
     std::size_t groups{0};   //!< batches of the best partition
     double worstDelayS{0};   //!< its worst-user delay, s; NaN without a migrated handover
+    /// The batches of the best partition, by handover time: (IMSI, measured tau_i) each
+    std::vector<std::vector<std::pair<uint64_t, Time>>> batches;
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief An online run's regret, measured against measured: the same draw run again at
+ * packet level with the clairvoyant partition of its handovers as oracle batches.
+ *
+ * The regret is what planning online costs; the model error is how far the packets are from
+ * the model on the clairvoyant batches. Their product is the online run's worst delay over
+ * the analytic clairvoyant optimum.
+ */
+struct CtHoLineRegret
+{
+    double onlineWorstS{0};          //!< the online run's worst measured delay, s
+    double clairvoyantMeasuredS{0};  //!< the clairvoyant batches' worst measured delay, s
+    double clairvoyantAnalyticS{0};  //!< the same batches' worst delay in the model, s
+    double regret{0};                //!< onlineWorstS / clairvoyantMeasuredS
+    double modelError{0};            //!< clairvoyantMeasuredS / clairvoyantAnalyticS
+    CtHoLineClairvoyant clairvoyant; //!< the partition
+    CtHoLineRun clairvoyantRun;      //!< the packet-level run of the clairvoyant batches
 };
 
 /**
@@ -217,10 +246,19 @@ class CtHoLineExperiment
     static std::vector<CtHoLineGroupSummary> Summarize(const CtHoLineRun& run);
 
     /**
+     * \brief V(L) of a ctHO problem at a scheme's own L: C_max for tho, the optimum for ctho,
+     * 0 for cho and every other scheme.
+     * \param scheme a scheme name
+     * \param solver the problem
+     * \return the value
+     */
+    static CtHoValue SchemeValue(const std::string& scheme, const CtHoSolver& solver);
+
+    /**
      * \brief The clairvoyant optimum of a run's measured inputs: the migrated handovers, by
-     * tau_i, cut into consecutive batches, each with its optimal L, so that the worst delay
-     * over all is the smallest (an exact dynamic programme over the cuts, with the exact
-     * solver for each batch).
+     * tau_i, cut into consecutive batches, each at the run's scheme's own L (SchemeValue: the
+     * optimal L for ctHO), so that the worst delay over all is the smallest (an exact dynamic
+     * programme over the cuts, with the exact solver for each batch).
      *
      * Batches are taken apart: none waits for the GPU or the backhaul behind another. So no
      * online policy, which must plan before it knows the next handover, can do better on
@@ -229,6 +267,22 @@ class CtHoLineExperiment
      * \return the reference
      */
     static CtHoLineClairvoyant Clairvoyant(const CtHoLineRun& run);
+
+    /**
+     * \brief The regret of an online run, against the packet-level run of its clairvoyant
+     * batches on the same draw (run here, at the RngRun in force, which should be the online
+     * run's).
+     * \param online a run with online batching
+     * \return the regret, the model error, and the clairvoyant run; NaN ratios without a
+     *         migrated handover
+     */
+    CtHoLineRegret MeasureRegret(const CtHoLineRun& online) const;
+
+    /**
+     * \param run a run
+     * \return the largest measured delay of its migrated handovers, s; NaN without one
+     */
+    static double WorstMigratedDelay(const CtHoLineRun& run);
 
   private:
     CtHoLineConfig m_config; //!< the settings

@@ -57,7 +57,7 @@ HandoverCoordinator::RadioLinkFailure(uint64_t imsi, uint16_t cellId)
     {
         // The UE has left the target as well as the source; the holder keeps the whole cache,
         // and the policy decides what it does with it.
-        EndMigration(imsi, CLOSED, HandoverRecord::CLOSED, false);
+        EndMigration(imsi, CLOSED, false);
     }
     const uint16_t holder = OwnerOf(imsi);
     if (holder == 0)

@@ -75,9 +75,20 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     else
     {
         NS_LOG_INFO("imsi " << imsi << ": cell " << target << " has no link to cell " << holder
-                            << ", which holds the cache; tokens are relayed and re-prefilled");
+                            << ", which holds the cache; tokens are relayed");
         m.route = m_paths.Get(imsi);
-        prefill = {{0, context}};
+        HandoverSessionView view;
+        view.imsi = imsi;
+        view.holderCell = holder;
+        view.targetCell = target;
+        view.contextTokens = context;
+        view.nextTokenIndex = next;
+        view.tokensLeft = remaining;
+        view.handoverStartS = handoverAt.GetSeconds();
+        view.kv = kv;
+        view.handedOver = !prepared;
+        prefill =
+            HandoverScheduler::Resolve(Scheduler()->PlanWithoutDirectLink(view).prefill, context);
         transfer.clear();
         m.open = false;
     }
@@ -203,11 +214,14 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
 }
 
 void
-HandoverCoordinator::EndMigration(uint64_t imsi,
-                                  MigrationState state,
-                                  HandoverRecord::Outcome outcome,
-                                  bool resumeHolder)
+HandoverCoordinator::EndMigration(uint64_t imsi, MigrationState state, bool resumeHolder)
 {
+    NS_ABORT_MSG_IF(state != CANCELLED && state != FAILED && state != CLOSED,
+                    "HandoverCoordinator::EndMigration: " << StateName(state)
+                                                          << " is not an end before the resume");
+    const HandoverRecord::Outcome outcome = state == CANCELLED ? HandoverRecord::CANCELLED
+                                            : state == FAILED  ? HandoverRecord::FAILED
+                                                               : HandoverRecord::CLOSED;
     auto it = m_migrations.find(imsi);
     Migration m = it->second;
     const MigrationView view = MakeMigrationView(imsi, m, nullptr, nullptr);
@@ -332,6 +346,7 @@ HandoverCoordinator::TokensArrived(uint16_t cellId,
         return;
     }
     m.tokensIn = true;
+    TrySubmitReprefill(imsi, m);
     TryPrefill(imsi, m_records[m.record].group);
 }
 
@@ -404,10 +419,10 @@ HandoverCoordinator::PrefillCompleted(uint16_t cellId,
     t.queuedPrefill -= std::min(t.queuedPrefill, tokens);
     if (it->second.pendingReprefill > 0)
     {
-        // The KV that a stalled link did not bring, after the prefix that was running.
-        const uint64_t more = it->second.pendingReprefill;
-        it->second.pendingReprefill = 0;
-        t.server->GetEngine()->SubmitPrefill(imsi, more, true);
+        // The KV that a stalled link did not bring, after the prefix that was queued or
+        // running, once its IDs are in.
+        it->second.reprefillReady = true;
+        TrySubmitReprefill(imsi, it->second);
         return;
     }
     it->second.prefillDone = true;

@@ -20,10 +20,6 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorOnline");
 
-/// Slack on when a new member's token IDs reach its target, us: a batch it is planned into
-/// must not start without them.
-constexpr int64_t TOKENS_MARGIN_US = 200;
-
 namespace
 {
 
@@ -37,33 +33,6 @@ Units(const std::vector<std::pair<uint32_t, uint32_t>>& ranges)
         n += count;
     }
     return n;
-}
-
-/**
- * \brief Call out(a, b) for each part [a, b) of [first, end) that holes does not cover, in
- * order.
- */
-template <class Out>
-void
-ForEachOutside(uint64_t first, uint64_t end, const edgellm::RangeSet& holes, Out out)
-{
-    uint64_t at = first;
-    for (const auto& [hf, he] : holes.Ranges())
-    {
-        if (he <= at || hf >= end)
-        {
-            continue;
-        }
-        if (hf > at)
-        {
-            out(at, hf);
-        }
-        at = std::max(at, he);
-    }
-    if (at < end)
-    {
-        out(at, end);
-    }
 }
 
 } // namespace
@@ -136,33 +105,26 @@ HandoverCoordinator::PlanCycleGroup(
         link.backlogBytes =
             b != backlog.end() ? b->second : LinkBacklog(link.fromCell, link.toCell);
     }
-    // Two plans, each true to what its prefixes cost: one keeps what the members sent (no
-    // prefix grows past its old one), the other may grow them and wastes those bytes, which
-    // the link has carried all the same. The one that predicts the smaller delay is taken.
+    // Two views, each true to what its prefixes cost: one keeps what the members sent (no
+    // prefix grows past its old one), the other lets them grow and counts those bytes, which
+    // the link carries all the same. The policy chooses.
     HandoverPlanInput keep = input;
     for (const auto& [session, prefix] : keepBounds)
     {
         HandoverSessionView& v = keep.sessions[session];
         v.prefixMax = std::min(v.prefixMax, prefix);
     }
-    HandoverPlan plan = Scheduler()->Plan(keep);
-    if (!keepBounds.empty())
+    HandoverPlanInput grow = input;
+    for (HandoverLinkView& link : grow.links)
     {
-        HandoverPlanInput grow = input;
-        for (HandoverLinkView& link : grow.links)
+        auto sent = sentBytes.find({link.fromCell, link.toCell});
+        if (sent != sentBytes.end())
         {
-            auto sent = sentBytes.find({link.fromCell, link.toCell});
-            if (sent != sentBytes.end())
-            {
-                link.backlogBytes += sent->second;
-            }
-        }
-        HandoverPlan grown = Scheduler()->Plan(grow);
-        if (grown.predictedDelay < plan.predictedDelay)
-        {
-            plan = grown;
+            link.backlogBytes += sent->second;
         }
     }
+    const HandoverPlan plan =
+        Scheduler()->PlanCycleGroup(keep, keepBounds.empty() ? nullptr : &grow);
     return plan;
 }
 
@@ -187,7 +149,7 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
                            KvTransferHeader::SERIALIZED_SIZE +
                            context * KvTransferHeader::BYTES_PER_TOKEN_ID;
     const Time tokensIn = now + Seconds(ahead * 8.0 / GetPlannedRateBps(holder, target)) +
-                          sender->GetLinkDelay() + MicroSeconds(TOKENS_MARGIN_US);
+                          sender->GetLinkDelay() + Scheduler()->GetOnlineTokensSlack();
 
     // Alone: a batch of its own, after every batch planned here.
     const Time aloneFree = std::max({t.prefillFreeAt, engine->GetIterationEnd(), tokensIn});
@@ -224,7 +186,7 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
         const Time joinFree = std::max(g.freeBefore, tokensIn);
         const HandoverPlan joint =
             PlanCycleGroup(members, imsi, holder, target, joinFree, backlog, open);
-        if (!members.empty() && joint.predictedDelay <= std::max(worst, plan.predictedDelay))
+        if (!members.empty() && Scheduler()->JoinCycleGroup(joint, worst, plan))
         {
             g.backlog = backlog;
             const Time boundary = engine->GetPrefillBoundary(joinFree);
@@ -313,7 +275,7 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     edgellm::RangeSet kept;
     for (const auto& [first, end] : sent.Ranges())
     {
-        ForEachOutside(first, end, unsent, [&kept](uint64_t a, uint64_t b) { kept.Add(a, b); });
+        unsent.ForEachGap(first, end, [&kept](uint64_t a, uint64_t b) { kept.Add(a, b); });
     }
     // A TOKENS message in TCP already will arrive, under the old epoch.
     const bool tokensOnTheWay =
@@ -346,7 +308,7 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     request.bytesPerUnit = kv.bytesPerToken;
     for (const PlanRange& range : ranges)
     {
-        ForEachOutside(range.first, range.end, kept, [&request](uint64_t a, uint64_t b) {
+        kept.ForEachGap(range.first, range.end, [&request](uint64_t a, uint64_t b) {
             request.ranges.emplace_back(static_cast<uint32_t>(a), static_cast<uint32_t>(b - a));
         });
     }
@@ -379,12 +341,14 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     Ptr<LlmEngine> engine = t.server->GetEngine();
     if (m.prefillSubmitted)
     {
-        const bool resized = engine->ResizeQueuedPrefill(imsi, prefix);
+        // A prefix whose new IDs are on their way leaves the queue: the GPU cannot prefill
+        // tokens it does not have, so TryPrefill submits it again once they are in.
+        const bool resized = engine->ResizeQueuedPrefill(imsi, forward ? 0 : prefix);
         NS_ABORT_MSG_IF(!resized,
                         "HandoverCoordinator: imsi " << imsi
                                                      << "'s prefill started before its "
                                                         "group's batch");
-        m.prefillSubmitted = prefix > 0;
+        m.prefillSubmitted = prefix > 0 && !forward;
     }
     t.queuedPrefill = t.queuedPrefill - std::min(t.queuedPrefill, r.prefillTokens) + prefix;
     m.prefillDone = prefix == 0;

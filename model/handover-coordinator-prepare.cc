@@ -42,7 +42,7 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
             it->second.expectedS = expected.GetSeconds();
             return true;
         }
-        EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, true);
+        EndMigration(imsi, CANCELLED, true);
     }
     if (holder == 0 || holder == targetCell || !GetSender(holder, targetCell))
     {
@@ -102,7 +102,7 @@ HandoverCoordinator::CancelPrepared(uint64_t imsi)
     {
         return false;
     }
-    EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, true);
+    EndMigration(imsi, CANCELLED, true);
     return true;
 }
 
@@ -150,7 +150,7 @@ HandoverCoordinator::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t ind
     {
         // The session ends at its source before the predicted handover: nothing is left to
         // move, and what was prepared is waste.
-        EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, false);
+        EndMigration(imsi, CANCELLED, false);
         return;
     }
     const uint64_t context = GetCell(cellId).server->GetEngine()->GetContextTokens(imsi);

@@ -28,14 +28,9 @@ MissingUnits(const std::vector<PlanRange>& planned, const edgellm::RangeSet& rec
     uint64_t missing = 0;
     for (const PlanRange& p : planned)
     {
-        uint64_t got = 0;
-        for (const auto& [first, end] : received.Ranges())
-        {
-            const uint64_t lo = std::max(first, p.first);
-            const uint64_t hi = std::min(end, p.end);
-            got += hi > lo ? hi - lo : 0;
-        }
-        missing += p.end - p.first - got;
+        received.ForEachGap(p.first, p.end, [&missing](uint64_t a, uint64_t b) {
+            missing += b - a;
+        });
     }
     return missing;
 }
@@ -102,35 +97,71 @@ HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
     const SessionKvProfile kv = GetKvProfile(imsi);
     record.abandonedBytes = std::min(record.kvBytes, tokens * kv.bytesPerToken);
     record.reprefillTokens = tokens;
+    const bool prefixIdsIn = m.tokensIn;
     RetireEpoch(imsi, m, KvDiscardReason::LINK_DOWN);
+    // The token IDs to re-prefill travel as a message of the epoch the receivers expect now:
+    // those of what did not arrive, and the prefix's too if its message was lost with the
+    // old epoch. They share the stalled link, but are a few bytes per token, not a KV entry.
+    m.epoch = m_epochs[imsi];
+    m.tokensEpoch = 0;
+    record.epoch = m.epoch;
     m.reprefilled = true;
     m.kvDone = true;
-    // The token IDs (4 bytes each) come with the handover's context over X2, not over the
-    // stalled link.
-    const bool tokensWereIn = m.tokensIn;
-    m.tokensIn = true;
-    Ptr<LlmEngine> engine = t.server->GetEngine();
+    uint64_t idFirst = UINT64_MAX;
+    uint64_t idEnd = 0;
+    for (const PlanRange& p : record.transferRanges)
+    {
+        received.ForEachGap(p.first, p.end, [&idFirst, &idEnd](uint64_t a, uint64_t b) {
+            idFirst = std::min(idFirst, a);
+            idEnd = std::max(idEnd, b);
+        });
+    }
+    if (!prefixIdsIn && record.prefillTokens > 0)
+    {
+        idFirst = 0;
+        idEnd = std::max(idEnd, record.prefillTokens);
+    }
+    if (idEnd > idFirst)
+    {
+        KvTransferRequest request;
+        request.imsi = imsi;
+        request.epoch = m.epoch;
+        request.bytesPerUnit = kv.bytesPerToken;
+        request.forwardedFirst = static_cast<uint32_t>(idFirst);
+        request.forwardedCount = static_cast<uint32_t>(idEnd - idFirst);
+        GetSender(m.route[0], m.route[1])->Enqueue(request);
+        m.tokensIn = false;
+    }
     if (tokens > 0)
     {
-        if (m.prefillDone)
+        t.queuedPrefill += tokens;
+        if (m.prefillSubmitted || m.prefillDone)
         {
+            // A prefix submitted, running or done: the missing tokens are a prefill of their
+            // own, once their IDs are in and the GPU is done with the prefix.
+            m.pendingReprefill = tokens;
+            m.reprefillReady = m.prefillDone;
             m.prefillDone = false;
             m.prefillSubmitted = true;
-            engine->SubmitPrefill(imsi, tokens, true);
-        }
-        else if (m.prefillSubmitted &&
-                 !engine->ResizeQueuedPrefill(imsi, record.prefillTokens + tokens))
-        {
-            m.pendingReprefill = tokens; // the prefix runs: these go after it
         }
         // Else the prefix is not submitted yet: TryPrefill submits it and these together.
-        t.queuedPrefill += tokens;
     }
-    if (!tokensWereIn || !m.prefillSubmitted)
-    {
-        TryPrefill(imsi, record.group);
-    }
+    TrySubmitReprefill(imsi, m);
+    TryPrefill(imsi, record.group);
     TryResume(imsi);
+}
+
+void
+HandoverCoordinator::TrySubmitReprefill(uint64_t imsi, Migration& m)
+{
+    if (m.pendingReprefill == 0 || !m.reprefillReady || !m.tokensIn)
+    {
+        return;
+    }
+    const uint64_t tokens = m.pendingReprefill;
+    m.pendingReprefill = 0;
+    m.reprefillReady = false;
+    GetCell(m.route.back()).server->GetEngine()->SubmitPrefill(imsi, tokens, true);
 }
 
 } // namespace ns3

@@ -595,7 +595,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
         }
         // The prediction was wrong, or its target cannot be reached: what was prepared is
         // waste, and the handover is planned as any other.
-        EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, false);
+        EndMigration(imsi, CANCELLED, false);
     }
 
     // A handover the RAN made itself supersedes a reconnection this coordinator waits for.
@@ -609,7 +609,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
 
     if (m_migrations.count(imsi) > 0)
     {
-        EndMigration(imsi, CANCELLED, HandoverRecord::CANCELLED, false);
+        EndMigration(imsi, CANCELLED, false);
     }
     const uint16_t holder = OwnerOf(imsi);
     record.holderCell = holder;
@@ -732,7 +732,7 @@ HandoverCoordinator::HandoverFailed(uint64_t imsi,
     {
         return;
     }
-    EndMigration(imsi, FAILED, HandoverRecord::FAILED, true);
+    EndMigration(imsi, FAILED, true);
 }
 
 void
@@ -740,7 +740,7 @@ HandoverCoordinator::UeReleased(uint64_t imsi, uint16_t /* cellId */)
 {
     if (m_migrations.count(imsi) > 0)
     {
-        EndMigration(imsi, CLOSED, HandoverRecord::CLOSED, true);
+        EndMigration(imsi, CLOSED, true);
     }
 }
 

@@ -392,7 +392,8 @@ class HandoverCoordinator : public Object
         uint64_t stallSeenReceived{0}; //!< the target's received counter at the last check
         bool stalled{false};           //!< the last check found it stalled
         bool reprefilled{false};       //!< it gave up on the link (StallPolicy Reprefill)
-        uint64_t pendingReprefill{0};  //!< tokens to re-prefill once the running prefill ends
+        uint64_t pendingReprefill{0};  //!< tokens to re-prefill after the prefix's prefill
+        bool reprefillReady{false};    //!< the prefix's prefill is over: they may go now
     };
 
     /// An oracle group, or an online cycle group: the handovers one prefill batch holds.
@@ -460,12 +461,10 @@ class HandoverCoordinator : public Object
     bool CommitPrepared(uint64_t imsi);
     /// \return the scheduler, made on first use if none was set
     Ptr<HandoverScheduler> Scheduler() const;
-    /// The session's migration ends before its resume: withdraw its transfer, free the target,
-    /// and let the holder decode on if resumeHolder (else the caller decides what follows).
-    void EndMigration(uint64_t imsi,
-                      MigrationState state,
-                      HandoverRecord::Outcome outcome,
-                      bool resumeHolder);
+    /// The session's migration ends before its resume, in CANCELLED, FAILED or CLOSED (the
+    /// record's outcome of the same name): withdraw its transfer, free the target, and let the
+    /// holder decode on if resumeHolder (else the caller decides what follows).
+    void EndMigration(uint64_t imsi, MigrationState state, bool resumeHolder);
     /// Withdraw a migration's transfer and raise the session's epoch at every receiver on its
     /// path, both under reason. \return the KV bytes withdrawn
     uint64_t RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardReason reason);
@@ -478,6 +477,8 @@ class HandoverCoordinator : public Object
     /// Give up on the link: the KV that did not arrive is re-prefilled at the target.
     /// \param imsi the UE \param m its migration
     void Reprefill(uint64_t imsi, Migration& m);
+    /// Submit a stalled migration's re-prefill once its IDs are in and its prefix is done.
+    void TrySubmitReprefill(uint64_t imsi, Migration& m);
     /// Append an open transfer's tokens up to end (seal: and close it), and grow the target's
     /// context to end.
     void GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, bool seal);

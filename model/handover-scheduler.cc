@@ -4,11 +4,13 @@
 
 #include "handover-scheduler.h"
 
+#include "explaining-checker.h"
 #include "fatal-on-invalid.h"
 #include "range-set.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
+#include "ns3/nstime.h"
 
 #include <algorithm>
 #include <cmath>
@@ -114,7 +116,19 @@ TypeId
 HandoverScheduler::GetTypeId()
 {
     static TypeId tid =
-        TypeId("ns3::HandoverScheduler").SetParent<Object>().SetGroupName("EdgeLlm");
+        TypeId("ns3::HandoverScheduler")
+            .SetParent<Object>()
+            .SetGroupName("EdgeLlm")
+            .AddAttribute("OnlineTokensSlack",
+                          "Slack on when an online newcomer's token IDs reach its target, "
+                          "added to their planned arrival (what TCP holds ahead of them at "
+                          "the planned rate, plus the link's delay): a cycle group's batch "
+                          "planned with the newcomer does not start before then. In [0, 1 s].",
+                          TimeValue(MicroSeconds(200)),
+                          MakeTimeAccessor(&HandoverScheduler::m_onlineTokensSlack),
+                          edgellm::MakeTimeRangeChecker("ns3::HandoverScheduler::OnlineTokensSlack",
+                                                        Seconds(1),
+                                                        "a time in [0, 1 s]"));
     return tid;
 }
 
@@ -347,6 +361,74 @@ void
 HandoverScheduler::CompleteRecord(HandoverRecord& record) const
 {
     DoCompleteRecord(record);
+}
+
+HandoverPlan
+HandoverScheduler::PlanCycleGroup(const HandoverPlanInput& keep, const HandoverPlanInput* grow)
+{
+    return DoPlanCycleGroup(keep, grow);
+}
+
+bool
+HandoverScheduler::JoinCycleGroup(const HandoverPlan& joint,
+                                  Time groupWorst,
+                                  const HandoverPlan& alone)
+{
+    return DoJoinCycleGroup(joint, groupWorst, alone);
+}
+
+SessionPlan
+HandoverScheduler::PlanWithoutDirectLink(const HandoverSessionView& session)
+{
+    SessionPlan plan = DoPlanWithoutDirectLink(session);
+    const std::vector<PlanRange> prefill = Resolve(plan.prefill, session.contextTokens);
+    const bool whole = prefill.size() == 1 && prefill.front().first == 0 &&
+                       prefill.front().end == session.contextTokens;
+    NS_ABORT_MSG_IF(!whole || !Resolve(plan.transfer, session.contextTokens).empty() ||
+                        plan.keepDecoding || plan.imsi != session.imsi,
+                    "HandoverScheduler " << GetSchemeName() << ": the plan of imsi " << session.imsi
+                                         << " without a direct link is invalid; allowed: a "
+                                            "prefill of [0, CONTEXT_END) and no transfer");
+    return plan;
+}
+
+Time
+HandoverScheduler::GetOnlineTokensSlack() const
+{
+    return m_onlineTokensSlack;
+}
+
+HandoverPlan
+HandoverScheduler::DoPlanCycleGroup(const HandoverPlanInput& keep, const HandoverPlanInput* grow)
+{
+    HandoverPlan plan = Plan(keep);
+    if (grow)
+    {
+        HandoverPlan grown = Plan(*grow);
+        if (grown.predictedDelay < plan.predictedDelay)
+        {
+            plan = grown;
+        }
+    }
+    return plan;
+}
+
+bool
+HandoverScheduler::DoJoinCycleGroup(const HandoverPlan& joint,
+                                    Time groupWorst,
+                                    const HandoverPlan& alone)
+{
+    return joint.predictedDelay <= std::max(groupWorst, alone.predictedDelay);
+}
+
+SessionPlan
+HandoverScheduler::DoPlanWithoutDirectLink(const HandoverSessionView& session)
+{
+    SessionPlan plan;
+    plan.imsi = session.imsi;
+    plan.action = SessionPlan::MIGRATE;
+    plan.prefill = {{0, PlanRange::CONTEXT_END}};
+    return plan;
 }
 
 Time

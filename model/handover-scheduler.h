@@ -116,6 +116,44 @@ class HandoverScheduler : public Object
     virtual bool GetOnlineGrouping() const;
 
     /**
+     * \brief Plan an online cycle group with a newcomer.
+     *
+     * A member whose transfer has handed bytes to TCP can be planned two ways, each true to
+     * what its prefix costs: keep, where no member's prefix grows past its old one (those
+     * bytes stay of use), and grow, where prefixes may grow and those bytes count in their
+     * links' backlog (the link carries them, and the target drops them). The default plans
+     * both and takes the one that predicts the smaller delay. Both plans are checked.
+     * \param keep the group, each prefix at most the member's old one
+     * \param grow the group with free prefixes and the members' sent bytes as backlog; null
+     *        when no member has sent bytes that a longer prefix would waste
+     * \return the group's plan
+     */
+    HandoverPlan PlanCycleGroup(const HandoverPlanInput& keep, const HandoverPlanInput* grow);
+
+    /**
+     * \brief Whether an online handover joins its target's open cycle group.
+     * \param joint the group's plan with the newcomer, from PlanCycleGroup
+     * \param groupWorst the worst predicted delay of the group's members before
+     * \param alone the newcomer's plan in a group of its own, after this one
+     * \return true to join: by default, if the joint plan predicts no worse than the worse of
+     *         the group's and the newcomer's alone
+     */
+    bool JoinCycleGroup(const HandoverPlan& joint, Time groupWorst, const HandoverPlan& alone);
+
+    /**
+     * \brief The plan of a session whose target has no direct link to the cell that holds its
+     * cache: its tokens are relayed hop by hop, and no KV crosses the relays.
+     * \param session the session, as planned at its handover
+     * \return its plan; checked to re-prefill the whole context and send no KV (the
+     *         default does exactly that)
+     */
+    SessionPlan PlanWithoutDirectLink(const HandoverSessionView& session);
+
+    /// \return the OnlineTokensSlack attribute: slack on when a newcomer's token IDs reach
+    /// its target, which a cycle group's batch planned with it must not start before
+    Time GetOnlineTokensSlack() const;
+
+    /**
      * \brief Check a plan against its input, and resolve CONTEXT_END.
      * \param input the input
      * \param plan the plan
@@ -166,10 +204,39 @@ class HandoverScheduler : public Object
     /// \brief The record hook; does nothing by default. \param record the record
     virtual void DoCompleteRecord(HandoverRecord& record) const;
 
+    /**
+     * \brief The cycle-group hook (see PlanCycleGroup); calls Plan() for its plans.
+     * \param keep the group, prefixes kept
+     * \param grow the group, prefixes free; may be null
+     * \return the plan
+     */
+    virtual HandoverPlan DoPlanCycleGroup(const HandoverPlanInput& keep,
+                                          const HandoverPlanInput* grow);
+
+    /**
+     * \brief The join hook (see JoinCycleGroup).
+     * \param joint the joint plan
+     * \param groupWorst the group's worst predicted delay before
+     * \param alone the newcomer's plan alone
+     * \return true to join
+     */
+    virtual bool DoJoinCycleGroup(const HandoverPlan& joint,
+                                  Time groupWorst,
+                                  const HandoverPlan& alone);
+
+    /**
+     * \brief The no-direct-link hook (see PlanWithoutDirectLink).
+     * \param session the session
+     * \return its plan
+     */
+    virtual SessionPlan DoPlanWithoutDirectLink(const HandoverSessionView& session);
+
   private:
     /// Check the input, ask DoPlan (or DoPrepare), and check its answer; stops the run on a
     /// bad input or plan. \return the plan
     HandoverPlan Checked(const HandoverPlanInput& input, bool prepare);
+
+    Time m_onlineTokensSlack; //!< OnlineTokensSlack
 };
 
 } // namespace ns3

@@ -54,6 +54,11 @@ KvTransferReceiver::GetTypeId()
                             "its range counts as received.",
                             MakeTraceSourceAccessor(&KvTransferReceiver::m_dataArrived),
                             "ns3::KvTransferReceiver::MessageTracedCallback")
+            .AddTraceSource("TokensArrived",
+                            "A TOKENS message of a session's current epoch has wholly arrived: "
+                            "its token IDs are at this cell.",
+                            MakeTraceSourceAccessor(&KvTransferReceiver::m_tokensArrived),
+                            "ns3::KvTransferReceiver::MessageTracedCallback")
             .AddTraceSource("SessionComplete",
                             "A session's received ranges cover every announced one.",
                             MakeTraceSourceAccessor(&KvTransferReceiver::m_sessionComplete),
@@ -604,6 +609,7 @@ KvTransferReceiver::OnMessageEnd(Stream& stream)
     if (type == KvTransferHeader::TOKENS)
     {
         m_counters[imsi].tokensForwarded += h.GetCount();
+        m_tokensArrived(h);
         if (!m_tokens.IsNull())
         {
             m_tokens(imsi, h.GetEpoch(), h.GetFirst(), h.GetCount());

@@ -383,6 +383,7 @@ class KvTransferReceiver : public Object
 
     TracedCallback<const KvTransferHeader&> m_messageReceived;         //!< MessageReceived
     TracedCallback<const KvTransferHeader&> m_dataArrived;             //!< DataArrived
+    TracedCallback<const KvTransferHeader&> m_tokensArrived;           //!< TokensArrived
     TracedCallback<const KvTransferHeader&, int> m_messageDropped;     //!< MessageDropped
     TracedCallback<uint64_t, uint32_t, uint64_t> m_sessionComplete;    //!< SessionComplete
     TracedCallback<const Address&, const std::string&> m_streamClosed; //!< StreamClosed

@@ -5,7 +5,9 @@
 #ifndef EDGE_LLM_RANGE_SET_H
 #define EDGE_LLM_RANGE_SET_H
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <map>
 
 namespace ns3
@@ -51,6 +53,36 @@ class RangeSet
 
     /// \return the ranges, first → end
     const std::map<uint64_t, uint64_t>& Ranges() const;
+
+    /**
+     * \brief Call out(a, b) for each part [a, b) of [first, end) that is not held, in order.
+     * \param first first integer of the range
+     * \param end one past its last
+     * \param out called with each gap's first and end
+     */
+    template <class Out>
+    void ForEachGap(uint64_t first, uint64_t end, Out out) const
+    {
+        uint64_t at = first;
+        auto it = m_ranges.upper_bound(first);
+        if (it != m_ranges.begin())
+        {
+            // The range that starts at or before first may cover its start.
+            at = std::max(at, std::min(std::prev(it)->second, end));
+        }
+        for (; it != m_ranges.end() && it->first < end; ++it)
+        {
+            if (it->first > at)
+            {
+                out(at, it->first);
+            }
+            at = std::max(at, std::min(it->second, end));
+        }
+        if (at < end)
+        {
+            out(at, end);
+        }
+    }
 
     /// Forget everything.
     void Clear();

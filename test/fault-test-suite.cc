@@ -7,6 +7,7 @@
 // checked at the edges: the tokens the UE's application saw, the packets the backhaul devices
 // dropped, the KV bytes of the ledger, and a delay no shorter than the fault makes possible.
 
+#include "prefill-token-watch.h"
 #include "test-durations.h"
 
 #include "ns3/core-module.h"
@@ -157,8 +158,9 @@ class OutageTestCase : public FaultTestCase
   public:
     OutageTestCase(bool reprefill)
         : FaultTestCase(reprefill ? "Backhaul outage mid-transfer, StallPolicy Reprefill: the "
-                                    "session resumes before the link is back, re-prefilling what "
-                                    "did not arrive, abandoned under link-down"
+                                    "transfer is given up during the outage, and what did not "
+                                    "arrive, abandoned under link-down, is re-prefilled once its "
+                                    "token IDs have crossed the link"
                                   : "Backhaul outage mid-transfer, StallPolicy Wait: the session "
                                     "resumes after the link is back, with the whole cache"),
           m_reprefill(reprefill)
@@ -181,11 +183,43 @@ class OutageTestCase : public FaultTestCase
             c.faults.stallPolicy = m_reprefill ? "reprefill" : "wait";
             const CtHoLineExperiment experiment(c);
             Edges edges;
+            edgellm::PrefillTokenWatch watch;
+            Time gaveUp{-1};       // when the stall was given up on
+            uint64_t idsAfter = 0; // token IDs that reached the target after it
+            Time idsIn{-1};        // when the last of them arrived
             const CtHoLineRun run =
-                experiment.Run("cho", experiment.Draw(), [&edges](Ptr<EdgeLlmLineScenario> s) {
+                experiment.Run("cho", experiment.Draw(), [&](Ptr<EdgeLlmLineScenario> s) {
                     edges.Hook(s);
+                    watch.Hook(s->GetEdgeLlmHelper());
+                    s->GetEdgeLlmHelper()->GetCoordinator()->TraceConnectWithoutContext(
+                        "TransferStalled",
+                        Callback<void, uint64_t, uint32_t, uint64_t, bool>(
+                            [&gaveUp](uint64_t, uint32_t, uint64_t, bool reprefill) {
+                                if (reprefill)
+                                {
+                                    gaveUp = Simulator::Now();
+                                }
+                            }));
+                    const uint16_t target =
+                        DynamicCast<EdgeLlmServer>(s->GetServers().Get(1))->GetCellId();
+                    s->GetEdgeLlmHelper()
+                        ->GetKvTransfer(target)
+                        ->GetReceiver()
+                        ->TraceConnectWithoutContext(
+                            "TokensArrived",
+                            Callback<void, const KvTransferHeader&>([&](const KvTransferHeader& h) {
+                                if (!gaveUp.IsStrictlyNegative())
+                                {
+                                    idsAfter += h.GetCount();
+                                    idsIn = Simulator::Now();
+                                }
+                            }));
                 });
             const std::string what = "RngRun " + std::to_string(rngRun);
+            for (const std::string& early : watch.GetEarly())
+            {
+                NS_TEST_EXPECT_MSG_EQ(early, "", what << ": a prefill before its token IDs");
+            }
             CheckInvariants(run, edges, what);
             const HandoverRecord& r = Migrated(run);
             const Time outageStart = edges.firstCommit + after;
@@ -204,10 +238,17 @@ class OutageTestCase : public FaultTestCase
                 continue;
             }
             // It gave up at the first check that saw no byte arrive: no earlier than one
-            // timeout into the outage, and it re-prefilled what did not arrive.
-            NS_TEST_EXPECT_MSG_LT(r.kvReady,
-                                  outageEnd,
-                                  what << ": resumed before the link was back");
+            // timeout into the outage, and it re-prefilled what did not arrive, once the
+            // token IDs of those tokens had crossed the link as a message of their own.
+            NS_TEST_EXPECT_MSG_LT(gaveUp, outageEnd, what << ": gave up during the outage");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(idsAfter,
+                                        r.reprefillTokens,
+                                        what << ": the re-prefilled tokens' IDs were sent");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(idsIn, outageEnd, what << ": over the link, once back");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(r.kvReady,
+                                        idsIn + Seconds(run.compute.PrefillTime(r.reprefillTokens)),
+                                        what << ": resumed after the IDs and the re-prefill");
+            NS_TEST_EXPECT_MSG_GT(watch.GetPrefills(), 0u, what << ": the re-prefill ran");
             uint64_t arrived = 0;
             for (const PlanRange& a : r.arrived)
             {

@@ -6,6 +6,7 @@
 // in TCP and withdraws the rest, plans predict what the packets measure, and ctHO keeps its
 // promise when ns-3's A3 handovers drive it.
 
+#include "prefill-token-watch.h"
 #include "test-durations.h"
 
 #include "ns3/core-module.h"
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -75,6 +77,45 @@ PairConfig()
 const double PAIR_STARTS[] = {125.0, 125.07, 125.13, 125.19};
 
 } // namespace
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief ctHO that never lets an online handover join an open cycle group, and counts how
+ * often the coordinator asked it.
+ */
+class NeverJoinCtHoScheduler : public CtHoScheduler
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::NeverJoinCtHoScheduler")
+                                .SetParent<CtHoScheduler>()
+                                .SetGroupName("EdgeLlm")
+                                .AddConstructor<NeverJoinCtHoScheduler>();
+        return tid;
+    }
+
+    std::string GetSchemeName() const override
+    {
+        return "ctho-never-join";
+    }
+
+    static uint32_t asked; //!< JoinCycleGroup calls, over every instance
+
+  protected:
+    bool DoJoinCycleGroup(const HandoverPlan&, Time, const HandoverPlan&) override
+    {
+        ++asked;
+        return false;
+    }
+};
+
+uint32_t NeverJoinCtHoScheduler::asked = 0;
+NS_OBJECT_ENSURE_REGISTERED(NeverJoinCtHoScheduler);
 
 /**
  * \ingroup edge-llm-tests
@@ -443,6 +484,220 @@ class PredictionTestCase : public OnlineTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief No handover prefill starts before its token IDs have arrived at the target: online
+ * ctHO whose re-plans grow an earlier member's prefix (whose new IDs are then on their way),
+ * and, as controls, ctHO's oracle batching and tHO.
+ */
+class PrefillAfterTokensTestCase : public OnlineTestCase
+{
+  public:
+    PrefillAfterTokensTestCase()
+        : OnlineTestCase("Every handover prefill starts after its token IDs arrived, re-plans "
+                         "that grow a prefix included")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        uint32_t grown = 0;
+        uint32_t prefills = 0;
+
+        // ctHO online on slower links and without the slack, where a grown prefix's new IDs
+        // take longest to cross; tHO and oracle batching as controls.
+        struct Case
+        {
+            const char* scheme;
+            const char* batching;
+            const char* rate;
+            const char* planned; //!< the rate the policy plans with
+        };
+
+        std::vector<Case> cases;
+        for (const char* rate : {"2Gbps", "500Mbps"})
+        {
+            cases.push_back({"ctho", "online", rate, rate});
+        }
+        // A policy that plans with four times the real rate expects the newcomer's IDs too
+        // early, so its batch boundary can come before an earlier member's new IDs.
+        cases.push_back({"ctho", "online", "500Mbps", "2Gbps"});
+        cases.push_back({"ctho", "online", "1Gbps", "4Gbps"});
+        cases.push_back({"tho", "online", "2Gbps", "2Gbps"});
+        cases.push_back({"ctho", "oracle", "2Gbps", "2Gbps"});
+        for (const Case& k : cases)
+        {
+            CtHoLineConfig c = PairConfig();
+            c.batching = k.batching;
+            c.backhaulRate = DataRate(k.rate);
+            c.plannedBackhaulRate = DataRate(k.planned);
+            const CtHoLineExperiment experiment(c);
+            for (double x : {125.0, 125.03, 125.07, 125.1, 125.13, 125.16, 125.19, 125.22})
+            {
+                edgellm::PrefillTokenWatch watch;
+                std::map<uint64_t, uint64_t> firstPrefix;
+                auto hook = [&](Ptr<EdgeLlmLineScenario> s) {
+                    watch.Hook(s->GetEdgeLlmHelper());
+                    s->GetEdgeLlmHelper()->GetCoordinator()->TraceConnectWithoutContext(
+                        "HandoverPlanned",
+                        Callback<void, uint64_t, uint64_t, uint64_t>(
+                            [&](uint64_t imsi, uint64_t prefill, uint64_t) {
+                                auto [it, first] = firstPrefix.try_emplace(imsi, prefill);
+                                grown += !first && prefill > it->second;
+                            }));
+                };
+                const CtHoLineRun run = experiment.Run(k.scheme, Pair(x, 2400, 2000), hook);
+                std::ostringstream what;
+                what << k.scheme << " " << k.batching << " " << k.rate << " (planned " << k.planned
+                     << ") x " << x;
+                for (const std::string& early : watch.GetEarly())
+                {
+                    NS_TEST_EXPECT_MSG_EQ(early, "", what.str() << ": a prefill before its IDs");
+                }
+                for (const CtHoLineUe& ue : run.ues)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(ue.complete, true, what.str() << ": finished");
+                }
+                prefills += watch.GetPrefills();
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(prefills, 8u, "handover prefills were watched");
+        NS_TEST_ASSERT_MSG_GT(grown, 0u, "some re-plan grew a prefix");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief An online run's regret is measured against measured: the clairvoyant partition of its
+ * handovers runs again at packet level, as oracle batches on the same draw, and the model
+ * error of those batches is reported apart.
+ */
+class MeasuredRegretTestCase : public OnlineTestCase
+{
+  public:
+    MeasuredRegretTestCase()
+        : OnlineTestCase("Regret: online and clairvoyant batches, both measured at packet level")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        uint32_t multiBatch = 0;
+        for (uint32_t seed = 1; seed <= 3; ++seed)
+        {
+            RngSeedManager::SetRun(seed);
+            CtHoLineConfig c = OnlineConfig();
+            c.trigger = "a3";
+            const CtHoLineExperiment experiment(c);
+            const CtHoLineRun online = experiment.Run("ctho", experiment.Draw());
+            const CtHoLineRegret regret = experiment.MeasureRegret(online);
+            const std::string what = "seed " + std::to_string(seed);
+            // The replay's batches are the partition's: one group per batch, none shared.
+            std::map<uint64_t, uint32_t> groupOf;
+            for (const HandoverRecord& r : regret.clairvoyantRun.records)
+            {
+                if (r.outcome == HandoverRecord::MIGRATED)
+                {
+                    groupOf[r.imsi] = r.group;
+                }
+            }
+            std::set<uint32_t> groups;
+            std::size_t members = 0;
+            for (const auto& batch : regret.clairvoyant.batches)
+            {
+                std::set<uint32_t> its;
+                for (const auto& [imsi, start] : batch)
+                {
+                    NS_TEST_ASSERT_MSG_EQ(groupOf.count(imsi), 1u, what << ": replay migrated");
+                    its.insert(groupOf[imsi]);
+                    ++members;
+                }
+                NS_TEST_EXPECT_MSG_EQ(its.size(), 1u, what << ": a batch is one group");
+                NS_TEST_EXPECT_MSG_EQ(groups.count(*its.begin()), 0u, what << ": of its own");
+                groups.insert(*its.begin());
+            }
+            NS_TEST_EXPECT_MSG_EQ(members, groupOf.size(), what << ": every handover batched");
+            multiBatch += regret.clairvoyant.batches.size() > 1;
+            // Both sides of the regret are measured delays of the records.
+            const double onlineWorst = WorstDelay(online);
+            const double replayWorst = WorstDelay(regret.clairvoyantRun);
+            NS_TEST_EXPECT_MSG_EQ_TOL(regret.regret,
+                                      onlineWorst / replayWorst,
+                                      1e-12,
+                                      what << ": regret = online / clairvoyant, measured");
+            NS_TEST_EXPECT_MSG_EQ_TOL(regret.modelError,
+                                      replayWorst / regret.clairvoyant.worstDelayS,
+                                      1e-12,
+                                      what << ": model error = measured / analytic");
+            // No policy beats physics: the packets take at least the model's time, up to the
+            // radio's shift of the handover times between the two runs.
+            NS_TEST_EXPECT_MSG_GT(regret.modelError, 0.98, what << ": measured >= analytic");
+            for (const CtHoLineUe& ue : regret.clairvoyantRun.ues)
+            {
+                NS_TEST_EXPECT_MSG_EQ(ue.complete, true, what << ": replay finished");
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(multiBatch, 0u, "some partition cut the handovers");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Whether an online handover joins its target's open cycle group is the policy's
+ * choice: a ctHO that refuses every time is asked, and every group then holds one handover,
+ * on the start points where ctHO groups the pair.
+ */
+class JoinHookTestCase : public OnlineTestCase
+{
+  public:
+    JoinHookTestCase()
+        : OnlineTestCase("Joining a cycle group is the policy's choice (JoinCycleGroup)")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const CtHoLineExperiment experiment(PairConfig());
+        uint32_t grouped = 0;
+        NeverJoinCtHoScheduler::asked = 0;
+        for (double x : PAIR_STARTS)
+        {
+            for (const char* scheme : {"ctho", "ctho-never-join"})
+            {
+                const CtHoLineRun run = experiment.Run(scheme, Pair(x, 2400, 2000));
+                std::map<uint32_t, uint32_t> members;
+                for (const HandoverRecord& r : run.records)
+                {
+                    if (r.outcome == HandoverRecord::MIGRATED)
+                    {
+                        ++members[r.group];
+                    }
+                }
+                for (const auto& [group, n] : members)
+                {
+                    if (std::string(scheme) == "ctho")
+                    {
+                        grouped += n > 1;
+                    }
+                    else
+                    {
+                        NS_TEST_EXPECT_MSG_EQ(n, 1u, "x " << x << ": no handover joined");
+                    }
+                }
+                for (const CtHoLineUe& ue : run.ues)
+                {
+                    NS_TEST_EXPECT_MSG_EQ(ue.complete, true, scheme << " x " << x << ": done");
+                }
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(grouped, 0u, "ctHO grouped the pair somewhere");
+        NS_TEST_ASSERT_MSG_GT(NeverJoinCtHoScheduler::asked, 0u, "the policy was asked");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief Online ctHO's test suite.
  */
 class OnlineCtHoTestSuite : public TestSuite
@@ -455,6 +710,9 @@ class OnlineCtHoTestSuite : public TestSuite
         AddTestCase(new ReplanLedgerTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new PredictionTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new A3PromiseTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new PrefillAfterTokensTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new MeasuredRegretTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new JoinHookTestCase(), edgellm::TEST_QUICK);
     }
 };
 

@@ -13,6 +13,7 @@
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <vector>
 
 using namespace ns3;
 
@@ -42,8 +43,9 @@ class SlottedTestScheduler : public HandoverScheduler
         return MilliSeconds(10);
     }
 
-    SlotBudgets give;    //!< what Slot answers
-    bool dropOne{false}; //!< Plan leaves the last session out
+    SlotBudgets give;              //!< what Slot answers
+    bool dropOne{false};           //!< Plan leaves the last session out
+    bool sendKvWithoutLink{false}; //!< PlanWithoutDirectLink sends KV over the relays
 
   protected:
     HandoverPlan DoPlan(const HandoverPlanInput& input) override
@@ -66,6 +68,17 @@ class SlottedTestScheduler : public HandoverScheduler
     SlotBudgets DoSlot(const HandoverSlotInput& /* input */) override
     {
         return give;
+    }
+
+    SessionPlan DoPlanWithoutDirectLink(const HandoverSessionView& session) override
+    {
+        SessionPlan p = HandoverScheduler::DoPlanWithoutDirectLink(session);
+        if (sendKvWithoutLink)
+        {
+            p.prefill = {{0, 10}};
+            p.transfer = {{10, PlanRange::CONTEXT_END}};
+        }
+        return p;
     }
 };
 
@@ -185,3 +198,37 @@ TEST_F(HandoverContractDeathTest, AnUnknownPolicyAttributeIsNsThreesError)
 }
 
 } // namespace
+
+// Without a direct link only a whole re-prefill can cross the relays: the default answers it,
+// and a plan that sends KV stops the run, naming the policy and the session.
+TEST_F(HandoverContractDeathTest, WithoutADirectLinkOnlyAWholeReprefill)
+{
+    Ptr<SlottedTestScheduler> s = CreateObject<SlottedTestScheduler>();
+    HandoverSessionView v;
+    v.imsi = 5;
+    v.contextTokens = 300;
+    const SessionPlan p = s->PlanWithoutDirectLink(v);
+    const std::vector<PlanRange> prefill = HandoverScheduler::Resolve(p.prefill, 300);
+    ASSERT_EQ(prefill.size(), 1u);
+    EXPECT_EQ(prefill[0].first, 0u);
+    EXPECT_EQ(prefill[0].end, 300u);
+    EXPECT_TRUE(p.transfer.empty());
+    s->sendKvWithoutLink = true;
+    EXPECT_DEATH(s->PlanWithoutDirectLink(v),
+                 "HandoverScheduler test-slotted: the plan of imsi 5 without a direct link is "
+                 "invalid; allowed: a prefill of \\[0, CONTEXT_END\\) and no transfer");
+}
+
+// The default join rule: no worse than the worse of the group's and the newcomer's alone.
+TEST(HandoverContractTest, TheDefaultJoinRule)
+{
+    Ptr<SlottedTestScheduler> s = CreateObject<SlottedTestScheduler>();
+    HandoverPlan joint;
+    HandoverPlan alone;
+    joint.predictedDelay = MilliSeconds(300);
+    alone.predictedDelay = MilliSeconds(250);
+    EXPECT_TRUE(s->JoinCycleGroup(joint, MilliSeconds(300), alone));
+    EXPECT_FALSE(s->JoinCycleGroup(joint, MilliSeconds(299), alone));
+    alone.predictedDelay = MilliSeconds(301);
+    EXPECT_TRUE(s->JoinCycleGroup(joint, MilliSeconds(100), alone));
+}

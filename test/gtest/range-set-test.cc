@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <random>
 #include <set>
+#include <utility>
+#include <vector>
 
 using ns3::edgellm::RangeSet;
 
@@ -84,5 +86,49 @@ TEST(RangeSet, AgreesWithAPlainSetOnRandomRanges)
             previousEnd = end;
             firstRange = false;
         }
+    }
+}
+
+// The gaps of random sets in random windows, against a set of integers by brute force.
+TEST(RangeSet, ForEachGapMatchesBruteForce)
+{
+    std::mt19937_64 rng(7);
+    for (int trial = 0; trial < 300; ++trial)
+    {
+        RangeSet s;
+        std::set<uint64_t> held;
+        const int adds = std::uniform_int_distribution<int>(0, 6)(rng);
+        for (int i = 0; i < adds; ++i)
+        {
+            const uint64_t a = std::uniform_int_distribution<uint64_t>(0, 60)(rng);
+            const uint64_t b = a + std::uniform_int_distribution<uint64_t>(0, 12)(rng);
+            s.Add(a, b);
+            for (uint64_t x = a; x < b; ++x)
+            {
+                held.insert(x);
+            }
+        }
+        const uint64_t first = std::uniform_int_distribution<uint64_t>(0, 70)(rng);
+        const uint64_t end = first + std::uniform_int_distribution<uint64_t>(0, 30)(rng);
+        std::vector<std::pair<uint64_t, uint64_t>> expected;
+        for (uint64_t x = first; x < end; ++x)
+        {
+            if (held.count(x) != 0)
+            {
+                continue;
+            }
+            if (!expected.empty() && expected.back().second == x)
+            {
+                expected.back().second = x + 1;
+            }
+            else
+            {
+                expected.emplace_back(x, x + 1);
+            }
+        }
+        std::vector<std::pair<uint64_t, uint64_t>> got;
+        s.ForEachGap(first, end, [&got](uint64_t a, uint64_t b) { got.emplace_back(a, b); });
+        EXPECT_EQ(got, expected) << "trial " << trial << ", window [" << first << ", " << end
+                                 << ")";
     }
 }
