@@ -811,7 +811,7 @@ class EdgeLlmFaultTestSuite : public TestSuite
 {
   public:
     EdgeLlmFaultTestSuite()
-        : TestSuite("edge-llm-faults", UNIT)
+        : TestSuite("edge-llm-faults", TestSuite::Type::UNIT)
     {
         AddTestCase(new OutageTestCase(false), edgellm::TEST_QUICK);
         AddTestCase(new OutageTestCase(true), edgellm::TEST_QUICK);

@@ -317,7 +317,7 @@ class RlfTestSuite : public TestSuite
 {
   public:
     RlfTestSuite()
-        : TestSuite("edge-llm-rlf", UNIT)
+        : TestSuite("edge-llm-rlf", TestSuite::Type::UNIT)
     {
         AddTestCase(new RlfTestCase("Continue", Back::SAME_CELL, "cho", Seconds(5)),
                     edgellm::TEST_QUICK);
