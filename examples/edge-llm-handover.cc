@@ -339,6 +339,16 @@ main(int argc, char* argv[])
         for (const CtHoLineRun& run : onlineRuns)
         {
             const CtHoLineRegret regret = experiment.MeasureRegret(run);
+            // The replay is a run like the others, and the verdict covers it.
+            const CtHoLineRun& replay = regret.clairvoyantRun;
+            for (const CtHoLineUe& ue : replay.ues)
+            {
+                tokensOnce = tokensOnce && ue.complete && ue.delivered == ue.tokensToGenerate;
+            }
+            bytesConserved = bytesConserved &&
+                             replay.sent.announced == replay.sent.sent + replay.sent.withdrawn &&
+                             replay.sent.sent == replay.received.received + replay.received.stale;
+            capHit = capHit || replay.endTime >= config.maxSimTime;
             std::ostringstream line;
             line << std::fixed << std::setprecision(3) << std::setw(7) << run.scheme << "  online "
                  << FormatMs(regret.onlineWorstS) << " ms, clairvoyant ("
