@@ -5,7 +5,7 @@
 // A soak: many UEs on random routes over the grid for minutes of simulated time, faults at
 // random on the backhaul, the GPUs and the KV memory, for every scheme. What it checks is
 // counted at the edges: the token indices each client application got, the drops the backhaul
-// devices saw, the bytes of every sender and receiver.
+// devices saw, the bytes of every sender and receiver, the token IDs at every handover prefill.
 //
 // The EXTENSIVE case is the full size (100 UEs, 300 s); it runs only when asked for:
 //   ./build/edge-llm-test-runner --suite=edge-llm-soak --fullness=EXTENSIVE
@@ -13,6 +13,7 @@
 // schemes of either case; by default the full case runs every registered one. The QUICK case
 // keeps the same code path tested by default, small.
 
+#include "prefill-token-watch.h"
 #include "test-durations.h"
 
 #include "ns3/core-module.h"
@@ -289,6 +290,9 @@ SoakTestCase::RunScheme(const std::string& scheme,
     edge->SetCoordinatorAttribute("StallTimeout", TimeValue(MilliSeconds(200)));
     net->Build();
     net->AssignStreams(1);
+    // No handover prefill may start before its token IDs are at the target.
+    edgellm::PrefillTokenWatch prefillWatch;
+    prefillWatch.Hook(edge);
 
     // The clients' sessions, as drawn.
     const ApplicationContainer& clients = net->GetClients();
@@ -481,6 +485,10 @@ SoakTestCase::RunScheme(const std::string& scheme,
         run.failed += r.outcome == HandoverRecord::FAILED ? 1 : 0;
     }
     NS_TEST_EXPECT_MSG_GT(run.handovers, 0u, what << ": sessions were handed over");
+    for (const std::string& early : prefillWatch.GetEarly())
+    {
+        NS_TEST_EXPECT_MSG_EQ(early, "", what << ": a prefill before its token IDs");
+    }
     NS_TEST_EXPECT_MSG_GT(run.completed, 0u, what << ": and some handovers completed");
 
     // The faults did act, and what their models count is what the devices dropped.
