@@ -41,8 +41,9 @@ struct KvTransferJobInfo
  *
  * The sender asks at every message boundary. Small control messages (BEGIN, TOKENS,
  * CANCEL) always go first and never reach the policy. A policy may also ration bytes over
- * time (GetAllowance, GetNextRefill), as a per-slot budget does; the sender then sends
- * nothing for a session whose allowance is below one unit, and wakes up at the next refill.
+ * time (GetAllowance, GetNextRefill), as a per-slot budget does; the sender then starts no
+ * message for a session whose allowance is below one unit, hands TCP no more of a message's
+ * KV bytes than the allowance, and wakes up at the next refill.
  */
 class KvTransferPolicy : public Object
 {
@@ -67,7 +68,7 @@ class KvTransferPolicy : public Object
     /**
      * \param job a queued job
      * \param now the current time
-     * \return how many bytes the job may still send now; unlimited by default
+     * \return how many KV bytes of the job TCP may still accept now; unlimited by default
      */
     virtual uint64_t GetAllowance(const KvTransferJobInfo& job, Time now) const;
 
@@ -85,9 +86,14 @@ class KvTransferPolicy : public Object
     virtual uint64_t GetAllowancePerRefill(const KvTransferJobInfo& job) const;
 
     /**
-     * \brief Told of every DATA message, so a rationing policy can charge it.
-     * \param job the job, before the message is counted in it
-     * \param bytes the message's KV bytes
+     * \brief Told of a DATA message's KV bytes as TCP accepts them, so a rationing policy can
+     * charge them to the moment they enter TCP.
+     *
+     * A message is told in as many parts as it is written in, possibly across refills. The
+     * rest of a message still being written when its transfer is cancelled is not told.
+     *
+     * \param job the job; its remaining and sent bytes count the whole message already
+     * \param bytes the KV bytes TCP accepted
      * \param now the current time
      */
     virtual void NotifySent(const KvTransferJobInfo& job, uint64_t bytes, Time now);
@@ -146,12 +152,14 @@ class StrictPriorityKvTransferPolicy : public KvTransferPolicy
  * \brief Per-slot byte budgets, one per transfer (session and epoch), for deadline-bounded
  * partial transfers.
  *
- * Time is cut into slots of SlotDuration from t = 0. In each slot a transfer may send at most
- * its budget; what it does not use is lost. Among transfers with budget left, arrival order
- * decides. A message never exceeds the budget left, so the bytes chosen in a slot never
- * exceed it either (a message is charged when it is chosen). Budgets and usage are kept per
- * (imsi, epoch): a session's new epoch starts with its own budget, not with what its
- * cancelled predecessor left.
+ * Time is cut into slots of SlotDuration from t = 0. In each slot TCP accepts at most a
+ * transfer's budget of its KV bytes; what it does not use is lost. Among transfers with budget
+ * left, arrival order decides. A transfer is charged for its bytes when TCP accepts them, not
+ * when their message is chosen: a message never exceeds the budget left when it is chosen,
+ * and what TCP has not taken of it by the slot's end is charged to the next slot, which it
+ * waits for if that slot's budget is 0. Budgets and usage are kept per (imsi, epoch): a
+ * session's new epoch starts with its own budget, not with what its cancelled predecessor
+ * left.
  *
  * The budget comes from one of two places:
  * - a budget source (SetBudgetSource): budget(imsi, epoch, slot) for each slot, which may

@@ -441,16 +441,9 @@ KvTransferSender::NextMessage()
     }
     if (candidates.empty())
     {
-        if (rationed && m_refill.IsExpired())
+        if (rationed)
         {
-            const Time refill = m_policy->GetNextRefill(now);
-            if (refill != Time::Max())
-            {
-                NS_ABORT_MSG_IF(refill <= now,
-                                "KvTransferPolicy::GetNextRefill returned " << refill.As(Time::S)
-                                                                            << ", not after now");
-                m_refill = Simulator::Schedule(refill - now, &KvTransferSender::Pump, this);
-            }
+            WaitForRefill(now);
         }
         return false;
     }
@@ -472,7 +465,6 @@ KvTransferSender::NextMessage()
                                                          first,
                                                          static_cast<uint32_t>(units),
                                                          bytes);
-    m_policy->NotifySent(job.info, bytes, now);
     job.info.remainingBytes -= bytes;
     job.info.sentBytes += bytes;
     first += static_cast<uint32_t>(units);
@@ -494,6 +486,23 @@ KvTransferSender::NextMessage()
     }
     Begin(data);
     return true;
+}
+
+void
+KvTransferSender::WaitForRefill(Time now)
+{
+    if (!m_refill.IsExpired())
+    {
+        return;
+    }
+    const Time refill = m_policy->GetNextRefill(now);
+    if (refill != Time::Max())
+    {
+        NS_ABORT_MSG_IF(refill <= now,
+                        "KvTransferPolicy::GetNextRefill returned " << refill.As(Time::S)
+                                                                    << ", not after now");
+        m_refill = Simulator::Schedule(refill - now, &KvTransferSender::Pump, this);
+    }
 }
 
 void
@@ -523,7 +532,32 @@ KvTransferSender::Pump()
         {
             break;
         }
-        const uint64_t chunk = std::min<uint64_t>(m_writing.payloadLeft, available - headerBytes);
+        const KvTransferHeader& h = m_writing.header;
+        uint64_t chunk = std::min<uint64_t>(m_writing.payloadLeft, available - headerBytes);
+        // The policy rations what enters TCP, so a message chosen within one slot's allowance
+        // that TCP has not taken by the slot's end goes on under the next slot's. A cancelled
+        // transfer has no allowance any more; the rest of its message goes unrationed.
+        Job* charged = nullptr;
+        if (h.GetMessageType() == KvTransferHeader::DATA && m_writing.payloadLeft > 0)
+        {
+            auto it = FindJob(h.GetImsi(), h.GetEpoch());
+            if (it != m_jobs.end())
+            {
+                const Time now = Simulator::Now();
+                const uint64_t allowance = m_policy->GetAllowance(it->info, now);
+                if (allowance == 0)
+                {
+                    // As in NextMessage: a job held back waits for Reschedule().
+                    if (m_policy->GetAllowancePerRefill(it->info) > 0)
+                    {
+                        WaitForRefill(now);
+                    }
+                    break;
+                }
+                chunk = std::min(chunk, allowance);
+                charged = &*it;
+            }
+        }
         Ptr<Packet> p = Create<Packet>(static_cast<uint32_t>(chunk));
         if (headerBytes > 0)
         {
@@ -534,7 +568,10 @@ KvTransferSender::Pump()
                         "KvTransferSender: TCP took " << accepted << " of " << p->GetSize()
                                                       << " bytes it said it had room for");
         m_streamSent += p->GetSize();
-        const KvTransferHeader& h = m_writing.header;
+        if (charged != nullptr && chunk > 0)
+        {
+            m_policy->NotifySent(charged->info, chunk, Simulator::Now());
+        }
         if (headerBytes > 0)
         {
             m_writing.headerWritten = true;
@@ -671,7 +708,7 @@ KvTransferSender::GetBacklogBytes() const
     {
         backlog += j.info.remainingBytes;
     }
-    // The message being written was charged to its job when it was chosen.
+    // The message being written left its job's remaining bytes when it was chosen.
     if (m_writing.active && m_writing.header.GetMessageType() == KvTransferHeader::DATA)
     {
         backlog += m_writing.payloadLeft;

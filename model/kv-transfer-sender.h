@@ -101,6 +101,12 @@ struct KvTransferSenderCounters
  * TOKENS, CANCEL) go ahead of all data. A message is written in chunks that fit the socket's
  * free space, and a message once started is finished, because TCP is a byte stream.
  *
+ * A rationing policy (e.g. a slot budget) is charged for a DATA message's KV bytes as TCP
+ * accepts them, and no chunk exceeds the session's allowance at that moment, so the bytes that
+ * enter TCP in a slot stay within its budget. A message is chosen no larger than the
+ * allowance; what TCP has not taken of it when the slot ends goes on under the next slot's
+ * allowance, and while that is 0 nothing else enters the connection.
+ *
  * A tokens-only transfer (no ranges) is its TOKENS message alone: no BEGIN, DATA or END,
  * since the peer has nothing to assemble and the TOKENS message carries everything it learns.
  * It counts 0 KV bytes announced, sent, withdrawn and acked; like any transfer it completes
@@ -160,7 +166,8 @@ class KvTransferSender : public Object
      * What has not reached TCP is withdrawn: its data, and its BEGIN, TOKENS and END messages.
      * If the peer has heard of the transfer (a BEGIN or TOKENS reached TCP), a CANCEL tells it.
      * The DATA message being written, if it is this transfer's, is finished, since TCP is a
-     * byte stream.
+     * byte stream; its rest is not rationed or charged to the policy, since the transfer has
+     * no allowance any more.
      *
      * The CANCEL carries the reason, so the peer counts what was in flight as stale under
      * the same reason as the bytes withdrawn here.
@@ -350,6 +357,8 @@ class KvTransferSender : public Object
     void Pump();
     /// Choose the next message; false if there is none now.
     bool NextMessage();
+    /// Pump again at the policy's next refill, unless a wake-up is pending already.
+    void WaitForRefill(Time now);
     void Begin(const KvTransferHeader& header);
     std::list<Job>::iterator FindJob(uint64_t imsi, uint32_t epoch);
     /// The open, unsealed job that Append or Seal (named by caller) acts on; fatal if none.

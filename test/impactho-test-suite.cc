@@ -7,6 +7,7 @@
 // bytes where the sender hands them to TCP, bytes and headers where the target's receiver
 // reads them, tokens where the engines emit them and the clients take them.
 
+#include "tcp-accepted-data.h"
 #include "test-durations.h"
 
 #include "ns3/config.h"
@@ -27,20 +28,22 @@ namespace
 /// The scheduler's slot in these cases.
 const Time kSlot = MilliSeconds(100);
 
+/// How long each bench runs.
+const Time kRunTime = Seconds(12);
+
 /// What a run of several UEs saw at its edges.
 struct ImpactHoBench
 {
     Ptr<EdgeLlmLineScenario> s;
     Ptr<EdgeLlmHelper> edge;
     Ptr<HandoverCoordinator> coordinator;
-    Ptr<KvTransferSender> sender;     //!< cell 1 -> cell 2
-    Ptr<KvTransferReceiver> receiver; //!< at cell 2
-    uint64_t maxMessageBytes{0};      //!< the sender's MaxMessageBytes
+    Ptr<KvTransferSender> sender;            //!< cell 1 -> cell 2
+    Ptr<KvTransferReceiver> receiver;        //!< at cell 2
+    uint64_t maxMessageBytes{0};             //!< the sender's MaxMessageBytes
+    edgellm::test::TcpAcceptedData accepted; //!< DATA bytes the sender's TCP took, per slot
 
-    std::map<std::pair<uint64_t, uint64_t>, uint64_t> budget;    //!< (imsi, slot) -> bytes
-    std::map<std::pair<uint64_t, uint64_t>, uint64_t> dataBytes; //!< (imsi, slot) -> to TCP
-    std::map<uint64_t, uint64_t> dataBytesTotal;                 //!< imsi -> to TCP
-    std::map<uint64_t, Time> lastData;                           //!< imsi -> last DATA
+    std::map<std::pair<uint64_t, uint64_t>, uint64_t> budget; //!< (imsi, slot) -> bytes
+    std::map<uint64_t, uint64_t> dataBytesTotal;              //!< imsi -> to TCP
     /// imsi -> (time, header) of the DATA headers the target read
     std::map<uint64_t, std::vector<std::pair<Time, KvTransferHeader>>> read;
     std::map<uint64_t, uint64_t> receivedAtResume;            //!< imsi -> receiver's bytes then
@@ -88,6 +91,13 @@ MakeImpactHoBench(const std::string& scheduler,
     UintegerValue maxMessage;
     b->sender->GetAttribute("MaxMessageBytes", maxMessage);
     b->maxMessageBytes = maxMessage.Get();
+    UintegerValue port;
+    b->edge->GetKvTransfer(cell2)->GetAttribute("Port", port);
+    b->accepted.Watch(b->sender,
+                      b->edge->GetKvTransfer(cell1)->GetNode(),
+                      InetSocketAddress(link.addressB, static_cast<uint16_t>(port.Get())),
+                      kSlot,
+                      kRunTime);
     ImpactHoBench* raw = b.get();
     b->coordinator->GetScheduler()->TraceConnectWithoutContext(
         "Budget",
@@ -100,10 +110,7 @@ MakeImpactHoBench(const std::string& scheduler,
         Callback<void, const KvTransferHeader&>([raw](const KvTransferHeader& h) {
             if (h.GetMessageType() == KvTransferHeader::DATA)
             {
-                const uint64_t slot = Simulator::Now().GetTimeStep() / kSlot.GetTimeStep();
-                raw->dataBytes[{h.GetImsi(), slot}] += h.GetPayloadBytes();
                 raw->dataBytesTotal[h.GetImsi()] += h.GetPayloadBytes();
-                raw->lastData[h.GetImsi()] = Simulator::Now();
             }
         }));
     b->receiver->TraceConnectWithoutContext(
@@ -150,7 +157,7 @@ KvProfileOf(const ImpactHoBench& b)
 void
 RunImpactHoBench(const ImpactHoBench& /* b */)
 {
-    Simulator::Stop(Seconds(12));
+    Simulator::Stop(kRunTime);
     Simulator::Run();
 }
 
@@ -223,8 +230,8 @@ class ImpactHoBudgetTestCase : public ImpactHoTestCase
 {
   public:
     ImpactHoBudgetTestCase()
-        : ImpactHoTestCase("impactho: per slot, each session hands TCP its budget, within one "
-                           "message, and never more")
+        : ImpactHoTestCase("impactho: per slot, the DATA bytes TCP accepts for each session are "
+                           "its budget, within one message, and never more")
     {
     }
 
@@ -238,7 +245,19 @@ class ImpactHoBudgetTestCase : public ImpactHoTestCase
             RunImpactHoBench(*b);
             CheckMigrated(*b, 3);
             NS_TEST_ASSERT_MSG_GT(b->budget.size(), 6u, "several slots of several sessions");
-            for (const auto& [key, bytes] : b->dataBytes)
+            // Counted where TCP took the bytes, over the session's epochs.
+            std::map<std::pair<uint64_t, uint64_t>, uint64_t> accepted;
+            std::map<uint64_t, uint64_t> lastSlot;
+            for (const auto& [key, bytes] : b->accepted.PerSlot())
+            {
+                const auto [imsi, epoch, slot] = key;
+                accepted[{imsi, slot}] += bytes;
+                lastSlot[imsi] = std::max(lastSlot[imsi], slot);
+            }
+            NS_TEST_ASSERT_MSG_EQ(b->accepted.GetAcceptedBytes(),
+                                  b->accepted.GetStreamBytes(),
+                                  "every message is whole in TCP by the end");
+            for (const auto& [key, bytes] : accepted)
             {
                 auto it = b->budget.find(key);
                 NS_TEST_ASSERT_MSG_EQ((it != b->budget.end()),
@@ -251,17 +270,15 @@ class ImpactHoBudgetTestCase : public ImpactHoTestCase
             for (const HandoverRecord& r : b->coordinator->GetRecords())
             {
                 const uint64_t resumeSlot = r.kvReady.GetTimeStep() / kSlot.GetTimeStep();
-                const uint64_t lastSlot =
-                    b->lastData.at(r.imsi).GetTimeStep() / kSlot.GetTimeStep();
                 for (const auto& [key, budget] : b->budget)
                 {
                     // The window may close mid-slot, and the data may run out mid-slot.
-                    if (key.first != r.imsi || key.second >= std::min(resumeSlot, lastSlot))
+                    if (key.first != r.imsi || key.second >= std::min(resumeSlot, lastSlot[r.imsi]))
                     {
                         continue;
                     }
-                    auto sent = b->dataBytes.find(key);
-                    const uint64_t bytes = sent == b->dataBytes.end() ? 0 : sent->second;
+                    auto sent = accepted.find(key);
+                    const uint64_t bytes = sent == accepted.end() ? 0 : sent->second;
                     NS_TEST_ASSERT_MSG_GT(bytes + b->maxMessageBytes,
                                           budget,
                                           "imsi " << r.imsi << " slot " << key.second

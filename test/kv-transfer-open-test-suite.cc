@@ -6,6 +6,7 @@
 // (session, epoch), fixed or from a budget source.
 
 #include "kv-transfer-bench.h"
+#include "tcp-accepted-data.h"
 
 #include "ns3/kv-transfer-header.h"
 #include "ns3/kv-transfer-policy.h"
@@ -198,8 +199,9 @@ class KvOpenTransferTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
- * \brief Slot budgets by (session, epoch), fixed or from a budget source, counted where bytes
- * are handed to TCP (MessageSent), slot = floor(now / SlotDuration).
+ * \brief Slot budgets by (session, epoch), fixed or from a budget source, counted where TCP
+ * accepts the DATA bytes (its send buffer at each slot's start), slot = floor(now /
+ * SlotDuration).
  */
 class KvSlotBudgetKeyTestCase : public TestCase
 {
@@ -230,15 +232,6 @@ class KvSlotBudgetKeyTestCase : public TestCase
         return 0; // a mis-keyed lookup gets nothing, and the test sees it
     }
 
-    void Sent(const KvTransferHeader& h)
-    {
-        if (h.GetMessageType() == KvTransferHeader::DATA)
-        {
-            m_perSlot[{h.GetImsi(), h.GetEpoch(), m_policy->GetSlotIndex(Simulator::Now())}] +=
-                h.GetPayloadBytes();
-        }
-    }
-
     uint64_t SentIn(uint64_t imsi, uint32_t epoch, uint64_t slot) const
     {
         auto it = m_perSlot.find({imsi, epoch, slot});
@@ -251,8 +244,13 @@ class KvSlotBudgetKeyTestCase : public TestCase
         m_policy = CreateObject<SlotBudgetKvTransferPolicy>();
         m_policy->SetAttribute("SlotDuration", TimeValue(MilliSeconds(10)));
         b.sender->SetAttribute("Policy", PointerValue(m_policy));
-        b.sender->TraceConnectWithoutContext("MessageSent",
-                                             MakeCallback(&KvSlotBudgetKeyTestCase::Sent, this));
+        UintegerValue port;
+        b.appB->GetAttribute("Port", port);
+        m_accepted.Watch(b.sender,
+                         b.nodes.Get(0),
+                         InetSocketAddress(b.link.addressB, static_cast<uint16_t>(port.Get())),
+                         MilliSeconds(10),
+                         Seconds(1));
         Ptr<KvTransferSender> tx = b.sender;
         if (m_source)
         {
@@ -284,6 +282,7 @@ class KvSlotBudgetKeyTestCase : public TestCase
                             TokenRequest(4, 1, 0, 9));
         Simulator::Stop(Seconds(1));
         Simulator::Run();
+        m_perSlot = m_accepted.PerSlot();
         NS_TEST_ASSERT_MSG_EQ(SentIn(4, 0, 10), 10 * UNIT, "epoch 0 used its own budget");
         for (uint64_t slot = 10; slot <= 12; ++slot)
         {
@@ -315,6 +314,7 @@ class KvSlotBudgetKeyTestCase : public TestCase
         Simulator::Schedule(Seconds(0.1), &KvTransferSender::Enqueue, tx, b2);
         Simulator::Stop(Seconds(1));
         Simulator::Run();
+        m_perSlot = m_accepted.PerSlot();
 
         const std::map<uint64_t, std::pair<uint32_t, uint64_t>> sessions = {
             {1, {0, 60 * UNIT}},
@@ -348,8 +348,9 @@ class KvSlotBudgetKeyTestCase : public TestCase
         NS_TEST_ASSERT_MSG_EQ(SentIn(2, 7, 29) + SentIn(2, 7, 30), 0u, "and nothing after");
     }
 
-    bool m_source;                            //!< budgets from a source
-    Ptr<SlotBudgetKvTransferPolicy> m_policy; //!< the policy under test
+    bool m_source;                             //!< budgets from a source
+    Ptr<SlotBudgetKvTransferPolicy> m_policy;  //!< the policy under test
+    edgellm::test::TcpAcceptedData m_accepted; //!< DATA bytes TCP accepted, per slot
     std::map<std::tuple<uint64_t, uint32_t, uint64_t>, uint64_t> m_perSlot; //!< bytes sent by
                                                                             //!< (imsi, epoch,
                                                                             //!< slot)

@@ -4,6 +4,7 @@
 
 #include "backhaul-frame.h"
 #include "kv-transfer-bench.h"
+#include "tcp-accepted-data.h"
 
 #include "ns3/backhaul-helper.h"
 #include "ns3/config.h"
@@ -398,6 +399,156 @@ class KvTransferSlotBudgetTestCase : public TestCase
 
     Ptr<SlotBudgetKvTransferPolicy> m_policy; //!< the policy under test
     std::vector<uint64_t> m_perSlot;          //!< KV bytes sent per slot
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Slot budgets hold for the bytes TCP accepts, also when a message outlasts its slot.
+ *
+ * Two sessions share one sender whose messages may hold a whole slot's budget and whose small
+ * socket buffer takes a message in many writes. Queued near a slot's end, or with budgets that
+ * fall from one slot to the next, the last message of a slot is still being written when the
+ * next slot starts. The bytes are counted where TCP accepts them (its send buffer's tail at
+ * each slot's start), against budgets written here.
+ */
+class KvTransferSlotBudgetAtTcpTestCase : public TestCase
+{
+  public:
+    /// One configuration of the case.
+    struct Setup
+    {
+        const char* name;     //!< for the messages
+        DataRate rate;        //!< the link's rate
+        uint32_t bufferBytes; //!< the sockets' buffers
+        Time enqueueAt;       //!< when both transfers are queued
+        bool schedule;        //!< budgets from a source that changes every slot; else fixed
+        Time due;             //!< both complete before: the budgets' pace, or the link's
+    };
+
+    KvTransferSlotBudgetAtTcpTestCase()
+        : TestCase("Slot budgets bound the DATA bytes TCP accepts in each slot, also when a "
+                   "message outlasts its slot")
+    {
+    }
+
+  private:
+    static constexpr uint32_t kTokens = 200; //!< tokens of each session
+    static constexpr int64_t kSlotMs = 10;   //!< slot length
+
+    /// The budget of imsi 1 or 2 in a slot, in bytes: fixed, or a schedule that falls from
+    /// 24 to 8 tokens (imsi 1) and rises from 8 to 24 (imsi 2) every three slots.
+    static uint64_t Budget(bool schedule, uint64_t imsi, uint64_t slot)
+    {
+        if (!schedule)
+        {
+            return (imsi == 1 ? 20 : 12) * kTokenBytes;
+        }
+        const uint64_t phase = slot % 3;
+        return (imsi == 1 ? 3 - phase : phase + 1) * 8 * kTokenBytes;
+    }
+
+    static uint64_t Source(uint64_t imsi, uint32_t /* epoch */, uint64_t slot)
+    {
+        return Budget(true, imsi, slot);
+    }
+
+    void DoRun() override
+    {
+        // Due: imsi 2's 200 tokens at 12 a slot end in slot 27; at 16 a slot on average, in
+        // slot 23; 23 MB over about 0.8 Gb/s of a 32 KiB window take about 230 ms.
+        for (const Setup& setup : {Setup{"fixed budgets, 10 Gbps, 64 KiB buffer",
+                                         DataRate("10Gbps"),
+                                         65536,
+                                         MicroSeconds(109500),
+                                         false,
+                                         MilliSeconds(300)},
+                                   Setup{"changing budgets, 10 Gbps, 64 KiB buffer",
+                                         DataRate("10Gbps"),
+                                         65536,
+                                         MilliSeconds(107),
+                                         true,
+                                         MilliSeconds(260)},
+                                   Setup{"changing budgets, 1 Gbps, 32 KiB buffer",
+                                         DataRate("1Gbps"),
+                                         32768,
+                                         MilliSeconds(103),
+                                         true,
+                                         MilliSeconds(450)}})
+        {
+            RunOne(setup);
+        }
+    }
+
+    /// Run one configuration and check it.
+    void RunOne(const Setup& setup)
+    {
+        const Time slot = MilliSeconds(kSlotMs);
+        const Time end = Seconds(1);
+        TransferBench b = MakeBench(setup.rate, MicroSeconds(50), setup.bufferBytes);
+        Ptr<SlotBudgetKvTransferPolicy> policy = CreateObject<SlotBudgetKvTransferPolicy>();
+        policy->SetAttribute("SlotDuration", TimeValue(slot));
+        if (setup.schedule)
+        {
+            policy->SetBudgetSource(MakeCallback(&KvTransferSlotBudgetAtTcpTestCase::Source));
+        }
+        else
+        {
+            policy->SetBudget(1, 0, Budget(false, 1, 0));
+            policy->SetBudget(2, 0, Budget(false, 2, 0));
+        }
+        b.sender->SetAttribute("Policy", PointerValue(policy));
+        // A message may hold a slot's whole budget.
+        b.sender->SetAttribute("MaxMessageBytes", UintegerValue(32 * kTokenBytes));
+        UintegerValue port;
+        b.appB->GetAttribute("Port", port);
+        TcpAcceptedData accepted;
+        accepted.Watch(b.sender,
+                       b.nodes.Get(0),
+                       InetSocketAddress(b.link.addressB, static_cast<uint16_t>(port.Get())),
+                       slot,
+                       end);
+        Completions c;
+        b.receiver->SetCompleteCallback(MakeCallback(&Completions::Record, &c));
+        Simulator::Schedule(setup.enqueueAt,
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(1, 0, 0, kTokens));
+        Simulator::Schedule(setup.enqueueAt,
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(2, 0, 0, kTokens));
+        Simulator::Stop(end);
+        Simulator::Run();
+        // Before any check, so that a failed one leaves no simulation to the next setup.
+        Simulator::Destroy();
+
+        NS_TEST_ASSERT_MSG_EQ(accepted.FoundSocket(), true, "the sender's socket");
+        NS_TEST_ASSERT_MSG_EQ(accepted.GetAcceptedBytes(),
+                              accepted.GetStreamBytes(),
+                              "every message is whole in TCP");
+        std::map<uint64_t, uint64_t> total;
+        std::map<uint64_t, uint64_t> slotsUsed;
+        for (const auto& [key, bytes] : accepted.PerSlot())
+        {
+            const auto [imsi, epoch, k] = key;
+            const uint64_t budget = Budget(setup.schedule, imsi, k);
+            // Every slot over its budget is reported, not only the first.
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(bytes,
+                                        budget,
+                                        setup.name << ": imsi " << imsi << " slot " << k
+                                                   << ": TCP accepted " << bytes
+                                                   << " DATA bytes, over its budget");
+            total[imsi] += bytes;
+            ++slotsUsed[imsi];
+        }
+        for (uint64_t imsi : {1u, 2u})
+        {
+            NS_TEST_ASSERT_MSG_EQ(total[imsi], kTokens * kTokenBytes, "imsi " << imsi << " whole");
+            NS_TEST_ASSERT_MSG_GT(slotsUsed[imsi], 6u, "imsi " << imsi << " over many slots");
+            // Rationed, not stalled.
+            NS_TEST_ASSERT_MSG_LT(c.Of(imsi), setup.due, "imsi " << imsi << " complete in time");
+        }
+    }
 };
 
 /**
@@ -1038,6 +1189,7 @@ class KvTransferTestSuite : public TestSuite
         AddTestCase(new KvTransferAgainstLinkTestCase());
         AddTestCase(new KvTransferDelayTestCase());
         AddTestCase(new KvTransferSlotBudgetTestCase());
+        AddTestCase(new KvTransferSlotBudgetAtTcpTestCase());
         AddTestCase(new KvTransferDropTestCase());
         AddTestCase(new KvTransferRangesTestCase());
         AddTestCase(new KvTransferWithdrawTestCase());
