@@ -128,7 +128,7 @@ HandoverScheduler::GetTypeId()
                           MakeTimeAccessor(&HandoverScheduler::m_onlineTokensSlack),
                           edgellm::MakeTimeRangeChecker("ns3::HandoverScheduler::OnlineTokensSlack",
                                                         Seconds(1),
-                                                        "a time in [0, 1 s]"));
+                                                        "a time in [0 s, 1 s]"));
     return tid;
 }
 

@@ -455,8 +455,23 @@ KvTransferSender::NextMessage()
     Job& job = *jobs[pick];
     const uint64_t bpu = job.info.bytesPerUnit;
     auto& [first, count] = job.ranges.front();
-    const uint64_t units = std::min<uint64_t>(
+    uint64_t units = std::min<uint64_t>(
         {count, std::max<uint64_t>(1, m_maxMessageBytes / bpu), allowances[pick] / bpu});
+    if (allowances[pick] != std::numeric_limits<uint64_t>::max())
+    {
+        // A rationed message is sized to enter TCP whole, now: one that waited in the socket's
+        // path for the next slot's allowance would hold every other transfer on the
+        // connection behind it. Only a unit larger than TCP's whole buffer is split.
+        const uint64_t available = m_socket->GetTxAvailable();
+        const uint64_t header = KvTransferHeader::SERIALIZED_SIZE;
+        const uint64_t room = available > header ? (available - header) / bpu : 0;
+        const bool unitFits = bpu + header <= available + GetSocketBufferedBytes();
+        if (room == 0 && unitFits)
+        {
+            return false; // SendSpace pumps again once TCP has room
+        }
+        units = std::min(units, std::max<uint64_t>(room, 1));
+    }
     const uint64_t bytes = units * bpu;
     const KvTransferHeader data = KvTransferHeader::Make(KvTransferHeader::DATA,
                                                          job.info.imsi,
@@ -534,9 +549,10 @@ KvTransferSender::Pump()
         }
         const KvTransferHeader& h = m_writing.header;
         uint64_t chunk = std::min<uint64_t>(m_writing.payloadLeft, available - headerBytes);
-        // The policy rations what enters TCP, so a message chosen within one slot's allowance
-        // that TCP has not taken by the slot's end goes on under the next slot's. A cancelled
-        // transfer has no allowance any more; the rest of its message goes unrationed.
+        // The policy rations what enters TCP. A rationed message is sized to enter TCP whole
+        // (NextMessage), so only one whose single unit exceeds TCP's free buffer is split; its
+        // rest goes on under the allowance of the slot TCP takes it in. A cancelled transfer
+        // has no allowance any more; the rest of its message goes unrationed.
         Job* charged = nullptr;
         if (h.GetMessageType() == KvTransferHeader::DATA && m_writing.payloadLeft > 0)
         {
