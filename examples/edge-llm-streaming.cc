@@ -222,6 +222,7 @@ main(int argc, char* argv[])
     std::map<std::string, uint64_t> radioDrops;
     std::map<std::string, std::pair<uint32_t, uint32_t>> complete; // complete, sessions
     uint32_t detourHandovers = 0;
+    uint64_t delivered = 0;
     for (const std::string& s : schemes)
     {
         for (const SessionResult& r : RunScheme(s,
@@ -239,6 +240,7 @@ main(int argc, char* argv[])
             complete[s].first += r.delivered == r.expected ? 1 : 0;
             complete[s].second += 1;
             detourHandovers += s == "detour" ? r.handovers : 0;
+            delivered += r.delivered;
             std::ostringstream sit;
             double sitMax = -1;
             for (std::size_t k = 0; k < r.summary.sit.size(); ++k)
@@ -289,7 +291,12 @@ main(int argc, char* argv[])
                   << " (writing its CSV files failed)\n";
         return 1;
     }
-    if (complete.count("detour") > 0 && detourHandovers == 0)
+    if (delivered == 0)
+    {
+        std::cerr << "verdict: no token was delivered before --simTime = " << simTime << " s\n";
+        ok = false;
+    }
+    else if (complete.count("detour") > 0 && detourHandovers == 0)
     {
         std::cerr << "verdict: no UE handed over under detour before --simTime = " << simTime
                   << " s: with --enbs = " << enbs << ", --spacing = " << spacing
