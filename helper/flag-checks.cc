@@ -100,7 +100,7 @@ Reason(const std::string& problem)
     return problem.rfind("not a ", 0) == 0 ? "" : " (" + problem + ")";
 }
 
-/// A positive or negative decimal number that a time's text starts with, as typed.
+/// The number a time's text starts with, with its sign, as typed.
 double
 TypedNumber(const std::string& text)
 {
@@ -199,7 +199,7 @@ ReadTimeFlag(const std::string& flag,
     const Time read(text);
     if (TypedNumber(text) < 0)
     {
-        return FlagError(flag, text, allowed) + " (negative)";
+        return FlagError(flag, text, allowed);
     }
     if (!zeroAllowed && read.IsZero())
     {

@@ -371,11 +371,21 @@ AttributeSettingRefusal(const std::string& name, const std::string& text)
             return ValueRefusal(name, tid.GetAttribute(i).checker, text);
         }
     }
-    return AttributeRefusal(name,
-                            text,
-                            "an attribute of " + tid.GetName() +
-                                " (--PrintAttributes=" + tid.GetName() + ")",
-                            "no such attribute");
+    // An inherited attribute is set through the class that has it.
+    std::string owner;
+    for (TypeId t = tid.GetParent(); owner.empty() && t != t.GetParent(); t = t.GetParent())
+    {
+        for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            owner = t.GetAttribute(i).name == name.substr(colons + 2) ? t.GetName() : owner;
+        }
+    }
+    return AttributeRefusal(
+        name,
+        text,
+        "an attribute of " + tid.GetName() + " (--PrintAttributes=" + tid.GetName() + ")",
+        owner.empty() ? "no such attribute"
+                      : "it is one of " + owner + ": --" + owner + "::" + name.substr(colons + 2));
 }
 
 } // namespace edgellm

@@ -95,6 +95,10 @@ TEST(FlagChecksTest, AttributeSettingsAreTriedAsNs3WouldTakeThem)
     EXPECT_THAT(Check({"--RngRun=abc"}), StartsWith("RngRun = abc is invalid"));
     EXPECT_THAT(Check({"--ns3::LlmEngine::NoSuch=1"}), HasSubstr("(no such attribute)"));
     EXPECT_THAT(Check({"--ns3::NoSuchType::X=1"}), HasSubstr("(no TypeId ns3::NoSuchType)"));
+    // As Config::SetDefault, among the class's own attributes: an inherited one is named.
+    EXPECT_THAT(Check({"--ns3::StarBackhaulTopology::MinRateMbps=1"}),
+                HasSubstr("(it is one of ns3::BackhaulTopology: "
+                          "--ns3::BackhaulTopology::MinRateMbps)"));
     EXPECT_THAT(Check({"--ns3::LlmEngine::ChunkTokens"}),
                 StartsWith("--ns3::LlmEngine::ChunkTokens = (no value) is invalid"));
 }
