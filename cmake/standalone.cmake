@@ -169,6 +169,12 @@ if(Python3_FOUND)
   add_test(NAME edge-llm-flag-table
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-flag-table.py
                    ${PROJECT_SOURCE_DIR} $<TARGET_FILE_DIR:edge-llm-handover>)
+  # Every example's flags and the module's attributes, given hostile values (the kinds of
+  # test/invalid-flags.csv): each refused with exit 1 and one line naming it, never a signal,
+  # the whole help or a run that goes on. A sample; EDGE_LLM_FULLNESS=EXTENSIVE tries them all.
+  add_test(NAME edge-llm-bad-input
+           COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-bad-input.py
+                   ${PROJECT_SOURCE_DIR} $<TARGET_FILE_DIR:edge-llm-handover>)
   add_test(NAME edge-llm-ran-neutral
            COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/test/check-ran-neutral.py
                    ${PROJECT_SOURCE_DIR})

@@ -66,6 +66,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/lte-measurement-reports-death-test.cc
     test/gtest/attribute-input-test.cc
     test/gtest/explaining-checker-test.cc
+    test/gtest/flag-checks-test.cc
     test/gtest/cross-attribute-death-test.cc
   )
   target_link_libraries(edge-llm-gtest PRIVATE ns3-edge-llm GTest::gmock GTest::gtest_main

@@ -23,6 +23,7 @@
 #include "ns3/flag-checks.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -83,17 +84,8 @@ ParseValues(const std::string& text, std::vector<double>& values)
     std::string item;
     while (std::getline(in, item, ','))
     {
-        std::size_t used = 0;
         double v = 0;
-        try
-        {
-            v = std::stod(item, &used);
-        }
-        catch (const std::logic_error&)
-        {
-            used = 0;
-        }
-        if (used == 0 || used != item.size() || !(v > 0) || !std::isfinite(v))
+        if (!edgellm::ParseFiniteNumber(item, v) || !(v > 0))
         {
             return "--values = " + text + " is invalid (\"" + item +
                    "\"); allowed: numbers > 0, separated by commas";
@@ -247,25 +239,20 @@ main(int argc, char* argv[])
     cmd.AddValue("blockAligned", "restrict L to whole KV blocks (plus C_max)", blockAligned);
     cmd.AddValue("csv", "also write the results to this CSV file", csv);
     cmd.AddValue("outDir", "write analytic.csv, with a .json sidecar, there", outDir);
-    // Numbers are checked as text first: CommandLine would print its help without the
-    // flag's range, or wrap "-3" around in an unsigned flag.
-    {
-        const std::string bad =
-            edgellm::CheckNumberFlags({{"ues", true, "an integer in [1, 100000]"},
-                                       {"cMin", true, "an integer in [1, 4294967295]"},
-                                       {"cMax", true, "an integer in [--cMin, 4294967295]"},
-                                       {"rbhGbps", false, "(0, 1e6] Gb/s"},
-                                       {"prefillCycle", false, "[0, 1e6] s (0: no cycle)"},
-                                       {"bsDistance", false, "a distance in (2 MaxStartX, 1e6] m"}},
-                                      argc,
-                                      argv);
-        if (!bad.empty())
-        {
-            std::cerr << bad << "\n";
-            return 1;
-        }
-    }
-    if (const std::string bad = edgellm::CheckBooleanFlags({"blockAligned"}, argc, argv);
+    // Every argument is checked as typed before CommandLine reads it: CommandLine would print
+    // its whole help without the flag's range, wrap "-3" around in an unsigned flag, or keep
+    // the last of a flag given twice.
+    if (const std::string bad = edgellm::CheckArguments(
+            cmd,
+            {{"ues", true, "an integer in [1, 100000]", 1, 100000},
+             {"cMin", true, "an integer in [1, 4294967295]", 1, 4294967295.0},
+             {"cMax", true, "an integer in [--cMin, 4294967295]", 1, 4294967295.0},
+             {"rbhGbps", false, "(0, 1e6] Gb/s", 0, 1e6, true},
+             {"prefillCycle", false, "[0, 1e6] s (0: no cycle)", 0, 1e6},
+             {"bsDistance", false, "a distance in (2 MaxStartX, 1e6] m", 0, 1e6, true}},
+            {"blockAligned"},
+            argc,
+            argv);
         !bad.empty())
     {
         std::cerr << bad << "\n";
@@ -311,6 +298,13 @@ main(int argc, char* argv[])
     {
         e << "--prefillCycle = " << prefillCycle
           << " is invalid; allowed: [0, 1e6] s (0: no cycle)";
+    }
+    else if (prefillCycle > 0 && prefillCycle < 1e-9)
+    {
+        // The solver divides by the cycle: a denormal one makes every delay infinite.
+        e << "--prefillCycle = " << prefillCycle
+          << " is invalid; allowed: [0, 1e6] s (0: no cycle) (a cycle below 1 ns, the time "
+             "step of the simulations, is none)";
     }
     else if (sweep == "none" && !values.empty())
     {
@@ -426,6 +420,14 @@ main(int argc, char* argv[])
                   << std::setw(7) << ct.prefixTokens << std::setprecision(3) << std::setw(10)
                   << th.worstDelay * 1e3 << std::setw(10) << ch.worstDelay * 1e3 << std::setw(10)
                   << ct.worstDelay * 1e3 << std::setw(11);
+        if (!std::isfinite(th.worstDelay) || !std::isfinite(ch.worstDelay) ||
+            !std::isfinite(ct.worstDelay))
+        {
+            std::cout << "\n";
+            std::cerr << "verdict: a delay is not finite: the flags' values are past what the "
+                         "model can compute\n";
+            return 1;
+        }
         const double best = std::min(th.worstDelay, ch.worstDelay);
         if (best > 0)
         {
@@ -456,7 +458,8 @@ main(int argc, char* argv[])
         out.close();
         if (out.fail())
         {
-            std::cerr << "--csv = " << csv << ": writing it failed\n";
+            std::cerr << edgellm::FlagError("csv", csv, "a file that can be written")
+                      << " (writing it failed)\n";
             return 1;
         }
     }

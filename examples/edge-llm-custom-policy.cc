@@ -147,16 +147,19 @@ main(int argc, char* argv[])
     cmd.AddValue("outDir",
                  "write handovers.csv and sessions.csv there, each with a .json sidecar",
                  outDir);
-    // Numbers are checked as text first: CommandLine would print its help without the
-    // flag's range, or wrap "-3" around in an unsigned flag.
+    // Every argument is checked as typed before CommandLine reads it: CommandLine would print
+    // its whole help without the flag's range, wrap "-3" around in an unsigned flag, or keep
+    // the last of a flag given twice.
+    if (const std::string bad =
+            edgellm::CheckArguments(cmd,
+                                    {{"numUes", true, "an integer in [1, 8]", 1, 8}},
+                                    {},
+                                    argc,
+                                    argv);
+        !bad.empty())
     {
-        const std::string bad =
-            edgellm::CheckNumberFlags({{"numUes", true, "an integer in [1, 8]"}}, argc, argv);
-        if (!bad.empty())
-        {
-            std::cerr << bad << "\n";
-            return 1;
-        }
+        std::cerr << bad << "\n";
+        return 1;
     }
     cmd.Parse(argc, argv);
     std::vector<std::string> schemes;
@@ -282,7 +285,10 @@ main(int argc, char* argv[])
                            {"outDir", outDir}};
         if (!WriteRunResults(outDir, results, meta))
         {
-            std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";
+            std::cerr << edgellm::FlagError("outDir",
+                                            outDir,
+                                            "a directory that can be made and written")
+                      << " (cannot write the results there)\n";
             return 1;
         }
     }

@@ -60,7 +60,8 @@ MeanMax(const std::vector<double>& values)
     return {n == 0 ? std::numeric_limits<double>::quiet_NaN() : sum / n, max};
 }
 
-void
+/// \return whether every number of the row is finite ("-" stands for one that is missing)
+bool
 PrintRow(const CtHoLineRun& run)
 {
     const std::vector<CtHoLineGroupSummary> groups = CtHoLineExperiment::Summarize(run);
@@ -95,6 +96,7 @@ PrintRow(const CtHoLineRun& run)
               << FormatMs(sitMax) << std::setw(12) << std::setprecision(1) << std::fixed
               << run.sent.sent / 1e6 << std::setw(10) << prefilled << std::setw(12)
               << FormatMs(analytic) << std::setw(8) << (std::isnan(ratio) ? "-" : r.str()) << "\n";
+    return !std::isinf(worst) && !std::isinf(mean) && !std::isinf(analytic) && !std::isinf(ratio);
 }
 
 } // namespace
@@ -120,19 +122,19 @@ main(int argc, char* argv[])
     scheme.AddTo(cmd);
     cmd.AddValue("numUes", "K, the UEs that hand over, [1, 64]", config.numUes);
     cmd.AddValue("cMax",
-                 "largest prompt, tokens (prompts are U[1024, cMax]), >= 1024",
+                 "largest prompt, tokens (prompts are U[1024, cMax]), [1024, 1000000]",
                  config.cMax);
     cmd.AddValue("backhaulRate", "rate of the backhaul link, > 0", backhaulRate);
     cmd.AddValue("plannedBackhaulRate",
                  "rate the scheduler and the analytic column are told (default: backhaulRate)",
                  plannedRate);
     cmd.AddValue("backhaulDelay", "one-way delay of the backhaul link, >= 0", backhaulDelay);
-    cmd.AddValue("prefillA", "a of p(L) = a L + b, s/token, >= 0", config.prefillA);
-    cmd.AddValue("prefillB", "b of p(L) = a L + b, s, >= 0", config.prefillB);
+    cmd.AddValue("prefillA", "a of p(L) = a L + b, s/token, [0, 1]", config.prefillA);
+    cmd.AddValue("prefillB", "b of p(L) = a L + b, s, [0, 60]", config.prefillB);
     cmd.AddValue("prefillCycle",
                  "T_c: prefills start on multiples of it, >= 0 (0: no cycle)",
                  prefillCycle);
-    cmd.AddValue("bsDistance", "D_bs: distance between the eNBs, m, > 260", config.bsDistance);
+    cmd.AddValue("bsDistance", "D_bs: distance between the eNBs, m, (260, 1e6]", config.bsDistance);
     cmd.AddValue("trigger", "boundary, a3 or none", config.trigger);
     cmd.AddValue("batching", "oracle (needs --trigger=boundary) or online", config.batching);
     cmd.AddValue("kvProfile",
@@ -140,7 +142,7 @@ main(int argc, char* argv[])
                  config.kvProfile);
     cmd.AddValue("moveStart", "when the UEs start moving, >= 0", moveStart);
     cmd.AddValue("tokensAfter",
-                 "tokens each session decodes after its handover, >= 1",
+                 "tokens each session decodes after its handover, [1, 1000000]",
                  config.tokensAfter);
     cmd.AddValue("residentUes",
                  "stationary sessions on each eNB (load), [0, 100]",
@@ -151,26 +153,22 @@ main(int argc, char* argv[])
     cmd.AddValue("quiet", "no progress on stderr during the runs", quiet);
     cmd.AddValue("tokensCsv", "write every token's times to this file", tokensCsv);
     faultFlags.AddTo(cmd);
-    // Numbers are checked as text first: CommandLine would print its help without the
-    // flag's range, or wrap "-3" around in an unsigned flag.
-    {
-        const std::string bad =
-            edgellm::CheckNumberFlags({{"numUes", true, "an integer in [1, 64]"},
-                                       {"cMax", true, "an integer >= 1024"},
-                                       {"prefillA", false, "a finite number >= 0"},
-                                       {"prefillB", false, "a finite number >= 0"},
-                                       {"bsDistance", false, "a finite number > 260"},
-                                       {"tokensAfter", true, "an integer >= 1"},
-                                       {"residentUes", true, "an integer in [0, 100]"}},
-                                      argc,
-                                      argv);
-        if (!bad.empty())
-        {
-            std::cerr << bad << "\n";
-            return 1;
-        }
-    }
-    if (const std::string bad = edgellm::CheckBooleanFlags({"quiet"}, argc, argv); !bad.empty())
+    // Every argument is checked as typed before CommandLine reads it: CommandLine would print
+    // its whole help without the flag's range, wrap "-3" around in an unsigned flag, or keep
+    // the last of a flag given twice.
+    if (const std::string bad = edgellm::CheckArguments(
+            cmd,
+            {{"numUes", true, "an integer in [1, 64]", 1, 64},
+             {"cMax", true, "an integer in [1024, 1000000]", 1024, 1e6},
+             {"prefillA", false, "a finite number in [0, 1] s/token", 0, 1},
+             {"prefillB", false, "a finite number in [0, 60] s", 0, 60},
+             {"bsDistance", false, "a finite number in (260, 1e6] m", 260, 1e6, true},
+             {"tokensAfter", true, "an integer in [1, 1000000]", 1, 1e6},
+             {"residentUes", true, "an integer in [0, 100]", 0, 100}},
+            {"quiet"},
+            argc,
+            argv);
+        !bad.empty())
     {
         std::cerr << bad << "\n";
         return 1;
@@ -232,6 +230,19 @@ main(int argc, char* argv[])
     {
         error = edgellm::FlagError("tokensCsv", tokensCsv, "a file that can be written");
     }
+    // The header is written and flushed now, so that a file that takes no bytes (a full disk,
+    // /dev/full) is refused before the runs, not found out after them.
+    Ptr<TokenLog> log;
+    if (error.empty() && !tokensCsv.empty())
+    {
+        log = Create<TokenLog>(tokensCsv);
+        log->Flush();
+        if (!log->IsGood())
+        {
+            error = edgellm::FlagError("tokensCsv", tokensCsv, "a file that can be written") +
+                    " (writing it failed)";
+        }
+    }
     if (!error.empty())
     {
         std::cerr << error << "\n";
@@ -254,11 +265,6 @@ main(int argc, char* argv[])
     std::cout << "\n scheme  worst[ms]  mean[ms]   SIT[ms]  SITmax[ms]  KV[MB]  prefill"
                  "  analytic[ms]  ratio\n";
 
-    Ptr<TokenLog> log;
-    if (!tokensCsv.empty())
-    {
-        log = Create<TokenLog>(tokensCsv);
-    }
     std::vector<EdgeLlmRunResults> results;
     std::vector<CtHoLineRun> onlineRuns; // online runs with a migrated handover
     // The verdict: every handover accounted for, every token once, every KV byte conserved.
@@ -269,6 +275,7 @@ main(int argc, char* argv[])
     bool tokensOnce = true;
     bool bytesConserved = true;
     bool capHit = false;
+    bool finite = true;
     for (const std::string& s : schemes)
     {
         std::unique_ptr<ShowProgress> progress;
@@ -297,7 +304,7 @@ main(int argc, char* argv[])
         progress.reset();
         // Every scheme must see the same scenario, or the comparison means nothing.
         NS_ABORT_MSG_IF(!(run.inputs == inputs), "scheme " << s << " ran on other inputs");
-        PrintRow(run);
+        finite = PrintRow(run) && finite;
         if (run.faults.lossDrops + run.faults.outageDrops + run.faults.crossTrafficBytes +
                 run.faults.stalls >
             0)
@@ -349,6 +356,7 @@ main(int argc, char* argv[])
                              replay.sent.announced == replay.sent.sent + replay.sent.withdrawn &&
                              replay.sent.sent == replay.received.received + replay.received.stale;
             capHit = capHit || replay.endTime >= config.maxSimTime;
+            finite = finite && !std::isinf(regret.regret) && !std::isinf(regret.modelError);
             std::ostringstream line;
             line << std::fixed << std::setprecision(3) << std::setw(7) << run.scheme << "  online "
                  << FormatMs(regret.onlineWorstS) << " ms, clairvoyant ("
@@ -381,23 +389,38 @@ main(int argc, char* argv[])
               << ", failed " << failed << ", given up " << givenUp
               << "; tokens exactly once: " << (tokensOnce ? "yes" : "NO")
               << "; KV bytes conserved: " << (bytesConserved ? "yes" : "NO") << "\n";
+    if (log)
+    {
+        log->Flush();
+        if (!log->IsGood())
+        {
+            std::cerr << edgellm::FlagError("tokensCsv", tokensCsv, "a file that can be written")
+                      << " (writing it failed)\n";
+            return 1;
+        }
+    }
+    // A degenerate run fails, with what made it so: its numbers compare nothing.
     if (capHit)
     {
-        std::cerr << "warning: a run reached the time cap of " << config.maxSimTime.As(Time::S)
+        std::cerr << "verdict: a run reached the time cap of " << config.maxSimTime.As(Time::S)
                   << " before every session ended\n";
+        return 1;
     }
     if (config.trigger != "none" && completed == 0)
     {
-        std::cerr << "warning: no handover completed\n";
+        std::cerr << "verdict: no handover completed (--trigger = " << config.trigger << ")\n";
+        return 1;
     }
-    else if (config.trigger == "boundary" && completed + failed < requested - givenUp)
+    if (!finite)
+    {
+        std::cerr << "verdict: a delay is not finite: the flags' values are past what the run "
+                     "can measure\n";
+        return 1;
+    }
+    if (config.trigger == "boundary" && completed + failed < requested - givenUp)
     {
         std::cerr << "warning: " << requested - givenUp - completed - failed
                   << " requested handovers never completed\n";
     }
-    if (!ok)
-    {
-        return 1;
-    }
-    return 0;
+    return ok ? 0 : 1;
 }

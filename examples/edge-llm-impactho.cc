@@ -131,8 +131,8 @@ main(int argc, char* argv[])
                  "impactho below B_min: equalized-bytes, winner-take-all or admission; a list "
                  "sweeps",
                  sweep[4].text);
-    cmd.AddValue("runs", "RngRuns per point, from the run's RngRun on, >= 1", runs);
-    cmd.AddValue("tokens", "tokens each session generates, >= 1", config.tokens);
+    cmd.AddValue("runs", "RngRuns per point, from the run's RngRun on, [1, 1000]", runs);
+    cmd.AddValue("tokens", "tokens each session generates, [1, 1000000]", config.tokens);
     cmd.AddValue("order",
                  "importance or random: the entries' order and accuracy curve",
                  config.order);
@@ -149,21 +149,18 @@ main(int argc, char* argv[])
                  outDir);
     cmd.AddValue("quiet", "no progress on stderr during the run", quiet);
     scheme.AddTo(cmd);
-    // Numbers are checked as text first: CommandLine would print its help without the
-    // flag's range, or wrap "-3" around in an unsigned flag.
-    {
-        const std::string bad = edgellm::CheckNumberFlags({{"tokens", true, "an integer >= 1"},
-                                                           {"runs", true, "an integer >= 1"},
-                                                           {"kvBits", true, "2, 4, 8 or 16"}},
-                                                          argc,
-                                                          argv);
-        if (!bad.empty())
-        {
-            std::cerr << bad << "\n";
-            return 1;
-        }
-    }
-    if (const std::string bad = edgellm::CheckBooleanFlags({"quiet"}, argc, argv); !bad.empty())
+    // Every argument is checked as typed before CommandLine reads it: CommandLine would print
+    // its whole help without the flag's range, wrap "-3" around in an unsigned flag, or keep
+    // the last of a flag given twice.
+    if (const std::string bad =
+            edgellm::CheckArguments(cmd,
+                                    {{"tokens", true, "an integer in [1, 1000000]", 1, 1e6},
+                                     {"runs", true, "an integer in [1, 1000]", 1, 1000},
+                                     {"kvBits", true, "2, 4, 8 or 16", 2, 16}},
+                                    {"quiet"},
+                                    argc,
+                                    argv);
+        !bad.empty())
     {
         std::cerr << bad << "\n";
         return 1;
@@ -179,11 +176,7 @@ main(int argc, char* argv[])
         std::cerr << e.what() << "\n";
         return 1;
     }
-    std::string error = runs < 1 ? "--runs = 0 is invalid; allowed: an integer >= 1" : "";
-    if (error.empty())
-    {
-        error = edgellm::ReadTimeFlag("simTime", simTimeText, config.simTime, false, "11s");
-    }
+    std::string error = edgellm::ReadTimeFlag("simTime", simTimeText, config.simTime, false, "11s");
     if (error.empty())
     {
         error = edgellm::ReadTimeFlag("bufferTime", bufferText, config.bufferTime, true, "10ms");
@@ -226,6 +219,7 @@ main(int argc, char* argv[])
     const uint64_t firstRun = RngSeedManager::GetRun();
     bool ok = true;
     bool anyUe = false;
+    std::size_t handovers = 0;
 
     /// Per (point, RngRun): its results and its settings, for a directory of its own
     struct Output
@@ -347,6 +341,7 @@ main(int argc, char* argv[])
                       << std::setw(5) << complete << "/" << sessions << (good ? "" : "  FAILED")
                       << "\n";
             ok = ok && good;
+            handovers += s.count;
         }
         std::cout << "\n";
         more = false;
@@ -366,6 +361,11 @@ main(int argc, char* argv[])
                      "--rho or --runs\n";
         return 1;
     }
+    if (handovers == 0)
+    {
+        std::cerr << "verdict: no UE handed over before --simTime; raise --simTime or --rho\n";
+        return 1;
+    }
     if (!outDir.empty())
     {
         // One point and one RngRun write to outDir itself; a sweep writes each (point,
@@ -383,8 +383,10 @@ main(int argc, char* argv[])
             meta.parameters.emplace_back("outDir", outDir);
             if (e || !WriteRunResults(dir, out.results, meta))
             {
-                std::cerr << "--outDir = " << outDir << ": cannot write the results to " << dir
-                          << "\n";
+                std::cerr << edgellm::FlagError("outDir",
+                                                outDir,
+                                                "a directory that can be made and written")
+                          << " (cannot write the results to " << dir << ")\n";
                 return 1;
             }
         }

@@ -141,9 +141,8 @@ Check(const Flags& f,
     }
     for (const std::string& item : edgellm::SplitList(f.linkRates))
     {
-        char* end = nullptr;
-        const double v = std::strtod(item.c_str(), &end);
-        if (item.empty() || *end != '\0' || !(v >= 1 && v <= 100000))
+        double v = 0;
+        if (!edgellm::ParseFiniteNumber(item, v) || !(v >= 1 && v <= 100000))
         {
             e << "--linkRates = " << f.linkRates
               << " is invalid; allowed: a comma-separated list of rates in [1, 100000] Mb/s";
@@ -261,28 +260,26 @@ main(int argc, char* argv[])
                  "subdirectory per link rate",
                  outDir);
     scheme.AddTo(cmd);
-    {
-        const std::string bad =
-            edgellm::CheckNumberFlags({{"runs", true, "an integer in [1, 100]"},
-                                       {"promptMin", true, "an integer in [16, 32768]"},
-                                       {"promptMax", true, "an integer in [--promptMin, 32768]"},
-                                       {"tokensAfter", true, "an integer in [1, 100000]"},
-                                       {"ues", true, "an integer in [1, 16]"},
-                                       {"windowMargin", false, "[0, 60000] ms"}},
-                                      argc,
-                                      argv);
-        if (!bad.empty())
-        {
-            std::cerr << bad << "\n";
-            return 1;
-        }
-    }
-    if (const std::string bad = edgellm::CheckBooleanFlags({"quiet"}, argc, argv); !bad.empty())
+    cmd.AddValue("quiet", "no progress on stderr during the runs", quiet);
+    // Every argument is checked as typed before CommandLine reads it: CommandLine would print
+    // its whole help without the flag's range, wrap "-3" around in an unsigned flag, or keep
+    // the last of a flag given twice.
+    if (const std::string bad = edgellm::CheckArguments(
+            cmd,
+            {{"runs", true, "an integer in [1, 100]", 1, 100},
+             {"promptMin", true, "an integer in [16, 32768]", 16, 32768},
+             {"promptMax", true, "an integer in [--promptMin, 32768]", 0, 32768},
+             {"tokensAfter", true, "an integer in [1, 100000]", 1, 100000},
+             {"ues", true, "an integer in [1, 16]", 1, 16},
+             {"windowMargin", false, "[0, 60000] ms", 0, 60000}},
+            {"quiet"},
+            argc,
+            argv);
+        !bad.empty())
     {
         std::cerr << bad << "\n";
         return 1;
     }
-    cmd.AddValue("quiet", "no progress on stderr during the runs", quiet);
     cmd.Parse(argc, argv);
     std::vector<std::string> schemes;
     try
@@ -294,12 +291,7 @@ main(int argc, char* argv[])
         std::cerr << e.what() << "\n";
         return 1;
     }
-    bool ratesGiven = false;
-    for (int i = 1; i < argc; ++i)
-    {
-        ratesGiven = ratesGiven || std::string(argv[i]).rfind("--linkRates", 0) == 0;
-    }
-    if (f.study != "sweep" && !ratesGiven)
+    if (f.study != "sweep" && !edgellm::IsFlagGiven("linkRates", argc, argv))
     {
         f.linkRates = "300";
     }
@@ -545,7 +537,10 @@ main(int argc, char* argv[])
                                {"outDir", outDir}};
             if (!WriteRunResults(dir, results, meta))
             {
-                std::cerr << "--outDir = " << outDir << ": cannot write the results there\n";
+                std::cerr << edgellm::FlagError("outDir",
+                                                outDir,
+                                                "a directory that can be made and written")
+                          << " (cannot write the results to " << dir << ")\n";
                 return 1;
             }
             std::cout << "CSV: " << dir << "/handovers.csv, " << dir
@@ -554,8 +549,8 @@ main(int argc, char* argv[])
     }
     if (!ok)
     {
-        std::cerr << "verdict: a session missed or repeated a token, or a KV ledger does not "
-                     "balance\n";
+        std::cerr << "verdict: a session missed or repeated a token, a KV ledger does not "
+                     "balance, or a handover's SIT was not measured (the lines above say which)\n";
         return 1;
     }
     std::cout << "\nverdict: every session got every token once; every KV ledger balances\n";

@@ -26,6 +26,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 
 using namespace ns3;
 
@@ -162,7 +163,7 @@ main(int argc, char* argv[])
     cmd.AddValue("arrivalRate", "poisson: UEs entering per s", f.arrivalRate);
     cmd.AddValue("speed", "UE speed, m/s", f.speed);
     cmd.AddValue("trigger", "a3, a2a4, planned or none", f.trigger);
-    cmd.AddValue("tokens", "tokens each session generates", f.tokens);
+    cmd.AddValue("tokens", "tokens each session generates, [1, 1000000]", f.tokens);
     cmd.AddValue("simTime", "when the run stops", f.simTime);
     std::string outDir;
     bool quiet = false;
@@ -171,32 +172,28 @@ main(int argc, char* argv[])
                  outDir);
     scheme.AddTo(cmd);
     faultFlags.AddTo(cmd);
-    // Numbers are checked as text first: CommandLine would print its help without the
-    // flag's range, or wrap "-3" around in an unsigned flag.
-    {
-        const std::string bad =
-            edgellm::CheckNumberFlags({{"cells", true, "an integer in [2, 64]"},
-                                       {"columns", true, "an integer in [1, 8]"},
-                                       {"rows", true, "an integer in [1, 8]"},
-                                       {"spacing", false, "a distance in [50, 5000] m"},
-                                       {"ues", true, "an integer in [1, 64]"},
-                                       {"arrivalRate", false, "(0, 100] UEs/s"},
-                                       {"speed", false, "(0, 100] m/s"},
-                                       {"tokens", true, "an integer >= 1"}},
-                                      argc,
-                                      argv);
-        if (!bad.empty())
-        {
-            std::cerr << bad << "\n";
-            return 1;
-        }
-    }
-    if (const std::string bad = edgellm::CheckBooleanFlags({"quiet"}, argc, argv); !bad.empty())
+    cmd.AddValue("quiet", "no progress on stderr during the run", quiet);
+    // Every argument is checked as typed before CommandLine reads it: CommandLine would print
+    // its whole help without the flag's range, wrap "-3" around in an unsigned flag, or keep
+    // the last of a flag given twice.
+    if (const std::string bad =
+            edgellm::CheckArguments(cmd,
+                                    {{"cells", true, "an integer in [2, 64]", 2, 64},
+                                     {"columns", true, "an integer in [1, 8]", 1, 8},
+                                     {"rows", true, "an integer in [1, 8]", 1, 8},
+                                     {"spacing", false, "a distance in [50, 5000] m", 50, 5000},
+                                     {"ues", true, "an integer in [1, 64]", 1, 64},
+                                     {"arrivalRate", false, "(0, 100] UEs/s", 0, 100, true},
+                                     {"speed", false, "(0, 100] m/s", 0, 100, true},
+                                     {"tokens", true, "an integer in [1, 1000000]", 1, 1e6}},
+                                    {"quiet"},
+                                    argc,
+                                    argv);
+        !bad.empty())
     {
         std::cerr << bad << "\n";
         return 1;
     }
-    cmd.AddValue("quiet", "no progress on stderr during the run", quiet);
     cmd.Parse(argc, argv);
     std::vector<std::string> schemes;
     try
@@ -212,6 +209,20 @@ main(int argc, char* argv[])
     Time simTime;
     FaultConfig faults;
     std::string error = Check(f, backhaulRate, simTime);
+    // A flag that the chosen layout or mobility does not use would be ignored without a word.
+    for (const auto& [flag, applies, where] :
+         {std::make_tuple("cells", f.layout != "grid", "--layout=line or road"),
+          std::make_tuple("columns", f.layout == "grid", "--layout=grid"),
+          std::make_tuple("rows", f.layout == "grid", "--layout=grid"),
+          std::make_tuple("arrivalRate", f.mobility == "poisson", "--mobility=poisson")})
+    {
+        if (error.empty() && !applies && edgellm::IsFlagGiven(flag, argc, argv))
+        {
+            error = "--" + std::string(flag) + " = " + edgellm::GivenValue(flag, argc, argv) +
+                    " is invalid with --layout = " + f.layout + " and --mobility = " + f.mobility +
+                    "; allowed: --" + flag + " only with " + where;
+        }
+    }
     if (error.empty())
     {
         error = faultFlags.Read(faults);

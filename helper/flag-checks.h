@@ -5,9 +5,11 @@
 #ifndef EDGE_LLM_FLAG_CHECKS_H
 #define EDGE_LLM_FLAG_CHECKS_H
 
+#include "ns3/command-line.h"
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,15 +35,16 @@ std::string FlagError(const std::string& flag,
  * \brief Read a finite number, the whole text, without stopping the program.
  * \param text the text
  * \param [out] value the number read; unchanged on failure
- * \return true if the text is a finite number (not empty, nothing after it)
+ * \return true if the text is a finite decimal number (not empty, nothing around it, no "inf",
+ *         "nan" or hexadecimal, which CommandLine's reader would not take)
  */
 bool ParseFiniteNumber(const std::string& text, double& value);
 
 /**
- * \brief Read a data rate ("4.5Gbps", "100Mb/s", "1e9bps") without stopping the program.
+ * \brief Read a data rate ("4.5Gbps", "100Mb/s") without stopping the program.
  * \param text the text
  * \param [out] rate the rate read; unchanged on failure
- * \return true if the text is a data rate
+ * \return true if the text is a data rate with a unit, below 2^64 b/s (DataRateTextProblem)
  */
 bool ParseDataRate(const std::string& text, DataRate& rate);
 
@@ -50,7 +53,7 @@ bool ParseDataRate(const std::string& text, DataRate& rate);
  * program, unlike Time's own constructor, which aborts on an unknown unit.
  * \param text the text
  * \param [out] time the time read; unchanged on failure
- * \return true if the text is a time
+ * \return true if the text is a time within ns-3's range (Time wraps around beyond it)
  */
 bool ParseTime(const std::string& text, Time& time);
 
@@ -69,6 +72,11 @@ std::string ReadRateFlag(const std::string& flag,
 
 /**
  * \brief Read and check a time flag: a time >= 0 (zeroAllowed) or > 0.
+ *
+ * A negative time is refused, even one that would round to 0 ("-1e-20s"), and so is a
+ * positive time that would round to 0 ("1e-20s"): 0 often means something else (no cycle,
+ * wait for the whole cache).
+ *
  * \param flag the flag, without its dashes
  * \param text its value, as given
  * \param [out] time the time read
@@ -92,19 +100,27 @@ std::vector<std::string> SplitList(const std::string& text);
 
 /**
  * \ingroup edge-llm
- * \brief A numeric flag of a program, for CheckNumberFlags.
+ * \brief A numeric flag of a program, for CheckNumberFlags: its kind and its range.
  */
 struct NumberFlag
 {
     std::string flag;    //!< its name, without dashes
-    bool integer{false}; //!< digits only (a count); else any finite number
+    bool integer{false}; //!< digits only (a count); else any finite decimal number
     std::string allowed; //!< its allowed range in words, e.g. "an integer in [1, 64]"
+    double min{-std::numeric_limits<double>::infinity()}; //!< the smallest value allowed
+    double max{std::numeric_limits<double>::infinity()};  //!< the largest value allowed
+    bool aboveMin{false}; //!< min itself is refused: the range is (min, max]
 };
 
 /**
- * \brief Refuse a numeric flag whose value is not a number, before CommandLine reads it:
- * ns-3's CommandLine would print its whole help without naming the flag's range, and would
- * read "-3" into an unsigned flag as 4294967293.
+ * \brief Refuse a numeric flag whose value is not a number of its range, as typed, before
+ * CommandLine reads it: CommandLine would print its whole help without naming the flag's
+ * range, read "-3" into an unsigned flag as 4294967293, and a value past a type's range
+ * would overflow where it is converted.
+ *
+ * An integer flag above 4294967295 is refused whatever its max: the programs read counts
+ * into 32 bits.
+ *
  * \param flags the program's numeric flags
  * \param argc the program's argc
  * \param argv the program's argv
@@ -122,6 +138,52 @@ std::string CheckNumberFlags(const std::vector<NumberFlag>& flags, int argc, cha
  *         spellings (t, f, 1, 0, any case, or the flag alone) are taken
  */
 std::string CheckBooleanFlags(const std::vector<std::string>& flags, int argc, char* argv[]);
+
+/**
+ * \brief Check a program's command line before CommandLine reads it, so that a bad argument
+ * is refused with one line that names it, never with CommandLine's whole help or an abort.
+ *
+ * Each argument, in order:
+ * - it is "--name=value" (or "-name=value"; the value may be left out of a boolean flag);
+ *   a word without dashes, which CommandLine would ignore, is refused;
+ * - a name given twice is refused, since CommandLine would keep the last value and ignore a
+ *   bad first one;
+ * - an attribute ("--ns3::Class::Attribute=value") or GlobalValue ("--RngRun=1") is tried as
+ *   ns-3 would take it (AttributeSettingRefusal);
+ * - any other name must be a flag of the program (its help's Program Options), with a
+ *   value, and a numeric or boolean flag's value is checked as typed (CheckNumberFlags,
+ *   CheckBooleanFlags).
+ * CommandLine's own requests (--help, --PrintHelp, --PrintAttributes=... and the others of
+ * its General Arguments) are left to it.
+ *
+ * \param cmd the program's CommandLine, with every flag added
+ * \param numbers the program's numeric flags
+ * \param booleans the program's boolean flags, without dashes
+ * \param argc the program's argc
+ * \param argv the program's argv
+ * \return an empty string, or the first bad argument's refusal, one line
+ */
+std::string CheckArguments(const CommandLine& cmd,
+                           const std::vector<NumberFlag>& numbers,
+                           const std::vector<std::string>& booleans,
+                           int argc,
+                           char* argv[]);
+
+/**
+ * \param flag a flag, without dashes
+ * \param argc the program's argc
+ * \param argv the program's argv
+ * \return whether the command line gives the flag (--flag=value, -flag=value or --flag)
+ */
+bool IsFlagGiven(const std::string& flag, int argc, char* argv[]);
+
+/**
+ * \param flag a flag, without dashes
+ * \param argc the program's argc
+ * \param argv the program's argv
+ * \return the value the command line gives the flag, as typed; empty if it gives none
+ */
+std::string GivenValue(const std::string& flag, int argc, char* argv[]);
 
 /**
  * \brief Refuse attribute defaults that a program's flags would override.

@@ -28,16 +28,53 @@ namespace edgellm
  *
  * Known types: UintegerValue (decimal digits, an optional +, at most 2^64 - 1), DoubleValue (a
  * finite decimal number), TimeValue (a finite decimal number with no unit or one of s, ms, us,
- * ns, ps, fs, min, h, d, y, within about 292 years), BooleanValue (true, false, t, f, 1, 0),
- * DataRateValue and QueueSizeValue (what their readers take, without spaces), Ipv4AddressValue
- * (four decimal octets, a.b.c.d), TypeIdValue (a registered TypeId's name); the text of any
- * other type is left to its reader.
+ * ns, ps, fs, min, h, d, y, within about 292 years, and not a time other than 0 that would read
+ * as 0, below the resolution), BooleanValue (true, false, t, f, 1, 0),
+ * DataRateValue and QueueSizeValue (what their readers take, without spaces; a rate with a unit,
+ * below 2^64 b/s: DataRateTextProblem), Ipv4AddressValue (four decimal octets, a.b.c.d),
+ * TypeIdValue (a registered TypeId's name); the text of any other type is left to its reader.
  *
  * \param sample a value of the attribute's type, e.g. checker->Create()
  * \param text the text given
  * \return an empty string when the text is readable, else why not, e.g. "not a whole number"
  */
 std::string AttributeTextProblem(const AttributeValue& sample, const std::string& text);
+
+/**
+ * \brief Why a text is no data rate that ns-3 can hold, if it is none.
+ *
+ * DataRate's reader takes a number without a unit as bit/s and drops its fraction ("4.5" is
+ * 4 b/s, where 4.5 Gb/s was meant), and wraps around a rate of 2^64 b/s or more.
+ *
+ * \param text the text given, e.g. "4.5Gbps"
+ * \return an empty string when the text is a rate with a unit below 2^64 b/s, else why not
+ */
+std::string DataRateTextProblem(const std::string& text);
+
+/**
+ * \brief The refusal of a setting "--name=text" of a command line, before ns-3 reads it.
+ *
+ * ns-3's CommandLine refuses a value that an attribute's checker refuses with its whole help,
+ * and its readers stop the run on some texts (AttributeTextProblem). This finds the
+ * attribute ("ns3::Class::Attribute", the class or one of its parents having it) or the
+ * GlobalValue ("RngRun") and tries the text as ns-3 would: readable, of the type, and taken by
+ * the checker, whose allowed words the refusal gives when it has them (an explaining checker).
+ * The text of an object (a PointerValue: "ns3::UniformRandomVariable[Min=1|Max=2]") is tried
+ * item by item.
+ *
+ * \param name the name as given, without its dashes
+ * \param text the value as given
+ * \return an empty string when ns-3 takes the value, or when the name is neither an attribute
+ *         path (it has no "::") nor a GlobalValue; else one line, "name = text is invalid;
+ *         allowed: ... (reason)" (AttributeRefusal)
+ */
+std::string AttributeSettingRefusal(const std::string& name, const std::string& text);
+
+/**
+ * \param name a name, without dashes
+ * \return whether a GlobalValue of this name is registered ("RngRun", "SchedulerType")
+ */
+bool IsGlobalValueName(const std::string& name);
 
 } // namespace edgellm
 } // namespace ns3

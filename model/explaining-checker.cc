@@ -26,7 +26,7 @@ namespace
 {
 
 /// Delegates everything to the base checker, and explains a refusal.
-class ExplainingChecker : public AttributeChecker
+class ExplainingChecker : public AttributeChecker, public AttributeExplainer
 {
   public:
     ExplainingChecker(Ptr<const AttributeChecker> base,
@@ -64,13 +64,9 @@ class ExplainingChecker : public AttributeChecker
             return m_base->Check(value);
         }
         std::string reason;
-        if (m_base->Check(value))
+        if (!Refuses(value, reason))
         {
-            reason = m_reject ? m_reject(value) : "";
-            if (reason.empty())
-            {
-                return true;
-            }
+            return true;
         }
         const std::string message =
             AttributeRefusal(m_attribute, value.SerializeToString(m_base), m_allowed, reason);
@@ -86,6 +82,21 @@ class ExplainingChecker : public AttributeChecker
         std::cerr << message << std::endl;
         m_lastMessage = text ? message : "";
         return false;
+    }
+
+    std::string GetAllowedWords() const override
+    {
+        return m_allowed;
+    }
+
+    bool Refuses(const AttributeValue& value, std::string& reason) const override
+    {
+        if (!m_base->Check(value))
+        {
+            return true;
+        }
+        reason = m_reject ? m_reject(value) : "";
+        return !reason.empty();
     }
 
     std::string GetValueTypeName() const override

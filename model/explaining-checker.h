@@ -19,6 +19,29 @@ namespace edgellm
 
 /**
  * \ingroup edge-llm
+ * \brief What an explaining checker says of a value, without saying it on stderr.
+ *
+ * A program that checks its command line before ns-3 reads it (AttributeSettingRefusal) asks
+ * the checker for the words of a refusal, and prints them as its one line.
+ */
+class AttributeExplainer
+{
+  public:
+    virtual ~AttributeExplainer() = default;
+
+    /// \return the allowed values, in words, e.g. "an integer in [1, 4096]"
+    virtual std::string GetAllowedWords() const = 0;
+
+    /**
+     * \param value a value of the checker's type
+     * \param [out] reason why the value is refused, if a reason is known; else left empty
+     * \return whether the checker refuses the value
+     */
+    virtual bool Refuses(const AttributeValue& value, std::string& reason) const = 0;
+};
+
+/**
+ * \ingroup edge-llm
  * \brief Wrap an attribute checker so that a refused value is explained.
  *
  * ns-3 reports a refused attribute value by the attribute's name only ("could not be set",
@@ -33,6 +56,8 @@ namespace edgellm
  * through SetAttributeFailSafe: ns-3's reader would stop the run on it without naming the
  * attribute, or misread it. A readable value out of range is refused as ns-3 refuses one, so
  * that SetAttributeFailSafe returns false.
+ *
+ * The checker is an AttributeExplainer.
  *
  * \param base the checker of the value's type and range, e.g. MakeUintegerChecker<uint32_t>(1,
  *        4096); not an EnumChecker, which ns-3 needs to be the attribute's checker itself

@@ -53,7 +53,7 @@ using EnumValueOf = EnumValue;
  * \tparam E the enum type
  */
 template <typename E>
-class ExplainingEnumChecker : public EnumCheckerOf<E>
+class ExplainingEnumChecker : public EnumCheckerOf<E>, public AttributeExplainer
 {
   public:
     /**
@@ -115,6 +115,21 @@ class ExplainingEnumChecker : public EnumCheckerOf<E>
     const std::string& GetAllowed() const
     {
         return m_allowed;
+    }
+
+    std::string GetAllowedWords() const override
+    {
+        return m_allowed;
+    }
+
+    bool Refuses(const AttributeValue& value, std::string& reason) const override
+    {
+        if (EnumCheckerOf<E>::Check(value))
+        {
+            return false;
+        }
+        reason = "no such value";
+        return true;
     }
 
   private:

@@ -3,7 +3,8 @@
 """Fails if an example's flags and test/invalid-flags.csv, the table of what each allows, differ.
 
 - Every flag an example's --PrintHelp shows has a row (example, flag), and every row names a
-  flag of its example;
+  flag of its example; the row's kind (time, rate, count, ...) is what test/check-bad-input.py
+  tries it with;
 - each refused value of a row, given alone (--flag=value), makes the example exit non-zero
   with a line "--flag = ... is invalid ...; allowed: <allowed> ...": the row's allowed words
   come right after "allowed: ", and may be followed by more (why this value is refused).
@@ -22,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 
-HEADER = ["example", "flag", "allowed", "refused"]
+HEADER = ["example", "flag", "kind", "allowed", "refused"]
 
 
 def shown_flags(program):
@@ -58,11 +59,11 @@ def main():
     seen = {}
     cases = []
     for line, row in rows:
-        if len(row) != 4:
-            errors.append("%s:%d: %d fields; a row has 4: %s" % (table, line, len(row),
+        if len(row) != 5:
+            errors.append("%s:%d: %d fields; a row has 5: %s" % (table, line, len(row),
                                                                   ",".join(HEADER)))
             continue
-        example, flag, allowed, refused = row
+        example, flag, _, allowed, refused = row
         if (example, flag) in seen:
             errors.append("%s:%d: --%s of %s has a row already, at line %d"
                           % (table, line, flag, example, seen[(example, flag)]))
@@ -76,7 +77,8 @@ def main():
         for flag in flags[program]:
             if (program, flag) not in seen:
                 errors.append("%s: --%s has no row in %s; add one, in the examples' order:\n"
-                              "%s,%s,\"<allowed values, in the words its refusal prints>\","
+                              "%s,%s,<kind: see test/check-bad-input.py>,"
+                              "\"<allowed values, in the words its refusal prints>\","
                               "\"<values it refuses, separated by ;>\""
                               % (program, flag, table, program, flag))
     with tempfile.TemporaryDirectory(prefix="edge-llm-flags-") as scratch:
