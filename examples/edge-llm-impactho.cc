@@ -340,6 +340,14 @@ main(int argc, char* argv[])
                       << reached << "/" << std::left << std::setw(4) << t99.size() << std::right
                       << std::setw(5) << complete << "/" << sessions << (good ? "" : "  FAILED")
                       << "\n";
+            if (!(std::isfinite(s.mean) && std::isfinite(s.p5) && std::isfinite(abandoned) &&
+                  std::isfinite(worst)))
+            {
+                std::cerr << "verdict: " << name
+                          << ": a value of its row is not finite (none of its handovers was "
+                             "scored)\n";
+                good = false;
+            }
             ok = ok && good;
             handovers += s.count;
         }

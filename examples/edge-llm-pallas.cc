@@ -492,6 +492,19 @@ main(int argc, char* argv[])
                       << (p.early.empty() ? 0.0 : Mean(p.early) * 1e3) << std::setw(12)
                       << p.wastedBytes / 1e6 << std::setprecision(3) << std::setw(15)
                       << p.wastedGpuS << "\n";
+            for (double v :
+                 {Mean(p.sit), Pct(p.sit, 99), Mean(p.itl), Pct(p.itl, 90), Pct(p.itl, 99)})
+            {
+                if (!std::isfinite(v))
+                {
+                    // An empty sample prints as nan: nothing of it was measured.
+                    std::cerr << "verdict: " << s << " at " << spec.label
+                              << ": a value of its row is not finite (no SIT or ITL of it "
+                                 "was measured)\n";
+                    ok = false;
+                    break;
+                }
+            }
         }
         if (points.count("pallas") > 0)
         {
@@ -509,8 +522,15 @@ main(int argc, char* argv[])
         std::cout << "predictor (" << f.predictor << "): " << predicted << " of " << scored
                   << " handovers predicted, target accuracy " << std::setprecision(3)
                   << (scored == 0 ? 0.0 : correct / double(scored))
-                  << ", median |time error| (mean over runs) " << std::setprecision(1)
-                  << (timeErrors.empty() ? std::nan("") : Mean(timeErrors) * 1e3) << " ms\n";
+                  << ", median |time error| (mean over runs) ";
+        if (timeErrors.empty())
+        {
+            std::cout << "- (no time predicted)\n";
+        }
+        else
+        {
+            std::cout << std::setprecision(1) << Mean(timeErrors) * 1e3 << " ms\n";
+        }
         if (!outDir.empty())
         {
             const std::string dir = outDir + "/" + spec.dir;
