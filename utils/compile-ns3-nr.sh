@@ -109,5 +109,6 @@ if ninja -t deps $objects | grep -q '/usr/include/ns3/'; then
     exit 1
 fi
 warnings=$(grep -c 'warning:' "$work/compile.log" || true)
-echo "$warnings compiler warning(s), see $work/compile.log"
+echo "$warnings compiler warning(s)"
+grep 'warning:' "$work/compile.log" | sed "s|$tree/||" | sort | uniq -c | head -20
 echo "== edge-llm compiles in ns-3.46.1 with nr v4.1.1, in $(( $(date +%s) - start )) s"
