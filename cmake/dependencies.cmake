@@ -22,6 +22,14 @@ endif()
 # against; the package's version is the fallback.
 if(DEFINED NS3_VER)
   set(edge_llm_ns3_release "${NS3_VER}")
+  # A tree has its own ns3/version-defines.h only when it embeds its build version; otherwise
+  # the run records' ns-3 version would come from an installed ns-3's header (Debian's 3.37
+  # in /usr/include), so the tree's release is passed to the sources instead.
+  set(edge_llm_ns3_full_release "${NS3_VER}")
+  if(edge_llm_ns3_full_release MATCHES "^[0-9]+\\.[0-9]+$")
+    string(APPEND edge_llm_ns3_full_release ".0")
+  endif()
+  add_compile_definitions(EDGE_LLM_NS3_RELEASE="${edge_llm_ns3_full_release}")
 else()
   set(edge_llm_ns3_release "${ns3_VERSION}")
   list(GET EDGE_LLM_NS3_TARGETS 0 edge_llm_core_target)

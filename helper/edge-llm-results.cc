@@ -18,7 +18,9 @@
 #include <set>
 #include <sstream>
 
-#if __has_include("ns3/version-defines.h")
+// An ns-3 tree passes its release (EDGE_LLM_NS3_RELEASE): its own ns3/version-defines.h may be
+// missing, and this include would then find an installed ns-3's.
+#if !defined(EDGE_LLM_NS3_RELEASE) && __has_include("ns3/version-defines.h")
 #include "ns3/version-defines.h"
 #endif
 
@@ -340,7 +342,9 @@ EdgeLlmVersion()
 std::string
 EdgeLlmNs3Version()
 {
-#ifdef NS3_VERSION_MAJOR
+#if defined(EDGE_LLM_NS3_RELEASE)
+    return EDGE_LLM_NS3_RELEASE;
+#elif defined(NS3_VERSION_MAJOR)
     return std::to_string(NS3_VERSION_MAJOR) + "." + std::to_string(NS3_VERSION_MINOR) + "." +
            std::to_string(NS3_VERSION_PATCH);
 #else

@@ -7,29 +7,49 @@
 #
 # usage: utils/check-ns3-nr-tree.sh NS3_SOURCE NR_SOURCE WORK_DIR
 #   NS3_SOURCE  an ns-3.46.1 source tree (a checkout of tag ns-3.46.1; the LTE *.fad fading
-#               traces may be left out)
-#   NR_SOURCE   a 5G-LENA source tree (a checkout of tag v4.1.1)
+#               traces may be left out), or its tarball (ns-3.46.1.tar.xz)
+#   NR_SOURCE   a 5G-LENA source tree (a checkout of tag v4.1.1), or its tarball
+#               (nr-v4.1.1.tar.xz)
 #   WORK_DIR    an empty or missing directory; the tree is copied and built there
 # Environment: JOBS (default 2) build jobs.
 set -eu
 
 if [ $# -ne 3 ]; then
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
     exit 1
 fi
-ns3_src=$(cd "$1" && pwd)
-nr_src=$(cd "$2" && pwd)
 work=$3
 jobs=${JOBS:-2}
 module=$(cd "$(dirname "$0")/.." && pwd)
-
-[ -f "$ns3_src/VERSION" ] || { echo "$ns3_src: no VERSION file, not an ns-3 tree" >&2; exit 1; }
-[ -f "$nr_src/CMakeLists.txt" ] || { echo "$nr_src: not a 5G-LENA tree" >&2; exit 1; }
 if [ -e "$work" ] && [ -n "$(ls -A "$work")" ]; then
     echo "$work: not empty" >&2
     exit 1
 fi
 mkdir -p "$work"
+
+# A tarball is unpacked under WORK_DIR/sources first, so that both kinds of source are copied
+# into the tree the same way below.
+source_tree() {
+    if [ -d "$1" ]; then
+        (cd "$1" && pwd)
+        return
+    fi
+    [ -f "$1" ] || { echo "$1: neither a source tree nor a tarball" >&2; return 1; }
+    dest="$work/sources/$2"
+    mkdir -p "$dest"
+    tar -xf "$1" -C "$dest" || return 1
+    set -- "$dest"/*
+    if [ $# -ne 1 ] || [ ! -d "$1" ]; then
+        echo "$dest: not one top folder" >&2
+        return 1
+    fi
+    (cd "$1" && pwd)
+}
+ns3_src=$(source_tree "$1" ns-3)
+nr_src=$(source_tree "$2" nr)
+
+[ -f "$ns3_src/VERSION" ] || { echo "$ns3_src: no VERSION file, not an ns-3 tree" >&2; exit 1; }
+[ -f "$nr_src/CMakeLists.txt" ] || { echo "$nr_src: not a 5G-LENA tree" >&2; exit 1; }
 tree="$work/ns-3"
 echo "== copying ns-3 $(cat "$ns3_src/VERSION"), nr and edge-llm into $tree"
 mkdir -p "$tree"
@@ -37,11 +57,12 @@ mkdir -p "$tree"
     (cd "$tree" && tar -xf -)
 mkdir -p "$tree/contrib/nr" "$tree/contrib/edge-llm"
 (cd "$nr_src" && tar --exclude=.git -cf - .) | (cd "$tree/contrib/nr" && tar -xf -)
-if [ -d "$module/.git" ]; then
+if [ -e "$module/.git" ]; then
     (cd "$module" && git archive HEAD) | (cd "$tree/contrib/edge-llm" && tar -xf -)
 else
     (cd "$module" && tar --exclude=./build -cf - .) | (cd "$tree/contrib/edge-llm" && tar -xf -)
 fi
+rm -rf "$work/sources"
 cd "$tree"
 
 echo "== without nr enabled, NR support is off"
