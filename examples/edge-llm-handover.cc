@@ -276,6 +276,17 @@ main(int argc, char* argv[])
     bool bytesConserved = true;
     bool capHit = false;
     bool finite = true;
+    // Every run's tokens, bytes and end count in the verdict.
+    const auto countInVerdict = [&](const CtHoLineRun& run) {
+        for (const CtHoLineUe& ue : run.ues)
+        {
+            tokensOnce = tokensOnce && ue.complete && ue.delivered == ue.tokensToGenerate;
+        }
+        bytesConserved = bytesConserved &&
+                         run.sent.announced == run.sent.sent + run.sent.withdrawn &&
+                         run.sent.sent == run.received.received + run.received.stale;
+        capHit = capHit || run.endTime >= config.maxSimTime;
+    };
     for (const std::string& s : schemes)
     {
         std::unique_ptr<ShowProgress> progress;
@@ -324,14 +335,7 @@ main(int argc, char* argv[])
                              : 0;
             failed += r.outcome == HandoverRecord::FAILED ? 1 : 0;
         }
-        for (const CtHoLineUe& ue : run.ues)
-        {
-            tokensOnce = tokensOnce && ue.complete && ue.delivered == ue.tokensToGenerate;
-        }
-        bytesConserved = bytesConserved &&
-                         run.sent.announced == run.sent.sent + run.sent.withdrawn &&
-                         run.sent.sent == run.received.received + run.received.stale;
-        capHit = capHit || run.endTime >= config.maxSimTime;
+        countInVerdict(run);
         results.push_back(run.results);
         if (config.batching == "online" && !std::isnan(CtHoLineExperiment::WorstMigratedDelay(run)))
         {
@@ -346,16 +350,7 @@ main(int argc, char* argv[])
         for (const CtHoLineRun& run : onlineRuns)
         {
             const CtHoLineRegret regret = experiment.MeasureRegret(run);
-            // The replay is a run like the others, and the verdict covers it.
-            const CtHoLineRun& replay = regret.clairvoyantRun;
-            for (const CtHoLineUe& ue : replay.ues)
-            {
-                tokensOnce = tokensOnce && ue.complete && ue.delivered == ue.tokensToGenerate;
-            }
-            bytesConserved = bytesConserved &&
-                             replay.sent.announced == replay.sent.sent + replay.sent.withdrawn &&
-                             replay.sent.sent == replay.received.received + replay.received.stale;
-            capHit = capHit || replay.endTime >= config.maxSimTime;
+            countInVerdict(regret.clairvoyantRun); // a run like the others
             finite = finite && !std::isinf(regret.regret) && !std::isinf(regret.modelError);
             std::ostringstream line;
             line << std::fixed << std::setprecision(3) << std::setw(7) << run.scheme << "  online "
