@@ -77,16 +77,16 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
         NS_LOG_INFO("imsi " << imsi << ": cell " << target << " has no link to cell " << holder
                             << ", which holds the cache; tokens are relayed");
         m.route = m_paths.Get(imsi);
-        HandoverSessionView view;
-        view.imsi = imsi;
-        view.holderCell = holder;
-        view.targetCell = target;
-        view.contextTokens = context;
-        view.nextTokenIndex = next;
-        view.tokensLeft = remaining;
-        view.handoverStartS = handoverAt.GetSeconds();
-        view.kv = kv;
-        view.handedOver = !prepared;
+        std::vector<HandoverLinkView> links;
+        std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
+        const HandoverSessionView view = MakeSessionView(imsi,
+                                                         holder,
+                                                         target,
+                                                         handoverAt.GetSeconds(),
+                                                         context,
+                                                         !prepared,
+                                                         links,
+                                                         index);
         prefill =
             HandoverScheduler::Resolve(Scheduler()->PlanWithoutDirectLink(view).prefill, context);
         transfer.clear();
