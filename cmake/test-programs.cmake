@@ -48,6 +48,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/kv-transfer-header-test.cc
     test/gtest/kv-transfer-policy-test.cc
     test/gtest/range-set-test.cc
+    test/gtest/migration-test.cc
     test/gtest/edge-llm-header-test.cc
     test/gtest/edge-llm-relay-header-test.cc
     test/gtest/kv-transfer-stream-parser-test.cc

@@ -238,7 +238,7 @@ HandoverCoordinator::MakeMigrationView(uint64_t imsi,
     v.epoch = m.epoch;
     v.holderCell = m.route.front();
     v.targetCell = m.route.back();
-    v.committed = m.state == COMMITTED;
+    v.committed = m.GetPhase() == COMMITTED;
     v.announcedBytes = r.kvBytes;
     Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
     v.sentBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
@@ -273,8 +273,8 @@ HandoverCoordinator::ComputeSlot(uint64_t slot)
     m_budgetEpochs.clear();
     for (const auto& [imsi, m] : m_migrations)
     {
-        const bool transferring = !m.kvDone && (m.open || m_records[m.record].kvBytes > 0);
-        if ((m.state == PREPARED || m.state == COMMITTED) && transferring)
+        const bool transferring = !m.KvDone() && (m.IsOpen() || m_records[m.record].kvBytes > 0);
+        if ((m.GetPhase() == PREPARED || m.GetPhase() == COMMITTED) && transferring)
         {
             input.migrations.push_back(MakeMigrationView(imsi, m, &input.links, &index));
             m_budgetEpochs[imsi] = m.epoch;

@@ -46,11 +46,11 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
         h.server->MarkHandover(imsi);
     }
 
-    Migration m;
+    Migration m = NewMigration(imsi);
     m.record = recordIndex;
     m.plan = plan;
     m.nextToken = next;
-    m.open = keepDecoding;
+    bool open = keepDecoding;
     const uint64_t context = record.contextTokens;
     const uint64_t units =
         plan.unit == KvTransferHeader::TOKEN ? context : context * kv.entriesPerToken;
@@ -61,7 +61,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
         PlanRange r = plan.transfer[i];
         // An open transfer holds whole blocks of its growing tail; the rest goes later, by
         // appends and with the seal.
-        const bool tail = m.open && i + 1 == plan.transfer.size();
+        const bool tail = open && i + 1 == plan.transfer.size();
         r.end = std::min(r.end, tail ? context / BLOCK_TOKENS * BLOCK_TOKENS : units);
         if (r.first < r.end)
         {
@@ -90,7 +90,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
         prefill =
             HandoverScheduler::Resolve(Scheduler()->PlanWithoutDirectLink(view).prefill, context);
         transfer.clear();
-        m.open = false;
+        open = false;
     }
     if (m.route.size() < 2 || !GetSender(m.route[0], m.route[1]))
     {
@@ -101,7 +101,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
         }
         return false;
     }
-    if (m.open)
+    if (open)
     {
         // The tail grows from the end of what the plan covers now, so no token is skipped
         // whatever the plan's ranges were cut to.
@@ -172,7 +172,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
         request.ranges.emplace_back(static_cast<uint32_t>(r.first),
                                     static_cast<uint32_t>(r.end - r.first));
     }
-    request.open = m.open;
+    request.open = open;
     request.weight = plan.weight;
     request.priority = plan.priority;
     if (plan.transferDeadline != Time::Max())
@@ -184,9 +184,6 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     m.sentAtStart = sender->GetCounters(imsi).sent;
     m.receivedAtStart = t.kv->GetReceiver()->GetCounters(imsi).received;
     m.expectedS = handoverAt.GetSeconds();
-    m.tokensIn = record.prefillTokens == 0;
-    m.prefillDone = record.prefillTokens == 0;
-    m.kvDone = request.ranges.empty() && !m.open;
     record.kvBytes = transferUnits * request.bytesPerUnit;
     if (record.prefillTokens > 0)
     {
@@ -196,17 +193,16 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
                           Seconds(model.PrefillTime(record.prefillTokens));
         t.queuedPrefill += record.prefillTokens;
     }
-    m.state = prepared ? PREPARED : COMMITTED;
     // In the table before the sender hears of it: a slot policy may ask for its budget at once.
-    m_migrations[imsi] = m;
-    m_stateTrace(imsi, m.epoch, NONE, m.state);
+    Migration& placed = m_migrations[imsi] = m;
+    placed.Begin(prepared, record.prefillTokens, !request.ranges.empty(), open);
     if (!request.ranges.empty() || request.forwardedCount > 0 || request.open)
     {
         sender->Enqueue(request);
     }
     if (!prepared)
     {
-        ScheduleDeadline(imsi, m);
+        ScheduleDeadline(imsi, placed);
     }
     ArmSlotTick();
     m_plannedTrace(imsi, record.prefillTokens, record.transferTokens);
@@ -216,9 +212,6 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
 void
 HandoverCoordinator::EndMigration(uint64_t imsi, MigrationState state, bool resumeHolder)
 {
-    NS_ABORT_MSG_IF(state != CANCELLED && state != FAILED && state != CLOSED,
-                    "HandoverCoordinator::EndMigration: " << StateName(state)
-                                                          << " is not an end before the resume");
     const HandoverRecord::Outcome outcome = state == CANCELLED ? HandoverRecord::CANCELLED
                                             : state == FAILED  ? HandoverRecord::FAILED
                                                                : HandoverRecord::CLOSED;
@@ -233,12 +226,12 @@ HandoverCoordinator::EndMigration(uint64_t imsi, MigrationState state, bool resu
     HandoverRecord& record = m_records[m.record];
     record.outcome = outcome;
     record.wastedBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
-    if (m.prefillDone && record.prefillTokens > 0)
+    if (m.PrefillDone() && record.prefillTokens > 0)
     {
         record.wastedGpuSeconds =
             t.server->GetEngine()->GetLlmComputeModel().PrefillTime(record.prefillTokens);
     }
-    if (!m.prefillDone && record.prefillTokens > 0)
+    if (!m.PrefillDone() && record.prefillTokens > 0)
     {
         t.queuedPrefill -= std::min(t.queuedPrefill, record.prefillTokens);
     }
@@ -262,8 +255,8 @@ HandoverCoordinator::EndMigration(uint64_t imsi, MigrationState state, bool resu
         m_paths.RouteTo(imsi, record.sourceCell);
         m_reconnecting[imsi] = record.sourceCell;
     }
-    const MigrationState from = m.state;
-    m_stateTrace(imsi, m.epoch, from, state);
+    const MigrationState from = m.GetPhase();
+    m.End(state);
     if (from == PREPARED)
     {
         Scheduler()->Cancel(view);
@@ -295,21 +288,25 @@ HandoverCoordinator::RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardRea
 }
 
 void
-HandoverCoordinator::ScheduleDeadline(uint64_t imsi, const Migration& m)
+HandoverCoordinator::ScheduleDeadline(uint64_t imsi, Migration& m)
 {
     if (m.plan.resume == SessionPlan::AT_DEADLINE)
     {
-        Simulator::Schedule(m.plan.resumeAfter,
-                            &HandoverCoordinator::DeadlineReached,
-                            this,
-                            imsi,
-                            m.epoch);
+        m.deadlineTimer = Simulator::Schedule(m.plan.resumeAfter,
+                                              &HandoverCoordinator::DeadlineReached,
+                                              this,
+                                              imsi,
+                                              m.epoch);
     }
-    if (!m.kvDone || !m.tokensIn)
+    if (!m.KvDone() || !m.IdsIn())
     {
-        m_migrations.at(imsi).stallSeenReceived =
-            GetCell(m.route.back()).kv->GetReceiver()->GetCounters(imsi).received;
-        Simulator::Schedule(m_stallTimeout, &HandoverCoordinator::CheckStall, this, imsi, m.record);
+        m.stallSeenReceived = GetCell(m.route.back()).kv->GetReceiver()->GetCounters(imsi).received;
+        m.WatchLink();
+        m.stallTimer = Simulator::Schedule(m_stallTimeout,
+                                           &HandoverCoordinator::CheckStall,
+                                           this,
+                                           imsi,
+                                           m.record);
     }
 }
 
@@ -345,7 +342,7 @@ HandoverCoordinator::TokensArrived(uint16_t cellId,
         GetSender(cellId, *(at + 1))->Enqueue(request);
         return;
     }
-    m.tokensIn = true;
+    m.IdsArrived();
     TrySubmitReprefill(imsi, m);
     TryPrefill(imsi, m_records[m.record].group);
 }
@@ -378,7 +375,7 @@ HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
     }
     for (uint64_t member : batch)
     {
-        if (!m_migrations.at(member).tokensIn)
+        if (!m_migrations.at(member).IdsIn())
         {
             return;
         }
@@ -390,10 +387,10 @@ HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
         Migration& m = m_migrations.at(member);
         const HandoverRecord& r = m_records[m.record];
         // A stalled transfer given up on re-prefills what did not arrive with the prefix.
-        const uint64_t tokens = r.prefillTokens + (m.reprefilled ? r.reprefillTokens : 0);
-        if (tokens > 0 && !m.prefillSubmitted)
+        const uint64_t tokens = r.prefillTokens + (m.GaveUpOnLink() ? r.reprefillTokens : 0);
+        if (tokens > 0 && m.ReadyForBatch())
         {
-            m.prefillSubmitted = true;
+            m.PrefillQueued();
             jobs[r.targetCell].emplace_back(member, tokens);
         }
     }
@@ -411,21 +408,21 @@ HandoverCoordinator::PrefillCompleted(uint16_t cellId,
 {
     auto it = m_migrations.find(imsi);
     if (it == m_migrations.end() || it->second.route.back() != cellId ||
-        !it->second.prefillSubmitted)
+        !it->second.HasSubmittedPrefill())
     {
         return;
     }
     Cell& t = GetCell(cellId);
     t.queuedPrefill -= std::min(t.queuedPrefill, tokens);
-    if (it->second.pendingReprefill > 0)
+    Migration& m = it->second;
+    m.PrefillEnded();
+    if (m.GetPendingReprefill() > 0)
     {
         // The KV that a stalled link did not bring, after the prefix that was queued or
         // running, once its IDs are in.
-        it->second.reprefillReady = true;
-        TrySubmitReprefill(imsi, it->second);
+        TrySubmitReprefill(imsi, m);
         return;
     }
-    it->second.prefillDone = true;
     TryResume(imsi);
 }
 
@@ -437,7 +434,7 @@ HandoverCoordinator::KvComplete(uint16_t cellId, uint64_t imsi, uint32_t epoch)
     {
         return;
     }
-    it->second.kvDone = true;
+    it->second.KvArrived();
     TryResume(imsi);
 }
 
@@ -445,11 +442,11 @@ void
 HandoverCoordinator::DeadlineReached(uint64_t imsi, uint32_t epoch)
 {
     auto it = m_migrations.find(imsi);
-    if (it == m_migrations.end() || it->second.epoch != epoch || it->second.state != COMMITTED)
+    if (it == m_migrations.end() || it->second.epoch != epoch || it->second.GetPhase() != COMMITTED)
     {
         return;
     }
-    it->second.deadlinePassed = true;
+    it->second.DeadlineReached();
     TryResume(imsi);
 }
 
@@ -457,9 +454,8 @@ void
 HandoverCoordinator::TryResume(uint64_t imsi)
 {
     auto it = m_migrations.find(imsi);
-    const Migration m = it->second;
-    // A prefix cannot be decoded over before it is prefilled, even at a deadline.
-    if (m.state != COMMITTED || !m.tokensIn || !m.prefillDone || (!m.kvDone && !m.deadlinePassed))
+    Migration m = it->second;
+    if (!m.CanResume())
     {
         return;
     }
@@ -468,7 +464,7 @@ HandoverCoordinator::TryResume(uint64_t imsi)
     Cell& t = GetCell(record.targetCell);
     Ptr<KvTransferReceiver> receiver = t.kv->GetReceiver();
     // What the session resumes with is what the target's receiver counted, not the plan.
-    if (!m.reprefilled)
+    if (!m.GaveUpOnLink())
     {
         // A stalled transfer given up on fixed its arrived ranges then (Reprefill).
         const edgellm::RangeSet received = receiver->GetReceivedRanges(imsi);
@@ -477,7 +473,7 @@ HandoverCoordinator::TryResume(uint64_t imsi)
             record.arrived.push_back({first, end});
         }
     }
-    if (!m.kvDone)
+    if (!m.KvDone())
     {
         // The window is over: the rest of the transfer is abandoned.
         const uint64_t arrivedUnits = CountUnits(record.arrived);
@@ -497,7 +493,7 @@ HandoverCoordinator::TryResume(uint64_t imsi)
     t.server->GetEngine()->ResumeDecoding(imsi, record.resumeIndex, remaining);
     record.kvReady = Simulator::Now();
     record.outcome = HandoverRecord::MIGRATED;
-    m_stateTrace(imsi, m.epoch, COMMITTED, RESUMED);
+    m.Resume();
     Scheduler()->CompleteRecord(record);
     NS_LOG_INFO("imsi " << imsi << ": resumed at cell " << record.targetCell << " after "
                         << (record.kvReady - record.hoStart).As(Time::MS));

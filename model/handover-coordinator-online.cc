@@ -168,8 +168,9 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
         for (const auto& [other, m] : m_migrations)
         {
             const HandoverRecord& r = m_records[m.record];
-            if (m.state == COMMITTED && r.group == open && !m.open && m.route.size() == 2 &&
-                m.route.back() == target)
+            // A transfer given up on has nothing left to re-plan: its prefill is fixed.
+            if (m.GetPhase() == COMMITTED && r.group == open && !m.IsOpen() && !m.GaveUpOnLink() &&
+                m.route.size() == 2 && m.route.back() == target)
             {
                 byStart.emplace_back(r.hoStart, other);
                 worst = std::max(worst, r.predictedDelay);
@@ -197,9 +198,9 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
                 for (uint64_t other : members)
                 {
                     Migration& m = m_migrations.at(other);
-                    if (m.prefillSubmitted && engine->ResizeQueuedPrefill(other, 0))
+                    if (m.IsPrefillQueued() && engine->ResizeQueuedPrefill(other, 0))
                     {
-                        m.prefillSubmitted = false;
+                        m.PrefillUnqueued();
                     }
                 }
             }
@@ -279,7 +280,7 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     }
     // A TOKENS message in TCP already will arrive, under the old epoch.
     const bool tokensOnTheWay =
-        !m.tokensIn && r.prefillTokens > 0 && !sender->HasPendingControl(imsi, m.epoch);
+        !m.IdsIn() && r.prefillTokens > 0 && !sender->HasPendingControl(imsi, m.epoch);
     const uint32_t oldEpoch = m.epoch;
     const uint64_t withdrawn = sender->Cancel(imsi, m.epoch, KvDiscardReason::REPLAN);
     m.epoch = ++m_epochs[imsi];
@@ -314,16 +315,15 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     }
     // The IDs of the old prefix serve a prefix no longer, whether in or on the way; a longer
     // one needs them again, and so does one whose TOKENS message the cancel withdrew.
-    const bool covered = prefix <= r.prefillTokens && (m.tokensIn || tokensOnTheWay);
+    const bool covered = prefix <= r.prefillTokens && (m.IdsIn() || tokensOnTheWay);
     const bool forward = prefix > 0 && !covered;
     m.tokensEpoch = 0;
     if (forward)
     {
         request.forwardedFirst = 0;
         request.forwardedCount = static_cast<uint32_t>(prefix);
-        m.tokensIn = false;
     }
-    else if (prefix > 0 && !m.tokensIn)
+    else if (prefix > 0 && !m.IdsIn())
     {
         m.tokensEpoch = oldEpoch;
     }
@@ -339,7 +339,7 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     // The prefill: resized in the engine's queue, or submitted when its tokens are in.
     Cell& t = GetCell(m.route.back());
     Ptr<LlmEngine> engine = t.server->GetEngine();
-    if (m.prefillSubmitted)
+    if (m.HasSubmittedPrefill())
     {
         // A prefix whose new IDs are on their way leaves the queue: the GPU cannot prefill
         // tokens it does not have, so TryPrefill submits it again once they are in.
@@ -348,17 +348,11 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
                         "HandoverCoordinator: imsi " << imsi
                                                      << "'s prefill started before its "
                                                         "group's batch");
-        m.prefillSubmitted = prefix > 0 && !forward;
     }
     t.queuedPrefill = t.queuedPrefill - std::min(t.queuedPrefill, r.prefillTokens) + prefix;
-    m.prefillDone = prefix == 0;
-    if (prefix == 0)
-    {
-        m.tokensIn = true;
-    }
     // With no range left to send, nothing is kept either (a kept range is one it still
     // needs): the cache needs only its prefill.
-    m.kvDone = request.ranges.empty();
+    m.Replanned(prefix, forward, !request.ranges.empty());
     m.plan = plan;
     r.prefillTokens = prefix;
     r.transferRanges = ranges;

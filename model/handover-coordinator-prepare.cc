@@ -32,7 +32,7 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
     auto it = m_migrations.find(imsi);
     if (it != m_migrations.end())
     {
-        if (it->second.state != PREPARED)
+        if (it->second.GetPhase() != PREPARED)
         {
             return false;
         }
@@ -98,7 +98,7 @@ bool
 HandoverCoordinator::CancelPrepared(uint64_t imsi)
 {
     auto it = m_migrations.find(imsi);
-    if (it == m_migrations.end() || it->second.state != PREPARED)
+    if (it == m_migrations.end() || it->second.GetPhase() != PREPARED)
     {
         return false;
     }
@@ -118,7 +118,7 @@ HandoverCoordinator::CommitPrepared(uint64_t imsi)
         return false; // the caller ends it, and plans the handover as any other
     }
     record.hoStart = Simulator::Now();
-    if (m.open)
+    if (m.IsOpen())
     {
         m.nextToken = engine->StopDecoding(imsi);
         const uint64_t context = engine->GetContextTokens(imsi);
@@ -126,10 +126,9 @@ HandoverCoordinator::CommitPrepared(uint64_t imsi)
         record.resumeIndex = static_cast<uint32_t>(m.nextToken);
         // The last partial block goes with the seal.
         GrowOpenTransfer(imsi, m, context, true);
-        m.open = false;
     }
     h.server->MarkHandover(imsi);
-    SetState(imsi, m, COMMITTED);
+    m.Commit();
     ScheduleDeadline(imsi, m);
     Scheduler()->Commit(MakeMigrationView(imsi, m, nullptr, nullptr));
     TryResume(imsi);
@@ -141,7 +140,7 @@ HandoverCoordinator::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t ind
 {
     NoteFirstDecode(imsi, index);
     auto it = m_migrations.find(imsi);
-    if (it == m_migrations.end() || !it->second.open || it->second.route.front() != cellId)
+    if (it == m_migrations.end() || !it->second.IsOpen() || it->second.route.front() != cellId)
     {
         return;
     }

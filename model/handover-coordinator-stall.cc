@@ -41,12 +41,17 @@ void
 HandoverCoordinator::CheckStall(uint64_t imsi, std::size_t record)
 {
     auto it = m_migrations.find(imsi);
-    if (it == m_migrations.end() || it->second.record != record || it->second.state != COMMITTED ||
-        (it->second.kvDone && it->second.tokensIn))
+    if (it == m_migrations.end() || it->second.record != record ||
+        it->second.GetPhase() != COMMITTED)
     {
-        return; // it ended, resumed, or has nothing more to wait for from the link
+        return; // it ended or resumed
     }
     Migration& m = it->second;
+    if (m.KvDone() && m.IdsIn())
+    {
+        m.StopWatchingLink(); // nothing more to wait for from the link
+        return;
+    }
     const uint16_t target = m.route.back();
     const uint64_t received = GetCell(target).kv->GetReceiver()->GetCounters(imsi).received;
     const uint64_t sent = GetSender(m.route[0], m.route[1])->GetCounters(imsi).sent;
@@ -56,9 +61,9 @@ HandoverCoordinator::CheckStall(uint64_t imsi, std::size_t record)
     // A token handover's TOKENS message is small: not there after a whole timeout, it is
     // held by the link too.
     const bool progress = received != m.stallSeenReceived;
-    const bool stalled = !progress && (inFlight || !m.tokensIn);
+    const bool stalled = !progress && (inFlight || !m.IdsIn());
     m.stallSeenReceived = received;
-    if (stalled && !m.stalled)
+    if (stalled && !m.IsStalled())
     {
         HandoverRecord& r = m_records[record];
         ++r.stalls;
@@ -77,8 +82,9 @@ HandoverCoordinator::CheckStall(uint64_t imsi, std::size_t record)
             return; // nothing more comes from the link
         }
     }
-    m.stalled = stalled;
-    Simulator::Schedule(m_stallTimeout, &HandoverCoordinator::CheckStall, this, imsi, record);
+    m.LinkChecked(stalled);
+    m.stallTimer =
+        Simulator::Schedule(m_stallTimeout, &HandoverCoordinator::CheckStall, this, imsi, record);
 }
 
 void
@@ -97,7 +103,7 @@ HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
     const SessionKvProfile kv = GetKvProfile(imsi);
     record.abandonedBytes = std::min(record.kvBytes, tokens * kv.bytesPerToken);
     record.reprefillTokens = tokens;
-    const bool prefixIdsIn = m.tokensIn;
+    const bool prefixIdsIn = m.IdsIn();
     RetireEpoch(imsi, m, KvDiscardReason::LINK_DOWN);
     // The token IDs to re-prefill travel as a message of the epoch the receivers expect now:
     // those of what did not arrive, and the prefix's too if its message was lost with the
@@ -105,8 +111,6 @@ HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
     m.epoch = m_epochs[imsi];
     m.tokensEpoch = 0;
     record.epoch = m.epoch;
-    m.reprefilled = true;
-    m.kvDone = true;
     uint64_t idFirst = UINT64_MAX;
     uint64_t idEnd = 0;
     for (const PlanRange& p : record.transferRanges)
@@ -121,7 +125,8 @@ HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
         idFirst = 0;
         idEnd = std::max(idEnd, record.prefillTokens);
     }
-    if (idEnd > idFirst)
+    const bool idsSent = idEnd > idFirst;
+    if (idsSent)
     {
         KvTransferRequest request;
         request.imsi = imsi;
@@ -130,22 +135,12 @@ HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
         request.forwardedFirst = static_cast<uint32_t>(idFirst);
         request.forwardedCount = static_cast<uint32_t>(idEnd - idFirst);
         GetSender(m.route[0], m.route[1])->Enqueue(request);
-        m.tokensIn = false;
     }
-    if (tokens > 0)
-    {
-        t.queuedPrefill += tokens;
-        if (m.prefillSubmitted || m.prefillDone)
-        {
-            // A prefix submitted, running or done: the missing tokens are a prefill of their
-            // own, once their IDs are in and the GPU is done with the prefix.
-            m.pendingReprefill = tokens;
-            m.reprefillReady = m.prefillDone;
-            m.prefillDone = false;
-            m.prefillSubmitted = true;
-        }
-        // Else the prefix is not submitted yet: TryPrefill submits it and these together.
-    }
+    t.queuedPrefill += tokens;
+    // A prefix submitted, running or done: the missing tokens are a prefill of their own, once
+    // their IDs are in and the GPU is done with the prefix. A prefix not submitted yet goes
+    // with them, in one prefill (TryPrefill).
+    m.GiveUpOnLink(tokens, idsSent);
     TrySubmitReprefill(imsi, m);
     TryPrefill(imsi, record.group);
     TryResume(imsi);
@@ -154,13 +149,11 @@ HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
 void
 HandoverCoordinator::TrySubmitReprefill(uint64_t imsi, Migration& m)
 {
-    if (m.pendingReprefill == 0 || !m.reprefillReady || !m.tokensIn)
+    const uint64_t tokens = m.TakeReprefill();
+    if (tokens == 0)
     {
         return;
     }
-    const uint64_t tokens = m.pendingReprefill;
-    m.pendingReprefill = 0;
-    m.reprefillReady = false;
     GetCell(m.route.back()).server->GetEngine()->SubmitPrefill(imsi, tokens, true);
 }
 

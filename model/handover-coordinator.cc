@@ -213,9 +213,14 @@ HandoverCoordinator::GetTypeId()
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_replannedTrace),
                             "ns3::HandoverCoordinator::ReplannedTracedCallback")
             .AddTraceSource("MigrationState",
-                            "A migration moved from one state to another.",
+                            "A migration moved from one phase to another (Migration::Phase).",
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_stateTrace),
-                            "ns3::HandoverCoordinator::StateTracedCallback");
+                            "ns3::HandoverCoordinator::StateTracedCallback")
+            .AddTraceSource("MigrationTransition",
+                            "A migration's state changed in any of its regions: phase, "
+                            "prefill, KV transfer or link watch (Migration::State).",
+                            MakeTraceSourceAccessor(&HandoverCoordinator::m_transitionTrace),
+                            "ns3::Migration::TransitionTracedCallback");
     return tid;
 }
 
@@ -258,24 +263,7 @@ HandoverCoordinator::GetEvictions() const
 std::string
 HandoverCoordinator::StateName(MigrationState state)
 {
-    switch (state)
-    {
-    case NONE:
-        return "none";
-    case PREPARED:
-        return "prepared";
-    case COMMITTED:
-        return "committed";
-    case RESUMED:
-        return "resumed";
-    case CANCELLED:
-        return "cancelled";
-    case FAILED:
-        return "failed";
-    case CLOSED:
-        return "closed";
-    }
-    return "unknown";
+    return Migration::PhaseName(state);
 }
 
 void
@@ -430,7 +418,7 @@ HandoverCoordinator::MigrationState
 HandoverCoordinator::GetMigrationState(uint64_t imsi) const
 {
     auto it = m_migrations.find(imsi);
-    return it == m_migrations.end() ? NONE : it->second.state;
+    return it == m_migrations.end() ? NONE : it->second.GetPhase();
 }
 
 Ptr<HandoverScheduler>
@@ -479,14 +467,10 @@ HandoverCoordinator::OwnerOf(uint64_t imsi) const
     return c != m_cells.end() && c->second.server->OwnsSession(imsi) ? cell : 0;
 }
 
-void
-HandoverCoordinator::SetState(uint64_t imsi, Migration& m, MigrationState state)
+Migration
+HandoverCoordinator::NewMigration(uint64_t imsi)
 {
-    NS_LOG_INFO("imsi " << imsi << " epoch " << m.epoch << ": " << StateName(m.state) << " -> "
-                        << StateName(state));
-    const MigrationState from = m.state;
-    m.state = state;
-    m_stateTrace(imsi, m.epoch, from, state);
+    return Migration(imsi, Migration::Traces{&m_transitionTrace, &m_stateTrace});
 }
 
 uint32_t
@@ -581,7 +565,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     const uint32_t originalGroup = LeaveGroup(imsi);
     uint32_t group = originalGroup;
     auto prepared = m_migrations.find(imsi);
-    if (prepared != m_migrations.end() && prepared->second.state == PREPARED)
+    if (prepared != m_migrations.end() && prepared->second.GetPhase() == PREPARED)
     {
         // A prepared session never ends at its source unnoticed: its last token cancels it.
         if (prepared->second.route.back() == targetCell)
@@ -706,7 +690,7 @@ HandoverCoordinator::HandoverFailed(uint64_t imsi,
                                     RanObserver::HandoverFailureReason why)
 {
     auto it = m_migrations.find(imsi);
-    if (it == m_migrations.end() || it->second.state != COMMITTED)
+    if (it == m_migrations.end() || it->second.GetPhase() != COMMITTED)
     {
         if (why == RanObserver::NO_PREAMBLE)
         {
@@ -754,7 +738,7 @@ HandoverCoordinator::UeReady(uint64_t imsi, uint16_t cellId)
     // After a handover this changes nothing: the path ends there already. After a failed
     // handover or a radio link failure it brings the packets back to where the UE is.
     auto it = m_migrations.find(imsi);
-    if (it != m_migrations.end() && it->second.state == COMMITTED &&
+    if (it != m_migrations.end() && it->second.GetPhase() == COMMITTED &&
         it->second.route.back() != cellId)
     {
         HandoverStarted(imsi, it->second.route.back(), cellId);

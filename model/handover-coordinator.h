@@ -10,6 +10,7 @@
 #include "handover-scheduler.h"
 #include "kv-cache-profile.h"
 #include "kv-transfer-application.h"
+#include "migration.h"
 #include "ran-observer.h"
 #include "relay-paths.h"
 
@@ -114,17 +115,15 @@ class HandoverCoordinator : public Object
         uint64_t undelivered{0};      //!< tokensToGenerate - delivered: never reached it
     };
 
-    /// Where a migration is.
-    enum MigrationState
-    {
-        NONE,      //!< no migration
-        PREPARED,  //!< started before a predicted handover
-        COMMITTED, //!< the handover has happened; the target is recovering the session
-        RESUMED,   //!< the target decodes the session (terminal)
-        CANCELLED, //!< replaced by a newer handover, or a prediction proved wrong (terminal)
-        FAILED,    //!< the handover failed; the holder decodes on (terminal)
-        CLOSED,    //!< the UE was released; the holder keeps the session (terminal)
-    };
+    /// Where a migration is: its Migration::Phase.
+    using MigrationState = Migration::Phase;
+    static constexpr MigrationState NONE = Migration::NONE;           //!< no migration
+    static constexpr MigrationState PREPARED = Migration::PREPARED;   //!< Migration::PREPARED
+    static constexpr MigrationState COMMITTED = Migration::COMMITTED; //!< Migration::COMMITTED
+    static constexpr MigrationState RESUMED = Migration::RESUMED;     //!< Migration::RESUMED
+    static constexpr MigrationState CANCELLED = Migration::CANCELLED; //!< Migration::CANCELLED
+    static constexpr MigrationState FAILED = Migration::FAILED;       //!< Migration::FAILED
+    static constexpr MigrationState CLOSED = Migration::CLOSED;       //!< Migration::CLOSED
 
     /**
      * \brief Get the type ID.
@@ -368,34 +367,6 @@ class HandoverCoordinator : public Object
         uint32_t openGroup{0};         //!< the online cycle group forming here; 0 if none
     };
 
-    /// A migration under way; what it moves is in its HandoverRecord.
-    struct Migration
-    {
-        MigrationState state{COMMITTED}; //!< where it is
-        uint32_t epoch{0};               //!< its epoch
-        std::vector<uint16_t> route;     //!< cells the tokens cross, holder first, target last
-        SessionPlan plan;                //!< its plan
-        bool tokensIn{false};            //!< forwarded tokens have arrived (or none needed)
-        bool prefillSubmitted{false};    //!< its prefill is in the target's engine
-        bool prefillDone{false};         //!< its prefill has ended (or none is needed)
-        bool kvDone{false};              //!< its KV ranges have arrived (or none are sent)
-        bool deadlinePassed{false};      //!< AT_DEADLINE: the deadline has come
-        bool open{false};                //!< its transfer grows with the source's blocks
-        uint64_t openEnd{0};             //!< end of the tokens appended to an open transfer
-        uint64_t sentAtStart{0};         //!< the sender's sent counter at its start
-        uint64_t receivedAtStart{0};     //!< the target receiver's received counter then
-        double expectedS{0};             //!< the (expected) handover time it was planned for, s
-        uint64_t nextToken{0};           //!< index of the first token after the stop
-        /// An epoch before a re-plan whose TOKENS, written to TCP already, still serve it
-        uint32_t tokensEpoch{0};
-        std::size_t record{0};         //!< index of its HandoverRecord
-        uint64_t stallSeenReceived{0}; //!< the target's received counter at the last check
-        bool stalled{false};           //!< the last check found it stalled
-        bool reprefilled{false};       //!< it gave up on the link (StallPolicy Reprefill)
-        uint64_t pendingReprefill{0};  //!< tokens to re-prefill after the prefix's prefill
-        bool reprefillReady{false};    //!< the prefix's prefill is over: they may go now
-    };
-
     /// An oracle group, or an online cycle group: the handovers one prefill batch holds.
     struct Group
     {
@@ -470,7 +441,7 @@ class HandoverCoordinator : public Object
     uint64_t RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardReason reason);
     /// Schedule the deadline of a committed migration that resumes at one, and its stall
     /// checks.
-    void ScheduleDeadline(uint64_t imsi, const Migration& m);
+    void ScheduleDeadline(uint64_t imsi, Migration& m);
     /// Look for a stall of a committed migration's transfer (handover-coordinator-stall.cc).
     /// \param imsi the UE \param record the migration's record index, which outlives re-plans
     void CheckStall(uint64_t imsi, std::size_t record);
@@ -482,8 +453,9 @@ class HandoverCoordinator : public Object
     /// Append an open transfer's tokens up to end (seal: and close it), and grow the target's
     /// context to end.
     void GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, bool seal);
-    /// Move a migration to a state and trace it.
-    void SetState(uint64_t imsi, Migration& m, MigrationState state);
+    /// \return a new migration of a session, whose transitions go to this coordinator's
+    /// traces
+    Migration NewMigration(uint64_t imsi);
     /// Stop waiting for the members of an oracle group that have not handed over.
     void ReleaseGroup(uint32_t group);
     /// Take a session out of its oracle group's waiting list. \return the group, 0 if none
@@ -620,7 +592,8 @@ class HandoverCoordinator : public Object
     TracedCallback<uint64_t, uint64_t, uint64_t> m_plannedTrace;       //!< HandoverPlanned
     TracedCallback<uint64_t, uint16_t, Time> m_resumedTrace;           //!< SessionResumed
     TracedCallback<uint64_t, uint32_t, uint64_t> m_cancelledTrace;     //!< MigrationCancelled
-    TracedCallback<uint64_t, uint32_t, int, int> m_stateTrace;         //!< MigrationState
+    Migration::PhaseTrace m_stateTrace;                                //!< MigrationState
+    Migration::TransitionTrace m_transitionTrace;                      //!< MigrationTransition
     TracedCallback<uint64_t, uint32_t, uint64_t> m_replannedTrace;     //!< MigrationReplanned
     TracedCallback<uint64_t, uint32_t, uint64_t, bool> m_stalledTrace; //!< TransferStalled
     TracedCallback<uint64_t, uint16_t> m_suspendedTrace;               //!< SessionSuspended

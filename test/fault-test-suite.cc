@@ -7,6 +7,7 @@
 // checked at the edges: the tokens the UE's application saw, the packets the backhaul devices
 // dropped, the KV bytes of the ledger, and a delay no shorter than the fault makes possible.
 
+#include "migration-watch.h"
 #include "prefill-token-watch.h"
 #include "test-durations.h"
 
@@ -48,9 +49,11 @@ struct Edges
     std::map<uint64_t, std::vector<uint32_t>> delivered; //!< imsi -> indices, in order
     uint64_t deviceDrops{0};                             //!< PhyRxDrop on backhaul devices
     Time firstCommit{-1};                                //!< the first COMMITTED migration
+    edgellm::MigrationWatch migrations;                  //!< every migration's transitions
 
     void Hook(Ptr<EdgeLlmLineScenario> s)
     {
+        migrations.Hook(s->GetEdgeLlmHelper());
         for (uint32_t i = 0; i < s->GetClients().GetN(); ++i)
         {
             s->GetClients().Get(i)->TraceConnectWithoutContext(
@@ -135,6 +138,10 @@ FaultTestCase::CheckInvariants(const CtHoLineRun& run, const Edges& edges, const
                           edges.deviceDrops,
                           what << ": the fault counts are the devices' drops");
     NS_TEST_EXPECT_MSG_LT(run.endTime, Seconds(40), what << ": the run ended before its cap");
+    for (const std::string& error : edges.migrations.GetErrors())
+    {
+        NS_TEST_EXPECT_MSG_EQ(error, "", what << ": the migration state machine");
+    }
 }
 
 /// The one migrated record of a one-UE run.
@@ -229,6 +236,9 @@ class OutageTestCase : public FaultTestCase
             NS_TEST_EXPECT_MSG_GT_OR_EQ(r.stalls, 1u, what << ": the stall was found");
             // By hand: 50 ms of a 1 Gb/s link carry at most 6.25 MB, far less than the cache.
             NS_TEST_EXPECT_MSG_GT(r.kvBytes, 1e9 / 8 * 0.05, what << ": the cut is mid-transfer");
+            NS_TEST_EXPECT_MSG_GT(edges.migrations.GetEntered(m_reprefill ? "given-up" : "stalled"),
+                                  0u,
+                                  what << ": the stall is a state of the migration");
             if (!m_reprefill)
             {
                 NS_TEST_EXPECT_MSG_GT(r.kvReady, outageEnd, what << ": it waited for the link");

@@ -6,6 +6,7 @@
 // in TCP and withdraws the rest, plans predict what the packets measure, and ctHO keeps its
 // promise when ns-3's A3 handovers drive it.
 
+#include "migration-watch.h"
 #include "prefill-token-watch.h"
 #include "test-durations.h"
 
@@ -502,6 +503,7 @@ class PrefillAfterTokensTestCase : public OnlineTestCase
     {
         uint32_t grown = 0;
         uint32_t prefills = 0;
+        uint64_t transitions = 0;
 
         // ctHO online on slower links and without the slack, where a grown prefix's new IDs
         // take longest to cross; tHO and oracle batching as controls.
@@ -534,9 +536,11 @@ class PrefillAfterTokensTestCase : public OnlineTestCase
             for (double x : {125.0, 125.03, 125.07, 125.1, 125.13, 125.16, 125.19, 125.22})
             {
                 edgellm::PrefillTokenWatch watch;
+                edgellm::MigrationWatch migrations;
                 std::map<uint64_t, uint64_t> firstPrefix;
                 auto hook = [&](Ptr<EdgeLlmLineScenario> s) {
                     watch.Hook(s->GetEdgeLlmHelper());
+                    migrations.Hook(s->GetEdgeLlmHelper());
                     s->GetEdgeLlmHelper()->GetCoordinator()->TraceConnectWithoutContext(
                         "HandoverPlanned",
                         Callback<void, uint64_t, uint64_t, uint64_t>(
@@ -553,6 +557,11 @@ class PrefillAfterTokensTestCase : public OnlineTestCase
                 {
                     NS_TEST_EXPECT_MSG_EQ(early, "", what.str() << ": a prefill before its IDs");
                 }
+                for (const std::string& error : migrations.GetErrors())
+                {
+                    NS_TEST_EXPECT_MSG_EQ(error, "", what.str() << ": the migration state machine");
+                }
+                transitions += migrations.GetTransitions();
                 for (const CtHoLineUe& ue : run.ues)
                 {
                     NS_TEST_EXPECT_MSG_EQ(ue.complete, true, what.str() << ": finished");
@@ -562,6 +571,7 @@ class PrefillAfterTokensTestCase : public OnlineTestCase
         }
         NS_TEST_ASSERT_MSG_GT(prefills, 8u, "handover prefills were watched");
         NS_TEST_ASSERT_MSG_GT(grown, 0u, "some re-plan grew a prefix");
+        NS_TEST_ASSERT_MSG_GT(transitions, 0u, "migrations were traced");
     }
 };
 
