@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// The views a HandoverCoordinator gives its scheduler: the plan inputs, the migrations of
-// the slot hook, and the slot budgets pulled by the KV senders.
+// The views a HandoverCoordinator gives its scheduler: the plan inputs, and the migrations of
+// the slot hook.
 
 #include "handover-coordinator.h"
 #include "llm-engine.h"
@@ -232,7 +232,7 @@ HandoverCoordinator::MakeMigrationView(uint64_t imsi,
                                        std::vector<HandoverLinkView>* links,
                                        std::map<std::pair<uint16_t, uint16_t>, std::size_t>* index)
 {
-    const HandoverRecord& r = m_records[m.record];
+    const HandoverRecord& r = m_recorder[m.record];
     MigrationView v;
     v.imsi = imsi;
     v.epoch = m.epoch;
@@ -263,68 +263,17 @@ HandoverCoordinator::MakeMigrationView(uint64_t imsi,
 }
 
 void
-HandoverCoordinator::ComputeSlot(uint64_t slot)
+HandoverCoordinator::GatherSlot(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs)
 {
-    HandoverSlotInput input;
-    input.nowS = Simulator::Now().GetSeconds();
-    input.slot = slot;
-    input.slotS = Scheduler()->GetSlotDuration().GetSeconds();
     std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
-    m_budgetEpochs.clear();
     for (const auto& [imsi, m] : m_migrations)
     {
-        const bool transferring = !m.KvDone() && (m.IsOpen() || m_records[m.record].kvBytes > 0);
+        const bool transferring = !m.KvDone() && (m.IsOpen() || m_recorder[m.record].kvBytes > 0);
         if ((m.GetPhase() == PREPARED || m.GetPhase() == COMMITTED) && transferring)
         {
             input.migrations.push_back(MakeMigrationView(imsi, m, &input.links, &index));
-            m_budgetEpochs[imsi] = m.epoch;
+            epochs[imsi] = m.epoch;
         }
-    }
-    m_budgets = input.migrations.empty() ? SlotBudgets{} : Scheduler()->Slot(input);
-    m_budgetSlot = slot;
-    m_budgetsValid = true;
-}
-
-uint64_t
-HandoverCoordinator::GetSlotBudget(uint64_t imsi, uint32_t epoch, uint64_t slot)
-{
-    if (!m_budgetsValid || m_budgetSlot != slot)
-    {
-        ComputeSlot(slot);
-    }
-    auto e = m_budgetEpochs.find(imsi);
-    auto b = m_budgets.find(imsi);
-    // A migration that began inside the slot waits for the next one.
-    return e == m_budgetEpochs.end() || e->second != epoch || b == m_budgets.end() ? 0 : b->second;
-}
-
-void
-HandoverCoordinator::ArmSlotTick()
-{
-    const Time slot = Scheduler()->GetSlotDuration();
-    if (slot.IsZero() || !m_slotTick.IsExpired() || m_migrations.empty())
-    {
-        return;
-    }
-    const Time now = Simulator::Now();
-    const int64_t k = now.GetTimeStep() / slot.GetTimeStep() + 1;
-    m_slotTick = Simulator::Schedule(slot * k - now, &HandoverCoordinator::SlotTick, this);
-}
-
-void
-HandoverCoordinator::SlotTick()
-{
-    const Time slot = Scheduler()->GetSlotDuration();
-    const auto k = static_cast<uint64_t>(Simulator::Now().GetTimeStep() / slot.GetTimeStep());
-    // The senders' refills at this instant may have asked already: one answer per slot.
-    if (!m_budgetsValid || m_budgetSlot != k)
-    {
-        ComputeSlot(k);
-    }
-    // Only while a transfer is open: a stuck migration must not keep the simulator running.
-    if (!m_budgetEpochs.empty())
-    {
-        ArmSlotTick();
     }
 }
 

@@ -28,7 +28,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
                                     Time handoverAt,
                                     bool prepared)
 {
-    HandoverRecord& record = m_records[recordIndex];
+    HandoverRecord& record = m_recorder[recordIndex];
     Cell& h = GetCell(holder);
     Cell& t = GetCell(target);
     Ptr<LlmEngine> engine = h.server->GetEngine();
@@ -204,7 +204,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     {
         ScheduleDeadline(imsi, placed);
     }
-    ArmSlotTick();
+    m_slotClock.Arm();
     m_plannedTrace(imsi, record.prefillTokens, record.transferTokens);
     return true;
 }
@@ -223,7 +223,7 @@ HandoverCoordinator::EndMigration(uint64_t imsi, MigrationState state, bool resu
     const uint64_t withdrawn = RetireEpoch(imsi, m, KvDiscardReason::NEWER_EPOCH);
     Cell& t = GetCell(m.route.back());
     t.server->GetEngine()->RemoveSession(imsi);
-    HandoverRecord& record = m_records[m.record];
+    HandoverRecord& record = m_recorder[m.record];
     record.outcome = outcome;
     record.wastedBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
     if (m.PrefillDone() && record.prefillTokens > 0)
@@ -344,7 +344,7 @@ HandoverCoordinator::TokensArrived(uint16_t cellId,
     }
     m.IdsArrived();
     TrySubmitReprefill(imsi, m);
-    TryPrefill(imsi, m_records[m.record].group);
+    TryPrefill(imsi, m_recorder[m.record].group);
 }
 
 void
@@ -367,7 +367,7 @@ HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
         }
         for (const auto& [member, m] : m_migrations)
         {
-            if (m_records[m.record].group == group)
+            if (m_recorder[m.record].group == group)
             {
                 batch.push_back(member);
             }
@@ -385,7 +385,7 @@ HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
     for (uint64_t member : batch)
     {
         Migration& m = m_migrations.at(member);
-        const HandoverRecord& r = m_records[m.record];
+        const HandoverRecord& r = m_recorder[m.record];
         // A stalled transfer given up on re-prefills what did not arrive with the prefix.
         const uint64_t tokens = r.prefillTokens + (m.GaveUpOnLink() ? r.reprefillTokens : 0);
         if (tokens > 0 && m.ReadyForBatch())
@@ -459,7 +459,7 @@ HandoverCoordinator::TryResume(uint64_t imsi)
     {
         return;
     }
-    HandoverRecord& record = m_records[m.record];
+    HandoverRecord& record = m_recorder[m.record];
     Cell& h = GetCell(record.holderCell);
     Cell& t = GetCell(record.targetCell);
     Ptr<KvTransferReceiver> receiver = t.kv->GetReceiver();

@@ -62,7 +62,7 @@ HandoverCoordinator::PlanCycleGroup(
     for (uint64_t other : members)
     {
         const Migration& m = m_migrations.at(other);
-        const HandoverRecord& r = m_records[m.record];
+        const HandoverRecord& r = m_recorder[m.record];
         HandoverSessionView v = MakeSessionView(other,
                                                 m.route.front(),
                                                 target,
@@ -167,7 +167,7 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
         Time worst{0};
         for (const auto& [other, m] : m_migrations)
         {
-            const HandoverRecord& r = m_records[m.record];
+            const HandoverRecord& r = m_recorder[m.record];
             // A transfer given up on has nothing left to re-plan: its prefill is fixed.
             if (m.GetPhase() == COMMITTED && r.group == open && !m.IsOpen() && !m.GaveUpOnLink() &&
                 m.route.size() == 2 && m.route.back() == target)
@@ -213,7 +213,7 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
                 const SessionPlan* p = joint.Find(other);
                 if (p && p->action == SessionPlan::MIGRATE)
                 {
-                    HandoverRecord& r = m_records[m_migrations.at(other).record];
+                    HandoverRecord& r = m_recorder[m_migrations.at(other).record];
                     r.prefixTokens = std::min(joint.prefixTokens, r.contextTokens);
                     ReplanMigration(other, *p, predicted);
                 }
@@ -238,7 +238,7 @@ void
 HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Time predicted)
 {
     Migration& m = m_migrations.at(imsi);
-    HandoverRecord& r = m_records[m.record];
+    HandoverRecord& r = m_recorder[m.record];
     const uint64_t context = r.contextTokens;
     const std::vector<PlanRange> prefill = HandoverScheduler::Resolve(plan.prefill, context);
     const uint64_t prefix = prefill.empty() ? 0 : prefill.front().end;
@@ -373,7 +373,7 @@ HandoverCoordinator::SetGroupPrefillEnd(uint32_t group)
     std::vector<uint64_t> lengths;
     for (const auto& [imsi, m] : m_migrations)
     {
-        const HandoverRecord& r = m_records[m.record];
+        const HandoverRecord& r = m_recorder[m.record];
         if (r.group == group && r.prefillTokens > 0)
         {
             lengths.push_back(r.prefillTokens);

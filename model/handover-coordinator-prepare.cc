@@ -84,11 +84,11 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
     record.prefixTokens = std::min(plan.prefixTokens, engine->GetContextTokens(imsi));
     record.predictedDelay =
         plan.predictedDelay.IsStrictlyNegative() ? Time(0) : plan.predictedDelay;
-    m_records.push_back(record);
-    if (!StartMigration(imsi, holder, targetCell, m_records.size() - 1, *session, expected, true))
+    m_recorder.Add(record);
+    if (!StartMigration(imsi, holder, targetCell, m_recorder.Size() - 1, *session, expected, true))
     {
-        m_records.back().outcome = HandoverRecord::CANCELLED;
-        Scheduler()->CompleteRecord(m_records.back());
+        m_recorder.Back().outcome = HandoverRecord::CANCELLED;
+        Scheduler()->CompleteRecord(m_recorder.Back());
         return false;
     }
     return true;
@@ -110,7 +110,7 @@ bool
 HandoverCoordinator::CommitPrepared(uint64_t imsi)
 {
     Migration& m = m_migrations.at(imsi);
-    HandoverRecord& record = m_records[m.record];
+    HandoverRecord& record = m_recorder[m.record];
     Cell& h = GetCell(m.route.front());
     Ptr<LlmEngine> engine = h.server->GetEngine();
     if (!m_paths.RouteTo(imsi, record.targetCell))
@@ -138,7 +138,6 @@ HandoverCoordinator::CommitPrepared(uint64_t imsi)
 void
 HandoverCoordinator::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t index)
 {
-    NoteFirstDecode(imsi, index);
     auto it = m_migrations.find(imsi);
     if (it == m_migrations.end() || !it->second.IsOpen() || it->second.route.front() != cellId)
     {
@@ -170,7 +169,7 @@ HandoverCoordinator::GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end,
     {
         ranges.emplace_back(static_cast<uint32_t>(m.openEnd),
                             static_cast<uint32_t>(end - m.openEnd));
-        HandoverRecord& record = m_records[m.record];
+        HandoverRecord& record = m_recorder[m.record];
         record.transferRanges.push_back({m.openEnd, end});
         record.transferTokens += end - m.openEnd;
         record.kvBytes += (end - m.openEnd) * GetKvProfile(imsi).bytesPerToken;

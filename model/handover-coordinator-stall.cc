@@ -65,7 +65,7 @@ HandoverCoordinator::CheckStall(uint64_t imsi, std::size_t record)
     m.stallSeenReceived = received;
     if (stalled && !m.IsStalled())
     {
-        HandoverRecord& r = m_records[record];
+        HandoverRecord& r = m_recorder[record];
         ++r.stalls;
         const bool giveUp = m_stallPolicy == STALL_REPREFILL &&
                             m.plan.resume == SessionPlan::ALL_ARRIVED &&
@@ -90,7 +90,7 @@ HandoverCoordinator::CheckStall(uint64_t imsi, std::size_t record)
 void
 HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
 {
-    HandoverRecord& record = m_records[m.record];
+    HandoverRecord& record = m_recorder[m.record];
     Cell& t = GetCell(m.route.back());
     Ptr<KvTransferReceiver> receiver = t.kv->GetReceiver();
     // What the session resumes with is fixed now, before the epoch is retired.

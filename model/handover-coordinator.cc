@@ -225,7 +225,14 @@ HandoverCoordinator::GetTypeId()
 }
 
 HandoverCoordinator::HandoverCoordinator()
-    : m_paths([this](uint16_t cellId) { return GetCell(cellId).server; })
+    : m_paths([this](uint16_t cellId) { return GetCell(cellId).server; }),
+      m_linkFailures(this, {&m_suspendedTrace, &m_reattachedTrace, &m_closedTrace}),
+      m_slotClock([this]() { return Scheduler()->GetSlotDuration(); },
+                  [this](HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs) {
+                      GatherSlot(input, epochs);
+                  },
+                  [this](const HandoverSlotInput& input) { return Scheduler()->Slot(input); },
+                  [this]() { return !m_migrations.empty(); })
 {
 }
 
@@ -234,13 +241,8 @@ HandoverCoordinator::~HandoverCoordinator() = default;
 void
 HandoverCoordinator::DoDispose()
 {
-    m_slotTick.Cancel();
-    for (auto& [imsi, s] : m_suspended)
-    {
-        s.timeout.Cancel();
-    }
-    m_suspended.clear();
-    m_deliveredProbe = Callback<uint64_t, uint64_t>();
+    m_slotClock.Cancel();
+    m_linkFailures.Dispose();
     m_scheduler = nullptr;
     m_cells.clear();
     m_senders.clear();
@@ -280,8 +282,8 @@ HandoverCoordinator::AddCell(Ptr<EdgeLlmServer> server, Ptr<KvTransferApplicatio
     server->GetEngine()->TraceConnectWithoutContext(
         "PrefillCompleted",
         MakeCallback(&HandoverCoordinator::PrefillCompleted, this, cellId));
-    // One sink per engine for every token: a record's first decode, and an open transfer's
-    // new KV blocks.
+    // A record's first decode, then an open transfer's new KV blocks.
+    m_recorder.Watch(server->GetEngine());
     server->GetEngine()->TraceConnectWithoutContext(
         "TokenGenerated",
         MakeCallback(&HandoverCoordinator::TokenGenerated, this, cellId));
@@ -322,7 +324,7 @@ HandoverCoordinator::AddLink(uint16_t cellA,
                             << policySlot.Get().As(Time::MS)
                             << " is invalid; allowed: " << slot.As(Time::MS)
                             << ", the slot of scheduler " << Scheduler()->GetSchemeName());
-        policy->SetBudgetSource(MakeCallback(&HandoverCoordinator::GetSlotBudget, this));
+        policy->SetBudgetSource(MakeCallback(&SlotClock::GetBudget, &m_slotClock));
     }
 }
 
@@ -369,8 +371,7 @@ HandoverCoordinator::Install(Ptr<RanObserver> observer)
                                          MakeCallback(&HandoverCoordinator::HandoverStarted, this));
     observer->TraceConnectWithoutContext("UeReady",
                                          MakeCallback(&HandoverCoordinator::UeReady, this));
-    observer->TraceConnectWithoutContext("HandoverDone",
-                                         MakeCallback(&HandoverCoordinator::HandoverDone, this));
+    m_recorder.Install(observer);
     observer->TraceConnectWithoutContext("HandoverFailed",
                                          MakeCallback(&HandoverCoordinator::HandoverFailed, this));
     observer->TraceConnectWithoutContext("UeReleased",
@@ -411,7 +412,7 @@ HandoverCoordinator::AddOracleGroup(const std::vector<std::pair<uint64_t, Time>>
 const std::vector<HandoverRecord>&
 HandoverCoordinator::GetRecords() const
 {
-    return m_records;
+    return m_recorder.GetAll();
 }
 
 HandoverCoordinator::MigrationState
@@ -509,52 +510,19 @@ HandoverCoordinator::ReleaseGroup(uint32_t group)
 void
 HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
 {
-    const std::size_t before = m_records.size();
+    const std::size_t before = m_recorder.Size();
     PlanHandover(imsi, sourceCell, targetCell);
     // The record this handover made, or the prepared one it committed.
     auto m = m_migrations.find(imsi);
-    std::size_t record = m != m_migrations.end() ? m->second.record : m_records.size();
-    if (record == m_records.size() && m_records.size() > before)
+    std::size_t record = m != m_migrations.end() ? m->second.record : m_recorder.Size();
+    if (record == m_recorder.Size() && m_recorder.Size() > before)
     {
-        record = m_records.size() - 1;
+        record = m_recorder.Size() - 1;
     }
-    if (record < m_records.size() && m_records[record].imsi == imsi &&
-        m_records[record].resumeIndex > 0 && m_records[record].firstDecode.IsStrictlyNegative())
-    {
-        m_awaitingDecode[imsi] = record;
-    }
-    else
-    {
-        m_awaitingDecode.erase(imsi);
-    }
-}
-
-void
-HandoverCoordinator::HandoverDone(uint64_t imsi, uint16_t targetCell)
-{
-    for (auto r = m_records.rbegin(); r != m_records.rend(); ++r)
-    {
-        if (r->imsi == imsi)
-        {
-            if (r->targetCell == targetCell && r->hoEndOk.IsStrictlyNegative())
-            {
-                r->hoEndOk = Simulator::Now();
-            }
-            return; // only the latest handover of the UE can be the one that ended
-        }
-    }
-}
-
-void
-HandoverCoordinator::NoteFirstDecode(uint64_t imsi, uint64_t index)
-{
-    auto it = m_awaitingDecode.find(imsi);
-    if (it == m_awaitingDecode.end() || index < m_records[it->second].resumeIndex)
-    {
-        return;
-    }
-    m_records[it->second].firstDecode = Simulator::Now();
-    m_awaitingDecode.erase(it);
+    const bool awaits = record < m_recorder.Size() && m_recorder[record].imsi == imsi &&
+                        m_recorder[record].resumeIndex > 0 &&
+                        m_recorder[record].firstDecode.IsStrictlyNegative();
+    m_recorder.AwaitFirstDecode(imsi, awaits ? record : m_recorder.Size());
 }
 
 void
@@ -570,7 +538,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
         // A prepared session never ends at its source unnoticed: its last token cancels it.
         if (prepared->second.route.back() == targetCell)
         {
-            m_records[prepared->second.record].sourceCell = sourceCell;
+            m_recorder[prepared->second.record].sourceCell = sourceCell;
             if (CommitPrepared(imsi))
             {
                 TryPrefill(0, originalGroup); // its group's batch no longer waits for it
@@ -607,7 +575,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     {
         // Nothing decoded yet, or nothing left: only the packets have to follow the UE.
         record.outcome = HandoverRecord::NO_SESSION;
-        m_records.push_back(record);
+        m_recorder.Add(record);
         m_paths.RouteTo(imsi, targetCell);
         TryPrefill(imsi, group);
         return;
@@ -627,7 +595,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
         record.outcome = HandoverRecord::REUSED;
         record.kvReady = now;
         Scheduler()->CompleteRecord(record);
-        m_records.push_back(record);
+        m_recorder.Add(record);
         m_resumedTrace(imsi, holder, Time(0));
         TryPrefill(imsi, group);
         return;
@@ -649,11 +617,11 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
         plan.predictedDelay.IsStrictlyNegative() ? Time(0) : plan.predictedDelay;
     const bool routed = m_paths.RouteTo(imsi, targetCell);
     record.group = group;
-    m_records.push_back(record);
+    m_recorder.Add(record);
     const bool migrating = session.action == SessionPlan::MIGRATE && routed;
     const bool begun =
         migrating &&
-        StartMigration(imsi, holder, targetCell, m_records.size() - 1, session, now, false);
+        StartMigration(imsi, holder, targetCell, m_recorder.Size() - 1, session, now, false);
     if (online)
     {
         // One batch holds the group: its end, not each prefill after the last, is what the
@@ -671,9 +639,9 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
             // Stopped by a migration this handover cancelled: the holder decodes on.
             engine->ResumeDecoding(imsi, next, total - next);
         }
-        m_records.back().outcome = HandoverRecord::RELAYED;
-        m_records.back().group = 0;
-        Scheduler()->CompleteRecord(m_records.back());
+        m_recorder.Back().outcome = HandoverRecord::RELAYED;
+        m_recorder.Back().group = 0;
+        Scheduler()->CompleteRecord(m_recorder.Back());
     }
     // A member that cannot migrate, or that is planned alone, must not hold its group's batch
     // back.
@@ -698,21 +666,15 @@ HandoverCoordinator::HandoverFailed(uint64_t imsi,
         }
         // The target may have resumed the session before the UE's random access gave up: it
         // holds the session now, and the UE will connect where it can.
-        for (auto r = m_records.rbegin(); r != m_records.rend(); ++r)
+        const HandoverRecord* r = m_recorder.Latest(imsi);
+        if (r && (r->targetCell == cellId || r->sourceCell == cellId))
         {
-            if (r->imsi == imsi)
-            {
-                if (r->targetCell == cellId || r->sourceCell == cellId)
-                {
-                    m_reconnecting[imsi] = r->sourceCell;
-                }
-                break;
-            }
+            m_reconnecting[imsi] = r->sourceCell;
         }
         return;
     }
     const Migration& m = it->second;
-    if (cellId != m.route.back() && cellId != m_records[m.record].sourceCell)
+    if (cellId != m.route.back() && cellId != m_recorder[m.record].sourceCell)
     {
         return;
     }
@@ -731,7 +693,7 @@ HandoverCoordinator::UeReleased(uint64_t imsi, uint16_t /* cellId */)
 void
 HandoverCoordinator::UeReady(uint64_t imsi, uint16_t cellId)
 {
-    if (ResumeSuspended(imsi, cellId))
+    if (m_linkFailures.UeReady(imsi, cellId))
     {
         return;
     }
@@ -761,6 +723,74 @@ HandoverCoordinator::UeReady(uint64_t imsi, uint16_t cellId)
         }
     }
     m_paths.RouteTo(imsi, cellId);
+}
+
+void
+HandoverCoordinator::RadioLinkFailure(uint64_t imsi, uint16_t cellId)
+{
+    // Read here, not at construction: the attributes may change until the failure.
+    m_linkFailures.Configure(m_linkFailurePolicy, m_linkFailureTimeout);
+    m_linkFailures.RadioLinkFailure(imsi, cellId);
+}
+
+void
+HandoverCoordinator::SetDeliveredTokensProbe(Callback<uint64_t, uint64_t> delivered)
+{
+    m_linkFailures.SetDeliveredTokensProbe(delivered);
+}
+
+const std::map<uint64_t, HandoverCoordinator::ClosedSession>&
+HandoverCoordinator::GetClosedSessions() const
+{
+    return m_linkFailures.GetClosedSessions();
+}
+
+uint64_t
+HandoverCoordinator::GetUndeliveredTokens() const
+{
+    return m_linkFailures.GetUndeliveredTokens();
+}
+
+bool
+HandoverCoordinator::IsSuspended(uint64_t imsi) const
+{
+    return m_linkFailures.IsSuspended(imsi);
+}
+
+Ptr<EdgeLlmServer>
+HandoverCoordinator::ServerOf(uint16_t cellId)
+{
+    return GetCell(cellId).server;
+}
+
+bool
+HandoverCoordinator::HasMigration(uint64_t imsi) const
+{
+    return m_migrations.count(imsi) > 0;
+}
+
+void
+HandoverCoordinator::CloseMigration(uint64_t imsi)
+{
+    EndMigration(imsi, CLOSED, false);
+}
+
+void
+HandoverCoordinator::Handover(uint64_t imsi, uint16_t from, uint16_t to)
+{
+    HandoverStarted(imsi, from, to);
+}
+
+void
+HandoverCoordinator::RouteTo(uint64_t imsi, uint16_t cellId)
+{
+    m_paths.RouteTo(imsi, cellId);
+}
+
+void
+HandoverCoordinator::SessionClosed(uint64_t imsi)
+{
+    m_recorder.AwaitFirstDecode(imsi, m_recorder.Size()); // nothing more to await
 }
 
 } // namespace ns3

@@ -7,12 +7,15 @@
 
 #include "edge-llm-server.h"
 #include "handover-record.h"
+#include "handover-recorder.h"
 #include "handover-scheduler.h"
 #include "kv-cache-profile.h"
 #include "kv-transfer-application.h"
+#include "link-failure-handler.h"
 #include "migration.h"
 #include "ran-observer.h"
 #include "relay-paths.h"
+#include "slot-clock.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -63,7 +66,7 @@ namespace ns3
  * commands them directly, as if the control messages took no time. The data they exchange
  * (tokens, KV bytes) travels as packets.
  */
-class HandoverCoordinator : public Object
+class HandoverCoordinator : public Object, private LinkFailureHandler::Host
 {
   public:
     /// How sessions are grouped into batch prefills.
@@ -90,30 +93,18 @@ class HandoverCoordinator : public Object
     };
 
     /// What a session does when its UE's radio link fails (RanObserver::RadioLinkFailure).
-    enum LinkFailurePolicy
-    {
-        /// Nothing changes: the owner decodes on, the cell refuses the packets while the UE is
-        /// detached, and the client's NACKs recover them once it reconnects.
-        LINK_FAILURE_CONTINUE,
-        /// The session stops decoding while the UE is detached, and resumes where the UE
-        /// reconnects; it is closed if that takes longer than LinkFailureTimeout.
-        LINK_FAILURE_SUSPEND,
-        /// The session is closed: its KV memory is freed and its undelivered tokens counted.
-        LINK_FAILURE_CLOSE,
-    };
+    using LinkFailurePolicy = LinkFailureHandler::Policy;
+    /// The owner decodes on; the client's NACKs recover what the detached UE missed
+    static constexpr LinkFailurePolicy LINK_FAILURE_CONTINUE =
+        LinkFailureHandler::LINK_FAILURE_CONTINUE;
+    /// The session stops decoding until the UE reconnects, or LinkFailureTimeout
+    static constexpr LinkFailurePolicy LINK_FAILURE_SUSPEND =
+        LinkFailureHandler::LINK_FAILURE_SUSPEND;
+    /// The session is closed at once
+    static constexpr LinkFailurePolicy LINK_FAILURE_CLOSE = LinkFailureHandler::LINK_FAILURE_CLOSE;
 
-    /**
-     * \brief A session closed before its end, after a radio link failure.
-     */
-    struct ClosedSession
-    {
-        uint16_t cellId{0};           //!< the cell that held it, whose memory was freed
-        Time at;                      //!< when it was closed
-        uint32_t tokensToGenerate{0}; //!< tokens it was to generate
-        uint32_t generated{0};        //!< tokens generated before the close
-        uint64_t delivered{0};        //!< tokens its UE's application had then
-        uint64_t undelivered{0};      //!< tokensToGenerate - delivered: never reached it
-    };
+    /// A session closed before its end, after a radio link failure.
+    using ClosedSession = LinkFailureHandler::ClosedSession;
 
     /// Where a migration is: its Migration::Phase.
     using MigrationState = Migration::Phase;
@@ -385,28 +376,22 @@ class HandoverCoordinator : public Object
     void HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
     /// HandoverStarted's work; the caller then watches the record for its milestones.
     void PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
-    void HandoverDone(uint64_t imsi, uint16_t targetCell);
-    /// A token of any engine: the first decode step after a handover, for its record.
-    void NoteFirstDecode(uint64_t imsi, uint64_t index);
     void UeReady(uint64_t imsi, uint16_t cellId);
     void HandoverFailed(uint64_t imsi, uint16_t cellId, RanObserver::HandoverFailureReason why);
     void UeReleased(uint64_t imsi, uint16_t cellId);
 
-    // Radio link failures (handover-coordinator-link-failure.cc).
-
-    /// A session whose UE's link failed, waiting for the UE to reconnect.
-    struct Suspension
-    {
-        uint16_t holder{0}; //!< the cell that holds its cache
-        Time since;         //!< when it was suspended
-        EventId timeout;    //!< its close at LinkFailureTimeout
-    };
-
+    /// A UE's radio link failed: the LinkFailureHandler decides.
     void RadioLinkFailure(uint64_t imsi, uint16_t cellId);
-    /// A suspended session's UE is ready in a cell. \return true if it was suspended
-    bool ResumeSuspended(uint64_t imsi, uint16_t cellId);
-    /// Close the session of a UE at the cell that owns it, counting what it did not deliver.
-    void CloseSession(uint64_t imsi);
+
+    // What the LinkFailureHandler asks of the coordinator.
+    uint16_t OwnerOf(uint64_t imsi) const override;
+    Ptr<EdgeLlmServer> ServerOf(uint16_t cellId) override;
+    bool HasMigration(uint64_t imsi) const override;
+    void CloseMigration(uint64_t imsi) override;
+    void Handover(uint64_t imsi, uint16_t from, uint16_t to) override;
+    void RouteTo(uint64_t imsi, uint16_t cellId) override;
+    void SessionClosed(uint64_t imsi) override;
+
     void TokensArrived(uint16_t cellId,
                        uint64_t imsi,
                        uint32_t epoch,
@@ -416,7 +401,6 @@ class HandoverCoordinator : public Object
     void PrefillCompleted(uint16_t cellId, uint64_t imsi, uint64_t tokens, bool urgent);
     void TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t index);
     void DeadlineReached(uint64_t imsi, uint32_t epoch);
-    void SlotTick();
 
     /// Start a migration (prepared or committed), for a handover at handoverAt (the
     /// expected time of a prepared one). \return false if impossible
@@ -506,8 +490,6 @@ class HandoverCoordinator : public Object
     void TryPrefill(uint64_t imsi, uint32_t group);
     /// Resume a migrated session at its target if it may.
     void TryResume(uint64_t imsi);
-    /// \return the cell that owns a session, 0 if none
-    uint16_t OwnerOf(uint64_t imsi) const;
     /// \return a cell, or stop the run
     Cell& GetCell(uint16_t cellId);
     /// \return the sender from one cell to another, or null
@@ -545,49 +527,35 @@ class HandoverCoordinator : public Object
     double GetPlannedRateBps(uint16_t from, uint16_t to) const;
     /// \return the measured decode rate of a session at its holder, tokens/s
     double GetDecodeRate(uint64_t imsi, uint16_t holder) const;
-    /// The budget of a session in a slot, from the slot hook (a SlotBudgetKvTransferPolicy's
-    /// source).
-    uint64_t GetSlotBudget(uint64_t imsi, uint32_t epoch, uint64_t slot);
-    /// Ask the slot hook for a slot's budgets, once per slot.
-    void ComputeSlot(uint64_t slot);
-    /// Keep the slot tick running while migrations are under way.
-    void ArmSlotTick();
+    /// Fill a slot's input with the migrations that transfer, and the epoch of each.
+    void GatherSlot(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs);
 
-    mutable Ptr<HandoverScheduler> m_scheduler;    //!< Scheduler (made on first use if unset)
-    Batching m_batching;                           //!< Batching
-    DataRate m_plannedRate;                        //!< PlannedBackhaulRate
-    uint64_t m_kvBytesPerToken;                    //!< KvBytesPerToken
-    uint32_t m_kvEntriesPerToken;                  //!< KvEntriesPerToken
-    uint64_t m_kvEntryBytes;                       //!< KvEntryBytes
-    Time m_oracleGrace;                            //!< OracleGrace
-    StallPolicy m_stallPolicy;                     //!< StallPolicy
-    Time m_stallTimeout;                           //!< StallTimeout
-    MemoryFullPolicy m_memoryFull;                 //!< TargetMemoryFull
-    uint32_t m_memoryFallbacks{0};                 //!< handovers kept at the holder by Fallback
-    uint32_t m_evictions{0};                       //!< sessions evicted for incoming ones by Evict
-    LinkFailurePolicy m_linkFailurePolicy;         //!< LinkFailurePolicy
-    Time m_linkFailureTimeout;                     //!< LinkFailureTimeout
-    Callback<uint64_t, uint64_t> m_deliveredProbe; //!< tokens delivered to a UE's app
-    std::map<uint64_t, Suspension> m_suspended;    //!< suspended sessions, by IMSI
-    std::map<uint64_t, ClosedSession> m_closedSessions; //!< closed sessions, by IMSI
+    mutable Ptr<HandoverScheduler> m_scheduler; //!< Scheduler (made on first use if unset)
+    Batching m_batching;                        //!< Batching
+    DataRate m_plannedRate;                     //!< PlannedBackhaulRate
+    uint64_t m_kvBytesPerToken;                 //!< KvBytesPerToken
+    uint32_t m_kvEntriesPerToken;               //!< KvEntriesPerToken
+    uint64_t m_kvEntryBytes;                    //!< KvEntryBytes
+    Time m_oracleGrace;                         //!< OracleGrace
+    StallPolicy m_stallPolicy;                  //!< StallPolicy
+    Time m_stallTimeout;                        //!< StallTimeout
+    MemoryFullPolicy m_memoryFull;              //!< TargetMemoryFull
+    uint32_t m_memoryFallbacks{0};              //!< handovers kept at the holder by Fallback
+    uint32_t m_evictions{0};                    //!< sessions evicted for incoming ones by Evict
+    LinkFailurePolicy m_linkFailurePolicy;      //!< LinkFailurePolicy
+    Time m_linkFailureTimeout;                  //!< LinkFailureTimeout
 
     std::map<uint16_t, Cell> m_cells;                                         //!< by cell id
     std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)
     std::map<std::pair<uint16_t, uint16_t>, DataRate> m_linkRates;            //!< (from, to)
-    std::map<uint64_t, SessionKvProfile> m_profiles;  //!< sessions with their own KV shape
-    RelayPaths m_paths;                               //!< per session: owner, then relays
-    std::map<uint64_t, uint32_t> m_epochs;            //!< per session: last epoch used
-    std::map<uint64_t, Migration> m_migrations;       //!< under way, by IMSI
-    std::vector<Group> m_groups;                      //!< oracle groups, number - 1
-    std::map<uint64_t, uint32_t> m_groupOf;           //!< IMSI to its unplanned group number
-    std::vector<HandoverRecord> m_records;            //!< every handover
-    std::map<uint64_t, std::size_t> m_awaitingDecode; //!< IMSI to its record without firstDecode
-    std::map<uint64_t, uint16_t> m_reconnecting;      //!< failed or closed: IMSI to cell it left
-    uint64_t m_budgetSlot{0};                         //!< the slot of m_budgets
-    bool m_budgetsValid{false};                       //!< m_budgets holds m_budgetSlot's
-    SlotBudgets m_budgets;                            //!< the slot hook's last answer
-    std::map<uint64_t, uint32_t> m_budgetEpochs;      //!< epoch of each budgeted session
-    EventId m_slotTick;                               //!< the next slot tick
+    std::map<uint64_t, SessionKvProfile> m_profiles; //!< sessions with their own KV shape
+    RelayPaths m_paths;                              //!< per session: owner, then relays
+    std::map<uint64_t, uint32_t> m_epochs;           //!< per session: last epoch used
+    std::map<uint64_t, Migration> m_migrations;      //!< under way, by IMSI
+    std::vector<Group> m_groups;                     //!< oracle groups, number - 1
+    std::map<uint64_t, uint32_t> m_groupOf;          //!< IMSI to its unplanned group number
+    HandoverRecorder m_recorder;                     //!< every handover
+    std::map<uint64_t, uint16_t> m_reconnecting;     //!< failed or closed: IMSI to cell it left
 
     TracedCallback<uint64_t, uint64_t, uint64_t> m_plannedTrace;       //!< HandoverPlanned
     TracedCallback<uint64_t, uint16_t, Time> m_resumedTrace;           //!< SessionResumed
@@ -599,6 +567,9 @@ class HandoverCoordinator : public Object
     TracedCallback<uint64_t, uint16_t> m_suspendedTrace;               //!< SessionSuspended
     TracedCallback<uint64_t, uint16_t, Time> m_reattachedTrace;        //!< SessionReattached
     TracedCallback<uint64_t, uint64_t, uint64_t> m_closedTrace;        //!< SessionClosed
+
+    LinkFailureHandler m_linkFailures; //!< what a radio link failure does
+    SlotClock m_slotClock;             //!< the slot hook's clock
 };
 
 } // namespace ns3

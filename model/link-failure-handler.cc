@@ -2,9 +2,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// What a session does when its UE's radio link fails: LinkFailurePolicy.
+#include "link-failure-handler.h"
 
-#include "handover-coordinator.h"
+#include "llm-engine.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -14,22 +14,35 @@
 namespace ns3
 {
 
-NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorLinkFailure");
+NS_LOG_COMPONENT_DEFINE("LinkFailureHandler");
+
+LinkFailureHandler::LinkFailureHandler(Host* host, Traces traces)
+    : m_host(host),
+      m_traces(traces)
+{
+}
 
 void
-HandoverCoordinator::SetDeliveredTokensProbe(Callback<uint64_t, uint64_t> delivered)
+LinkFailureHandler::Configure(Policy policy, Time timeout)
+{
+    m_policy = policy;
+    m_timeout = timeout;
+}
+
+void
+LinkFailureHandler::SetDeliveredTokensProbe(Callback<uint64_t, uint64_t> delivered)
 {
     m_deliveredProbe = delivered;
 }
 
-const std::map<uint64_t, HandoverCoordinator::ClosedSession>&
-HandoverCoordinator::GetClosedSessions() const
+const std::map<uint64_t, LinkFailureHandler::ClosedSession>&
+LinkFailureHandler::GetClosedSessions() const
 {
     return m_closedSessions;
 }
 
 uint64_t
-HandoverCoordinator::GetUndeliveredTokens() const
+LinkFailureHandler::GetUndeliveredTokens() const
 {
     uint64_t sum = 0;
     for (const auto& [imsi, c] : m_closedSessions)
@@ -40,37 +53,48 @@ HandoverCoordinator::GetUndeliveredTokens() const
 }
 
 bool
-HandoverCoordinator::IsSuspended(uint64_t imsi) const
+LinkFailureHandler::IsSuspended(uint64_t imsi) const
 {
     return m_suspended.count(imsi) > 0;
 }
 
 void
-HandoverCoordinator::RadioLinkFailure(uint64_t imsi, uint16_t cellId)
+LinkFailureHandler::Dispose()
+{
+    for (auto& [imsi, s] : m_suspended)
+    {
+        s.timeout.Cancel();
+    }
+    m_suspended.clear();
+    m_deliveredProbe = Callback<uint64_t, uint64_t>();
+}
+
+void
+LinkFailureHandler::RadioLinkFailure(uint64_t imsi, uint16_t cellId)
 {
     NS_LOG_FUNCTION(this << imsi << cellId);
-    if (m_linkFailurePolicy == LINK_FAILURE_CONTINUE || m_suspended.count(imsi) > 0)
+    if (m_policy == LINK_FAILURE_CONTINUE || m_suspended.count(imsi) > 0)
     {
         return;
     }
-    if (m_migrations.count(imsi) > 0)
+    if (m_host->HasMigration(imsi))
     {
         // The UE has left the target as well as the source; the holder keeps the whole cache,
         // and the policy decides what it does with it.
-        EndMigration(imsi, CLOSED, false);
+        m_host->CloseMigration(imsi);
     }
-    const uint16_t holder = OwnerOf(imsi);
+    const uint16_t holder = m_host->OwnerOf(imsi);
     if (holder == 0)
     {
         return; // no session, or one that has ended
     }
-    Ptr<EdgeLlmServer> server = GetCell(holder).server;
+    Ptr<EdgeLlmServer> server = m_host->ServerOf(holder);
     const EdgeLlmServer::SessionState& state = server->GetSessionState(imsi);
     if (state.acked >= state.tokensToGenerate)
     {
         return; // the client has confirmed every token: nothing is left to lose
     }
-    if (m_linkFailurePolicy == LINK_FAILURE_CLOSE)
+    if (m_policy == LINK_FAILURE_CLOSE)
     {
         CloseSession(imsi);
         return;
@@ -83,21 +107,18 @@ HandoverCoordinator::RadioLinkFailure(uint64_t imsi, uint16_t cellId)
     Suspension s;
     s.holder = holder;
     s.since = Simulator::Now();
-    if (m_linkFailureTimeout.IsStrictlyPositive())
+    if (m_timeout.IsStrictlyPositive())
     {
-        s.timeout = Simulator::Schedule(m_linkFailureTimeout,
-                                        &HandoverCoordinator::CloseSession,
-                                        this,
-                                        imsi);
+        s.timeout = Simulator::Schedule(m_timeout, &LinkFailureHandler::CloseSession, this, imsi);
     }
     m_suspended[imsi] = s;
     NS_LOG_INFO("imsi " << imsi << ": radio link to cell " << cellId << " failed; suspended at "
                         << "cell " << holder << ", token " << state.generated);
-    m_suspendedTrace(imsi, holder);
+    (*m_traces.suspended)(imsi, holder);
 }
 
 bool
-HandoverCoordinator::ResumeSuspended(uint64_t imsi, uint16_t cellId)
+LinkFailureHandler::UeReady(uint64_t imsi, uint16_t cellId)
 {
     if (m_closedSessions.count(imsi) > 0)
     {
@@ -111,8 +132,8 @@ HandoverCoordinator::ResumeSuspended(uint64_t imsi, uint16_t cellId)
     Suspension s = it->second;
     m_suspended.erase(it);
     s.timeout.Cancel();
-    m_reattachedTrace(imsi, cellId, Simulator::Now() - s.since);
-    if (OwnerOf(imsi) != s.holder)
+    (*m_traces.reattached)(imsi, cellId, Simulator::Now() - s.since);
+    if (m_host->OwnerOf(imsi) != s.holder)
     {
         return false;
     }
@@ -121,8 +142,8 @@ HandoverCoordinator::ResumeSuspended(uint64_t imsi, uint16_t cellId)
         // Another cell: the session follows the UE as it would at a handover from the
         // holder, by the scheduler's plan (re-prefill, cache transfer or both). A session
         // that cannot migrate is relayed by its holder, which then decodes again.
-        HandoverStarted(imsi, s.holder, cellId);
-        if (m_migrations.count(imsi) > 0 || OwnerOf(imsi) != s.holder)
+        m_host->Handover(imsi, s.holder, cellId);
+        if (m_host->HasMigration(imsi) || m_host->OwnerOf(imsi) != s.holder)
         {
             return true;
         }
@@ -131,11 +152,11 @@ HandoverCoordinator::ResumeSuspended(uint64_t imsi, uint16_t cellId)
     }
     else
     {
-        m_paths.RouteTo(imsi, cellId);
+        m_host->RouteTo(imsi, cellId);
         // The mark makes the client NACK what the failure lost, and measure the interruption.
-        GetCell(s.holder).server->MarkHandover(imsi);
+        m_host->ServerOf(s.holder)->MarkHandover(imsi);
     }
-    Ptr<EdgeLlmServer> server = GetCell(s.holder).server;
+    Ptr<EdgeLlmServer> server = m_host->ServerOf(s.holder);
     Ptr<LlmEngine> engine = server->GetEngine();
     if (engine->HasSession(imsi) && !engine->IsDecoding(imsi))
     {
@@ -150,16 +171,16 @@ HandoverCoordinator::ResumeSuspended(uint64_t imsi, uint16_t cellId)
 }
 
 void
-HandoverCoordinator::CloseSession(uint64_t imsi)
+LinkFailureHandler::CloseSession(uint64_t imsi)
 {
     NS_LOG_FUNCTION(this << imsi);
     m_suspended.erase(imsi);
-    const uint16_t holder = OwnerOf(imsi);
+    const uint16_t holder = m_host->OwnerOf(imsi);
     if (holder == 0)
     {
         return;
     }
-    const EdgeLlmServer::SessionState state = GetCell(holder).server->CloseSession(imsi);
+    const EdgeLlmServer::SessionState state = m_host->ServerOf(holder)->CloseSession(imsi);
     ClosedSession c;
     c.cellId = holder;
     c.at = Simulator::Now();
@@ -169,10 +190,10 @@ HandoverCoordinator::CloseSession(uint64_t imsi)
     c.delivered = std::min<uint64_t>(delivered, state.tokensToGenerate);
     c.undelivered = state.tokensToGenerate - c.delivered;
     m_closedSessions[imsi] = c;
-    m_awaitingDecode.erase(imsi);
+    m_host->SessionClosed(imsi);
     NS_LOG_INFO("imsi " << imsi << ": closed at cell " << holder << ", " << c.delivered
                         << " tokens delivered, " << c.undelivered << " never");
-    m_closedTrace(imsi, c.delivered, c.undelivered);
+    (*m_traces.closed)(imsi, c.delivered, c.undelivered);
 }
 
 } // namespace ns3

@@ -1,0 +1,82 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "slot-clock.h"
+
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+SlotClock::SlotClock(Length length, Gather gather, Ask ask, Busy busy)
+    : m_length(std::move(length)),
+      m_gather(std::move(gather)),
+      m_ask(std::move(ask)),
+      m_busy(std::move(busy))
+{
+}
+
+void
+SlotClock::Compute(uint64_t slot)
+{
+    HandoverSlotInput input;
+    input.nowS = Simulator::Now().GetSeconds();
+    input.slot = slot;
+    input.slotS = m_length().GetSeconds();
+    m_epochs.clear();
+    m_gather(input, m_epochs);
+    m_budgets = input.migrations.empty() ? SlotBudgets{} : m_ask(input);
+    m_slot = slot;
+    m_valid = true;
+}
+
+uint64_t
+SlotClock::GetBudget(uint64_t imsi, uint32_t epoch, uint64_t slot)
+{
+    if (!m_valid || m_slot != slot)
+    {
+        Compute(slot);
+    }
+    auto e = m_epochs.find(imsi);
+    auto b = m_budgets.find(imsi);
+    return e == m_epochs.end() || e->second != epoch || b == m_budgets.end() ? 0 : b->second;
+}
+
+void
+SlotClock::Arm()
+{
+    const Time slot = m_length();
+    if (slot.IsZero() || !m_tick.IsExpired() || !m_busy())
+    {
+        return;
+    }
+    const Time now = Simulator::Now();
+    const int64_t k = now.GetTimeStep() / slot.GetTimeStep() + 1;
+    m_tick = Simulator::Schedule(slot * k - now, &SlotClock::Tick, this);
+}
+
+void
+SlotClock::Cancel()
+{
+    m_tick.Cancel();
+}
+
+void
+SlotClock::Tick()
+{
+    const Time slot = m_length();
+    const auto k = static_cast<uint64_t>(Simulator::Now().GetTimeStep() / slot.GetTimeStep());
+    // The senders' refills at this instant may have asked already: one answer per slot.
+    if (!m_valid || m_slot != k)
+    {
+        Compute(k);
+    }
+    // Only while a transfer is open.
+    if (!m_epochs.empty())
+    {
+        Arm();
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,84 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_SLOT_CLOCK_H
+#define EDGE_LLM_SLOT_CLOCK_H
+
+#include "handover-plan.h"
+
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief The clock of a policy's slot hook: one answer per slot, pulled by the KV senders.
+ *
+ * The per-slot KV policies of the senders ask for a session's budget as they refill; the
+ * first request of a slot, or the tick at its start, asks the policy once for every
+ * transferring migration's budget. The clock ticks only while migrations are under way, so a
+ * stuck one does not keep the simulator running.
+ */
+class SlotClock
+{
+  public:
+    /// \return the slot's length; zero when the policy has no slot hook
+    using Length = std::function<Time()>;
+    /// Fill a slot's input with the migrations it budgets, and the epoch of each.
+    using Gather =
+        std::function<void(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs)>;
+    /// \return the policy's budgets for a slot's input
+    using Ask = std::function<SlotBudgets(const HandoverSlotInput& input)>;
+    /// \return true while a migration is under way
+    using Busy = std::function<bool()>;
+
+    /**
+     * \param length the slot's length
+     * \param gather what a slot budgets
+     * \param ask the policy's hook
+     * \param busy whether to keep ticking
+     */
+    SlotClock(Length length, Gather gather, Ask ask, Busy busy);
+
+    /**
+     * \brief The budget of a session in a slot.
+     * \param imsi the UE
+     * \param epoch its transfer's epoch
+     * \param slot the slot's number since time 0
+     * \return its bytes; 0 for a migration that began inside the slot
+     */
+    uint64_t GetBudget(uint64_t imsi, uint32_t epoch, uint64_t slot);
+
+    /// Tick at the next slot boundary, if the policy has slots and a migration is under way.
+    void Arm();
+
+    /// Stop ticking.
+    void Cancel();
+
+  private:
+    /// Ask the policy for a slot's budgets.
+    void Compute(uint64_t slot);
+    /// A slot begins.
+    void Tick();
+
+    Length m_length;                       //!< the slot's length
+    Gather m_gather;                       //!< what a slot budgets
+    Ask m_ask;                             //!< the policy's hook
+    Busy m_busy;                           //!< whether to keep ticking
+    uint64_t m_slot{0};                    //!< the slot of m_budgets
+    bool m_valid{false};                   //!< m_budgets holds m_slot's
+    SlotBudgets m_budgets;                 //!< the hook's last answer
+    std::map<uint64_t, uint32_t> m_epochs; //!< epoch of each budgeted session
+    EventId m_tick;                        //!< the next tick
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_SLOT_CLOCK_H */
