@@ -6,7 +6,6 @@
 // the slot hook.
 
 #include "handover-coordinator.h"
-#include "llm-engine.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -58,7 +57,7 @@ HandoverCoordinator::GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) c
 double
 HandoverCoordinator::GetDecodeRate(uint64_t imsi, uint16_t holder) const
 {
-    const EdgeLlmServer::SessionState& s = m_cells.at(holder).server->GetSessionState(imsi);
+    const EdgeLlmServer::SessionState& s = m_cells.at(holder).port->GetSessionState(imsi);
     if (s.generated < 2)
     {
         return 0;
@@ -96,14 +95,14 @@ HandoverCoordinator::MakeSessionView(uint64_t imsi,
                                      std::vector<HandoverLinkView>& links,
                                      std::map<std::pair<uint16_t, uint16_t>, std::size_t>& index)
 {
-    Ptr<EdgeLlmServer> server = GetCell(holder).server;
-    const EdgeLlmServer::SessionState& state = server->GetSessionState(imsi);
+    Ptr<CellPort> source = GetCell(holder).port;
+    const EdgeLlmServer::SessionState& state = source->GetSessionState(imsi);
     HandoverSessionView v;
     v.imsi = imsi;
     v.holderCell = holder;
     v.targetCell = target;
     v.contextTokens = contextTokens;
-    v.nextTokenIndex = server->GetEngine()->GetNextTokenIndex(imsi);
+    v.nextTokenIndex = source->GetNextTokenIndex(imsi);
     v.tokensLeft =
         state.tokensToGenerate - std::min<uint64_t>(state.tokensToGenerate, v.nextTokenIndex);
     v.decodeTokensPerSecond = GetDecodeRate(imsi, holder);
@@ -151,17 +150,14 @@ HandoverTargetView
 HandoverCoordinator::MakeTargetView(uint16_t cell)
 {
     Cell& c = GetCell(cell);
-    Ptr<LlmEngine> engine = c.server->GetEngine();
     HandoverTargetView t;
     t.cell = cell;
-    TimeValue cycle;
-    engine->GetAttribute("PrefillCycle", cycle);
-    t.prefillCycleS = cycle.Get().GetSeconds();
+    t.prefillCycleS = c.port->GetPrefillCycle().GetSeconds();
     t.prefillFreeAtS = c.prefillFreeAt.GetSeconds();
     t.queuedPrefillTokens = c.queuedPrefill;
-    t.kvCapacityTokens = engine->GetKvCapacityTokens();
-    t.freeKvTokens = t.kvCapacityTokens - std::min(t.kvCapacityTokens, engine->GetKvTokensInUse());
-    t.compute = engine->GetLlmComputeModel();
+    t.kvCapacityTokens = c.port->GetKvCapacityTokens();
+    t.freeKvTokens = t.kvCapacityTokens - std::min(t.kvCapacityTokens, c.port->GetKvTokensInUse());
+    t.compute = c.port->GetComputeModel();
     return t;
 }
 
@@ -176,7 +172,7 @@ HandoverCoordinator::PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, ui
     std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
     if (group == 0)
     {
-        const uint64_t context = GetCell(holder).server->GetEngine()->GetContextTokens(imsi);
+        const uint64_t context = GetCell(holder).port->GetContextTokens(imsi);
         input.sessions.push_back(MakeSessionView(imsi,
                                                  holder,
                                                  target,
@@ -197,14 +193,14 @@ HandoverCoordinator::PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, ui
     for (const auto& [other, expected] : g.expected)
     {
         const uint16_t cell = OwnerOf(other);
-        if (cell == 0 || !GetCell(cell).server->GetEngine()->HasSession(other))
+        if (cell == 0 || !GetCell(cell).port->HasSession(other))
         {
             continue;
         }
-        Ptr<EdgeLlmServer> server = GetCell(cell).server;
-        uint64_t context = server->GetEngine()->GetContextTokens(other);
+        Ptr<CellPort> source = GetCell(cell).port;
+        uint64_t context = source->GetContextTokens(other);
         const double at = std::max(expected, now).GetSeconds();
-        const EdgeLlmServer::SessionState& s = server->GetSessionState(other);
+        const EdgeLlmServer::SessionState& s = source->GetSessionState(other);
         if (other != imsi && s.generated >= 2)
         {
             const double rate = GetDecodeRate(other, cell);
@@ -242,8 +238,7 @@ HandoverCoordinator::MakeMigrationView(uint64_t imsi,
     v.announcedBytes = r.kvBytes;
     Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
     v.sentBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
-    v.receivedBytes =
-        GetCell(m.route.back()).kv->GetReceiver()->GetCounters(imsi).received - m.receivedAtStart;
+    v.receivedBytes = GetCell(m.route.back()).port->GetReceivedBytes(imsi) - m.receivedAtStart;
     v.weight = m.plan.weight;
     v.handoverStartS = v.committed ? r.hoStart.GetSeconds() : m.expectedS;
     v.resumeAtS = v.committed && m.plan.resume == SessionPlan::AT_DEADLINE

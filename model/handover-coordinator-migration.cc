@@ -6,7 +6,6 @@
 // resume.
 
 #include "handover-coordinator.h"
-#include "llm-engine.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -31,19 +30,19 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     HandoverRecord& record = m_recorder[recordIndex];
     Cell& h = GetCell(holder);
     Cell& t = GetCell(target);
-    Ptr<LlmEngine> engine = h.server->GetEngine();
+    Ptr<CellPort> source = h.port;
     const bool keepDecoding = prepared && plan.keepDecoding;
     const uint64_t next =
-        keepDecoding ? engine->GetNextTokenIndex(imsi) : engine->StopDecoding(imsi);
-    const uint64_t remaining = h.server->GetSessionState(imsi).tokensToGenerate - next;
+        keepDecoding ? source->GetNextTokenIndex(imsi) : source->StopDecoding(imsi);
+    const uint64_t remaining = h.port->GetSessionState(imsi).tokensToGenerate - next;
     const SessionKvProfile kv = GetKvProfile(imsi);
-    record.contextTokens = engine->GetContextTokens(imsi);
+    record.contextTokens = source->GetContextTokens(imsi);
     record.resumeIndex = static_cast<uint32_t>(next);
     if (!prepared)
     {
         // The mark goes out after the stop, so the marked token is the last one before the
         // handover.
-        h.server->MarkHandover(imsi);
+        h.port->MarkHandover(imsi);
     }
 
     Migration m = NewMigration(imsi);
@@ -97,7 +96,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
         NS_LOG_INFO("imsi " << imsi << ": no KV sender on the way to cell " << target);
         if (!keepDecoding)
         {
-            engine->ResumeDecoding(imsi, next, remaining);
+            source->ResumeDecoding(imsi, next, remaining);
         }
         return false;
     }
@@ -119,13 +118,12 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
                                 ? transferUnits
                                 : (transferUnits + kv.entriesPerToken - 1) / kv.entriesPerToken;
 
-    LlmEngine::Admission admission =
-        t.server->GetEngine()->AddResumedSession(imsi, context, remaining);
+    LlmEngine::Admission admission = t.port->AdmitMigrated(imsi, context, remaining);
     if (admission == LlmEngine::Admission::WAITING && m_memoryFull == MEMORY_EVICT)
     {
         // TargetMemoryFull Evict: the target's own decoding sessions make room, and pay with
         // a re-prefill of their context; if they cannot, the session waits as with Queue.
-        const uint32_t evicted = t.server->GetEngine()->EvictFor(imsi);
+        const uint32_t evicted = t.port->EvictFor(imsi);
         m_evictions += evicted;
         if (evicted > 0)
         {
@@ -135,7 +133,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     if (admission == LlmEngine::Admission::WAITING && m_memoryFull == MEMORY_FALLBACK)
     {
         // TargetMemoryFull Fallback: no waiting for memory to free up at the target.
-        t.server->GetEngine()->RemoveSession(imsi);
+        t.port->RemoveSession(imsi);
         admission = LlmEngine::Admission::REJECTED;
         ++m_memoryFallbacks;
     }
@@ -149,7 +147,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
         record.transferRanges.clear();
         if (!keepDecoding)
         {
-            engine->ResumeDecoding(imsi, next, remaining);
+            source->ResumeDecoding(imsi, next, remaining);
         }
         return false;
     }
@@ -157,7 +155,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     record.epoch = m.epoch;
     for (std::size_t i = 1; i < m.route.size(); ++i)
     {
-        GetCell(m.route[i]).kv->GetReceiver()->ExpectEpoch(imsi, m.epoch);
+        GetCell(m.route[i]).port->ExpectEpoch(imsi, m.epoch, KvDiscardReason::NEWER_EPOCH);
     }
     KvTransferRequest request;
     request.imsi = imsi;
@@ -182,13 +180,13 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     }
     Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
     m.sentAtStart = sender->GetCounters(imsi).sent;
-    m.receivedAtStart = t.kv->GetReceiver()->GetCounters(imsi).received;
+    m.receivedAtStart = t.port->GetReceivedBytes(imsi);
     m.expectedS = handoverAt.GetSeconds();
     record.kvBytes = transferUnits * request.bytesPerUnit;
     if (record.prefillTokens > 0)
     {
         // What online plans behind this one wait for: the earliest its prefill can end.
-        const LlmComputeModel& model = t.server->GetEngine()->GetLlmComputeModel();
+        const LlmComputeModel& model = t.port->GetComputeModel();
         t.prefillFreeAt = std::max(t.prefillFreeAt, Simulator::Now()) +
                           Seconds(model.PrefillTime(record.prefillTokens));
         t.queuedPrefill += record.prefillTokens;
@@ -222,14 +220,13 @@ HandoverCoordinator::EndMigration(uint64_t imsi, MigrationState state, bool resu
     Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
     const uint64_t withdrawn = RetireEpoch(imsi, m, KvDiscardReason::NEWER_EPOCH);
     Cell& t = GetCell(m.route.back());
-    t.server->GetEngine()->RemoveSession(imsi);
+    t.port->RemoveSession(imsi);
     HandoverRecord& record = m_recorder[m.record];
     record.outcome = outcome;
     record.wastedBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
     if (m.PrefillDone() && record.prefillTokens > 0)
     {
-        record.wastedGpuSeconds =
-            t.server->GetEngine()->GetLlmComputeModel().PrefillTime(record.prefillTokens);
+        record.wastedGpuSeconds = t.port->GetComputeModel().PrefillTime(record.prefillTokens);
     }
     if (!m.PrefillDone() && record.prefillTokens > 0)
     {
@@ -238,14 +235,13 @@ HandoverCoordinator::EndMigration(uint64_t imsi, MigrationState state, bool resu
     if (resumeHolder)
     {
         // The session stays where its cache is, and decodes on there.
-        Ptr<EdgeLlmServer> holder = GetCell(m.route.front()).server;
-        Ptr<LlmEngine> engine = holder->GetEngine();
-        if (engine->HasSession(imsi) && !engine->IsDecoding(imsi))
+        Ptr<CellPort> holder = GetCell(m.route.front()).port;
+        if (holder->HasSession(imsi) && !holder->IsDecoding(imsi))
         {
             const uint64_t total = holder->GetSessionState(imsi).tokensToGenerate;
             if (m.nextToken < total)
             {
-                engine->ResumeDecoding(imsi, m.nextToken, total - m.nextToken);
+                holder->ResumeDecoding(imsi, m.nextToken, total - m.nextToken);
             }
         }
     }
@@ -282,7 +278,7 @@ HandoverCoordinator::RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardRea
     const uint32_t next = ++m_epochs[imsi];
     for (std::size_t i = 1; i < m.route.size(); ++i)
     {
-        GetCell(m.route[i]).kv->GetReceiver()->ExpectEpoch(imsi, next, reason);
+        GetCell(m.route[i]).port->ExpectEpoch(imsi, next, reason);
     }
     return withdrawn;
 }
@@ -300,7 +296,7 @@ HandoverCoordinator::ScheduleDeadline(uint64_t imsi, Migration& m)
     }
     if (!m.KvDone() || !m.IdsIn())
     {
-        m.stallSeenReceived = GetCell(m.route.back()).kv->GetReceiver()->GetCounters(imsi).received;
+        m.stallSeenReceived = GetCell(m.route.back()).port->GetReceivedBytes(imsi);
         m.WatchLink();
         m.stallTimer = Simulator::Schedule(m_stallTimeout,
                                            &HandoverCoordinator::CheckStall,
@@ -396,7 +392,7 @@ HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
     }
     for (const auto& [cell, list] : jobs)
     {
-        GetCell(cell).server->GetEngine()->SubmitPrefillBatch(list, true);
+        GetCell(cell).port->SubmitPrefillBatch(list);
     }
 }
 
@@ -462,12 +458,11 @@ HandoverCoordinator::TryResume(uint64_t imsi)
     HandoverRecord& record = m_recorder[m.record];
     Cell& h = GetCell(record.holderCell);
     Cell& t = GetCell(record.targetCell);
-    Ptr<KvTransferReceiver> receiver = t.kv->GetReceiver();
     // What the session resumes with is what the target's receiver counted, not the plan.
     if (!m.GaveUpOnLink())
     {
         // A stalled transfer given up on fixed its arrived ranges then (Reprefill).
-        const edgellm::RangeSet received = receiver->GetReceivedRanges(imsi);
+        const edgellm::RangeSet received = t.port->GetReceivedRanges(imsi);
         for (const auto& [first, end] : received.Ranges())
         {
             record.arrived.push_back({first, end});
@@ -485,12 +480,12 @@ HandoverCoordinator::TryResume(uint64_t imsi)
     }
     m_migrations.erase(it);
     m_paths.StopRelays(imsi);
-    EdgeLlmServer::SessionState state = h.server->ExportSession(imsi);
+    EdgeLlmServer::SessionState state = h.port->ExportSession(imsi);
     const uint64_t remaining = state.tokensToGenerate - record.resumeIndex;
-    t.server->ImportSession(imsi, std::move(state));
-    h.server->GetEngine()->RemoveSession(imsi);
+    t.port->ImportSession(imsi, std::move(state));
+    h.port->RemoveSession(imsi);
     m_paths.Reset(imsi, record.targetCell);
-    t.server->GetEngine()->ResumeDecoding(imsi, record.resumeIndex, remaining);
+    t.port->ResumeDecoding(imsi, record.resumeIndex, remaining);
     record.kvReady = Simulator::Now();
     record.outcome = HandoverRecord::MIGRATED;
     m.Resume();

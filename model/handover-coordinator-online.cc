@@ -6,7 +6,6 @@
 // planned together, and a migration under way is re-planned when its group grows.
 
 #include "handover-coordinator.h"
-#include "llm-engine.h"
 #include "range-set.h"
 
 #include "ns3/abort.h"
@@ -90,15 +89,14 @@ HandoverCoordinator::PlanCycleGroup(
         }
         input.sessions.push_back(v);
     }
-    input.sessions.push_back(
-        MakeSessionView(imsi,
-                        holder,
-                        target,
-                        now.GetSeconds(),
-                        GetCell(holder).server->GetEngine()->GetContextTokens(imsi),
-                        true,
-                        input.links,
-                        index));
+    input.sessions.push_back(MakeSessionView(imsi,
+                                             holder,
+                                             target,
+                                             now.GetSeconds(),
+                                             GetCell(holder).port->GetContextTokens(imsi),
+                                             true,
+                                             input.links,
+                                             index));
     for (HandoverLinkView& link : input.links)
     {
         auto b = backlog.find({link.fromCell, link.toCell});
@@ -140,11 +138,10 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
 {
     const Time now = Simulator::Now();
     Cell& t = GetCell(target);
-    Ptr<LlmEngine> engine = t.server->GetEngine();
     // The target can prefill only once it has the token IDs, which queue behind what the
     // link's TCP holds already.
     Ptr<KvTransferSender> sender = GetSender(holder, target);
-    const uint64_t context = GetCell(holder).server->GetEngine()->GetContextTokens(imsi);
+    const uint64_t context = GetCell(holder).port->GetContextTokens(imsi);
     const uint64_t ahead = sender->GetSocketBufferedBytes() + sender->GetWritingBytesLeft() +
                            KvTransferHeader::SERIALIZED_SIZE +
                            context * KvTransferHeader::BYTES_PER_TOKEN_ID;
@@ -152,7 +149,7 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
                           sender->GetLinkDelay() + Scheduler()->GetOnlineTokensSlack();
 
     // Alone: a batch of its own, after every batch planned here.
-    const Time aloneFree = std::max({t.prefillFreeAt, engine->GetIterationEnd(), tokensIn});
+    const Time aloneFree = std::max({t.prefillFreeAt, t.port->GetIterationEnd(), tokensIn});
     const std::map<std::pair<uint16_t, uint16_t>, uint64_t> live{
         {{holder, target}, LinkBacklog(holder, target)}};
     HandoverPlan plan = PlanCycleGroup({}, imsi, holder, target, aloneFree, live, 0);
@@ -190,7 +187,7 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
         if (!members.empty() && Scheduler()->JoinCycleGroup(joint, worst, plan))
         {
             g.backlog = backlog;
-            const Time boundary = engine->GetPrefillBoundary(joinFree);
+            const Time boundary = t.port->GetPrefillBoundary(joinFree);
             if (boundary != g.boundary)
             {
                 // The batch waits for the newcomer's tokens: what is queued for the earlier
@@ -198,7 +195,7 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
                 for (uint64_t other : members)
                 {
                     Migration& m = m_migrations.at(other);
-                    if (m.IsPrefillQueued() && engine->ResizeQueuedPrefill(other, 0))
+                    if (m.IsPrefillQueued() && t.port->ResizeQueuedPrefill(other, 0))
                     {
                         m.PrefillUnqueued();
                     }
@@ -226,7 +223,7 @@ HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target,
     g.online = true;
     g.target = target;
     g.freeBefore = aloneFree;
-    g.boundary = engine->GetPrefillBoundary(aloneFree);
+    g.boundary = t.port->GetPrefillBoundary(aloneFree);
     g.backlog = live;
     m_groups.push_back(g);
     t.openGroup = m_groups.size();
@@ -293,9 +290,7 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
         kept.Clear();
         for (std::size_t i = 1; i < m.route.size(); ++i)
         {
-            GetCell(m.route[i])
-                .kv->GetReceiver()
-                ->ExpectEpoch(imsi, m.epoch, KvDiscardReason::REPLAN);
+            GetCell(m.route[i]).port->ExpectEpoch(imsi, m.epoch, KvDiscardReason::REPLAN);
         }
     }
     // Otherwise the new epoch reaches the target behind the CANCEL, on the same stream, so
@@ -338,12 +333,11 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
 
     // The prefill: resized in the engine's queue, or submitted when its tokens are in.
     Cell& t = GetCell(m.route.back());
-    Ptr<LlmEngine> engine = t.server->GetEngine();
     if (m.HasSubmittedPrefill())
     {
         // A prefix whose new IDs are on their way leaves the queue: the GPU cannot prefill
         // tokens it does not have, so TryPrefill submits it again once they are in.
-        const bool resized = engine->ResizeQueuedPrefill(imsi, forward ? 0 : prefix);
+        const bool resized = t.port->ResizeQueuedPrefill(imsi, forward ? 0 : prefix);
         NS_ABORT_MSG_IF(!resized,
                         "HandoverCoordinator: imsi " << imsi
                                                      << "'s prefill started before its "
@@ -379,7 +373,7 @@ HandoverCoordinator::SetGroupPrefillEnd(uint32_t group)
             lengths.push_back(r.prefillTokens);
         }
     }
-    const LlmComputeModel& model = t.server->GetEngine()->GetLlmComputeModel();
+    const LlmComputeModel& model = t.port->GetComputeModel();
     t.prefillFreeAt =
         lengths.empty()
             ? g.freeBefore

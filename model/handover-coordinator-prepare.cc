@@ -5,7 +5,6 @@
 // Prepared migrations: started before a predicted handover, committed at it, or thrown away.
 
 #include "handover-coordinator.h"
-#include "llm-engine.h"
 
 #include "ns3/abort.h"
 #include "ns3/log.h"
@@ -48,10 +47,9 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
     {
         return false;
     }
-    Ptr<EdgeLlmServer> server = GetCell(holder).server;
-    Ptr<LlmEngine> engine = server->GetEngine();
-    if (!engine->HasSession(imsi) || !engine->IsDecoding(imsi) ||
-        server->GetSessionState(imsi).generated == 0)
+    Ptr<CellPort> source = GetCell(holder).port;
+    if (!source->HasSession(imsi) || !source->IsDecoding(imsi) ||
+        source->GetSessionState(imsi).generated == 0)
     {
         return false;
     }
@@ -62,7 +60,7 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
                                              holder,
                                              targetCell,
                                              expected.GetSeconds(),
-                                             engine->GetContextTokens(imsi),
+                                             source->GetContextTokens(imsi),
                                              false,
                                              input.links,
                                              index));
@@ -81,7 +79,7 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
     record.holderCell = holder;
     record.hoStart = Time(-1);
     record.preparedAt = now;
-    record.prefixTokens = std::min(plan.prefixTokens, engine->GetContextTokens(imsi));
+    record.prefixTokens = std::min(plan.prefixTokens, source->GetContextTokens(imsi));
     record.predictedDelay =
         plan.predictedDelay.IsStrictlyNegative() ? Time(0) : plan.predictedDelay;
     m_recorder.Add(record);
@@ -112,7 +110,6 @@ HandoverCoordinator::CommitPrepared(uint64_t imsi)
     Migration& m = m_migrations.at(imsi);
     HandoverRecord& record = m_recorder[m.record];
     Cell& h = GetCell(m.route.front());
-    Ptr<LlmEngine> engine = h.server->GetEngine();
     if (!m_paths.RouteTo(imsi, record.targetCell))
     {
         return false; // the caller ends it, and plans the handover as any other
@@ -120,14 +117,14 @@ HandoverCoordinator::CommitPrepared(uint64_t imsi)
     record.hoStart = Simulator::Now();
     if (m.IsOpen())
     {
-        m.nextToken = engine->StopDecoding(imsi);
-        const uint64_t context = engine->GetContextTokens(imsi);
+        m.nextToken = h.port->StopDecoding(imsi);
+        const uint64_t context = h.port->GetContextTokens(imsi);
         record.contextTokens = context;
         record.resumeIndex = static_cast<uint32_t>(m.nextToken);
         // The last partial block goes with the seal.
         GrowOpenTransfer(imsi, m, context, true);
     }
-    h.server->MarkHandover(imsi);
+    h.port->MarkHandover(imsi);
     m.Commit();
     ScheduleDeadline(imsi, m);
     Scheduler()->Commit(MakeMigrationView(imsi, m, nullptr, nullptr));
@@ -144,14 +141,14 @@ HandoverCoordinator::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t ind
         return;
     }
     Migration& m = it->second;
-    if (index + 1 >= GetCell(cellId).server->GetSessionState(imsi).tokensToGenerate)
+    if (index + 1 >= GetCell(cellId).port->GetSessionState(imsi).tokensToGenerate)
     {
         // The session ends at its source before the predicted handover: nothing is left to
         // move, and what was prepared is waste.
         EndMigration(imsi, CANCELLED, false);
         return;
     }
-    const uint64_t context = GetCell(cellId).server->GetEngine()->GetContextTokens(imsi);
+    const uint64_t context = GetCell(cellId).port->GetContextTokens(imsi);
     const uint64_t full = context / BLOCK_TOKENS * BLOCK_TOKENS;
     if (full <= m.openEnd)
     {
@@ -184,7 +181,7 @@ HandoverCoordinator::GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end,
     {
         sender->Append(imsi, m.epoch, ranges);
     }
-    GetCell(m.route.back()).server->GetEngine()->GrowContext(imsi, end);
+    GetCell(m.route.back()).port->GrowContext(imsi, end);
 }
 
 } // namespace ns3

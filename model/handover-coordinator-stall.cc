@@ -6,7 +6,6 @@
 // given up on (StallPolicy).
 
 #include "handover-coordinator.h"
-#include "llm-engine.h"
 
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -53,7 +52,7 @@ HandoverCoordinator::CheckStall(uint64_t imsi, std::size_t record)
         return;
     }
     const uint16_t target = m.route.back();
-    const uint64_t received = GetCell(target).kv->GetReceiver()->GetCounters(imsi).received;
+    const uint64_t received = GetCell(target).port->GetReceivedBytes(imsi);
     const uint64_t sent = GetSender(m.route[0], m.route[1])->GetCounters(imsi).sent;
     // Bytes of it that TCP took and that have not arrived: a transfer still queued behind
     // other sessions' bytes has none, and is not stalled but waiting its turn.
@@ -71,8 +70,7 @@ HandoverCoordinator::CheckStall(uint64_t imsi, std::size_t record)
                             m.plan.resume == SessionPlan::ALL_ARRIVED &&
                             r.unit == KvTransferHeader::TOKEN;
         const uint64_t missing =
-            MissingUnits(r.transferRanges,
-                         GetCell(target).kv->GetReceiver()->GetReceivedRanges(imsi));
+            MissingUnits(r.transferRanges, GetCell(target).port->GetReceivedRanges(imsi));
         NS_LOG_INFO("imsi " << imsi << ": transfer to cell " << target << " stalled, " << missing
                             << " tokens missing; " << (giveUp ? "re-prefill" : "wait"));
         m_stalledTrace(imsi, m.epoch, missing, giveUp);
@@ -92,9 +90,8 @@ HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
 {
     HandoverRecord& record = m_recorder[m.record];
     Cell& t = GetCell(m.route.back());
-    Ptr<KvTransferReceiver> receiver = t.kv->GetReceiver();
     // What the session resumes with is fixed now, before the epoch is retired.
-    const edgellm::RangeSet received = receiver->GetReceivedRanges(imsi);
+    const edgellm::RangeSet received = t.port->GetReceivedRanges(imsi);
     for (const auto& [first, end] : received.Ranges())
     {
         record.arrived.push_back({first, end});
@@ -154,7 +151,7 @@ HandoverCoordinator::TrySubmitReprefill(uint64_t imsi, Migration& m)
     {
         return;
     }
-    GetCell(m.route.back()).server->GetEngine()->SubmitPrefill(imsi, tokens, true);
+    GetCell(m.route.back()).port->SubmitPrefill(imsi, tokens);
 }
 
 } // namespace ns3

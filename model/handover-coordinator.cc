@@ -9,7 +9,6 @@
 #include "explaining-checker.h"
 #include "explaining-enum-checker.h"
 #include "kv-transfer-policy.h"
-#include "llm-engine.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -225,7 +224,7 @@ HandoverCoordinator::GetTypeId()
 }
 
 HandoverCoordinator::HandoverCoordinator()
-    : m_paths([this](uint16_t cellId) { return GetCell(cellId).server; }),
+    : m_paths([this](uint16_t cellId) { return GetCell(cellId).port; }),
       m_linkFailures(this, {&m_suspendedTrace, &m_reattachedTrace, &m_closedTrace}),
       m_slotClock([this]() { return Scheduler()->GetSlotDuration(); },
                   [this](HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs) {
@@ -275,18 +274,17 @@ HandoverCoordinator::AddCell(Ptr<EdgeLlmServer> server, Ptr<KvTransferApplicatio
     const uint16_t cellId = server->GetCellId();
     NS_ABORT_MSG_IF(m_cells.count(cellId) > 0,
                     "HandoverCoordinator::AddCell: cell " << cellId << " added twice");
-    m_cells[cellId] = Cell{server, kv};
-    Ptr<KvTransferReceiver> receiver = kv->GetReceiver();
-    receiver->SetTokensCallback(MakeCallback(&HandoverCoordinator::TokensArrived, this, cellId));
-    receiver->SetCompleteCallback(MakeCallback(&HandoverCoordinator::KvComplete, this, cellId));
-    server->GetEngine()->TraceConnectWithoutContext(
-        "PrefillCompleted",
-        MakeCallback(&HandoverCoordinator::PrefillCompleted, this, cellId));
-    // A record's first decode, then an open transfer's new KV blocks.
+    Cell cell;
+    cell.port = Create<LocalCellPort>(server, kv);
+    m_cells[cellId] = cell;
+    // A record's first decode comes before an open transfer's new KV blocks.
     m_recorder.Watch(server->GetEngine());
-    server->GetEngine()->TraceConnectWithoutContext(
-        "TokenGenerated",
-        MakeCallback(&HandoverCoordinator::TokenGenerated, this, cellId));
+    CellPort::Listener listener;
+    listener.tokensArrived = MakeCallback(&HandoverCoordinator::TokensArrived, this, cellId);
+    listener.kvComplete = MakeCallback(&HandoverCoordinator::KvComplete, this, cellId);
+    listener.prefillCompleted = MakeCallback(&HandoverCoordinator::PrefillCompleted, this, cellId);
+    listener.tokenGenerated = MakeCallback(&HandoverCoordinator::TokenGenerated, this, cellId);
+    cell.port->Listen(listener);
 }
 
 void
@@ -465,7 +463,7 @@ HandoverCoordinator::OwnerOf(uint64_t imsi) const
     }
     const uint16_t cell = path.front();
     auto c = m_cells.find(cell);
-    return c != m_cells.end() && c->second.server->OwnsSession(imsi) ? cell : 0;
+    return c != m_cells.end() && c->second.port->OwnsSession(imsi) ? cell : 0;
 }
 
 Migration
@@ -565,12 +563,12 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     }
     const uint16_t holder = OwnerOf(imsi);
     record.holderCell = holder;
-    Ptr<LlmEngine> engine = holder == 0 ? nullptr : GetCell(holder).server->GetEngine();
-    const bool started = holder != 0 && engine->HasSession(imsi) &&
-                         GetCell(holder).server->GetSessionState(imsi).generated > 0;
-    const uint64_t next = started ? engine->GetNextTokenIndex(imsi) : 0;
+    Ptr<CellPort> source = holder == 0 ? nullptr : GetCell(holder).port;
+    const bool started = holder != 0 && source->HasSession(imsi) &&
+                         GetCell(holder).port->GetSessionState(imsi).generated > 0;
+    const uint64_t next = started ? source->GetNextTokenIndex(imsi) : 0;
     const uint32_t total =
-        started ? GetCell(holder).server->GetSessionState(imsi).tokensToGenerate : 0;
+        started ? GetCell(holder).port->GetSessionState(imsi).tokensToGenerate : 0;
     if (!started || next >= total)
     {
         // Nothing decoded yet, or nothing left: only the packets have to follow the UE.
@@ -581,16 +579,16 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
         return;
     }
     record.resumeIndex = static_cast<uint32_t>(next);
-    record.contextTokens = engine->GetContextTokens(imsi);
+    record.contextTokens = source->GetContextTokens(imsi);
 
     if (targetCell == holder)
     {
         // Back to the cell that holds the whole cache (a ping-pong): it decodes again.
         m_paths.RouteTo(imsi, targetCell);
-        GetCell(holder).server->MarkHandover(imsi);
-        if (!engine->IsDecoding(imsi))
+        GetCell(holder).port->MarkHandover(imsi);
+        if (!source->IsDecoding(imsi))
         {
-            engine->ResumeDecoding(imsi, next, total - next);
+            source->ResumeDecoding(imsi, next, total - next);
         }
         record.outcome = HandoverRecord::REUSED;
         record.kvReady = now;
@@ -632,12 +630,12 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     {
         if (!migrating)
         {
-            GetCell(holder).server->MarkHandover(imsi); // a failed start has marked already
+            GetCell(holder).port->MarkHandover(imsi); // a failed start has marked already
         }
-        if (!engine->IsDecoding(imsi))
+        if (!source->IsDecoding(imsi))
         {
             // Stopped by a migration this handover cancelled: the holder decodes on.
-            engine->ResumeDecoding(imsi, next, total - next);
+            source->ResumeDecoding(imsi, next, total - next);
         }
         m_recorder.Back().outcome = HandoverRecord::RELAYED;
         m_recorder.Back().group = 0;
@@ -757,10 +755,10 @@ HandoverCoordinator::IsSuspended(uint64_t imsi) const
     return m_linkFailures.IsSuspended(imsi);
 }
 
-Ptr<EdgeLlmServer>
-HandoverCoordinator::ServerOf(uint16_t cellId)
+Ptr<CellPort>
+HandoverCoordinator::PortOf(uint16_t cellId)
 {
-    return GetCell(cellId).server;
+    return GetCell(cellId).port;
 }
 
 bool

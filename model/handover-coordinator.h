@@ -5,6 +5,7 @@
 #ifndef EDGE_LLM_HANDOVER_COORDINATOR_H
 #define EDGE_LLM_HANDOVER_COORDINATOR_H
 
+#include "cell-port.h"
 #include "edge-llm-server.h"
 #include "handover-record.h"
 #include "handover-recorder.h"
@@ -351,11 +352,10 @@ class HandoverCoordinator : public Object, private LinkFailureHandler::Host
     /// A cell's pieces.
     struct Cell
     {
-        Ptr<EdgeLlmServer> server;     //!< its server
-        Ptr<KvTransferApplication> kv; //!< its KV-transfer endpoints
-        Time prefillFreeAt{0};         //!< end of the handover prefills planned here
-        uint64_t queuedPrefill{0};     //!< tokens of those not yet done
-        uint32_t openGroup{0};         //!< the online cycle group forming here; 0 if none
+        Ptr<CellPort> port;        //!< every call on the cell goes through it
+        Time prefillFreeAt{0};     //!< end of the handover prefills planned here
+        uint64_t queuedPrefill{0}; //!< tokens of those not yet done
+        uint32_t openGroup{0};     //!< the online cycle group forming here; 0 if none
     };
 
     /// An oracle group, or an online cycle group: the handovers one prefill batch holds.
@@ -385,7 +385,7 @@ class HandoverCoordinator : public Object, private LinkFailureHandler::Host
 
     // What the LinkFailureHandler asks of the coordinator.
     uint16_t OwnerOf(uint64_t imsi) const override;
-    Ptr<EdgeLlmServer> ServerOf(uint16_t cellId) override;
+    Ptr<CellPort> PortOf(uint16_t cellId) override;
     bool HasMigration(uint64_t imsi) const override;
     void CloseMigration(uint64_t imsi) override;
     void Handover(uint64_t imsi, uint16_t from, uint16_t to) override;

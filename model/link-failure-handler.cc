@@ -4,8 +4,6 @@
 
 #include "link-failure-handler.h"
 
-#include "llm-engine.h"
-
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -88,8 +86,8 @@ LinkFailureHandler::RadioLinkFailure(uint64_t imsi, uint16_t cellId)
     {
         return; // no session, or one that has ended
     }
-    Ptr<EdgeLlmServer> server = m_host->ServerOf(holder);
-    const EdgeLlmServer::SessionState& state = server->GetSessionState(imsi);
+    Ptr<CellPort> cell = m_host->PortOf(holder);
+    const EdgeLlmServer::SessionState& state = cell->GetSessionState(imsi);
     if (state.acked >= state.tokensToGenerate)
     {
         return; // the client has confirmed every token: nothing is left to lose
@@ -99,10 +97,9 @@ LinkFailureHandler::RadioLinkFailure(uint64_t imsi, uint16_t cellId)
         CloseSession(imsi);
         return;
     }
-    Ptr<LlmEngine> engine = server->GetEngine();
-    if (engine->HasSession(imsi) && engine->IsDecoding(imsi))
+    if (cell->HasSession(imsi) && cell->IsDecoding(imsi))
     {
-        engine->StopDecoding(imsi);
+        cell->StopDecoding(imsi);
     }
     Suspension s;
     s.holder = holder;
@@ -154,17 +151,16 @@ LinkFailureHandler::UeReady(uint64_t imsi, uint16_t cellId)
     {
         m_host->RouteTo(imsi, cellId);
         // The mark makes the client NACK what the failure lost, and measure the interruption.
-        m_host->ServerOf(s.holder)->MarkHandover(imsi);
+        m_host->PortOf(s.holder)->MarkHandover(imsi);
     }
-    Ptr<EdgeLlmServer> server = m_host->ServerOf(s.holder);
-    Ptr<LlmEngine> engine = server->GetEngine();
-    if (engine->HasSession(imsi) && !engine->IsDecoding(imsi))
+    Ptr<CellPort> holder = m_host->PortOf(s.holder);
+    if (holder->HasSession(imsi) && !holder->IsDecoding(imsi))
     {
-        const uint64_t next = engine->GetNextTokenIndex(imsi);
-        const uint32_t total = server->GetSessionState(imsi).tokensToGenerate;
+        const uint64_t next = holder->GetNextTokenIndex(imsi);
+        const uint32_t total = holder->GetSessionState(imsi).tokensToGenerate;
         if (next < total)
         {
-            engine->ResumeDecoding(imsi, next, total - next);
+            holder->ResumeDecoding(imsi, next, total - next);
         }
     }
     return true;
@@ -180,7 +176,7 @@ LinkFailureHandler::CloseSession(uint64_t imsi)
     {
         return;
     }
-    const EdgeLlmServer::SessionState state = m_host->ServerOf(holder)->CloseSession(imsi);
+    const EdgeLlmServer::SessionState state = m_host->PortOf(holder)->CloseSession(imsi);
     ClosedSession c;
     c.cellId = holder;
     c.at = Simulator::Now();

@@ -5,7 +5,7 @@
 #ifndef EDGE_LLM_LINK_FAILURE_HANDLER_H
 #define EDGE_LLM_LINK_FAILURE_HANDLER_H
 
-#include "edge-llm-server.h"
+#include "cell-port.h"
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
@@ -62,8 +62,8 @@ class LinkFailureHandler
         virtual ~Host() = default;
         /// \param imsi a UE \return the cell that owns its session, 0 if none
         virtual uint16_t OwnerOf(uint64_t imsi) const = 0;
-        /// \param cellId a cell \return its server
-        virtual Ptr<EdgeLlmServer> ServerOf(uint16_t cellId) = 0;
+        /// \param cellId a cell \return the port the coordinator reaches it by
+        virtual Ptr<CellPort> PortOf(uint16_t cellId) = 0;
         /// \param imsi a UE \return true if its session has a migration under way
         virtual bool HasMigration(uint64_t imsi) const = 0;
         /// End a session's migration as closed; the holder keeps the whole cache.

@@ -40,7 +40,7 @@ RelayPaths::RouteTo(uint64_t imsi, uint16_t cellId)
         m_servers(cellId)->StopRelay(imsi);
         return true;
     }
-    Ptr<EdgeLlmServer> last = m_servers(path.back());
+    Ptr<CellPort> last = m_servers(path.back());
     if (!last->HasRelayPeer(cellId))
     {
         NS_LOG_WARN(

@@ -5,7 +5,7 @@
 #ifndef EDGE_LLM_RELAY_PATHS_H
 #define EDGE_LLM_RELAY_PATHS_H
 
-#include "edge-llm-server.h"
+#include "cell-port.h"
 
 #include <functional>
 #include <map>
@@ -26,11 +26,11 @@ namespace ns3
 class RelayPaths
 {
   public:
-    /// Finds the server of a cell (stops the run if there is none).
-    using ServerLookup = std::function<Ptr<EdgeLlmServer>(uint16_t)>;
+    /// Finds the port of a cell (stops the run if there is none).
+    using ServerLookup = std::function<Ptr<CellPort>(uint16_t)>;
 
     /**
-     * \param servers how to find the server of a cell
+     * \param servers how to reach the server of a cell
      */
     explicit RelayPaths(ServerLookup servers);
 

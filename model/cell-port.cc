@@ -1,0 +1,222 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "cell-port.h"
+
+#include "ns3/nstime.h"
+
+namespace ns3
+{
+
+LocalCellPort::LocalCellPort(Ptr<EdgeLlmServer> server, Ptr<KvTransferApplication> kv)
+    : m_server(server),
+      m_engine(server->GetEngine()),
+      m_receiver(kv->GetReceiver())
+{
+}
+
+uint16_t
+LocalCellPort::GetCellId() const
+{
+    return m_server->GetCellId();
+}
+
+bool
+LocalCellPort::HasSession(uint64_t imsi) const
+{
+    return m_engine->HasSession(imsi);
+}
+
+bool
+LocalCellPort::OwnsSession(uint64_t imsi) const
+{
+    return m_server->OwnsSession(imsi);
+}
+
+bool
+LocalCellPort::IsDecoding(uint64_t imsi) const
+{
+    return m_engine->IsDecoding(imsi);
+}
+
+uint64_t
+LocalCellPort::GetNextTokenIndex(uint64_t imsi) const
+{
+    return m_engine->GetNextTokenIndex(imsi);
+}
+
+uint64_t
+LocalCellPort::GetContextTokens(uint64_t imsi) const
+{
+    return m_engine->GetContextTokens(imsi);
+}
+
+const EdgeLlmServer::SessionState&
+LocalCellPort::GetSessionState(uint64_t imsi) const
+{
+    return m_server->GetSessionState(imsi);
+}
+
+uint64_t
+LocalCellPort::StopDecoding(uint64_t imsi)
+{
+    return m_engine->StopDecoding(imsi);
+}
+
+void
+LocalCellPort::ResumeDecoding(uint64_t imsi, uint64_t next, uint64_t count)
+{
+    m_engine->ResumeDecoding(imsi, next, count);
+}
+
+void
+LocalCellPort::MarkHandover(uint64_t imsi)
+{
+    m_server->MarkHandover(imsi);
+}
+
+LlmEngine::Admission
+LocalCellPort::AdmitMigrated(uint64_t imsi, uint64_t context, uint64_t remaining)
+{
+    return m_engine->AddResumedSession(imsi, context, remaining);
+}
+
+uint32_t
+LocalCellPort::EvictFor(uint64_t imsi)
+{
+    return m_engine->EvictFor(imsi);
+}
+
+void
+LocalCellPort::RemoveSession(uint64_t imsi)
+{
+    m_engine->RemoveSession(imsi);
+}
+
+EdgeLlmServer::SessionState
+LocalCellPort::ExportSession(uint64_t imsi)
+{
+    return m_server->ExportSession(imsi);
+}
+
+void
+LocalCellPort::ImportSession(uint64_t imsi, EdgeLlmServer::SessionState state)
+{
+    m_server->ImportSession(imsi, std::move(state));
+}
+
+EdgeLlmServer::SessionState
+LocalCellPort::CloseSession(uint64_t imsi)
+{
+    return m_server->CloseSession(imsi);
+}
+
+void
+LocalCellPort::SubmitPrefillBatch(const std::vector<std::pair<uint64_t, uint64_t>>& jobs)
+{
+    m_engine->SubmitPrefillBatch(jobs, true);
+}
+
+void
+LocalCellPort::SubmitPrefill(uint64_t imsi, uint64_t tokens)
+{
+    m_engine->SubmitPrefill(imsi, tokens, true);
+}
+
+bool
+LocalCellPort::ResizeQueuedPrefill(uint64_t imsi, uint64_t tokens)
+{
+    return m_engine->ResizeQueuedPrefill(imsi, tokens);
+}
+
+void
+LocalCellPort::GrowContext(uint64_t imsi, uint64_t tokens)
+{
+    m_engine->GrowContext(imsi, tokens);
+}
+
+Time
+LocalCellPort::GetIterationEnd() const
+{
+    return m_engine->GetIterationEnd();
+}
+
+Time
+LocalCellPort::GetPrefillBoundary(Time at) const
+{
+    return m_engine->GetPrefillBoundary(at);
+}
+
+Time
+LocalCellPort::GetPrefillCycle() const
+{
+    TimeValue cycle;
+    m_engine->GetAttribute("PrefillCycle", cycle);
+    return cycle.Get();
+}
+
+const LlmComputeModel&
+LocalCellPort::GetComputeModel() const
+{
+    return m_engine->GetLlmComputeModel();
+}
+
+uint64_t
+LocalCellPort::GetKvCapacityTokens() const
+{
+    return m_engine->GetKvCapacityTokens();
+}
+
+uint64_t
+LocalCellPort::GetKvTokensInUse() const
+{
+    return m_engine->GetKvTokensInUse();
+}
+
+bool
+LocalCellPort::HasRelayPeer(uint16_t cellId) const
+{
+    return m_server->HasRelayPeer(cellId);
+}
+
+void
+LocalCellPort::StartRelay(uint64_t imsi, uint16_t cellId)
+{
+    m_server->StartRelay(imsi, cellId);
+}
+
+void
+LocalCellPort::StopRelay(uint64_t imsi)
+{
+    m_server->StopRelay(imsi);
+}
+
+void
+LocalCellPort::ExpectEpoch(uint64_t imsi, uint32_t epoch, KvDiscardReason reason)
+{
+    m_receiver->ExpectEpoch(imsi, epoch, reason);
+}
+
+edgellm::RangeSet
+LocalCellPort::GetReceivedRanges(uint64_t imsi) const
+{
+    return m_receiver->GetReceivedRanges(imsi);
+}
+
+uint64_t
+LocalCellPort::GetReceivedBytes(uint64_t imsi) const
+{
+    return m_receiver->GetCounters(imsi).received;
+}
+
+void
+LocalCellPort::Listen(const Listener& listener)
+{
+    m_receiver->SetTokensCallback(listener.tokensArrived);
+    m_receiver->SetCompleteCallback(listener.kvComplete);
+    m_engine->TraceConnectWithoutContext("PrefillCompleted", listener.prefillCompleted);
+    m_engine->TraceConnectWithoutContext("TokenGenerated", listener.tokenGenerated);
+}
+
+} // namespace ns3
