@@ -78,14 +78,14 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
         m.route = m_paths.Get(imsi);
         std::vector<HandoverLinkView> links;
         std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
-        const HandoverSessionView view = MakeSessionView(imsi,
-                                                         holder,
-                                                         target,
-                                                         handoverAt.GetSeconds(),
-                                                         context,
-                                                         !prepared,
-                                                         links,
-                                                         index);
+        const HandoverSessionView view = m_inputs.MakeSessionView(imsi,
+                                                                  holder,
+                                                                  target,
+                                                                  handoverAt.GetSeconds(),
+                                                                  context,
+                                                                  !prepared,
+                                                                  links,
+                                                                  index);
         prefill =
             HandoverScheduler::Resolve(Scheduler()->PlanWithoutDirectLink(view).prefill, context);
         transfer.clear();
@@ -215,7 +215,7 @@ HandoverCoordinator::EndMigration(uint64_t imsi, MigrationState state, bool resu
                                                                : HandoverRecord::CLOSED;
     auto it = m_migrations.find(imsi);
     Migration m = it->second;
-    const MigrationView view = MakeMigrationView(imsi, m, nullptr, nullptr);
+    const MigrationView view = m_inputs.MakeMigrationView(imsi, m, nullptr, nullptr);
     m_migrations.erase(it);
     Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
     const uint64_t withdrawn = RetireEpoch(imsi, m, KvDiscardReason::NEWER_EPOCH);

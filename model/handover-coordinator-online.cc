@@ -50,7 +50,7 @@ HandoverCoordinator::PlanCycleGroup(
     HandoverPlanInput input;
     input.nowS = now.GetSeconds();
     input.group = group;
-    HandoverTargetView view = MakeTargetView(target);
+    HandoverTargetView view = m_inputs.MakeTargetView(target);
     view.prefillFreeAtS = freeBefore.GetSeconds();
     input.targets.push_back(view);
     std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
@@ -62,14 +62,14 @@ HandoverCoordinator::PlanCycleGroup(
     {
         const Migration& m = m_migrations.at(other);
         const HandoverRecord& r = m_recorder[m.record];
-        HandoverSessionView v = MakeSessionView(other,
-                                                m.route.front(),
-                                                target,
-                                                r.hoStart.GetSeconds(),
-                                                r.contextTokens,
-                                                true,
-                                                input.links,
-                                                index);
+        HandoverSessionView v = m_inputs.MakeSessionView(other,
+                                                         m.route.front(),
+                                                         target,
+                                                         r.hoStart.GetSeconds(),
+                                                         r.contextTokens,
+                                                         true,
+                                                         input.links,
+                                                         index);
         v.inProgress = true;
         const uint64_t unsent =
             Units(GetSender(m.route[0], m.route[1])->GetUnsentRanges(other, m.epoch));
@@ -89,14 +89,14 @@ HandoverCoordinator::PlanCycleGroup(
         }
         input.sessions.push_back(v);
     }
-    input.sessions.push_back(MakeSessionView(imsi,
-                                             holder,
-                                             target,
-                                             now.GetSeconds(),
-                                             GetCell(holder).port->GetContextTokens(imsi),
-                                             true,
-                                             input.links,
-                                             index));
+    input.sessions.push_back(m_inputs.MakeSessionView(imsi,
+                                                      holder,
+                                                      target,
+                                                      now.GetSeconds(),
+                                                      GetCell(holder).port->GetContextTokens(imsi),
+                                                      true,
+                                                      input.links,
+                                                      index));
     for (HandoverLinkView& link : input.links)
     {
         auto b = backlog.find({link.fromCell, link.toCell});

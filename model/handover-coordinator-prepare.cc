@@ -27,7 +27,7 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
                         << expected.As(Time::S) << " is invalid; allowed: a time >= now ("
                         << now.As(Time::S) << ")");
     GetCell(targetCell);
-    const uint16_t holder = OwnerOf(imsi);
+    const uint16_t holder = HolderOf(imsi);
     auto it = m_migrations.find(imsi);
     if (it != m_migrations.end())
     {
@@ -56,15 +56,15 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
     HandoverPlanInput input;
     input.nowS = now.GetSeconds();
     std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
-    input.sessions.push_back(MakeSessionView(imsi,
-                                             holder,
-                                             targetCell,
-                                             expected.GetSeconds(),
-                                             source->GetContextTokens(imsi),
-                                             false,
-                                             input.links,
-                                             index));
-    input.targets.push_back(MakeTargetView(targetCell));
+    input.sessions.push_back(m_inputs.MakeSessionView(imsi,
+                                                      holder,
+                                                      targetCell,
+                                                      expected.GetSeconds(),
+                                                      source->GetContextTokens(imsi),
+                                                      false,
+                                                      input.links,
+                                                      index));
+    input.targets.push_back(m_inputs.MakeTargetView(targetCell));
     const HandoverPlan plan = Scheduler()->Prepare(input);
     const SessionPlan* session = plan.Find(imsi);
     if (!session || session->action != SessionPlan::MIGRATE)
@@ -127,7 +127,7 @@ HandoverCoordinator::CommitPrepared(uint64_t imsi)
     h.port->MarkHandover(imsi);
     m.Commit();
     ScheduleDeadline(imsi, m);
-    Scheduler()->Commit(MakeMigrationView(imsi, m, nullptr, nullptr));
+    Scheduler()->Commit(m_inputs.MakeMigrationView(imsi, m, nullptr, nullptr));
     TryResume(imsi);
     return true;
 }

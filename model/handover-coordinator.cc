@@ -231,7 +231,8 @@ HandoverCoordinator::HandoverCoordinator()
                       GatherSlot(input, epochs);
                   },
                   [this](const HandoverSlotInput& input) { return Scheduler()->Slot(input); },
-                  [this]() { return !m_migrations.empty(); })
+                  [this]() { return !m_migrations.empty(); }),
+      m_inputs(this)
 {
 }
 
@@ -454,7 +455,7 @@ HandoverCoordinator::GetSender(uint16_t from, uint16_t to) const
 }
 
 uint16_t
-HandoverCoordinator::OwnerOf(uint64_t imsi) const
+HandoverCoordinator::HolderOf(uint64_t imsi) const
 {
     const std::vector<uint16_t>& path = m_paths.Get(imsi);
     if (path.empty())
@@ -561,7 +562,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     {
         EndMigration(imsi, CANCELLED, false);
     }
-    const uint16_t holder = OwnerOf(imsi);
+    const uint16_t holder = HolderOf(imsi);
     record.holderCell = holder;
     Ptr<CellPort> source = holder == 0 ? nullptr : GetCell(holder).port;
     const bool started = holder != 0 && source->HasSession(imsi) &&
@@ -709,7 +710,7 @@ HandoverCoordinator::UeReady(uint64_t imsi, uint16_t cellId)
     {
         const uint16_t left = lost->second;
         m_reconnecting.erase(lost);
-        const uint16_t holder = OwnerOf(imsi);
+        const uint16_t holder = HolderOf(imsi);
         if (it == m_migrations.end() && holder != 0 && holder != cellId)
         {
             // Back after a failed handover, in a cell that does not hold the session (a third

@@ -14,6 +14,7 @@
 #include "kv-transfer-application.h"
 #include "link-failure-handler.h"
 #include "migration.h"
+#include "plan-input-builder.h"
 #include "ran-observer.h"
 #include "relay-paths.h"
 #include "slot-clock.h"
@@ -67,7 +68,9 @@ namespace ns3
  * commands them directly, as if the control messages took no time. The data they exchange
  * (tokens, KV bytes) travels as packets.
  */
-class HandoverCoordinator : public Object, private LinkFailureHandler::Host
+class HandoverCoordinator : public Object,
+                            private LinkFailureHandler::Host,
+                            private PlanInputBuilder::Source
 {
   public:
     /// How sessions are grouped into batch prefills.
@@ -95,7 +98,7 @@ class HandoverCoordinator : public Object, private LinkFailureHandler::Host
 
     /// What a session does when its UE's radio link fails (RanObserver::RadioLinkFailure).
     using LinkFailurePolicy = LinkFailureHandler::Policy;
-    /// The owner decodes on; the client's NACKs recover what the detached UE missed
+    /// The holder decodes on; the client's NACKs recover what the detached UE missed
     static constexpr LinkFailurePolicy LINK_FAILURE_CONTINUE =
         LinkFailureHandler::LINK_FAILURE_CONTINUE;
     /// The session stops decoding until the UE reconnects, or LinkFailureTimeout
@@ -384,7 +387,7 @@ class HandoverCoordinator : public Object, private LinkFailureHandler::Host
     void RadioLinkFailure(uint64_t imsi, uint16_t cellId);
 
     // What the LinkFailureHandler asks of the coordinator.
-    uint16_t OwnerOf(uint64_t imsi) const override;
+    uint16_t HolderOf(uint64_t imsi) const override;
     Ptr<CellPort> PortOf(uint16_t cellId) override;
     bool HasMigration(uint64_t imsi) const override;
     void CloseMigration(uint64_t imsi) override;
@@ -493,40 +496,18 @@ class HandoverCoordinator : public Object, private LinkFailureHandler::Host
     /// \return a cell, or stop the run
     Cell& GetCell(uint16_t cellId);
     /// \return the sender from one cell to another, or null
-    Ptr<KvTransferSender> GetSender(uint16_t from, uint16_t to) const;
+    Ptr<KvTransferSender> GetSender(uint16_t from, uint16_t to) const override;
     /// \return the KV-cache shape of a session
-    SessionKvProfile GetKvProfile(uint64_t imsi) const;
+    SessionKvProfile GetKvProfile(uint64_t imsi) const override;
 
-    // The views a scheduler is given (handover-coordinator-input.cc).
+    // What the PlanInputBuilder reads (handover-coordinator-input.cc).
+    const std::map<std::pair<uint16_t, uint16_t>, DataRate>& GetLinkRates() const override;
+    std::pair<Time, uint64_t> GetPrefillForecast(uint16_t cellId) override;
+    const std::map<uint64_t, Migration>& GetMigrations() const override;
+    const HandoverRecord& GetRecord(std::size_t i) const override;
 
-    /// \return the view of a session of a group
-    HandoverSessionView MakeSessionView(
-        uint64_t imsi,
-        uint16_t holder,
-        uint16_t target,
-        double handoverStartS,
-        uint64_t contextTokens,
-        bool handedOver,
-        std::vector<HandoverLinkView>& links,
-        std::map<std::pair<uint16_t, uint16_t>, std::size_t>& index);
-    /// The view of a link, added to links unless index has it. \return its index, and
-    /// whether it was added now
-    std::pair<std::size_t, bool> AddLinkView(
-        uint16_t from,
-        uint16_t to,
-        std::vector<HandoverLinkView>& links,
-        std::map<std::pair<uint16_t, uint16_t>, std::size_t>& index);
-    /// \return the view of a target engine
-    HandoverTargetView MakeTargetView(uint16_t cell);
-    /// \return the view of a migration, with its links added to links
-    MigrationView MakeMigrationView(uint64_t imsi,
-                                    const Migration& m,
-                                    std::vector<HandoverLinkView>* links,
-                                    std::map<std::pair<uint16_t, uint16_t>, std::size_t>* index);
     /// \return the planned rate of a link, bit/s
-    double GetPlannedRateBps(uint16_t from, uint16_t to) const;
-    /// \return the measured decode rate of a session at its holder, tokens/s
-    double GetDecodeRate(uint64_t imsi, uint16_t holder) const;
+    double GetPlannedRateBps(uint16_t from, uint16_t to) const override;
     /// Fill a slot's input with the migrations that transfer, and the epoch of each.
     void GatherSlot(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs);
 
@@ -549,7 +530,7 @@ class HandoverCoordinator : public Object, private LinkFailureHandler::Host
     std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)
     std::map<std::pair<uint16_t, uint16_t>, DataRate> m_linkRates;            //!< (from, to)
     std::map<uint64_t, SessionKvProfile> m_profiles; //!< sessions with their own KV shape
-    RelayPaths m_paths;                              //!< per session: owner, then relays
+    RelayPaths m_paths;                              //!< per session: holder, then relays
     std::map<uint64_t, uint32_t> m_epochs;           //!< per session: last epoch used
     std::map<uint64_t, Migration> m_migrations;      //!< under way, by IMSI
     std::vector<Group> m_groups;                     //!< oracle groups, number - 1
@@ -570,6 +551,7 @@ class HandoverCoordinator : public Object, private LinkFailureHandler::Host
 
     LinkFailureHandler m_linkFailures; //!< what a radio link failure does
     SlotClock m_slotClock;             //!< the slot hook's clock
+    PlanInputBuilder m_inputs;         //!< the views the policy plans with
 };
 
 } // namespace ns3

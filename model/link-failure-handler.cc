@@ -81,7 +81,7 @@ LinkFailureHandler::RadioLinkFailure(uint64_t imsi, uint16_t cellId)
         // and the policy decides what it does with it.
         m_host->CloseMigration(imsi);
     }
-    const uint16_t holder = m_host->OwnerOf(imsi);
+    const uint16_t holder = m_host->HolderOf(imsi);
     if (holder == 0)
     {
         return; // no session, or one that has ended
@@ -130,7 +130,7 @@ LinkFailureHandler::UeReady(uint64_t imsi, uint16_t cellId)
     m_suspended.erase(it);
     s.timeout.Cancel();
     (*m_traces.reattached)(imsi, cellId, Simulator::Now() - s.since);
-    if (m_host->OwnerOf(imsi) != s.holder)
+    if (m_host->HolderOf(imsi) != s.holder)
     {
         return false;
     }
@@ -140,7 +140,7 @@ LinkFailureHandler::UeReady(uint64_t imsi, uint16_t cellId)
         // holder, by the scheduler's plan (re-prefill, cache transfer or both). A session
         // that cannot migrate is relayed by its holder, which then decodes again.
         m_host->Handover(imsi, s.holder, cellId);
-        if (m_host->HasMigration(imsi) || m_host->OwnerOf(imsi) != s.holder)
+        if (m_host->HasMigration(imsi) || m_host->HolderOf(imsi) != s.holder)
         {
             return true;
         }
@@ -171,7 +171,7 @@ LinkFailureHandler::CloseSession(uint64_t imsi)
 {
     NS_LOG_FUNCTION(this << imsi);
     m_suspended.erase(imsi);
-    const uint16_t holder = m_host->OwnerOf(imsi);
+    const uint16_t holder = m_host->HolderOf(imsi);
     if (holder == 0)
     {
         return;

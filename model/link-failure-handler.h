@@ -34,7 +34,7 @@ class LinkFailureHandler
     /// What a session does when its UE's radio link fails.
     enum Policy
     {
-        /// Nothing changes: the owner decodes on, the cell refuses the packets while the UE is
+        /// Nothing changes: the holder decodes on, the cell refuses the packets while the UE is
         /// detached, and the client's NACKs recover them once it reconnects.
         LINK_FAILURE_CONTINUE,
         /// The session stops decoding while the UE is detached, and resumes where the UE
@@ -60,8 +60,9 @@ class LinkFailureHandler
     {
       public:
         virtual ~Host() = default;
-        /// \param imsi a UE \return the cell that owns its session, 0 if none
-        virtual uint16_t OwnerOf(uint64_t imsi) const = 0;
+        /// \param imsi a UE \return the cell that holds its session (whose server owns it), 0 if
+        /// none
+        virtual uint16_t HolderOf(uint64_t imsi) const = 0;
         /// \param cellId a cell \return the port the coordinator reaches it by
         virtual Ptr<CellPort> PortOf(uint16_t cellId) = 0;
         /// \param imsi a UE \return true if its session has a migration under way

@@ -16,7 +16,7 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
- * \brief Per session, the cells its downlink packets pass through: the owner's first, then
+ * \brief Per session, the cells its downlink packets pass through: the holder's first, then
  * each server that relays them on over a backhaul link, the last one injecting them into its
  * cell (Detour, and a source that still owns a session while it migrates).
  *
@@ -35,7 +35,7 @@ class RelayPaths
     explicit RelayPaths(ServerLookup servers);
 
     /**
-     * \brief Make a session's path one cell: its owner, which injects locally.
+     * \brief Make a session's path one cell: its holder, which injects locally.
      * \param imsi the session
      * \param cellId the cell
      */
@@ -51,14 +51,14 @@ class RelayPaths
     bool RouteTo(uint64_t imsi, uint16_t cellId);
 
     /**
-     * \brief Stop every relay of a session's path (before its owner changes).
+     * \brief Stop every relay of a session's path (before its holder changes).
      * \param imsi the session; one without a path has nothing to stop
      */
     void StopRelays(uint64_t imsi);
 
     /**
      * \param imsi a session
-     * \return its path, owner first; empty if it has none
+     * \return its path, holder first; empty if it has none
      */
     const std::vector<uint16_t>& Get(uint64_t imsi) const;
 

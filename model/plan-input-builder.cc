@@ -1,0 +1,162 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#include "plan-input-builder.h"
+
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+PlanInputBuilder::PlanInputBuilder(Source* source)
+    : m_source(source)
+{
+}
+
+double
+PlanInputBuilder::GetDecodeRate(uint64_t imsi, uint16_t holder) const
+{
+    const EdgeLlmServer::SessionState& s = m_source->PortOf(holder)->GetSessionState(imsi);
+    if (s.generated < 2)
+    {
+        return 0;
+    }
+    return (s.generated - 1) / (Simulator::Now().GetSeconds() - s.firstTokenNs * 1e-9);
+}
+
+std::pair<std::size_t, bool>
+PlanInputBuilder::AddLinkView(uint16_t from,
+                              uint16_t to,
+                              std::vector<HandoverLinkView>& links,
+                              LinkIndex& index)
+{
+    auto [it, inserted] = index.try_emplace({from, to}, links.size());
+    if (inserted)
+    {
+        HandoverLinkView l;
+        l.fromCell = from;
+        l.toCell = to;
+        l.rateBps = static_cast<double>(m_source->GetLinkRates().at({from, to}).GetBitRate());
+        l.plannedRateBps = m_source->GetPlannedRateBps(from, to);
+        l.backlogBytes = m_source->GetSender(from, to)->GetBacklogBytes();
+        links.push_back(l);
+    }
+    return {it->second, inserted};
+}
+
+HandoverSessionView
+PlanInputBuilder::MakeSessionView(uint64_t imsi,
+                                  uint16_t holder,
+                                  uint16_t target,
+                                  double handoverStartS,
+                                  uint64_t contextTokens,
+                                  bool handedOver,
+                                  std::vector<HandoverLinkView>& links,
+                                  LinkIndex& index)
+{
+    Ptr<CellPort> source = m_source->PortOf(holder);
+    const EdgeLlmServer::SessionState& state = source->GetSessionState(imsi);
+    HandoverSessionView v;
+    v.imsi = imsi;
+    v.holderCell = holder;
+    v.targetCell = target;
+    v.contextTokens = contextTokens;
+    v.nextTokenIndex = source->GetNextTokenIndex(imsi);
+    v.tokensLeft =
+        state.tokensToGenerate - std::min<uint64_t>(state.tokensToGenerate, v.nextTokenIndex);
+    v.decodeTokensPerSecond = GetDecodeRate(imsi, holder);
+    v.handoverStartS = handoverStartS;
+    v.kv = m_source->GetKvProfile(imsi);
+    v.handedOver = handedOver;
+    auto add = [this, &links, &index](uint16_t from, uint16_t to) {
+        const auto [l, inserted] = AddLinkView(from, to, links, index);
+        if (inserted)
+        {
+            for (const auto& [other, m] : m_source->GetMigrations())
+            {
+                if (m.route.size() >= 2 && m.route[0] == from && m.route[1] == to)
+                {
+                    links[l].imsis.push_back(other);
+                }
+            }
+        }
+        return l;
+    };
+    if (m_source->GetSender(holder, target))
+    {
+        const std::size_t l = add(holder, target);
+        v.links.push_back(l);
+        std::vector<uint64_t>& carried = links[l].imsis;
+        if (std::find(carried.begin(), carried.end(), imsi) == carried.end())
+        {
+            carried.push_back(imsi);
+        }
+        links[l].bottleneck = carried.size() > 1;
+    }
+    else
+    {
+        // No direct link: the cache cannot move; every link is there for a policy that
+        // wants a rate to decide with.
+        for (const auto& [pair, rate] : m_source->GetLinkRates())
+        {
+            add(pair.first, pair.second);
+        }
+    }
+    return v;
+}
+
+HandoverTargetView
+PlanInputBuilder::MakeTargetView(uint16_t cell)
+{
+    Ptr<CellPort> port = m_source->PortOf(cell);
+    const auto [freeAt, queued] = m_source->GetPrefillForecast(cell);
+    HandoverTargetView t;
+    t.cell = cell;
+    t.prefillCycleS = port->GetPrefillCycle().GetSeconds();
+    t.prefillFreeAtS = freeAt.GetSeconds();
+    t.queuedPrefillTokens = queued;
+    t.kvCapacityTokens = port->GetKvCapacityTokens();
+    t.freeKvTokens = t.kvCapacityTokens - std::min(t.kvCapacityTokens, port->GetKvTokensInUse());
+    t.compute = port->GetComputeModel();
+    return t;
+}
+
+MigrationView
+PlanInputBuilder::MakeMigrationView(uint64_t imsi,
+                                    const Migration& m,
+                                    std::vector<HandoverLinkView>* links,
+                                    LinkIndex* index)
+{
+    const HandoverRecord& r = m_source->GetRecord(m.record);
+    MigrationView v;
+    v.imsi = imsi;
+    v.epoch = m.epoch;
+    v.holderCell = m.route.front();
+    v.targetCell = m.route.back();
+    v.committed = m.GetPhase() == Migration::COMMITTED;
+    v.announcedBytes = r.kvBytes;
+    Ptr<KvTransferSender> sender = m_source->GetSender(m.route[0], m.route[1]);
+    v.sentBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
+    v.receivedBytes = m_source->PortOf(m.route.back())->GetReceivedBytes(imsi) - m.receivedAtStart;
+    v.weight = m.plan.weight;
+    v.handoverStartS = v.committed ? r.hoStart.GetSeconds() : m.expectedS;
+    v.resumeAtS = v.committed && m.plan.resume == SessionPlan::AT_DEADLINE
+                      ? (r.hoStart + m.plan.resumeAfter).GetSeconds()
+                      : -1;
+    v.kv = m_source->GetKvProfile(imsi);
+    v.unit = m.plan.unit;
+    if (links && index)
+    {
+        const std::size_t l = AddLinkView(m.route[0], m.route[1], *links, *index).first;
+        HandoverLinkView& link = (*links)[l];
+        link.imsis.push_back(imsi);
+        link.bottleneck = link.imsis.size() > 1;
+        v.links.push_back(l);
+    }
+    return v;
+}
+
+} // namespace ns3

@@ -1,0 +1,124 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_PLAN_INPUT_BUILDER_H
+#define EDGE_LLM_PLAN_INPUT_BUILDER_H
+
+#include "cell-port.h"
+#include "handover-plan.h"
+#include "handover-record.h"
+#include "kv-transfer-sender.h"
+#include "migration.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/nstime.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief Makes the views a policy plans with: of a session, a target, a backhaul link and a
+ * migration under way, from what the cells and the links report now.
+ *
+ * It reads the coordinator's directory of cells and links, and its migrations, through its
+ * Source, and changes nothing.
+ */
+class PlanInputBuilder
+{
+  public:
+    /// Each link's index in a view's list of links, by (from, to).
+    using LinkIndex = std::map<std::pair<uint16_t, uint16_t>, std::size_t>;
+
+    /// What the builder reads: the coordinator's directory and migrations.
+    class Source
+    {
+      public:
+        virtual ~Source() = default;
+        /// \param cellId a cell \return the port the coordinator reaches it by
+        virtual Ptr<CellPort> PortOf(uint16_t cellId) = 0;
+        /// \param from a cell \param to another \return the link's sender, or null
+        virtual Ptr<KvTransferSender> GetSender(uint16_t from, uint16_t to) const = 0;
+        /// \return every link's rate, by (from, to)
+        virtual const std::map<std::pair<uint16_t, uint16_t>, DataRate>& GetLinkRates() const = 0;
+        /// \param from a cell \param to another \return the rate the policy plans the link with
+        virtual double GetPlannedRateBps(uint16_t from, uint16_t to) const = 0;
+        /// \param imsi a UE \return its KV-cache shape
+        virtual SessionKvProfile GetKvProfile(uint64_t imsi) const = 0;
+        /// \param cellId a cell \return when its planned handover prefills end, and their
+        ///        tokens not yet done
+        virtual std::pair<Time, uint64_t> GetPrefillForecast(uint16_t cellId) = 0;
+        /// \return the migrations under way, by IMSI
+        virtual const std::map<uint64_t, Migration>& GetMigrations() const = 0;
+        /// \param i a record's index \return the record
+        virtual const HandoverRecord& GetRecord(std::size_t i) const = 0;
+    };
+
+    /// \param source what it reads; must outlive it
+    explicit PlanInputBuilder(Source* source);
+
+    /**
+     * \brief The view of a session, with its links added to links.
+     * \param imsi the UE
+     * \param holder the cell that holds its cache
+     * \param target its target
+     * \param handoverStartS its (expected) handover time, s
+     * \param contextTokens its context at that time
+     * \param handedOver true if the handover has happened
+     * \param links the input's links, to add to
+     * \param index their indices
+     * \return the view
+     */
+    HandoverSessionView MakeSessionView(uint64_t imsi,
+                                        uint16_t holder,
+                                        uint16_t target,
+                                        double handoverStartS,
+                                        uint64_t contextTokens,
+                                        bool handedOver,
+                                        std::vector<HandoverLinkView>& links,
+                                        LinkIndex& index);
+
+    /// \param cell a target \return its view
+    HandoverTargetView MakeTargetView(uint16_t cell);
+
+    /**
+     * \brief The view of a migration under way.
+     * \param imsi the UE
+     * \param m its migration
+     * \param links the input's links, to add its link to; null for none
+     * \param index their indices; null for none
+     * \return the view
+     */
+    MigrationView MakeMigrationView(uint64_t imsi,
+                                    const Migration& m,
+                                    std::vector<HandoverLinkView>* links,
+                                    LinkIndex* index);
+
+    /**
+     * \brief The view of a link, added to links unless index has it.
+     * \param from a cell \param to another \param links the input's links \param index their
+     * indices
+     * \return its index, and whether it was added now
+     */
+    std::pair<std::size_t, bool> AddLinkView(uint16_t from,
+                                             uint16_t to,
+                                             std::vector<HandoverLinkView>& links,
+                                             LinkIndex& index);
+
+    /// \param imsi a UE \param holder its cell \return its measured decode rate, tokens/s
+    double GetDecodeRate(uint64_t imsi, uint16_t holder) const;
+
+  private:
+    Source* m_source; //!< what it reads
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_PLAN_INPUT_BUILDER_H */
