@@ -266,7 +266,7 @@ PallasLineExperiment::Run(const std::string& scheme) const
     Ptr<GpuComputeModel> gpu = CreateObject<GpuComputeModel>();
     gpu->ApplyPreset(c.computePreset);
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
-    edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf(scheme));
+    edge->SetScheme(scheme);
     if (scheme == "pallas")
     {
         edge->SetSchedulerAttribute("ControlPeriod", TimeValue(c.controlPeriod));

@@ -9,6 +9,7 @@
 #include "handover-scheduler.h"
 
 #include <functional>
+#include <string>
 
 namespace ns3
 {
@@ -67,6 +68,12 @@ class CtHoFamilyScheduler : public HandoverScheduler
 
   protected:
     /**
+     * \param own the scheme name of the type itself, e.g. "cho"
+     * \return the SchemeName attribute, or own when it is empty
+     */
+    std::string SchemeNameOr(const std::string& own) const;
+
+    /**
      * \brief Choose L.
      * \param solver the group's ctHO problem, validated
      * \return L and the delays it predicts; an L above every context re-prefills all
@@ -76,7 +83,8 @@ class CtHoFamilyScheduler : public HandoverScheduler
   private:
     HandoverPlan DoPlan(const HandoverPlanInput& input) final;
 
-    bool m_onlineGrouping; //!< OnlineGrouping
+    bool m_onlineGrouping;    //!< OnlineGrouping
+    std::string m_schemeName; //!< SchemeName
 };
 
 } // namespace ns3
