@@ -173,7 +173,7 @@ class EdgeLlmHelper : public Object
 
     /**
      * \brief The RAN observer of the eNBs, and the HandoverCoordinator that acts on its events
-     * with the policy chosen by SetSchedulerType (ctHO by default).
+     * with the scheduler chosen by SetScheme or SetSchedulerType (ctHO by default).
      *
      * Call after the servers, the backhaul links and the clients are installed. The observer
      * also watches the clients' UEs for radio link failures, and the coordinator reads the

@@ -68,7 +68,7 @@ struct PallasTelemetry
  * (weight EwmaWeight on the new sample) of L_hist, r_d, r_p, T_load and the backhaul's KV
  * rate; at most once per ControlPeriod the window T_w is chosen anew by
  * PallasWindowModel::Choose() over the grid {0, WindowStep, ..., WindowLimit} with weight
- * Alpha, and the Window trace fires. The samples come from what the policy sees: every
+ * Alpha, and the Window trace fires. The samples come from what the scheduler sees: every
  * session of every DoPrepare and DoPlan input (its context, its measured decode rate, the
  * target's prefill rate C / p(C) from its compute model, the target's queue
  * prefillFreeAtS - now, and the planned rate of the session's first link over its KV bytes per
@@ -77,7 +77,7 @@ struct PallasTelemetry
  * The backhaul rate is the rate the coordinator plans with (PlannedBackhaulRate, or the
  * link's rate), not a measured TCP goodput.
  *
- * The policy holds no simulator object: the loop runs on the times of its inputs.
+ * The scheduler holds no simulator object: the loop runs on the times of its inputs.
  */
 class PallasScheduler : public HandoverScheduler
 {
@@ -110,7 +110,7 @@ class PallasScheduler : public HandoverScheduler
 
     /**
      * \brief The window for a handover to one target: GetWindow() plus the time the prefix
-     * prefills this policy has prepared there still need (from the target's queue when each
+     * prefills this scheduler has prepared there still need (from the target's queue when each
      * was prepared, HandoverTargetView::prefillFreeAtS, plus its own p(P)). A session
      * predicted for a target that is still busy with earlier preparations is prepared that
      * much earlier, so that its prefill, queued behind theirs, ends by its handover. A
