@@ -94,7 +94,11 @@ EdgeLlmHelper::SetSchedulerType(const std::string& typeName)
         std::vector<std::string> types;
         for (const edgellm::HandoverScheme& s : edgellm::ListHandoverSchemes())
         {
-            types.push_back(s.typeName);
+            // An alias names its base type again.
+            if (std::find(types.begin(), types.end(), s.typeName) == types.end())
+            {
+                types.push_back(s.typeName);
+            }
         }
         NS_FATAL_ERROR("EdgeLlmHelper::SetSchedulerType: \""
                        << typeName
