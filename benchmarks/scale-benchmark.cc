@@ -388,7 +388,7 @@ RunNetworkPoint(const NetworkFlags& f, uint32_t ues, uint32_t context, Time simT
         AddGridUes(net, grid, ues, context, simTime);
     }
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
-    edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf("ctho"));
+    edge->SetScheme("ctho");
     edge->SetCoordinatorAttribute("Batching", StringValue("online"));
     // On the road every UE passes through the first cells; on a grid several routes may
     // meet in one cell: either way, all of them may be in one cell at once.

@@ -224,7 +224,7 @@ main(int argc, char* argv[])
         s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
         s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("2Gbps")));
         Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
-        edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf(name));
+        edge->SetScheme(name);
         if (name == "equal-share")
         {
             edge->SetSchedulerAttribute("Slot", TimeValue(slot));

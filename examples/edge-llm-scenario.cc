@@ -367,7 +367,7 @@ main(int argc, char* argv[])
     // 4. What hands them over, and what the servers do about it.
     net->SetAttribute("Trigger", StringValue(f.trigger));
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
-    edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf(schemes[0]));
+    edge->SetScheme(schemes[0]);
     edge->MatchKvTransferPolicyToScheduler();
     edge->SetCoordinatorAttribute("Batching", StringValue("online"));
     edge->SetClientAttribute("PromptTokens", UintegerValue(1024));

@@ -28,7 +28,7 @@ namespace ns3
  * link, so they hit both directions; each link gets its model on first use. Cross traffic is
  * an ns-3 application pair: a BulkSend (TCP, as much as the link gives it) or an OnOff (UDP at
  * a constant rate) from one end of the link to a PacketSink at the other. The KV-transfer
- * policies plan with the link's configured rate (or PlannedBackhaulRate), not with what is left
+ * schedulers plan with the link's configured rate (or PlannedBackhaulRate), not with what is left
  * by these faults, which is the point: the plan meets a link worse than it assumed.
  *
  * Use it after the network is built (the links exist), before Simulator::Run.

@@ -327,7 +327,9 @@ CtHoLineExperiment::Run(const std::string& scheme,
     }
 
     Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
-    edge->SetSchedulerType(SchedulerTypeOf(scheme));
+    // The flag's check first, so that a bad name is refused with the flag's words.
+    SchedulerTypeOf(scheme);
+    edge->SetScheme(scheme);
     // Batches fixed in hindsight are oracle groups, whatever the trigger.
     edge->SetCoordinatorAttribute("Batching",
                                   StringValue(inputs.batches.empty() ? c.batching : "oracle"));

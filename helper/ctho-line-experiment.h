@@ -261,7 +261,7 @@ class CtHoLineExperiment
      * programme over the cuts, with the exact solver for each batch).
      *
      * Batches are taken apart: none waits for the GPU or the backhaul behind another. So no
-     * online policy, which must plan before it knows the next handover, can do better on
+     * online scheduler, which must plan before it knows the next handover, can do better on
      * these inputs in the model, and measured / clairvoyant is its regret.
      * \param run a run
      * \return the reference

@@ -12,6 +12,7 @@
 #include "ns3/log.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -93,13 +94,38 @@ EdgeLlmHelper::SetSchedulerType(const std::string& typeName)
         std::vector<std::string> types;
         for (const edgellm::HandoverScheme& s : edgellm::ListHandoverSchemes())
         {
-            types.push_back(s.typeName);
+            // An alias names its base type again.
+            if (std::find(types.begin(), types.end(), s.typeName) == types.end())
+            {
+                types.push_back(s.typeName);
+            }
         }
         NS_FATAL_ERROR("EdgeLlmHelper::SetSchedulerType: \""
                        << typeName
                        << "\" is not a HandoverScheduler; allowed: " << edgellm::JoinNames(types));
     }
     m_schedulerFactory.SetTypeId(tid);
+}
+
+void
+EdgeLlmHelper::SetScheme(const std::string& scheme)
+{
+    edgellm::HandoverScheme s;
+    try
+    {
+        s = edgellm::FindHandoverScheme(scheme);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        NS_FATAL_ERROR("EdgeLlmHelper::SetScheme: " << e.what());
+    }
+    // A fresh factory: an alias's SchemeName must not outlive it into the next scheme.
+    m_schedulerFactory = ObjectFactory();
+    SetSchedulerType(s.typeName);
+    for (const auto& [attribute, value] : s.attributes)
+    {
+        m_schedulerFactory.Set(attribute, StringValue(value));
+    }
 }
 
 void

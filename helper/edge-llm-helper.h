@@ -71,7 +71,15 @@ class EdgeLlmHelper : public Object
      */
     void SetCoordinatorAttribute(const std::string& name, const AttributeValue& value);
     /**
-     * \brief Choose the handover policy by its TypeId name, e.g. "ns3::CtHoScheduler",
+     * \brief Choose the handover scheme by its name, e.g. "ctho", "pallas-full-copy" (see
+     * handover-scheme-registry.h): its scheduler type, and for an alias the attributes it
+     * sets. An unknown name stops the run, naming it and the registered ones. Scheduler
+     * attributes set before are dropped: set them afterwards (SetSchedulerAttribute).
+     * \param scheme a scheme name
+     */
+    void SetScheme(const std::string& scheme);
+    /**
+     * \brief Choose the handover scheduler by its TypeId name, e.g. "ns3::CtHoScheduler",
      * "ns3::TokenHandoverScheduler", "ns3::CacheHandoverScheduler", "ns3::DetourScheduler",
      * or any other registered subclass. An unknown name stops the run, naming it and the
      * registered ones. Attributes set before are kept only if the new type has them.
@@ -165,7 +173,7 @@ class EdgeLlmHelper : public Object
 
     /**
      * \brief The RAN observer of the eNBs, and the HandoverCoordinator that acts on its events
-     * with the policy chosen by SetSchedulerType (ctHO by default).
+     * with the scheduler chosen by SetScheme or SetSchedulerType (ctHO by default).
      *
      * Call after the servers, the backhaul links and the clients are installed. The observer
      * also watches the clients' UEs for radio link failures, and the coordinator reads the

@@ -19,7 +19,7 @@ namespace ns3
  *
  * Its help lists every scheme registered with ns-3 when the flag is added, the module's and
  * any a program defines itself (a HandoverScheduler subclass with NS_OBJECT_ENSURE_REGISTERED),
- * so a new policy needs no change here.
+ * so a new scheme needs no change here.
  */
 class HandoverSchemeFlag
 {

@@ -394,7 +394,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
     }
     net->SetAttribute("Trigger", StringValue("a3"));
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
-    edge->SetSchedulerType(typeName);
+    edge->SetScheme(scheme);
     if (IsImpactScheme(typeName))
     {
         edge->SetSchedulerAttribute("Slot", TimeValue(c.slot));

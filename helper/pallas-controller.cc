@@ -37,6 +37,7 @@ PallasController::DoDispose()
 {
     m_coordinator = nullptr;
     m_scheduler = nullptr;
+    m_pallas = nullptr;
     m_servers.clear();
     Object::DoDispose();
 }
@@ -46,11 +47,8 @@ PallasController::SetCoordinator(Ptr<HandoverCoordinator> coordinator)
 {
     NS_ABORT_MSG_IF(!coordinator, "PallasController::SetCoordinator: coordinator is null");
     m_coordinator = coordinator;
-    m_scheduler = DynamicCast<PallasScheduler>(coordinator->GetScheduler());
-    NS_ABORT_MSG_IF(!m_scheduler,
-                    "PallasController::SetCoordinator: the coordinator's scheduler is "
-                        << coordinator->GetScheduler()->GetInstanceTypeId().GetName()
-                        << "; allowed: ns3::PallasScheduler or a subclass");
+    m_scheduler = coordinator->GetScheduler();
+    m_pallas = DynamicCast<PallasScheduler>(m_scheduler);
 }
 
 void
@@ -98,6 +96,10 @@ PallasController::QueuedAhead(uint64_t imsi, uint16_t target, double atS) const
 void
 PallasController::Sample(uint64_t imsi, uint16_t serving, uint16_t target)
 {
+    if (!m_pallas)
+    {
+        return; // only Pallas's window loop reads telemetry
+    }
     const double now = Simulator::Now().GetSeconds();
     PallasTelemetry t;
     auto source = m_servers.find(serving);
@@ -129,7 +131,7 @@ PallasController::Sample(uint64_t imsi, uint16_t serving, uint16_t target)
     {
         t.backhaulKvTokensPerSecond = m_coordinator->GetPlannedTokensPerSecond(serving, target);
     }
-    m_scheduler->Observe(t, now);
+    m_pallas->Observe(t, now);
 }
 
 void
@@ -149,9 +151,19 @@ PallasController::OnPrediction(uint64_t imsi,
     {
         m_predicted.erase(imsi);
     }
+    const Time now = Simulator::Now();
+    HandoverPredictionView view;
+    view.imsi = imsi;
+    view.servingCell = servingCellId;
+    view.targetCell = handover ? prediction.targetCell : 0;
+    view.now = now;
+    view.handoverAt = handover ? std::max(now, Seconds(prediction.handoverTimeS)) : now;
+    view.period = m_period;
+    view.prepared = prepared;
+    view.preparedTarget = preparedTarget;
     if (!handover)
     {
-        if (prepared && m_coordinator->CancelPrepared(imsi))
+        if (m_scheduler->ShouldCancel(view) && m_coordinator->CancelPrepared(imsi))
         {
             ++m_cancels;
             NS_LOG_INFO("imsi " << imsi << ": prediction withdrawn, prepared migration cancelled");
@@ -159,8 +171,7 @@ PallasController::OnPrediction(uint64_t imsi,
         m_prepared.erase(imsi);
         return;
     }
-    const Time now = Simulator::Now();
-    const Time expected = std::max(now, Seconds(prediction.handoverTimeS));
+    const Time expected = view.handoverAt;
     if (!prepared)
     {
         Predicted& p = m_predicted[imsi];
@@ -176,25 +187,25 @@ PallasController::OnPrediction(uint64_t imsi,
                 PallasScheduler::SplitPoint(context));
         }
     }
-    const Time ahead = Seconds(QueuedAhead(imsi, prediction.targetCell, expected.GetSeconds()));
-    // The next prediction comes a period later: prepare at the last one at or before T_w.
-    const bool inWindow =
-        expected - now <=
-        m_scheduler->GetWindowFor(prediction.targetCell, now.GetSeconds()) + ahead + m_period;
+    view.queuedAhead = Seconds(QueuedAhead(imsi, prediction.targetCell, expected.GetSeconds()));
+    if (m_scheduler->ShouldCancel(view))
+    {
+        if (m_coordinator->CancelPrepared(imsi))
+        {
+            ++m_cancels;
+            m_prepared.erase(imsi);
+            NS_LOG_INFO("imsi " << imsi << ": prepared migration for cell " << preparedTarget
+                                << " cancelled at a prediction for cell " << prediction.targetCell);
+        }
+        return;
+    }
     if (prepared && preparedTarget == prediction.targetCell)
     {
         m_coordinator->PrepareHandover(imsi, prediction.targetCell, expected); // time only
         return;
     }
-    if (!inWindow)
+    if (!m_scheduler->ShouldPrepare(view))
     {
-        if (prepared && m_coordinator->CancelPrepared(imsi))
-        {
-            ++m_cancels;
-            m_prepared.erase(imsi);
-            NS_LOG_INFO("imsi " << imsi << ": predicted target moved to cell "
-                                << prediction.targetCell << ", outside the window; cancelled");
-        }
         return;
     }
     if (m_coordinator->PrepareHandover(imsi, prediction.targetCell, expected))

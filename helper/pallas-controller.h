@@ -19,29 +19,29 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
- * \brief Connects a HandoverPredictor to the HandoverCoordinator for Pallas: it prepares a
- * migration when a predicted handover comes within the scheduler's window.
+ * \brief Connects a HandoverPredictor to the HandoverCoordinator: it relays each prediction to
+ * the coordinator's scheduler, whose hooks decide, and carries out their decisions.
  *
  * The controller lives outside the scheduler (which holds no simulator object) and outside
- * the coordinator (which holds no policy): it listens to the predictor's Prediction trace,
+ * the coordinator (which holds no scheme): it listens to the predictor's Prediction trace,
  * so that it runs on the predictor's own periodic driver (HandoverPredictor::Start, every
  * ControlPeriod) or on any direct Predict() call. For each prediction of a UE in its serving
  * cell it
- * 1. samples telemetry for the PallasScheduler's window loop (PallasScheduler::Observe): the
- *    session's context at its serving cell's engine, its decode rate measured between two
- *    predictions (tokens generated / time), the predicted target's prefill rate C / p(C) from
- *    its compute model and its wait until its current iteration ends, and the KV rate the
- *    coordinator plans the link with (GetPlannedTokensPerSecond);
- * 2. decides: a prediction with no handover, or to the serving cell, cancels a prepared
- *    migration (CancelPrepared); one whose time is within the window (t_HO - now <= T_w + the
- *    predictor's ControlPeriod: the next prediction would come too late; T_w is
- *    PallasScheduler::GetWindowFor the predicted target, which adds the prefills already
- *    prepared there, plus the prefix prefills of the other UEs predicted, and not yet
- *    prepared, to hand over there no later: a group of handovers to one target starts early
- *    enough for its prefills to queue one after another)
- *    prepares it (PrepareHandover, with the expected time clamped to now), which also moves a
- *    prepared migration of another target to the new one (the coordinator cancels the old one
- *    by epoch); one to a new target that is not yet within the window cancels the old one.
+ * 1. samples telemetry, if the scheduler is a PallasScheduler, for its window loop
+ *    (PallasScheduler::Observe): the session's context at its serving cell's engine, its
+ *    decode rate measured between two predictions (tokens generated / time), the predicted
+ *    target's prefill rate C / p(C) from its compute model and its wait until its current
+ *    iteration ends, and the KV rate the coordinator plans the link with
+ *    (GetPlannedTokensPerSecond);
+ * 2. fills a HandoverPredictionView: the predicted target and time (clamped to now), the
+ *    predictor's ControlPeriod, the migration prepared, and the prefix prefills
+ *    (PallasScheduler::SplitPoint) of the other UEs predicted, and not yet prepared, to hand
+ *    over to the same target no later;
+ * 3. asks HandoverScheduler::ShouldCancel when the UE has a prepared migration (true:
+ *    CancelPrepared), then, for a handover to another target than the prepared one,
+ *    HandoverScheduler::ShouldPrepare (true: PrepareHandover, which also moves a migration
+ *    prepared for another target to the new one; the coordinator cancels the old one by
+ *    epoch).
  *
  * Predictions keep coming after a prepare: one to the same target only updates the expected
  * time. The handover itself (to the prepared target: commit; elsewhere: cancel, then a
@@ -59,7 +59,7 @@ class PallasController : public Object
     ~PallasController() override;
 
     /**
-     * \brief Drive this coordinator, whose scheduler must be a PallasScheduler.
+     * \brief Drive this coordinator; its scheduler's hooks decide.
      * \param coordinator the coordinator
      */
     void SetCoordinator(Ptr<HandoverCoordinator> coordinator);
@@ -115,7 +115,8 @@ class PallasController : public Object
     };
 
     Ptr<HandoverCoordinator> m_coordinator;           //!< what it drives
-    Ptr<PallasScheduler> m_scheduler;                 //!< the coordinator's scheduler
+    Ptr<HandoverScheduler> m_scheduler;               //!< the coordinator's scheduler
+    Ptr<PallasScheduler> m_pallas;                    //!< the same, if Pallas; or null
     std::map<uint16_t, Ptr<EdgeLlmServer>> m_servers; //!< by cell
     std::map<uint64_t, uint16_t> m_prepared;          //!< per UE: the target it prepared
     std::map<uint64_t, Progress> m_progress;          //!< per UE

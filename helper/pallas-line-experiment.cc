@@ -266,8 +266,12 @@ PallasLineExperiment::Run(const std::string& scheme) const
     Ptr<GpuComputeModel> gpu = CreateObject<GpuComputeModel>();
     gpu->ApplyPreset(c.computePreset);
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
-    edge->SetSchedulerType(edgellm::HandoverSchedulerTypeOf(scheme));
-    if (scheme == "pallas")
+    edge->SetScheme(scheme);
+    // Pallas's own attributes for it and for any scheme built on it (a scheduler whose hooks
+    // differ); IsChildOf is false for the type itself.
+    const TypeId schedulerType = TypeId::LookupByName(edgellm::HandoverSchedulerTypeOf(scheme));
+    if (schedulerType == PallasScheduler::GetTypeId() ||
+        schedulerType.IsChildOf(PallasScheduler::GetTypeId()))
     {
         edge->SetSchedulerAttribute("ControlPeriod", TimeValue(c.controlPeriod));
         edge->SetSchedulerAttribute("WindowLimit", TimeValue(c.windowLimit));

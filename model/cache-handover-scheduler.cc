@@ -4,6 +4,12 @@
 
 #include "cache-handover-scheduler.h"
 
+#include "explaining-checker.h"
+#include "impact-accuracy-model.h"
+#include "impact-ho-scheduler.h"
+
+#include "ns3/boolean.h"
+
 namespace ns3
 {
 
@@ -12,10 +18,19 @@ NS_OBJECT_ENSURE_REGISTERED(CacheHandoverScheduler);
 TypeId
 CacheHandoverScheduler::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::CacheHandoverScheduler")
-                            .SetParent<CtHoFamilyScheduler>()
-                            .SetGroupName("EdgeLlm")
-                            .AddConstructor<CacheHandoverScheduler>();
+    static TypeId tid =
+        TypeId("ns3::CacheHandoverScheduler")
+            .SetParent<CtHoFamilyScheduler>()
+            .SetGroupName("EdgeLlm")
+            .AddConstructor<CacheHandoverScheduler>()
+            .AddAttribute("RecordAccuracy",
+                          "Also record ImpactHO's fraction_arrived and accuracy "
+                          "(the importance-order curve) of each handover, as "
+                          "the impact-full scheme does.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&CacheHandoverScheduler::m_recordAccuracy),
+                          edgellm::MakeExplainingBooleanChecker(
+                              "ns3::CacheHandoverScheduler::RecordAccuracy"));
     return tid;
 }
 
@@ -26,13 +41,27 @@ CacheHandoverScheduler::~CacheHandoverScheduler() = default;
 std::string
 CacheHandoverScheduler::GetSchemeName() const
 {
-    return "cho";
+    return SchemeNameOr("cho");
 }
 
 CtHoValue
 CacheHandoverScheduler::ChoosePrefix(const CtHoSolver& solver) const
 {
     return solver.Cho();
+}
+
+void
+CacheHandoverScheduler::DoCompleteRecord(HandoverRecord& record) const
+{
+    if (!m_recordAccuracy)
+    {
+        return;
+    }
+    // Its plan (L = 0) sends the whole context in TOKEN units: prefix 0.
+    const double y = ImpactFractionArrived(record);
+    record.policyValues["fraction_arrived"] = y;
+    record.policyValues["accuracy"] =
+        ImpactAccuracyModel(ImpactAccuracyParams::ImportanceOrder()).Accuracy(y);
 }
 
 } // namespace ns3

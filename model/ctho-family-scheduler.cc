@@ -7,6 +7,7 @@
 #include "explaining-checker.h"
 
 #include "ns3/boolean.h"
+#include "ns3/string.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -30,7 +31,33 @@ CtHoFamilyScheduler::GetTypeId()
                 "false plans each alone, behind the ones before.",
                 BooleanValue(true),
                 MakeBooleanAccessor(&CtHoFamilyScheduler::m_onlineGrouping),
-                edgellm::MakeExplainingBooleanChecker("ns3::CtHoFamilyScheduler::OnlineGrouping"));
+                edgellm::MakeExplainingBooleanChecker("ns3::CtHoFamilyScheduler::OnlineGrouping"))
+            .AddAttribute(
+                "SchemeName",
+                "The scheme name the scheduler reports (GetSchemeName, result files); empty "
+                "for the type's own (cho, tho, ctho). The registry's aliases set it, e.g. "
+                "pallas-full-copy is a CacheHandoverScheduler under that name.",
+                StringValue(""),
+                MakeStringAccessor(&CtHoFamilyScheduler::m_schemeName),
+                edgellm::MakeExplainingChecker(
+                    MakeStringChecker(),
+                    "ns3::CtHoFamilyScheduler::SchemeName",
+                    "empty, or lowercase letters, digits and '-', not starting with '-'",
+                    [](const AttributeValue& v) -> std::string {
+                        const std::string name = static_cast<const StringValue&>(v).Get();
+                        if (!name.empty() && name.front() == '-')
+                        {
+                            return "starts with '-'";
+                        }
+                        for (char c : name)
+                        {
+                            if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'))
+                            {
+                                return "not a scheme name";
+                            }
+                        }
+                        return "";
+                    }));
     return tid;
 }
 
@@ -43,6 +70,12 @@ CtHoFamilyScheduler::GetOnlineGrouping() const
 }
 
 CtHoFamilyScheduler::~CtHoFamilyScheduler() = default;
+
+std::string
+CtHoFamilyScheduler::SchemeNameOr(const std::string& own) const
+{
+    return m_schemeName.empty() ? own : m_schemeName;
+}
 
 CtHoInput
 CtHoFamilyScheduler::MakeCtHoView(const HandoverPlanInput& input)

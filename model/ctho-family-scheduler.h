@@ -9,13 +9,14 @@
 #include "handover-scheduler.h"
 
 #include <functional>
+#include <string>
 
 namespace ns3
 {
 
 /**
  * \ingroup edge-llm
- * \brief The policies that answer with one prefix length L for a group: tHO (L = C_max), cHO
+ * \brief The schedulers that answer with one prefix length L for a group: tHO (L = C_max), cHO
  * (L = 0) and ctHO (the optimum).
  *
  * The group's input is seen as a ctHO problem (MakeCtHoView): C_i and tau_i of each session,
@@ -50,11 +51,11 @@ class CtHoFamilyScheduler : public HandoverScheduler
     static CtHoInput MakeCtHoView(const HandoverPlanInput& input);
 
     /**
-     * \brief The plan of a ctHO-family policy for a group: each session re-prefills
+     * \brief The plan of a ctHO-family scheduler for a group: each session re-prefills
      * [0, min(C_i, L)) and receives the KV cache of [L, CONTEXT_END), EDF with deadline
      * tau_i + D_tx*(L), L being what choose returns (clamped to the sessions' prefix bounds).
      *
-     * A policy that is not a CtHoFamilyScheduler (Pallas's reactive fallback) plans with it.
+     * A scheduler that is not a CtHoFamilyScheduler (Pallas's reactive fallback) plans with it.
      * \param input the group, checked
      * \param choose picks L from the group's ctHO problem
      * \return one plan per session
@@ -67,6 +68,12 @@ class CtHoFamilyScheduler : public HandoverScheduler
 
   protected:
     /**
+     * \param own the scheme name of the type itself, e.g. "cho"
+     * \return the SchemeName attribute, or own when it is empty
+     */
+    std::string SchemeNameOr(const std::string& own) const;
+
+    /**
      * \brief Choose L.
      * \param solver the group's ctHO problem, validated
      * \return L and the delays it predicts; an L above every context re-prefills all
@@ -76,7 +83,8 @@ class CtHoFamilyScheduler : public HandoverScheduler
   private:
     HandoverPlan DoPlan(const HandoverPlanInput& input) final;
 
-    bool m_onlineGrouping; //!< OnlineGrouping
+    bool m_onlineGrouping;    //!< OnlineGrouping
+    std::string m_schemeName; //!< SchemeName
 };
 
 } // namespace ns3

@@ -26,7 +26,7 @@ CtHoScheduler::~CtHoScheduler() = default;
 std::string
 CtHoScheduler::GetSchemeName() const
 {
-    return "ctho";
+    return SchemeNameOr("ctho");
 }
 
 CtHoValue

@@ -16,9 +16,13 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
- * \brief The compute model of an edge server's GPU, as an ns-3 Object with attributes.
+ * \brief The compute model of an edge server's GPU, as an ns-3 Object with attributes: the
+ * simulation's configurable holder of an LlmComputeModel.
  *
- * The attributes describe an LlmComputeModel: the prefill curve (linear, or a measured
+ * Reach for it to set a server's GPU in a simulation (LlmEngine::SetComputeModel, attributes
+ * from the command line or Config::SetDefault); for the numbers themselves, outside a
+ * simulation, use the value type LlmComputeModel, which GetModel() returns. The attributes
+ * describe an LlmComputeModel: the prefill curve (linear, or a measured
  * profile that replaces it when set), the batch mode and the decode step. The defaults are the
  * preset "qwen2.5-7b-ctho-paper". ApplyPreset() takes a named preset on one object,
  * SetDefaultPreset() on every object made afterwards. Coefficients are plain seconds, not

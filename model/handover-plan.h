@@ -41,7 +41,7 @@ struct HandoverLinkView
     uint16_t fromCell{0};        //!< where it leaves
     uint16_t toCell{0};          //!< where it arrives
     double rateBps{0};           //!< its rate, bit/s
-    double plannedRateBps{0};    //!< the rate the policy is told to plan with, bit/s
+    double plannedRateBps{0};    //!< the rate the scheduler is told to plan with, bit/s
     uint64_t backlogBytes{0};    //!< KV bytes queued on it that TCP has not taken yet
     std::vector<uint64_t> imsis; //!< sessions whose transfers it carries, in flight or planned
     bool bottleneck{false};      //!< it carries the transfers of more than one session
@@ -204,7 +204,7 @@ struct HandoverPlan
     std::vector<SessionPlan> sessions; //!< one per session of the input, any order
     /// The prefix length L of a ctHO-family plan, written to the records; 0 otherwise
     uint64_t prefixTokens{0};
-    /// The delay the policy expects for the group's worst session; negative when it has none
+    /// The delay the scheduler expects for the group's worst session; negative when it has none
     Time predictedDelay{Time(-1)};
 
     /**

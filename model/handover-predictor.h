@@ -50,7 +50,7 @@ namespace ns3
  * from now on, until Stop(): each UE whose serving cell is known, in the order AddUe gave
  * them. Every prediction, the driver's or a direct Predict() call's, fires the Prediction
  * trace; that is where its users hook in: a HandoverPredictionMeter scores it against the
- * handover that really happens, and a policy prepares a migration for it (for example by
+ * handover that really happens, and a scheduler prepares a migration for it (for example by
  * calling HandoverCoordinator::PrepareHandover when the target or the time changes).
  *
  * The predictor keeps nothing per token or per KV entry: the base keeps the UEs' nodes, a

@@ -449,6 +449,36 @@ HandoverScheduler::DoPrepare(const HandoverPlanInput& /* input */)
     return {};
 }
 
+bool
+HandoverScheduler::ShouldPrepare(const HandoverPredictionView& prediction) const
+{
+    return DoShouldPrepare(prediction);
+}
+
+bool
+HandoverScheduler::ShouldCancel(const HandoverPredictionView& prediction) const
+{
+    return prediction.prepared && DoShouldCancel(prediction);
+}
+
+bool
+HandoverScheduler::DoShouldPrepare(const HandoverPredictionView& /* prediction */) const
+{
+    return false;
+}
+
+bool
+HandoverScheduler::DoShouldCancel(const HandoverPredictionView& prediction) const
+{
+    // A prepared migration whose prediction no longer holds only wastes the target's GPU and
+    // the backhaul, unless the scheduler moves it to the new target now.
+    if (prediction.targetCell == 0 || prediction.targetCell == prediction.servingCell)
+    {
+        return true;
+    }
+    return prediction.targetCell != prediction.preparedTarget && !ShouldPrepare(prediction);
+}
+
 void
 HandoverScheduler::DoCommit(const MigrationView& /* migration */)
 {

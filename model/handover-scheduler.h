@@ -18,22 +18,55 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
- * \brief A handover policy: given a handover group, say how each of its sessions is recovered.
+ * \brief One handover prediction for a UE, as the prediction hooks (ShouldPrepare,
+ * ShouldCancel) see it.
+ *
+ * A controller that listens to a HandoverPredictor (PallasController) fills it for every
+ * prediction and carries out what the hooks decide through the coordinator.
+ */
+struct HandoverPredictionView
+{
+    uint64_t imsi{0};           //!< the UE
+    uint16_t servingCell{0};    //!< its serving cell
+    uint16_t targetCell{0};     //!< the predicted target; 0 when no handover is predicted
+    Time now;                   //!< when the prediction was made
+    Time handoverAt;            //!< the predicted handover time, never before now
+    Time period;                //!< the next prediction comes this much later
+    Time queuedAhead;           //!< prefix prefills of the other UEs predicted, not yet
+                                //!< prepared, to hand over to the same target no later
+    bool prepared{false};       //!< the UE has a prepared migration
+    uint16_t preparedTarget{0}; //!< its target, when the controller prepared it; 0 otherwise
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief The object that implements a handover scheme: given a handover group, it says how
+ * each of its sessions is recovered.
+ *
+ * Words: a *scheme* is the name a user types and reads in result files ("ctho",
+ * "pallas-full-copy"; see handover-scheme-registry.h); a *scheduler* is the HandoverScheduler
+ * object that implements it (one class may implement several schemes, told apart by
+ * attributes); *policy* names only the smaller per-transfer choices (KvTransferPolicy, the
+ * coordinator's StallPolicy, MemoryFullPolicy and LinkFailurePolicy).
  *
  * The HandoverCoordinator gathers the inputs from the RAN, the servers and the backhaul, asks
- * the policy, and carries out the plan; the policy itself holds no simulator object. Plan()
- * is the one call every policy answers. A stateful policy may implement the optional hooks:
+ * the scheduler, and carries out the plan; the scheduler itself holds no simulator object.
+ * Plan() is the one call every scheduler answers. A stateful scheduler may implement the
+ * optional hooks:
+ * - ShouldPrepare() and ShouldCancel(), for each prediction a controller relays: whether to
+ *   prepare a migration now, and whether to throw away the one prepared;
  * - Prepare(), when a handover is predicted: work to start before it (a prefill at the
  *   predicted target, an open transfer that grows while the source decodes);
  * - Commit() and Cancel(), when the predicted handover happens or turns out wrong;
  * - Slot(), at the start of every slot of GetSlotDuration() while migrations are under way:
  *   each session's KV-byte budget for the slot;
- * - CompleteRecord(), when a handover ends: the policy's own results in its record.
+ * - CompleteRecord(), when a handover ends: the scheduler's own results in its record.
  *
- * A policy is chosen by its TypeId name (HandoverCoordinator's Scheduler attribute, or
- * EdgeLlmHelper::SetSchedulerType), and its attributes are set through the helper
- * (EdgeLlmHelper::SetSchedulerAttribute). Every registered subclass with a constructor is a
- * scheme that the examples accept by GetSchemeName() (see handover-scheme-registry.h).
+ * A scheduler is chosen by its scheme name (EdgeLlmHelper::SetScheme) or by its TypeId name
+ * (HandoverCoordinator's Scheduler attribute, or EdgeLlmHelper::SetSchedulerType), and its
+ * attributes are set through the helper (EdgeLlmHelper::SetSchedulerAttribute). Every
+ * registered subclass with a constructor is a scheme under its GetSchemeName(), and the
+ * registry adds aliases: a type with attributes set (see handover-scheme-registry.h).
  */
 class HandoverScheduler : public Object
 {
@@ -68,6 +101,30 @@ class HandoverScheduler : public Object
     HandoverPlan Prepare(const HandoverPlanInput& input);
 
     /**
+     * \brief A handover prediction: should a migration be prepared for it now?
+     *
+     * Asked for a prediction of a handover (targetCell not 0, not the serving cell) that has
+     * no migration prepared for its target. true makes the controller call
+     * HandoverCoordinator::PrepareHandover, which asks Prepare() for the plan (and moves a
+     * migration prepared for another target).
+     * \param prediction the prediction
+     * \return whether to prepare now; the default never prepares
+     */
+    bool ShouldPrepare(const HandoverPredictionView& prediction) const;
+
+    /**
+     * \brief A prediction for a UE with a prepared migration: should it be cancelled?
+     *
+     * Asked before ShouldPrepare when the UE has a prepared migration; true makes the
+     * controller call HandoverCoordinator::CancelPrepared.
+     * \param prediction the prediction (targetCell 0: the prediction was withdrawn)
+     * \return whether to cancel; the default cancels when no handover is predicted any more,
+     *         or one to another target than the prepared one that ShouldPrepare() does not
+     *         prepare now
+     */
+    bool ShouldCancel(const HandoverPredictionView& prediction) const;
+
+    /**
      * \brief A prepared migration's handover has started, towards its prepared target.
      * \param migration the migration, committed now
      */
@@ -93,7 +150,7 @@ class HandoverScheduler : public Object
     SlotBudgets Slot(const HandoverSlotInput& input);
 
     /**
-     * \brief Complete a handover's record with the policy's own results.
+     * \brief Complete a handover's record with the scheduler's own results.
      * \param record the record, as the coordinator filled it
      */
     void CompleteRecord(HandoverRecord& record) const;
@@ -101,7 +158,7 @@ class HandoverScheduler : public Object
     /// \return the scheme's short name, e.g. "ctho", as written in result files
     virtual std::string GetSchemeName() const = 0;
 
-    /// \return the slot of the Slot() hook; 0 (the default) when the policy has none
+    /// \return the slot of the Slot() hook; 0 (the default) when the scheduler has none
     virtual Time GetSlotDuration() const;
 
     /**
@@ -175,7 +232,7 @@ class HandoverScheduler : public Object
 
   protected:
     /**
-     * \brief The policy itself.
+     * \brief The scheme itself.
      * \param input the group, checked
      * \return one plan per session
      */
@@ -187,6 +244,20 @@ class HandoverScheduler : public Object
      * \return its plan, or none
      */
     virtual HandoverPlan DoPrepare(const HandoverPlanInput& input);
+
+    /**
+     * \brief The prepare-decision hook (see ShouldPrepare).
+     * \param prediction the prediction
+     * \return whether to prepare now; false by default
+     */
+    virtual bool DoShouldPrepare(const HandoverPredictionView& prediction) const;
+
+    /**
+     * \brief The cancel-decision hook (see ShouldCancel).
+     * \param prediction the prediction
+     * \return whether to cancel the prepared migration
+     */
+    virtual bool DoShouldCancel(const HandoverPredictionView& prediction) const;
 
     /// \brief The commit hook; does nothing by default. \param migration the migration
     virtual void DoCommit(const MigrationView& migration);

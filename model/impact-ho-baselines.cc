@@ -4,6 +4,7 @@
 
 #include "impact-ho-baselines.h"
 
+#include "ctho-family-scheduler.h"
 #include "ctho-solver.h"
 
 #include "ns3/log.h"
@@ -19,7 +20,6 @@ NS_LOG_COMPONENT_DEFINE("ImpactHoBaselines");
 
 NS_OBJECT_ENSURE_REGISTERED(ImpactHybridScheduler);
 NS_OBJECT_ENSURE_REGISTERED(ImpactReprefillScheduler);
-NS_OBJECT_ENSURE_REGISTERED(ImpactFullCacheScheduler);
 
 namespace
 {
@@ -166,36 +166,6 @@ ImpactReprefillScheduler::Allocate(const std::vector<Member>& members,
                                    double /* slotS */)
 {
     return std::vector<double>(members.size(), 0.0);
-}
-
-TypeId
-ImpactFullCacheScheduler::GetTypeId()
-{
-    static TypeId tid = TypeId("ns3::ImpactFullCacheScheduler")
-                            .SetParent<CacheHandoverScheduler>()
-                            .SetGroupName("EdgeLlm")
-                            .AddConstructor<ImpactFullCacheScheduler>();
-    return tid;
-}
-
-ImpactFullCacheScheduler::ImpactFullCacheScheduler() = default;
-
-ImpactFullCacheScheduler::~ImpactFullCacheScheduler() = default;
-
-std::string
-ImpactFullCacheScheduler::GetSchemeName() const
-{
-    return "impact-full";
-}
-
-void
-ImpactFullCacheScheduler::DoCompleteRecord(HandoverRecord& record) const
-{
-    // Its plan (L = 0) sends the whole context in TOKEN units: prefix 0.
-    const double y = ImpactFractionArrived(record);
-    record.policyValues["fraction_arrived"] = y;
-    record.policyValues["accuracy"] =
-        ImpactAccuracyModel(ImpactAccuracyParams::ImportanceOrder()).Accuracy(y);
 }
 
 } // namespace ns3

@@ -5,7 +5,6 @@
 #ifndef EDGE_LLM_IMPACT_HO_BASELINES_H
 #define EDGE_LLM_IMPACT_HO_BASELINES_H
 
-#include "cache-handover-scheduler.h"
 #include "impact-ho-scheduler.h"
 
 namespace ns3
@@ -81,34 +80,6 @@ class ImpactReprefillScheduler : public ImpactSlotScheduler
     std::vector<double> Allocate(const std::vector<Member>& members,
                                  double capacityBps,
                                  double slotS) override;
-};
-
-/**
- * \ingroup edge-llm
- * \brief ImpactHO's full-cache ceiling, "impact-full": cHO under another name.
- *
- * The window never closes: every session's whole cache is sent (L = 0, earliest deadline
- * first) and the target resumes once all of it arrived, as CacheHandoverScheduler does. The
- * only difference is the record: fraction_arrived (the KV positions that arrived over those
- * sent, 1 once resumed) and accuracy, A(y) of the importance curve, so that ImpactHO's tables
- * read it like the other schemes.
- */
-class ImpactFullCacheScheduler : public CacheHandoverScheduler
-{
-  public:
-    /**
-     * \brief Get the type ID.
-     * \return the object TypeId
-     */
-    static TypeId GetTypeId();
-
-    ImpactFullCacheScheduler();
-    ~ImpactFullCacheScheduler() override;
-
-    std::string GetSchemeName() const override;
-
-  protected:
-    void DoCompleteRecord(HandoverRecord& record) const override;
 };
 
 } // namespace ns3

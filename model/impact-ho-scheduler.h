@@ -37,7 +37,7 @@ double ImpactFractionArrived(const HandoverRecord& record);
  *
  * Every handover migrates without a prefill: one ENTRY-unit range [0, entries of the context)
  * in rank order, most important entry first. The order is implicit in rank space (entry r is
- * the r-th most important), so the policy keeps no per-entry state. The target resumes
+ * the r-th most important), so the scheduler keeps no per-entry state. The target resumes
  * Window after the handover with what arrived (AT_DEADLINE), or once everything arrived when
  * Window is 0 (ALL_ARRIVED).
  *

@@ -16,7 +16,11 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
- * \brief The KV cache profile of the served model, as an ns-3 Object with attributes.
+ * \brief The KV cache profile of the served model, as an ns-3 Object with attributes: the
+ * simulation's configurable holder of a KvCacheProfile.
+ *
+ * Reach for it to set the served model from the command line or Config::SetDefault; for the
+ * sizes themselves use the value type KvCacheProfile, which GetProfile() returns.
  *
  * The attributes are the model's shape, with Qwen2.5-7B-Instruct at 16 bits as the default. A
  * named model is chosen with ApplyPreset() on one object, or SetDefaultPreset() for every

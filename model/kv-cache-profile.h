@@ -30,6 +30,10 @@ namespace ns3
  * \ingroup edge-llm
  * \brief Size of a transformer's KV cache, from the model's shape.
  *
+ * The value type: what the planners and the Python bindings compute with. Its ns-3
+ * counterpart is KvCacheModel, an Object whose attributes describe one profile (command line,
+ * Config::SetDefault); KvCacheModel::GetProfile() gives the value.
+ *
  * Every token stores one key and one value vector per layer and per KV head:
  * \f$ s_{KV} = 2 \cdot N_{layers} \cdot N_{kv\_heads} \cdot d_{head} \cdot q \f$ bits, with q the
  * bits per element (16 for bf16/fp16, 8, 4 or 2 for quantised caches). The cache is paged in

@@ -142,7 +142,12 @@ struct DecodeStepModel
  * \ingroup edge-llm
  * \brief How long compute takes on one GPU: prefill of a batch and one decode step.
  *
- * A pure value type, built directly or from a named preset that states its sources.
+ * A pure value type, built directly or from a named preset that states its sources: what the
+ * ctHO solver, the schedulers and the engine compute with, and what code outside a simulation
+ * (analytic studies, the Python bindings) reaches for. Its ns-3 counterpart is
+ * GpuComputeModel, an Object whose attributes describe one of these (command line,
+ * Config::SetDefault) and which an LlmEngine holds; GpuComputeModel::GetModel() gives the
+ * value.
  */
 class LlmComputeModel
 {

@@ -11,6 +11,7 @@
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/log.h"
+#include "ns3/uinteger.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,13 +22,6 @@ namespace ns3
 NS_LOG_COMPONENT_DEFINE("PallasScheduler");
 
 NS_OBJECT_ENSURE_REGISTERED(PallasScheduler);
-NS_OBJECT_ENSURE_REGISTERED(PallasFullCopyScheduler);
-NS_OBJECT_ENSURE_REGISTERED(PallasRecomputeScheduler);
-
-namespace
-{
-/// The block size of the paged KV cache: the prefix ends on a block.
-} // namespace
 
 TypeId
 PallasScheduler::GetTypeId()
@@ -99,6 +93,16 @@ PallasScheduler::GetTypeId()
                           edgellm::MakeTimeRangeChecker("ns3::PallasScheduler::WindowMargin",
                                                         Seconds(60),
                                                         "a time in [0, 60 s]"))
+            .AddAttribute("PrepareLeadPeriods",
+                          "Predictor periods added to the window before a predicted handover "
+                          "is prepared, an integer in [0, 100]: the next prediction comes one "
+                          "period later, so 1 prepares at the last prediction at or before the "
+                          "window, 0 at the first one inside it.",
+                          UintegerValue(1),
+                          MakeUintegerAccessor(&PallasScheduler::m_leadPeriods),
+                          edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(0, 100),
+                                                         "ns3::PallasScheduler::PrepareLeadPeriods",
+                                                         "an integer in [0, 100]"))
             .AddAttribute(
                 "OnlineGrouping",
                 "The reactive fallback plans the online handovers one prefill batch "
@@ -304,6 +308,14 @@ PallasScheduler::DoPlan(const HandoverPlanInput& input)
                                                [](const CtHoSolver& s) { return s.Solve(); });
 }
 
+bool
+PallasScheduler::DoShouldPrepare(const HandoverPredictionView& prediction) const
+{
+    const Time window = GetWindowFor(prediction.targetCell, prediction.now.GetSeconds());
+    return prediction.handoverAt - prediction.now <=
+           window + prediction.queuedAhead + prediction.period * m_leadPeriods;
+}
+
 HandoverPlan
 PallasScheduler::DoPrepare(const HandoverPlanInput& input)
 {
@@ -361,38 +373,6 @@ PallasScheduler::DoCompleteRecord(HandoverRecord& record) const
     {
         record.policyValues["prepared_window_s"] = it->second;
     }
-}
-
-TypeId
-PallasFullCopyScheduler::GetTypeId()
-{
-    static TypeId tid = TypeId("ns3::PallasFullCopyScheduler")
-                            .SetParent<CacheHandoverScheduler>()
-                            .SetGroupName("EdgeLlm")
-                            .AddConstructor<PallasFullCopyScheduler>();
-    return tid;
-}
-
-std::string
-PallasFullCopyScheduler::GetSchemeName() const
-{
-    return "pallas-full-copy";
-}
-
-TypeId
-PallasRecomputeScheduler::GetTypeId()
-{
-    static TypeId tid = TypeId("ns3::PallasRecomputeScheduler")
-                            .SetParent<TokenHandoverScheduler>()
-                            .SetGroupName("EdgeLlm")
-                            .AddConstructor<PallasRecomputeScheduler>();
-    return tid;
-}
-
-std::string
-PallasRecomputeScheduler::GetSchemeName() const
-{
-    return "pallas-recompute";
 }
 
 } // namespace ns3

@@ -5,10 +5,8 @@
 #ifndef EDGE_LLM_PALLAS_SCHEDULER_H
 #define EDGE_LLM_PALLAS_SCHEDULER_H
 
-#include "cache-handover-scheduler.h"
 #include "handover-scheduler.h"
 #include "pallas-window-model.h"
-#include "token-handover-scheduler.h"
 
 #include "ns3/nstime.h"
 #include "ns3/traced-callback.h"
@@ -39,17 +37,27 @@ struct PallasTelemetry
  * \ingroup edge-llm
  * \brief Pallas (Ding, Liu, Xu): proactive KV migration before a predicted handover.
  *
- * **Prepare** (DoPrepare, called by HandoverCoordinator::PrepareHandover, e.g. from a
- * PallasController): the session is split at the last full 16-token block of its context at
- * that moment, P = floor(C / 16) x 16. The predicted target re-prefills the stable prefix
- * [0, P) from forwarded token IDs, queued on its GPU behind its resident work, and the suffix
- * [P, CONTEXT_END) goes as an open transfer (SessionPlan::keepDecoding): the source decodes
- * on, each 16-token block it fills is streamed to the target, and the last partial block goes
- * with the seal at the handover. At the real handover to the prepared target the coordinator
- * commits the migration: the UE waits only for what is unfinished (the prefix prefill, the
- * suffix's last blocks). If the target's free KV memory (HandoverTargetView::freeKvTokens)
- * cannot hold the session (context + tokens left) nothing is prepared, and the refusal is
- * counted (GetAdmissionRefusals).
+ * **When to prepare** (DoShouldPrepare, asked by a PallasController for each prediction): a
+ * predicted handover is prepared once its time is within the window, t_HO - now <= T_w +
+ * queued + PrepareLeadPeriods x the predictor's period. T_w is GetWindowFor the predicted
+ * target (which adds the prefills already prepared there); queued is the prefix prefills of
+ * the other UEs predicted, and not yet prepared, to hand over there no later, so that a group
+ * of handovers to one target starts early enough for its prefills to queue one after
+ * another; the periods stand for the predictions still to come (with 1, the last prediction
+ * at or before T_w prepares). **When to cancel** is the default (HandoverScheduler::
+ * DoShouldCancel): a withdrawn prediction, or one to a new target that is not yet within the
+ * window; a new target within the window moves the preparation there instead.
+ *
+ * **Prepare** (DoPrepare, called by HandoverCoordinator::PrepareHandover): the session is split at
+ * the last full 16-token block of its context at that moment, P = floor(C / 16) x 16. The predicted
+ * target re-prefills the stable prefix [0, P) from forwarded token IDs, queued on its GPU behind
+ * its resident work, and the suffix [P, CONTEXT_END) goes as an open transfer
+ * (SessionPlan::keepDecoding): the source decodes on, each 16-token block it fills is streamed to
+ * the target, and the last partial block goes with the seal at the handover. At the real handover
+ * to the prepared target the coordinator commits the migration: the UE waits only for what is
+ * unfinished (the prefix prefill, the suffix's last blocks). If the target's free KV memory
+ * (HandoverTargetView::freeKvTokens) cannot hold the session (context + tokens left) nothing is
+ * prepared, and the refusal is counted (GetAdmissionRefusals).
  *
  * **Reactive fallback** (DoPlan): a handover that was not prepared, that goes to another
  * target than the prepared one (the coordinator cancels the prepared migration, counting its
@@ -60,7 +68,7 @@ struct PallasTelemetry
  * (weight EwmaWeight on the new sample) of L_hist, r_d, r_p, T_load and the backhaul's KV
  * rate; at most once per ControlPeriod the window T_w is chosen anew by
  * PallasWindowModel::Choose() over the grid {0, WindowStep, ..., WindowLimit} with weight
- * Alpha, and the Window trace fires. The samples come from what the policy sees: every
+ * Alpha, and the Window trace fires. The samples come from what the scheduler sees: every
  * session of every DoPrepare and DoPlan input (its context, its measured decode rate, the
  * target's prefill rate C / p(C) from its compute model, the target's queue
  * prefillFreeAtS - now, and the planned rate of the session's first link over its KV bytes per
@@ -69,7 +77,7 @@ struct PallasTelemetry
  * The backhaul rate is the rate the coordinator plans with (PlannedBackhaulRate, or the
  * link's rate), not a measured TCP goodput.
  *
- * The policy holds no simulator object: the loop runs on the times of its inputs.
+ * The scheduler holds no simulator object: the loop runs on the times of its inputs.
  */
 class PallasScheduler : public HandoverScheduler
 {
@@ -102,7 +110,7 @@ class PallasScheduler : public HandoverScheduler
 
     /**
      * \brief The window for a handover to one target: GetWindow() plus the time the prefix
-     * prefills this policy has prepared there still need (from the target's queue when each
+     * prefills this scheduler has prepared there still need (from the target's queue when each
      * was prepared, HandoverTargetView::prefillFreeAtS, plus its own p(P)). A session
      * predicted for a target that is still busy with earlier preparations is prepared that
      * much earlier, so that its prefill, queued behind theirs, ends by its handover. A
@@ -145,6 +153,7 @@ class PallasScheduler : public HandoverScheduler
 
   protected:
     HandoverPlan DoPlan(const HandoverPlanInput& input) override;
+    bool DoShouldPrepare(const HandoverPredictionView& prediction) const override;
     HandoverPlan DoPrepare(const HandoverPlanInput& input) override;
     void DoCompleteRecord(HandoverRecord& record) const override;
 
@@ -157,14 +166,15 @@ class PallasScheduler : public HandoverScheduler
     /// \param value the sample
     void Fold(double& avg, bool& seen, double value) const;
 
-    Time m_controlPeriod;  //!< ControlPeriod
-    double m_alpha;        //!< Alpha
-    Time m_windowLimit;    //!< WindowLimit
-    Time m_windowStep;     //!< WindowStep
-    double m_ewmaWeight;   //!< EwmaWeight
-    Time m_radioFloor;     //!< RadioInterruption
-    Time m_windowMargin;   //!< WindowMargin
-    bool m_onlineGrouping; //!< OnlineGrouping
+    Time m_controlPeriod;   //!< ControlPeriod
+    double m_alpha;         //!< Alpha
+    Time m_windowLimit;     //!< WindowLimit
+    Time m_windowStep;      //!< WindowStep
+    double m_ewmaWeight;    //!< EwmaWeight
+    Time m_radioFloor;      //!< RadioInterruption
+    Time m_windowMargin;    //!< WindowMargin
+    uint32_t m_leadPeriods; //!< PrepareLeadPeriods
+    bool m_onlineGrouping;  //!< OnlineGrouping
 
     double m_context{0};        //!< averaged L_hist, tokens
     double m_decode{0};         //!< averaged r_d, tokens/s
@@ -189,39 +199,6 @@ class PallasScheduler : public HandoverScheduler
     std::map<uint16_t, double> m_busyUntilS;     //!< per target: end of the prefills prepared, s
 
     TracedCallback<Time, Time> m_windowTrace; //!< Window
-};
-
-/**
- * \ingroup edge-llm
- * \brief Pallas's Full-Copy baseline: the whole KV cache over the backhaul after the
- * handover. It is cHO (CacheHandoverScheduler) under the scheme name "pallas-full-copy".
- */
-class PallasFullCopyScheduler : public CacheHandoverScheduler
-{
-  public:
-    /**
-     * \brief Get the type ID.
-     * \return the object TypeId
-     */
-    static TypeId GetTypeId();
-    std::string GetSchemeName() const override;
-};
-
-/**
- * \ingroup edge-llm
- * \brief Pallas's Recompute baseline: forward the tokens and re-prefill the whole context at
- * the target after the handover. It is tHO (TokenHandoverScheduler) under the scheme name
- * "pallas-recompute".
- */
-class PallasRecomputeScheduler : public TokenHandoverScheduler
-{
-  public:
-    /**
-     * \brief Get the type ID.
-     * \return the object TypeId
-     */
-    static TypeId GetTypeId();
-    std::string GetSchemeName() const override;
 };
 
 } // namespace ns3

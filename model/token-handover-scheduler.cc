@@ -28,7 +28,7 @@ TokenHandoverScheduler::~TokenHandoverScheduler() = default;
 std::string
 TokenHandoverScheduler::GetSchemeName() const
 {
-    return "tho";
+    return SchemeNameOr("tho");
 }
 
 CtHoValue

@@ -25,7 +25,7 @@ namespace ns3
  *
  * | column | meaning |
  * |---|---|
- * | scheme | a label of the run (for example the handover policy), set with SetScheme |
+ * | scheme | a label of the run (for example the handover scheme), set with SetScheme |
  * | imsi | the session |
  * | token_index | index of the token in the session, 0 first |
  * | generated_s | when the server generated it, s, 9 decimals |

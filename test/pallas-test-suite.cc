@@ -6,9 +6,12 @@
 
 #include "ns3/config.h"
 #include "ns3/handover-record.h"
+#include "ns3/handover-scheme-registry.h"
 #include "ns3/pallas-line-experiment.h"
+#include "ns3/pallas-scheduler.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -100,6 +103,60 @@ class EdgeLlmPallasTestCase : public TestCase
 constexpr uint64_t QWEN3_32B_BYTES_PER_TOKEN = 262144;
 
 } // namespace
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Pallas with its prediction hooks replaced: "never-prepare" answers ShouldPrepare
+ * with false, "always-cancel" answers ShouldCancel with true; the rest is Pallas's.
+ */
+class PallasHookTestScheduler : public PallasScheduler
+{
+  public:
+    /**
+     * \brief Get the type ID.
+     * \return the object TypeId
+     */
+    static TypeId GetTypeId()
+    {
+        static TypeId tid =
+            TypeId("ns3::PallasHookTestScheduler")
+                .SetParent<PallasScheduler>()
+                .SetGroupName("EdgeLlm")
+                .AddConstructor<PallasHookTestScheduler>()
+                .AddAttribute("Hook",
+                              "The hook replaced: none, never-prepare or always-cancel.",
+                              StringValue("none"),
+                              MakeStringAccessor(&PallasHookTestScheduler::m_hook),
+                              MakeStringChecker());
+        return tid;
+    }
+
+    std::string GetSchemeName() const override
+    {
+        return "test-pallas-" + m_hook;
+    }
+
+  protected:
+    bool DoShouldPrepare(const HandoverPredictionView& prediction) const override
+    {
+        return m_hook != "never-prepare" && PallasScheduler::DoShouldPrepare(prediction);
+    }
+
+    bool DoShouldCancel(const HandoverPredictionView& prediction) const override
+    {
+        return m_hook == "always-cancel" || PallasScheduler::DoShouldCancel(prediction);
+    }
+
+  private:
+    std::string m_hook; //!< Hook
+};
+
+NS_OBJECT_ENSURE_REGISTERED(PallasHookTestScheduler);
+
+} // namespace ns3
 
 /**
  * \ingroup edge-llm-tests
@@ -324,6 +381,75 @@ class EdgeLlmPallasConcurrentTestCase : public EdgeLlmPallasTestCase
  * \ingroup edge-llm-tests
  * \brief Pallas: proactive migration before a predicted handover.
  */
+/**
+ * \ingroup edge-llm-tests
+ * \brief The scheduler's hooks decide what the controller does with a prediction: with the
+ * oracle, Pallas prepares and cancels nothing; the same scheduler whose ShouldPrepare says no
+ * prepares nothing (and its handover is reactive), and one whose ShouldCancel says yes has
+ * its prepared migrations cancelled. Every token arrives once in each.
+ */
+class EdgeLlmPallasHooksTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasHooksTestCase()
+        : EdgeLlmPallasTestCase("The scheduler's ShouldPrepare and ShouldCancel hooks decide")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        static const bool registered = [] {
+            for (const std::string hook : {"never-prepare", "always-cancel"})
+            {
+                edgellm::RegisterHandoverSchemeAlias("test-pallas-" + hook,
+                                                     "ns3::PallasHookTestScheduler",
+                                                     {{"Hook", hook}});
+            }
+            return true;
+        }();
+        NS_TEST_ASSERT_MSG_EQ(registered, true, "aliases registered");
+        const PallasLineConfig c;
+        auto prepared = [](const PallasLineRun& run, HandoverRecord::Outcome outcome) {
+            uint32_t n = 0;
+            for (const HandoverRecord& r : run.records)
+            {
+                n += !r.preparedAt.IsNegative() && r.outcome == outcome ? 1 : 0;
+            }
+            return n;
+        };
+        const PallasLineRun pallas = PallasLineExperiment(c).Run("test-pallas-none");
+        NS_TEST_ASSERT_MSG_GT(pallas.prepares, 0u, "Pallas's own hooks prepare");
+        NS_TEST_EXPECT_MSG_EQ(pallas.controllerCancels, 0u, "and cancel nothing, with the oracle");
+        NS_TEST_EXPECT_MSG_GT(prepared(pallas, HandoverRecord::MIGRATED),
+                              0u,
+                              "a prepared migration committed");
+
+        const PallasLineRun never = PallasLineExperiment(c).Run("test-pallas-never-prepare");
+        NS_TEST_EXPECT_MSG_EQ(never.prepares, 0u, "ShouldPrepare said no: nothing prepared");
+        for (const HandoverRecord& r : never.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.preparedAt.IsNegative(),
+                                  true,
+                                  "imsi " << r.imsi << ": no record of a prepared migration");
+        }
+        NS_TEST_EXPECT_MSG_GT(never.records.size(), 0u, "the handover happened, reactively");
+        NS_TEST_EXPECT_MSG_EQ(never.exactlyOnce, true, "every token once, never-prepare");
+
+        const PallasLineRun cancel = PallasLineExperiment(c).Run("test-pallas-always-cancel");
+        std::cout << "hooks: pallas prepared " << pallas.prepares << ", cancelled "
+                  << pallas.controllerCancels << "; never-prepare prepared " << never.prepares
+                  << "; always-cancel prepared " << cancel.prepares << ", cancelled "
+                  << cancel.controllerCancels << "\n";
+        NS_TEST_EXPECT_MSG_GT(cancel.prepares, 0u, "always-cancel still prepares");
+        NS_TEST_EXPECT_MSG_GT(cancel.controllerCancels, 0u, "ShouldCancel said yes: cancelled");
+        NS_TEST_EXPECT_MSG_GT(prepared(cancel, HandoverRecord::CANCELLED),
+                              0u,
+                              "a cancelled prepared migration recorded");
+        NS_TEST_EXPECT_MSG_EQ(cancel.exactlyOnce, true, "every token once, always-cancel");
+    }
+};
+
 class EdgeLlmPallasTestSuite : public TestSuite
 {
   public:
@@ -334,6 +460,7 @@ class EdgeLlmPallasTestSuite : public TestSuite
         AddTestCase(new EdgeLlmPallasWrongTargetTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasTilingTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasConcurrentTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPallasHooksTestCase, edgellm::TEST_QUICK);
     }
 };
 

@@ -9,6 +9,7 @@
 #include "ns3/ctho-scheduler.h"
 #include "ns3/double.h"
 #include "ns3/enum.h"
+#include "ns3/handover-scheme-registry.h"
 #include "ns3/impact-accuracy-model.h"
 #include "ns3/impact-ho-baselines.h"
 #include "ns3/object-factory.h"
@@ -199,7 +200,9 @@ TEST(ImpactHoBaselinesTest, TokenPlansCountThePrefixAndUseTheRandomCurveForAPart
 
 TEST(ImpactHoBaselinesTest, FullCacheIsCacheHandoverWithAnAccuracy)
 {
-    Ptr<HandoverScheduler> s = Make("ns3::ImpactFullCacheScheduler");
+    EXPECT_EQ(edgellm::HandoverSchedulerTypeOf("impact-full"), "ns3::CacheHandoverScheduler");
+    Ptr<HandoverScheduler> s =
+        edgellm::HandoverSchemeFactory("impact-full").Create<HandoverScheduler>();
     EXPECT_EQ(s->GetSchemeName(), "impact-full");
     const HandoverPlanInput in = OneHandover(8192);
     const HandoverPlan plan = s->Plan(in);
@@ -216,6 +219,12 @@ TEST(ImpactHoBaselinesTest, FullCacheIsCacheHandoverWithAnAccuracy)
     EXPECT_DOUBLE_EQ(r.policyValues.at("fraction_arrived"), 1.0);
     EXPECT_DOUBLE_EQ(r.policyValues.at("accuracy"),
                      ImpactAccuracyModel(ImpactAccuracyParams::ImportanceOrder()).Accuracy(1.0));
+    // Plain cHO records no accuracy.
+    HandoverRecord plain;
+    plain.transferRanges = {{0, 8192}};
+    plain.arrived = {{0, 8192}};
+    Make("ns3::CacheHandoverScheduler")->CompleteRecord(plain);
+    EXPECT_EQ(plain.policyValues.count("accuracy"), 0u);
 }
 
 TEST(ImpactHoBaselinesTest, OverloadOptionsBelowBmin)

@@ -5,12 +5,15 @@
 // PallasScheduler is pure logic over its inputs: its prepare split, its admission check, its
 // reactive fallback (ctHO's plan) and its window loop, checked on hand-made inputs.
 
+#include "ns3/cache-handover-scheduler.h"
 #include "ns3/ctho-scheduler.h"
 #include "ns3/double.h"
 #include "ns3/handover-scheme-registry.h"
 #include "ns3/nstime.h"
 #include "ns3/pallas-scheduler.h"
 #include "ns3/pallas-window-model.h"
+#include "ns3/token-handover-scheduler.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 #include <vector>
@@ -145,14 +148,68 @@ TEST(PallasScheduler, WindowLoopFollowsTheTelemetry)
     EXPECT_NEAR(s->GetWindow().GetSeconds(), 1.3, 0.05);
 }
 
-TEST(PallasScheduler, BaselinesAreRegisteredUnderTheirOwnNames)
+TEST(PallasScheduler, BaselinesAreAliasesUnderTheirOwnNames)
 {
     EXPECT_EQ(edgellm::HandoverSchedulerTypeOf("pallas"), "ns3::PallasScheduler");
-    EXPECT_EQ(edgellm::HandoverSchedulerTypeOf("pallas-full-copy"), "ns3::PallasFullCopyScheduler");
-    EXPECT_EQ(edgellm::HandoverSchedulerTypeOf("pallas-recompute"),
-              "ns3::PallasRecomputeScheduler");
-    EXPECT_TRUE(
-        PallasFullCopyScheduler::GetTypeId().IsChildOf(CacheHandoverScheduler::GetTypeId()));
-    EXPECT_TRUE(
-        PallasRecomputeScheduler::GetTypeId().IsChildOf(TokenHandoverScheduler::GetTypeId()));
+    EXPECT_EQ(edgellm::HandoverSchedulerTypeOf("pallas-full-copy"), "ns3::CacheHandoverScheduler");
+    EXPECT_EQ(edgellm::HandoverSchedulerTypeOf("pallas-recompute"), "ns3::TokenHandoverScheduler");
+    for (const char* name : {"pallas-full-copy", "pallas-recompute"})
+    {
+        EXPECT_EQ(edgellm::HandoverSchemeFactory(name).Create<HandoverScheduler>()->GetSchemeName(),
+                  name);
+    }
+    // The base types keep their own names.
+    EXPECT_EQ(CreateObject<CacheHandoverScheduler>()->GetSchemeName(), "cho");
+    EXPECT_EQ(CreateObject<TokenHandoverScheduler>()->GetSchemeName(), "tho");
+}
+
+TEST(PallasScheduler, PreparesWithinTheWindowPlusLeadPeriods)
+{
+    Ptr<PallasScheduler> s = CreateObject<PallasScheduler>();
+    s->SetAttribute("WindowLimit", TimeValue(MilliSeconds(1000)));
+    HandoverPredictionView v;
+    v.imsi = 1;
+    v.servingCell = 1;
+    v.targetCell = 2;
+    v.now = Seconds(10);
+    v.period = MilliSeconds(100);
+    // Before any telemetry the window is WindowLimit: 1 s + one period of lead.
+    v.handoverAt = Seconds(11.1);
+    EXPECT_TRUE(s->ShouldPrepare(v));
+    v.handoverAt = Seconds(11.2);
+    EXPECT_FALSE(s->ShouldPrepare(v));
+    v.queuedAhead = MilliSeconds(100);
+    EXPECT_TRUE(s->ShouldPrepare(v));
+    s->SetAttribute("PrepareLeadPeriods", UintegerValue(0));
+    EXPECT_FALSE(s->ShouldPrepare(v));
+    // A prepared migration for another target: kept while the new one is prepared instead,
+    // cancelled when it is not; a withdrawn prediction cancels.
+    v.prepared = true;
+    v.preparedTarget = 3;
+    v.handoverAt = Seconds(10.5);
+    EXPECT_FALSE(s->ShouldCancel(v));
+    v.handoverAt = Seconds(12);
+    EXPECT_TRUE(s->ShouldCancel(v));
+    v.preparedTarget = 2;
+    EXPECT_FALSE(s->ShouldCancel(v));
+    v.targetCell = 0;
+    EXPECT_TRUE(s->ShouldCancel(v));
+    v.prepared = false;
+    EXPECT_FALSE(s->ShouldCancel(v));
+}
+
+TEST(HandoverScheduler, DefaultHooksNeverPrepare)
+{
+    Ptr<HandoverScheduler> s = CreateObject<CtHoScheduler>();
+    HandoverPredictionView v;
+    v.servingCell = 1;
+    v.targetCell = 2;
+    v.now = Seconds(1);
+    v.handoverAt = Seconds(1);
+    EXPECT_FALSE(s->ShouldPrepare(v));
+    v.prepared = true;
+    v.preparedTarget = 2;
+    EXPECT_FALSE(s->ShouldCancel(v));
+    v.targetCell = 3;
+    EXPECT_TRUE(s->ShouldCancel(v));
 }
