@@ -25,7 +25,7 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
- * \brief Makes the views a policy plans with: of a session, a target, a backhaul link and a
+ * \brief Makes the views a scheduler plans with: of a session, a target, a backhaul link and a
  * migration under way, from what the cells and the links report now.
  *
  * It reads the coordinator's directory of cells and links, and its migrations, through its
@@ -48,7 +48,7 @@ class PlanInputBuilder
         virtual Ptr<KvTransferSender> GetSender(uint16_t from, uint16_t to) const = 0;
         /// \return every link's rate, by (from, to)
         virtual const std::map<std::pair<uint16_t, uint16_t>, DataRate>& GetLinkRates() const = 0;
-        /// \param from a cell \param to another \return the rate the policy plans the link with
+        /// \param from a cell \param to another \return the rate the scheduler plans the link with
         virtual double GetPlannedRateBps(uint16_t from, uint16_t to) const = 0;
         /// \param imsi a UE \return its KV-cache shape
         virtual SessionKvProfile GetKvProfile(uint64_t imsi) const = 0;

@@ -19,22 +19,22 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
- * \brief The clock of a policy's slot hook: one answer per slot, pulled by the KV senders.
+ * \brief The clock of a scheduler's slot hook: one answer per slot, pulled by the KV senders.
  *
  * The per-slot KV policies of the senders ask for a session's budget as they refill; the
- * first request of a slot, or the tick at its start, asks the policy once for every
+ * first request of a slot, or the tick at its start, asks the scheduler once for every
  * transferring migration's budget. The clock ticks only while migrations are under way, so a
  * stuck one does not keep the simulator running.
  */
 class SlotClock
 {
   public:
-    /// \return the slot's length; zero when the policy has no slot hook
+    /// \return the slot's length; zero when the scheduler has no slot hook
     using Length = std::function<Time()>;
     /// Fill a slot's input with the migrations it budgets, and the epoch of each.
     using Gather =
         std::function<void(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs)>;
-    /// \return the policy's budgets for a slot's input
+    /// \return the scheduler's budgets for a slot's input
     using Ask = std::function<SlotBudgets(const HandoverSlotInput& input)>;
     /// \return true while a migration is under way
     using Busy = std::function<bool()>;
@@ -42,7 +42,7 @@ class SlotClock
     /**
      * \param length the slot's length
      * \param gather what a slot budgets
-     * \param ask the policy's hook
+     * \param ask the scheduler's hook
      * \param busy whether to keep ticking
      */
     SlotClock(Length length, Gather gather, Ask ask, Busy busy);
@@ -56,21 +56,21 @@ class SlotClock
      */
     uint64_t GetBudget(uint64_t imsi, uint32_t epoch, uint64_t slot);
 
-    /// Tick at the next slot boundary, if the policy has slots and a migration is under way.
+    /// Tick at the next slot boundary, if the scheduler has slots and a migration is under way.
     void Arm();
 
     /// Stop ticking.
     void Cancel();
 
   private:
-    /// Ask the policy for a slot's budgets.
+    /// Ask the scheduler for a slot's budgets.
     void Compute(uint64_t slot);
     /// A slot begins.
     void Tick();
 
     Length m_length;                       //!< the slot's length
     Gather m_gather;                       //!< what a slot budgets
-    Ask m_ask;                             //!< the policy's hook
+    Ask m_ask;                             //!< the scheduler's hook
     Busy m_busy;                           //!< whether to keep ticking
     uint64_t m_slot{0};                    //!< the slot of m_budgets
     bool m_valid{false};                   //!< m_budgets holds m_slot's
