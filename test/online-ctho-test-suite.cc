@@ -738,6 +738,9 @@ class OnlineCtHoTestSuite : public TestSuite
         AddTestCase(new SameCycleTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new ReplanLedgerTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new JoinHookTestCase(), edgellm::TEST_QUICK);
+        // A smaller draw of each long case below, on which what those cases require to have
+        // happened (groups of one and of two, a re-plan that grew a prefix, a partition that
+        // cut the handovers) does happen.
         AddTestCase(new PredictionTestCase({1}, "RngRun 1"), edgellm::TEST_QUICK);
         AddTestCase(new A3PromiseTestCase({"2Gbps", "4.5Gbps", "10Gbps"},
                                           {1},
