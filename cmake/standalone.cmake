@@ -248,11 +248,16 @@ set_target_properties(edge-llm-bench-module-overhead PROPERTIES RUNTIME_OUTPUT_D
 add_test(NAME edge-llm-bench-module-overhead-smoke
          COMMAND edge-llm-bench-module-overhead --smoke)
 
-# The build against ns-3.43's target names, with a fixture that offers only those names.
+# The build against ns-3.43's target names, with a fixture that offers only those names: the
+# module configured against it, and this build's library, installed, serving a program built
+# against it. Nothing of the module is compiled again.
 add_test(NAME edge-llm-cmake-new-target-names
          COMMAND ${CMAKE_COMMAND} -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+                 -DBUILD_DIR=${PROJECT_BINARY_DIR}
                  -DWORK_DIR=${PROJECT_BINARY_DIR}/new-target-names
+                 -DCXX=${CMAKE_CXX_COMPILER}
                  -P ${PROJECT_SOURCE_DIR}/test/cmake/check-new-target-names.cmake)
+set_tests_properties(edge-llm-cmake-new-target-names PROPERTIES TIMEOUT 300)
 
 # A program of one's own against the installed module: cmake --install into a scratch prefix,
 # then test/consumer/ built through find_package(edge-llm) and through edge-llm.pc, and run.

@@ -10,7 +10,9 @@ add_executable(edge-llm-test-runner test/edge-llm-test-runner.cc ${EDGE_LLM_TEST
 target_link_libraries(edge-llm-test-runner PRIVATE ns3-edge-llm)
 target_compile_definitions(edge-llm-test-runner PRIVATE NS_TEST_SOURCEDIR="test")
 # Every TestSuite of the module: each runs as its own CTest, and a second CTest checks that
-# the runner lists it, since --suite= with a missing name would prove nothing.
+# the runner lists it, since --suite= with a missing name would prove nothing. Each runs its
+# QUICK cases; EDGE_LLM_FULLNESS=EXTENSIVE in ctest's environment adds the long ones (the
+# runner's --fullness), e.g. EDGE_LLM_FULLNESS=EXTENSIVE ctest -R edge-llm-online-suite.
 set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledger
                          edge-llm-kv-transfer-hardening edge-llm-server-input
                          edge-llm-kv-transfer-open edge-llm-ran edge-llm-engine edge-llm-engine-mixed edge-llm-client
@@ -21,7 +23,9 @@ set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledg
                          edge-llm-faults edge-llm-handover-failure edge-llm-rlf
                          edge-llm-online-faults edge-llm-soak)
 foreach(suite ${EDGE_LLM_TEST_SUITES})
-  add_test(NAME ${suite}-suite COMMAND edge-llm-test-runner --suite=${suite} --verbose)
+  add_test(NAME ${suite}-suite
+           COMMAND sh -c "exec \"$0\" --suite=${suite} --verbose --fullness=\"\${EDGE_LLM_FULLNESS:-QUICK}\""
+                   $<TARGET_FILE:edge-llm-test-runner>)
   add_test(NAME ${suite}-suite-registered COMMAND edge-llm-test-runner --list)
   set_tests_properties(${suite}-suite-registered PROPERTIES PASS_REGULAR_EXPRESSION
                                                             "(^|\n)${suite}(\r?\n|$)")

@@ -611,29 +611,34 @@ class ImpactHoCompoundTestCase : public ImpactHoTestCase
     }
 };
 
-/// ImpactHO against equal allocation on the road, at the default load.
+/// ImpactHO against equal allocation on the road, at rho = 4 per s.
 class ImpactHoRoadComparisonTestCase : public ImpactHoTestCase
 {
   public:
-    ImpactHoRoadComparisonTestCase()
+    /// \param config the road
+    /// \param runs the RngRuns, each a draw of the road
+    /// \param draw what the case name says of the road and the runs
+    ImpactHoRoadComparisonTestCase(const ImpactHoRoadConfig& config,
+                                   std::vector<uint32_t> runs,
+                                   const std::string& draw)
         : ImpactHoTestCase("impactho: on the road at rho = 4 per s, its mean accuracy is within "
-                           "1e-3 of equal allocation's or above on each of 5 RngRuns, above "
-                           "in most, and above over the 5, on the same draws")
+                           "1e-3 of equal allocation's or above on each RngRun, above in most, "
+                           "and above over them, on the same draws (" +
+                           draw + ")"),
+          m_config(config),
+          m_runs(std::move(runs))
     {
     }
 
   private:
     void DoRun() override
     {
-        ImpactHoRoadConfig config;
-        // Short runs: UEs enter over [1.5 s, 3 s], each hands over once.
-        config.simTime = Seconds(11);
-        const ImpactHoRoadExperiment experiment(config);
+        const ImpactHoRoadExperiment experiment(m_config);
         const ImpactAccuracyParams curve = ImpactAccuracyParams::ImportanceOrder();
         uint32_t ahead = 0;
         double sumImpact = 0;
         double sumEqual = 0;
-        for (uint32_t run = 1; run <= 5; ++run)
+        for (uint32_t run : m_runs)
         {
             RngSeedManager::SetRun(run);
             const ImpactHoRoadInputs inputs = experiment.Draw();
@@ -673,9 +678,35 @@ class ImpactHoRoadComparisonTestCase : public ImpactHoTestCase
             sumEqual += e.mean;
         }
         NS_TEST_ASSERT_MSG_GT(sumImpact, sumEqual, "more accurate over the runs");
-        NS_TEST_ASSERT_MSG_GT_OR_EQ(ahead, 3u, "strictly more accurate in most runs");
+        NS_TEST_ASSERT_MSG_GT(2 * ahead, m_runs.size(), "strictly more accurate in most runs");
     }
+
+    ImpactHoRoadConfig m_config;  //!< the road
+    std::vector<uint32_t> m_runs; //!< RngRuns
 };
+
+/// The paper's road, short: UEs enter over [1.5 s, 3 s], each hands over once.
+ImpactHoRoadConfig
+ShortRoad()
+{
+    ImpactHoRoadConfig config;
+    config.simTime = Seconds(11);
+    return config;
+}
+
+/// The short road scaled down for the default run: two cells, and a quarter of the paper's
+/// contexts over a quarter of its rate, so that each transfer takes about as long and meets as
+/// many others in the slots as on the paper's road, in a quarter of the packets (the mean
+/// accuracies of both schemes stay within 2.5e-3 of the full road's on RngRun 1 to 5).
+ImpactHoRoadConfig
+QuickRoad()
+{
+    ImpactHoRoadConfig config = ShortRoad();
+    config.cells = 2;
+    config.contexts = {1024, 2048, 4096};
+    config.backhaulRate = DataRate("5Gbps");
+    return config;
+}
 
 /// (i) The solver's fallback in the simulation, by the link's rate against B_min.
 class ImpactHoFallbackTestCase : public ImpactHoTestCase
@@ -822,7 +853,15 @@ class ImpactHoRoadTestSuite : public TestSuite
     ImpactHoRoadTestSuite()
         : TestSuite("edge-llm-impactho-road", TestSuite::Type::UNIT)
     {
-        AddTestCase(new ImpactHoRoadComparisonTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ImpactHoRoadComparisonTestCase(QuickRoad(),
+                                                       {2, 3},
+                                                       "2 cells, a quarter of the bytes and "
+                                                       "the rate, RngRun 2 and 3"),
+                    edgellm::TEST_QUICK);
+        AddTestCase(new ImpactHoRoadComparisonTestCase(ShortRoad(),
+                                                       {1, 2, 3, 4, 5},
+                                                       "8 cells, 11 s, RngRun 1 to 5"),
+                    edgellm::TEST_EXTENSIVE);
     }
 };
 

@@ -144,22 +144,30 @@ class OnlineTestCase : public TestCase
 /**
  * \ingroup edge-llm-tests
  * \brief With ns-3's A3 handovers and online batching, ctHO's worst-user delay is at most
- * 1.02 x the better of tHO and cHO, at 2, 4.5 and 10 Gb/s, on 5 seeds each.
+ * 1.02 x the better of tHO and cHO, at each of the given rates, on each of the given seeds.
  */
 class A3PromiseTestCase : public OnlineTestCase
 {
   public:
-    A3PromiseTestCase()
-        : OnlineTestCase("A3 handovers, online: ctHO <= 1.02 min(tHO, cHO) on every seed")
+    /// \param rates backhaul rates, as DataRate takes them
+    /// \param seeds the RngRuns of each rate
+    /// \param draw what the case name says of the rates and seeds
+    A3PromiseTestCase(std::vector<std::string> rates,
+                      std::vector<uint32_t> seeds,
+                      const std::string& draw)
+        : OnlineTestCase("A3 handovers, online: ctHO <= 1.02 min(tHO, cHO) on every seed (" + draw +
+                         ")"),
+          m_rates(std::move(rates)),
+          m_seeds(std::move(seeds))
     {
     }
 
   private:
     void DoRun() override
     {
-        for (const char* rate : {"2Gbps", "4.5Gbps", "10Gbps"})
+        for (const std::string& rate : m_rates)
         {
-            for (uint32_t seed = 1; seed <= 5; ++seed)
+            for (uint32_t seed : m_seeds)
             {
                 RngSeedManager::SetRun(seed);
                 CtHoLineConfig c = OnlineConfig();
@@ -192,6 +200,9 @@ class A3PromiseTestCase : public OnlineTestCase
             }
         }
     }
+
+    std::vector<std::string> m_rates; //!< backhaul rates
+    std::vector<uint32_t> m_seeds;    //!< RngRuns
 };
 
 /**
@@ -423,13 +434,16 @@ class ReplanLedgerTestCase : public OnlineTestCase
 /**
  * \ingroup edge-llm-tests
  * \brief Each online plan predicts its group's measured worst delay within 2 %, for groups
- * of one and of two, on 5 seeds.
+ * of one and of two, on the given seeds.
  */
 class PredictionTestCase : public OnlineTestCase
 {
   public:
-    PredictionTestCase()
-        : OnlineTestCase("Online plans predict the measured delay within 2 %")
+    /// \param seeds the RngRuns
+    /// \param draw what the case name says of the seeds
+    PredictionTestCase(std::vector<uint32_t> seeds, const std::string& draw)
+        : OnlineTestCase("Online plans predict the measured delay within 2 % (" + draw + ")"),
+          m_seeds(std::move(seeds))
     {
     }
 
@@ -438,7 +452,7 @@ class PredictionTestCase : public OnlineTestCase
     {
         uint32_t singles = 0;
         uint32_t pairs = 0;
-        for (uint32_t seed = 1; seed <= 5; ++seed)
+        for (uint32_t seed : m_seeds)
         {
             RngSeedManager::SetRun(seed);
             CtHoLineConfig c = OnlineConfig();
@@ -481,6 +495,8 @@ class PredictionTestCase : public OnlineTestCase
         NS_TEST_ASSERT_MSG_GT(singles, 0u, "groups of one were seen");
         NS_TEST_ASSERT_MSG_GT(pairs, 0u, "groups of two were seen");
     }
+
+    std::vector<uint32_t> m_seeds; //!< RngRuns
 };
 
 /**
@@ -492,9 +508,13 @@ class PredictionTestCase : public OnlineTestCase
 class PrefillAfterTokensTestCase : public OnlineTestCase
 {
   public:
-    PrefillAfterTokensTestCase()
+    /// \param starts the pair's start points, m, for every scheme and rate
+    /// \param draw what the case name says of the start points
+    PrefillAfterTokensTestCase(std::vector<double> starts, const std::string& draw)
         : OnlineTestCase("Every handover prefill starts after its token IDs arrived, re-plans "
-                         "that grow a prefix included")
+                         "that grow a prefix included (" +
+                         draw + ")"),
+          m_starts(std::move(starts))
     {
     }
 
@@ -533,7 +553,7 @@ class PrefillAfterTokensTestCase : public OnlineTestCase
             c.backhaulRate = DataRate(k.rate);
             c.plannedBackhaulRate = DataRate(k.planned);
             const CtHoLineExperiment experiment(c);
-            for (double x : {125.0, 125.03, 125.07, 125.1, 125.13, 125.16, 125.19, 125.22})
+            for (double x : m_starts)
             {
                 edgellm::PrefillTokenWatch watch;
                 edgellm::MigrationWatch migrations;
@@ -573,6 +593,8 @@ class PrefillAfterTokensTestCase : public OnlineTestCase
         NS_TEST_ASSERT_MSG_GT(grown, 0u, "some re-plan grew a prefix");
         NS_TEST_ASSERT_MSG_GT(transitions, 0u, "migrations were traced");
     }
+
+    std::vector<double> m_starts; //!< the pair's start points, m
 };
 
 /**
@@ -584,8 +606,13 @@ class PrefillAfterTokensTestCase : public OnlineTestCase
 class MeasuredRegretTestCase : public OnlineTestCase
 {
   public:
-    MeasuredRegretTestCase()
-        : OnlineTestCase("Regret: online and clairvoyant batches, both measured at packet level")
+    /// \param seeds the RngRuns
+    /// \param draw what the case name says of the seeds
+    MeasuredRegretTestCase(std::vector<uint32_t> seeds, const std::string& draw)
+        : OnlineTestCase("Regret: online and clairvoyant batches, both measured at packet "
+                         "level (" +
+                         draw + ")"),
+          m_seeds(std::move(seeds))
     {
     }
 
@@ -593,7 +620,7 @@ class MeasuredRegretTestCase : public OnlineTestCase
     void DoRun() override
     {
         uint32_t multiBatch = 0;
-        for (uint32_t seed = 1; seed <= 3; ++seed)
+        for (uint32_t seed : m_seeds)
         {
             RngSeedManager::SetRun(seed);
             CtHoLineConfig c = OnlineConfig();
@@ -649,6 +676,8 @@ class MeasuredRegretTestCase : public OnlineTestCase
         }
         NS_TEST_EXPECT_MSG_GT(multiBatch, 0u, "some partition cut the handovers");
     }
+
+    std::vector<uint32_t> m_seeds; //!< RngRuns
 };
 
 /**
@@ -718,11 +747,31 @@ class OnlineCtHoTestSuite : public TestSuite
     {
         AddTestCase(new SameCycleTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new ReplanLedgerTestCase(), edgellm::TEST_QUICK);
-        AddTestCase(new PredictionTestCase(), edgellm::TEST_QUICK);
-        AddTestCase(new A3PromiseTestCase(), edgellm::TEST_QUICK);
-        AddTestCase(new PrefillAfterTokensTestCase(), edgellm::TEST_QUICK);
-        AddTestCase(new MeasuredRegretTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new JoinHookTestCase(), edgellm::TEST_QUICK);
+        // A smaller draw of each long case below, on which what those cases require to have
+        // happened (groups of one and of two, a re-plan that grew a prefix, a partition that
+        // cut the handovers) does happen.
+        AddTestCase(new PredictionTestCase({1}, "RngRun 1"), edgellm::TEST_QUICK);
+        AddTestCase(new A3PromiseTestCase({"2Gbps", "4.5Gbps", "10Gbps"},
+                                          {1},
+                                          "2, 4.5 and 10 Gbps, RngRun 1"),
+                    edgellm::TEST_QUICK);
+        AddTestCase(new PrefillAfterTokensTestCase({125.07, 125.13}, "2 start points"),
+                    edgellm::TEST_QUICK);
+        AddTestCase(new MeasuredRegretTestCase({1}, "RngRun 1"), edgellm::TEST_QUICK);
+        // The same checks on every seed, rate and start point: minutes.
+        AddTestCase(new PredictionTestCase({1, 2, 3, 4, 5}, "RngRun 1 to 5"),
+                    edgellm::TEST_EXTENSIVE);
+        AddTestCase(new A3PromiseTestCase({"2Gbps", "4.5Gbps", "10Gbps"},
+                                          {1, 2, 3, 4, 5},
+                                          "2, 4.5 and 10 Gbps, RngRun 1 to 5"),
+                    edgellm::TEST_EXTENSIVE);
+        AddTestCase(new PrefillAfterTokensTestCase(
+                        {125.0, 125.03, 125.07, 125.1, 125.13, 125.16, 125.19, 125.22},
+                        "8 start points"),
+                    edgellm::TEST_EXTENSIVE);
+        AddTestCase(new MeasuredRegretTestCase({1, 2, 3}, "RngRun 1 to 3"),
+                    edgellm::TEST_EXTENSIVE);
     }
 };
 

@@ -12,6 +12,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
+# The suites' QUICK cases only, whatever the caller's environment says: their EXTENSIVE cases
+# run the same code on longer draws, and take minutes each even without the sanitizers.
+export EDGE_LLM_FULLNESS=QUICK
+
 jobs=$(nproc)
 all_steps=(sanitize)
 
