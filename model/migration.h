@@ -129,13 +129,13 @@ class Migration
         PhaseTrace* phase{nullptr};           //!< every change of phase
     };
 
-    /// \return the lower-case name of a phase, e.g. "committed"
+    /// \param phase a phase \return its lower-case name, e.g. "committed"
     static std::string PhaseName(Phase phase);
-    /// \return the lower-case name of a prefill step, e.g. "awaiting-ids"
+    /// \param step a prefill step \return its lower-case name, e.g. "awaiting-ids"
     static std::string StepName(PrefillStep step);
-    /// \return the lower-case name of a KV step, e.g. "in-flight"
+    /// \param step a KV step \return its lower-case name, e.g. "in-flight"
     static std::string StepName(KvStep step);
-    /// \return the lower-case name of a link watch, e.g. "stalled"
+    /// \param watch a link watch \return its lower-case name, e.g. "stalled"
     static std::string StepName(LinkWatch watch);
 
     /// A migration that has not begun (NONE): for containers.
