@@ -21,7 +21,7 @@ set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledg
                          edge-llm-online edge-llm-sit edge-llm-lte-radio edge-llm-impactho
                          edge-llm-impactho-road edge-llm-predictor edge-llm-pallas
                          edge-llm-faults edge-llm-handover-failure edge-llm-rlf
-                         edge-llm-online-faults edge-llm-soak)
+                         edge-llm-online-faults edge-llm-online-grouper edge-llm-soak)
 foreach(suite ${EDGE_LLM_TEST_SUITES})
   add_test(NAME ${suite}-suite
            COMMAND sh -c "exec \"$0\" --suite=${suite} --verbose --fullness=\"\${EDGE_LLM_FULLNESS:-QUICK}\""

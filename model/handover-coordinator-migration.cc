@@ -260,7 +260,7 @@ HandoverCoordinator::EndMigration(uint64_t imsi, MigrationState state, bool resu
     Scheduler()->CompleteRecord(record);
     m_cancelledTrace(imsi, m.epoch, withdrawn);
     const uint32_t group = record.group;
-    if (group != 0 && m_groups[group - 1].online)
+    if (m_online.IsOnline(group))
     {
         // The rest of its cycle group may have waited only for it.
         TryPrefill(0, group);

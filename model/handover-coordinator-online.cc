@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Online cycle groups: the handovers to one target that one prefill batch will hold are
-// planned together, and a migration under way is re-planned when its group grows.
+// Online cycle groups, as the coordinator carries them out: OnlineGrouper plans a handover
+// with its target's open group, and the members under way are re-planned when it joins.
 
 #include "handover-coordinator.h"
 #include "range-set.h"
@@ -19,216 +19,81 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorOnline");
 
-namespace
-{
-
-/// \return the units of ranges
-uint64_t
-Units(const std::vector<std::pair<uint32_t, uint32_t>>& ranges)
-{
-    uint64_t n = 0;
-    for (const auto& [first, count] : ranges)
-    {
-        n += count;
-    }
-    return n;
-}
-
-} // namespace
-
-HandoverPlan
-HandoverCoordinator::PlanCycleGroup(
-    const std::vector<uint64_t>& members,
-    uint64_t imsi,
-    uint16_t holder,
-    uint16_t target,
-    Time freeBefore,
-    const std::map<std::pair<uint16_t, uint16_t>, uint64_t>& backlog,
-    uint32_t group)
-{
-    const Time now = Simulator::Now();
-    HandoverPlanInput input;
-    input.nowS = now.GetSeconds();
-    input.group = group;
-    HandoverTargetView view = m_inputs.MakeTargetView(target);
-    view.prefillFreeAtS = freeBefore.GetSeconds();
-    input.targets.push_back(view);
-    std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
-    // KV bytes each link has carried for the members from their old prefixes on: of no use
-    // if their prefixes grow.
-    std::map<std::pair<uint16_t, uint16_t>, uint64_t> sentBytes;
-    std::vector<std::pair<std::size_t, uint64_t>> keepBounds; // session index, its old prefix
-    for (uint64_t other : members)
-    {
-        const Migration& m = m_migrations.at(other);
-        const HandoverRecord& r = m_recorder[m.record];
-        HandoverSessionView v = m_inputs.MakeSessionView(other,
-                                                         m.route.front(),
-                                                         target,
-                                                         r.hoStart.GetSeconds(),
-                                                         r.contextTokens,
-                                                         true,
-                                                         input.links,
-                                                         index);
-        v.inProgress = true;
-        const uint64_t unsent =
-            Units(GetSender(m.route[0], m.route[1])->GetUnsentRanges(other, m.epoch));
-        const uint64_t planned = CountUnits(r.transferRanges);
-        // Once all its KV is in TCP, its transfer may be complete at the target already:
-        // its plan stands.
-        if (planned > 0 && unsent == 0)
-        {
-            v.prefixMin = r.prefillTokens;
-            v.prefixMax = r.prefillTokens;
-        }
-        else if (planned > unsent)
-        {
-            keepBounds.emplace_back(input.sessions.size(), r.prefillTokens);
-            sentBytes[{m.route[0], m.route[1]}] +=
-                (planned - unsent) * GetKvProfile(other).bytesPerToken;
-        }
-        input.sessions.push_back(v);
-    }
-    input.sessions.push_back(m_inputs.MakeSessionView(imsi,
-                                                      holder,
-                                                      target,
-                                                      now.GetSeconds(),
-                                                      GetCell(holder).port->GetContextTokens(imsi),
-                                                      true,
-                                                      input.links,
-                                                      index));
-    for (HandoverLinkView& link : input.links)
-    {
-        auto b = backlog.find({link.fromCell, link.toCell});
-        link.backlogBytes =
-            b != backlog.end() ? b->second : LinkBacklog(link.fromCell, link.toCell);
-    }
-    // Two views, each true to what its prefixes cost: one keeps what the members sent (no
-    // prefix grows past its old one), the other lets them grow and counts those bytes, which
-    // the link carries all the same. The policy chooses.
-    HandoverPlanInput keep = input;
-    for (const auto& [session, prefix] : keepBounds)
-    {
-        HandoverSessionView& v = keep.sessions[session];
-        v.prefixMax = std::min(v.prefixMax, prefix);
-    }
-    HandoverPlanInput grow = input;
-    for (HandoverLinkView& link : grow.links)
-    {
-        auto sent = sentBytes.find({link.fromCell, link.toCell});
-        if (sent != sentBytes.end())
-        {
-            link.backlogBytes += sent->second;
-        }
-    }
-    const HandoverPlan plan =
-        Scheduler()->PlanCycleGroup(keep, keepBounds.empty() ? nullptr : &grow);
-    return plan;
-}
-
-uint64_t
-HandoverCoordinator::LinkBacklog(uint16_t from, uint16_t to) const
-{
-    Ptr<KvTransferSender> sender = GetSender(from, to);
-    return sender ? sender->GetBacklogBytes() + sender->GetSocketBufferedBytes() : 0;
-}
-
 HandoverPlan
 HandoverCoordinator::PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t* group)
 {
-    const Time now = Simulator::Now();
-    Cell& t = GetCell(target);
-    // The target can prefill only once it has the token IDs, which queue behind what the
-    // link's TCP holds already.
-    Ptr<KvTransferSender> sender = GetSender(holder, target);
-    const uint64_t context = GetCell(holder).port->GetContextTokens(imsi);
-    const uint64_t ahead = sender->GetSocketBufferedBytes() + sender->GetWritingBytesLeft() +
-                           KvTransferHeader::SERIALIZED_SIZE +
-                           context * KvTransferHeader::BYTES_PER_TOKEN_ID;
-    const Time tokensIn = now + Seconds(ahead * 8.0 / GetPlannedRateBps(holder, target)) +
-                          sender->GetLinkDelay() + Scheduler()->GetOnlineTokensSlack();
-
-    // Alone: a batch of its own, after every batch planned here.
-    const Time aloneFree = std::max({t.prefillFreeAt, t.port->GetIterationEnd(), tokensIn});
-    const std::map<std::pair<uint16_t, uint16_t>, uint64_t> live{
-        {{holder, target}, LinkBacklog(holder, target)}};
-    HandoverPlan plan = PlanCycleGroup({}, imsi, holder, target, aloneFree, live, 0);
-
-    // With the group whose batch has not started, which waits for this one's tokens if it
-    // must: taken if that makes the worst of them no worse.
-    const uint32_t open = t.openGroup;
-    if (open != 0 && now < m_groups[open - 1].boundary)
+    const OnlineGrouper::Decision d = m_online.Plan(imsi, holder, target);
+    *group = d.group;
+    if (!d.joined)
     {
-        Group& g = m_groups[open - 1];
-        std::vector<std::pair<Time, uint64_t>> byStart;
-        Time worst{0};
-        for (const auto& [other, m] : m_migrations)
+        return d.plan;
+    }
+    Ptr<CellPort> t = GetCell(target).port;
+    if (d.batchMoved)
+    {
+        // The batch waits for the newcomer's tokens: what is queued for the earlier boundary
+        // comes out, to go in with the rest.
+        for (uint64_t other : d.others)
         {
-            const HandoverRecord& r = m_recorder[m.record];
-            // A transfer given up on has nothing left to re-plan: its prefill is fixed.
-            if (m.GetPhase() == COMMITTED && r.group == open && !m.IsOpen() && !m.GaveUpOnLink() &&
-                m.route.size() == 2 && m.route.back() == target)
+            Migration& m = m_migrations.at(other);
+            if (m.IsPrefillQueued() && t->ResizeQueuedPrefill(other, 0))
             {
-                byStart.emplace_back(r.hoStart, other);
-                worst = std::max(worst, r.predictedDelay);
+                m.PrefillUnqueued();
             }
-        }
-        std::sort(byStart.begin(), byStart.end());
-        std::vector<uint64_t> members;
-        for (const auto& [start, other] : byStart)
-        {
-            members.push_back(other);
-        }
-        std::map<std::pair<uint16_t, uint16_t>, uint64_t> backlog = g.backlog;
-        backlog.try_emplace({holder, target}, LinkBacklog(holder, target));
-        const Time joinFree = std::max(g.freeBefore, tokensIn);
-        const HandoverPlan joint =
-            PlanCycleGroup(members, imsi, holder, target, joinFree, backlog, open);
-        if (!members.empty() && Scheduler()->JoinCycleGroup(joint, worst, plan))
-        {
-            g.backlog = backlog;
-            const Time boundary = t.port->GetPrefillBoundary(joinFree);
-            if (boundary != g.boundary)
-            {
-                // The batch waits for the newcomer's tokens: what is queued for the earlier
-                // boundary comes out, to go in with the rest.
-                for (uint64_t other : members)
-                {
-                    Migration& m = m_migrations.at(other);
-                    if (m.IsPrefillQueued() && t.port->ResizeQueuedPrefill(other, 0))
-                    {
-                        m.PrefillUnqueued();
-                    }
-                }
-            }
-            g.freeBefore = joinFree;
-            g.boundary = boundary;
-            const Time predicted =
-                joint.predictedDelay.IsStrictlyNegative() ? Time(0) : joint.predictedDelay;
-            for (uint64_t other : members)
-            {
-                const SessionPlan* p = joint.Find(other);
-                if (p && p->action == SessionPlan::MIGRATE)
-                {
-                    HandoverRecord& r = m_recorder[m_migrations.at(other).record];
-                    r.prefixTokens = std::min(joint.prefixTokens, r.contextTokens);
-                    ReplanMigration(other, *p, predicted);
-                }
-            }
-            *group = open;
-            return joint;
         }
     }
-    Group g;
-    g.online = true;
-    g.target = target;
-    g.freeBefore = aloneFree;
-    g.boundary = t.port->GetPrefillBoundary(aloneFree);
-    g.backlog = live;
-    m_groups.push_back(g);
-    t.openGroup = m_groups.size();
-    *group = t.openGroup;
-    return plan;
+    const Time predicted =
+        d.plan.predictedDelay.IsStrictlyNegative() ? Time(0) : d.plan.predictedDelay;
+    for (uint64_t other : d.others)
+    {
+        const SessionPlan* p = d.plan.Find(other);
+        if (p && p->action == SessionPlan::MIGRATE)
+        {
+            HandoverRecord& r = m_recorder[m_migrations.at(other).record];
+            r.prefixTokens = std::min(d.plan.prefixTokens, r.contextTokens);
+            ReplanMigration(other, *p, predicted);
+        }
+    }
+    return d.plan;
+}
+
+std::vector<OnlineGrouper::Member>
+HandoverCoordinator::GetReplannableMembers(uint32_t group, uint16_t target)
+{
+    std::vector<OnlineGrouper::Member> members;
+    for (const auto& [imsi, m] : m_migrations)
+    {
+        const HandoverRecord& r = m_recorder[m.record];
+        // A transfer given up on has nothing left to re-plan: its prefill is fixed.
+        if (m.GetPhase() != COMMITTED || r.group != group || m.IsOpen() || m.GaveUpOnLink() ||
+            m.route.size() != 2 || m.route.back() != target)
+        {
+            continue;
+        }
+        OnlineGrouper::Member member;
+        member.imsi = imsi;
+        member.holder = m.route.front();
+        member.handoverStart = r.hoStart;
+        member.contextTokens = r.contextTokens;
+        member.prefillTokens = r.prefillTokens;
+        member.plannedUnits = CountUnits(r.transferRanges);
+        for (const auto& [first, count] :
+             GetSender(m.route[0], m.route[1])->GetUnsentRanges(imsi, m.epoch))
+        {
+            member.unsentUnits += count;
+        }
+        member.bytesPerToken = GetKvProfile(imsi).bytesPerToken;
+        member.predictedDelay = r.predictedDelay;
+        members.push_back(member);
+    }
+    return members;
+}
+
+uint32_t
+HandoverCoordinator::NewGroupNumber()
+{
+    m_groups.emplace_back();
+    return static_cast<uint32_t>(m_groups.size());
 }
 
 void
@@ -362,22 +227,17 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
 void
 HandoverCoordinator::SetGroupPrefillEnd(uint32_t group)
 {
-    const Group& g = m_groups[group - 1];
-    Cell& t = GetCell(g.target);
-    std::vector<uint64_t> lengths;
+    std::vector<uint64_t> prefills;
     for (const auto& [imsi, m] : m_migrations)
     {
         const HandoverRecord& r = m_recorder[m.record];
         if (r.group == group && r.prefillTokens > 0)
         {
-            lengths.push_back(r.prefillTokens);
+            prefills.push_back(r.prefillTokens);
         }
     }
-    const LlmComputeModel& model = t.port->GetComputeModel();
-    t.prefillFreeAt =
-        lengths.empty()
-            ? g.freeBefore
-            : g.boundary + Seconds(model.BatchPrefillTime(PrefillBatch::FromLengths(lengths)));
+    const auto [target, end] = m_online.GetBatchEnd(group, prefills);
+    GetCell(target).prefillFreeAt = end;
 }
 
 } // namespace ns3

@@ -232,7 +232,8 @@ HandoverCoordinator::HandoverCoordinator()
                   },
                   [this](const HandoverSlotInput& input) { return Scheduler()->Slot(input); },
                   [this]() { return !m_migrations.empty(); }),
-      m_inputs(this)
+      m_inputs(this),
+      m_online(this, &m_inputs)
 {
 }
 

@@ -14,6 +14,7 @@
 #include "kv-transfer-application.h"
 #include "link-failure-handler.h"
 #include "migration.h"
+#include "online-grouper.h"
 #include "plan-input-builder.h"
 #include "ran-observer.h"
 #include "relay-paths.h"
@@ -70,7 +71,8 @@ namespace ns3
  */
 class HandoverCoordinator : public Object,
                             private LinkFailureHandler::Host,
-                            private PlanInputBuilder::Source
+                            private PlanInputBuilder::Source,
+                            private OnlineGrouper::Host
 {
   public:
     /// How sessions are grouped into batch prefills.
@@ -241,7 +243,7 @@ class HandoverCoordinator : public Object,
     MigrationState GetMigrationState(uint64_t imsi) const;
 
     /// \return the scheduler in use
-    Ptr<HandoverScheduler> GetScheduler() const;
+    Ptr<HandoverScheduler> GetScheduler() const override;
 
     /// \return handovers whose session stayed at its holder because the target's memory was
     /// full then (TargetMemoryFull Fallback)
@@ -358,22 +360,16 @@ class HandoverCoordinator : public Object,
         Ptr<CellPort> port;        //!< every call on the cell goes through it
         Time prefillFreeAt{0};     //!< end of the handover prefills planned here
         uint64_t queuedPrefill{0}; //!< tokens of those not yet done
-        uint32_t openGroup{0};     //!< the online cycle group forming here; 0 if none
     };
 
-    /// An oracle group, or an online cycle group: the handovers one prefill batch holds.
+    /// An oracle group: the handovers one prefill batch holds. An online cycle group has one
+    /// too, empty, for its number; its batch is the OnlineGrouper's.
     struct Group
     {
         std::map<uint64_t, Time> expected; //!< members and their expected handover times
         bool planned{false};               //!< the plan is fixed
         HandoverPlan plan;                 //!< the plan, once fixed
         std::vector<uint64_t> waiting;     //!< members that have not handed over yet
-        bool online{false};                //!< a cycle group (the rest apply to these)
-        uint16_t target{0};                //!< where its batch runs
-        Time freeBefore;                   //!< when the target is free of earlier work
-        Time boundary;                     //!< when its batch starts: a cycle boundary
-        /// Bytes queued and in TCP on each of its links when the group first used it
-        std::map<std::pair<uint16_t, uint16_t>, uint64_t> backlog;
     };
 
     void HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
@@ -450,8 +446,8 @@ class HandoverCoordinator : public Object,
     /// Plan a session alone (group 0), or fix its oracle group's plan. \return the plan
     HandoverPlan PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t group);
     /**
-     * \brief Plan an online handover with its target's open cycle group, and re-plan the
-     * group's migrations under way.
+     * \brief Plan an online handover (OnlineGrouper), and re-plan the migrations under way of
+     * the group it joins.
      * \param imsi the UE
      * \param holder the cell holding its cache
      * \param target its target
@@ -459,26 +455,9 @@ class HandoverCoordinator : public Object,
      * \return the group's plan
      */
     HandoverPlan PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t* group);
-    /**
-     * \brief Plan a cycle group: migrations under way and a newcomer, in one batch.
-     * \param members the group's migrations, by handover time
-     * \param imsi the newcomer
-     * \param holder the cell holding its cache
-     * \param target the target of all
-     * \param freeBefore when the target can start the batch, before rounding to a boundary
-     * \param backlog each link's backlog before the group; live for a link not in it
-     * \param group the group, for the input
-     * \return the plan: the better of keeping what members sent and letting prefixes grow
-     */
-    HandoverPlan PlanCycleGroup(const std::vector<uint64_t>& members,
-                                uint64_t imsi,
-                                uint16_t holder,
-                                uint16_t target,
-                                Time freeBefore,
-                                const std::map<std::pair<uint16_t, uint16_t>, uint64_t>& backlog,
-                                uint32_t group);
-    /// \return the KV bytes a link holds queued and in TCP now
-    uint64_t LinkBacklog(uint16_t from, uint16_t to) const;
+    std::vector<OnlineGrouper::Member> GetReplannableMembers(uint32_t group,
+                                                             uint16_t target) override;
+    uint32_t NewGroupNumber() override;
     /**
      * \brief Replace a migration's plan: what its transfer has handed to TCP is kept, the
      * rest is withdrawn (KvDiscardReason::REPLAN) and the new plan's rest goes in a new epoch.
@@ -552,6 +531,7 @@ class HandoverCoordinator : public Object,
     LinkFailureHandler m_linkFailures; //!< what a radio link failure does
     SlotClock m_slotClock;             //!< the slot hook's clock
     PlanInputBuilder m_inputs;         //!< the views the policy plans with
+    OnlineGrouper m_online;            //!< the online cycle groups' plans and batches
 };
 
 } // namespace ns3
