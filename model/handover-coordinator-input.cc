@@ -121,7 +121,7 @@ HandoverCoordinator::GatherSlot(HandoverSlotInput& input, std::map<uint64_t, uin
     std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
     for (const auto& [imsi, m] : m_migrations)
     {
-        const bool transferring = !m.KvDone() && (m.IsOpen() || m_recorder[m.record].kvBytes > 0);
+        const bool transferring = !m.KvDone() && (m.IsOpen() || CountUnits(m.transferRanges) > 0);
         if ((m.GetPhase() == PREPARED || m.GetPhase() == COMMITTED) && transferring)
         {
             input.migrations.push_back(m_inputs.MakeMigrationView(imsi, m, &input.links, &index));

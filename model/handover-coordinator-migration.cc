@@ -47,6 +47,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
 
     Migration m = NewMigration(imsi);
     m.record = recordIndex;
+    m.group = record.group;
     m.plan = plan;
     m.nextToken = next;
     bool open = keepDecoding;
@@ -110,7 +111,9 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
             m.openEnd = std::max(m.openEnd, r.end);
         }
     }
-    record.prefillTokens = prefill.empty() ? 0 : prefill.front().end;
+    m.prefillTokens = prefill.empty() ? 0 : prefill.front().end;
+    m.transferRanges = transfer;
+    record.prefillTokens = m.prefillTokens;
     record.unit = plan.unit;
     record.transferRanges = transfer;
     const uint64_t transferUnits = CountUnits(transfer);
@@ -164,7 +167,7 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     request.bytesPerUnit =
         plan.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;
     request.forwardedFirst = 0;
-    request.forwardedCount = static_cast<uint32_t>(record.prefillTokens);
+    request.forwardedCount = static_cast<uint32_t>(m.prefillTokens);
     for (const PlanRange& r : transfer)
     {
         request.ranges.emplace_back(static_cast<uint32_t>(r.first),
@@ -183,17 +186,17 @@ HandoverCoordinator::StartMigration(uint64_t imsi,
     m.receivedAtStart = t.port->GetReceivedBytes(imsi);
     m.expectedS = handoverAt.GetSeconds();
     record.kvBytes = transferUnits * request.bytesPerUnit;
-    if (record.prefillTokens > 0)
+    if (m.prefillTokens > 0)
     {
         // What online plans behind this one wait for: the earliest its prefill can end.
         const LlmComputeModel& model = t.port->GetComputeModel();
         t.prefillFreeAt = std::max(t.prefillFreeAt, Simulator::Now()) +
-                          Seconds(model.PrefillTime(record.prefillTokens));
-        t.queuedPrefill += record.prefillTokens;
+                          Seconds(model.PrefillTime(m.prefillTokens));
+        t.queuedPrefill += m.prefillTokens;
     }
     // In the table before the sender hears of it: a slot policy may ask for its budget at once.
     Migration& placed = m_migrations[imsi] = m;
-    placed.Begin(prepared, record.prefillTokens, !request.ranges.empty(), open);
+    placed.Begin(prepared, placed.prefillTokens, !request.ranges.empty(), open);
     if (!request.ranges.empty() || request.forwardedCount > 0 || request.open)
     {
         sender->Enqueue(request);
@@ -224,13 +227,13 @@ HandoverCoordinator::EndMigration(uint64_t imsi, MigrationState state, bool resu
     HandoverRecord& record = m_recorder[m.record];
     record.outcome = outcome;
     record.wastedBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
-    if (m.PrefillDone() && record.prefillTokens > 0)
+    if (m.PrefillDone() && m.prefillTokens > 0)
     {
-        record.wastedGpuSeconds = t.port->GetComputeModel().PrefillTime(record.prefillTokens);
+        record.wastedGpuSeconds = t.port->GetComputeModel().PrefillTime(m.prefillTokens);
     }
-    if (!m.PrefillDone() && record.prefillTokens > 0)
+    if (!m.PrefillDone() && m.prefillTokens > 0)
     {
-        t.queuedPrefill -= std::min(t.queuedPrefill, record.prefillTokens);
+        t.queuedPrefill -= std::min(t.queuedPrefill, m.prefillTokens);
     }
     if (resumeHolder)
     {
@@ -259,7 +262,7 @@ HandoverCoordinator::EndMigration(uint64_t imsi, MigrationState state, bool resu
     }
     Scheduler()->CompleteRecord(record);
     m_cancelledTrace(imsi, m.epoch, withdrawn);
-    const uint32_t group = record.group;
+    const uint32_t group = m.group;
     if (m_online.IsOnline(group))
     {
         // The rest of its cycle group may have waited only for it.
@@ -340,7 +343,7 @@ HandoverCoordinator::TokensArrived(uint16_t cellId,
     }
     m.IdsArrived();
     TrySubmitReprefill(imsi, m);
-    TryPrefill(imsi, m_recorder[m.record].group);
+    TryPrefill(imsi, m.group);
 }
 
 void
@@ -363,7 +366,7 @@ HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
         }
         for (const auto& [member, m] : m_migrations)
         {
-            if (m_recorder[m.record].group == group)
+            if (m.group == group)
             {
                 batch.push_back(member);
             }
@@ -381,13 +384,12 @@ HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
     for (uint64_t member : batch)
     {
         Migration& m = m_migrations.at(member);
-        const HandoverRecord& r = m_recorder[m.record];
         // A stalled transfer given up on re-prefills what did not arrive with the prefix.
-        const uint64_t tokens = r.prefillTokens + (m.GaveUpOnLink() ? r.reprefillTokens : 0);
+        const uint64_t tokens = m.prefillTokens + (m.GaveUpOnLink() ? m.reprefillTokens : 0);
         if (tokens > 0 && m.ReadyForBatch())
         {
             m.PrefillQueued();
-            jobs[r.targetCell].emplace_back(member, tokens);
+            jobs[m.route.back()].emplace_back(member, tokens);
         }
     }
     for (const auto& [cell, list] : jobs)

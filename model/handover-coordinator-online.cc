@@ -65,7 +65,7 @@ HandoverCoordinator::GetReplannableMembers(uint32_t group, uint16_t target)
     {
         const HandoverRecord& r = m_recorder[m.record];
         // A transfer given up on has nothing left to re-plan: its prefill is fixed.
-        if (m.GetPhase() != COMMITTED || r.group != group || m.IsOpen() || m.GaveUpOnLink() ||
+        if (m.GetPhase() != COMMITTED || m.group != group || m.IsOpen() || m.GaveUpOnLink() ||
             m.route.size() != 2 || m.route.back() != target)
         {
             continue;
@@ -75,8 +75,8 @@ HandoverCoordinator::GetReplannableMembers(uint32_t group, uint16_t target)
         member.holder = m.route.front();
         member.handoverStart = r.hoStart;
         member.contextTokens = r.contextTokens;
-        member.prefillTokens = r.prefillTokens;
-        member.plannedUnits = CountUnits(r.transferRanges);
+        member.prefillTokens = m.prefillTokens;
+        member.plannedUnits = CountUnits(m.transferRanges);
         for (const auto& [first, count] :
              GetSender(m.route[0], m.route[1])->GetUnsentRanges(imsi, m.epoch))
         {
@@ -109,11 +109,11 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
         plan.transferDeadline == Time::Max() ? Time::Max() : r.hoStart + plan.transferDeadline;
     Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
     r.predictedDelay = predicted;
-    bool same = prefix == r.prefillTokens && ranges.size() == r.transferRanges.size();
+    bool same = prefix == m.prefillTokens && ranges.size() == m.transferRanges.size();
     for (std::size_t i = 0; same && i < ranges.size(); ++i)
     {
-        same = ranges[i].first == r.transferRanges[i].first &&
-               ranges[i].end == r.transferRanges[i].end;
+        same = ranges[i].first == m.transferRanges[i].first &&
+               ranges[i].end == m.transferRanges[i].end;
     }
     m.plan.transferDeadline = plan.transferDeadline;
     if (same)
@@ -126,7 +126,7 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
 
     // What this transfer has handed to TCP: the old ranges but those still unsent.
     edgellm::RangeSet sent;
-    for (const PlanRange& old : r.transferRanges)
+    for (const PlanRange& old : m.transferRanges)
     {
         sent.Add(old.first, old.end);
     }
@@ -142,13 +142,13 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     }
     // A TOKENS message in TCP already will arrive, under the old epoch.
     const bool tokensOnTheWay =
-        !m.IdsIn() && r.prefillTokens > 0 && !sender->HasPendingControl(imsi, m.epoch);
+        !m.IdsIn() && m.prefillTokens > 0 && !sender->HasPendingControl(imsi, m.epoch);
     const uint32_t oldEpoch = m.epoch;
     const uint64_t withdrawn = sender->Cancel(imsi, m.epoch, KvDiscardReason::REPLAN);
     m.epoch = ++m_epochs[imsi];
     r.epoch = m.epoch;
     r.replans += 1;
-    if (prefix > r.prefillTokens)
+    if (prefix > m.prefillTokens)
     {
         // A longer prefix prefills what was sent from the old one on: those bytes are of no
         // use, and the target drops them as stale, under the re-plan.
@@ -175,7 +175,7 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
     }
     // The IDs of the old prefix serve a prefix no longer, whether in or on the way; a longer
     // one needs them again, and so does one whose TOKENS message the cancel withdrew.
-    const bool covered = prefix <= r.prefillTokens && (m.IdsIn() || tokensOnTheWay);
+    const bool covered = prefix <= m.prefillTokens && (m.IdsIn() || tokensOnTheWay);
     const bool forward = prefix > 0 && !covered;
     m.tokensEpoch = 0;
     if (forward)
@@ -208,11 +208,13 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
                                                      << "'s prefill started before its "
                                                         "group's batch");
     }
-    t.queuedPrefill = t.queuedPrefill - std::min(t.queuedPrefill, r.prefillTokens) + prefix;
+    t.queuedPrefill = t.queuedPrefill - std::min(t.queuedPrefill, m.prefillTokens) + prefix;
     // With no range left to send, nothing is kept either (a kept range is one it still
     // needs): the cache needs only its prefill.
     m.Replanned(prefix, forward, !request.ranges.empty());
     m.plan = plan;
+    m.prefillTokens = prefix;
+    m.transferRanges = ranges;
     r.prefillTokens = prefix;
     r.transferRanges = ranges;
     r.transferTokens = CountUnits(ranges);
@@ -230,10 +232,9 @@ HandoverCoordinator::SetGroupPrefillEnd(uint32_t group)
     std::vector<uint64_t> prefills;
     for (const auto& [imsi, m] : m_migrations)
     {
-        const HandoverRecord& r = m_recorder[m.record];
-        if (r.group == group && r.prefillTokens > 0)
+        if (m.group == group && m.prefillTokens > 0)
         {
-            prefills.push_back(r.prefillTokens);
+            prefills.push_back(m.prefillTokens);
         }
     }
     const auto [target, end] = m_online.GetBatchEnd(group, prefills);

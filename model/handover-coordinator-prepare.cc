@@ -166,6 +166,7 @@ HandoverCoordinator::GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end,
     {
         ranges.emplace_back(static_cast<uint32_t>(m.openEnd),
                             static_cast<uint32_t>(end - m.openEnd));
+        m.transferRanges.push_back({m.openEnd, end});
         HandoverRecord& record = m_recorder[m.record];
         record.transferRanges.push_back({m.openEnd, end});
         record.transferTokens += end - m.openEnd;

@@ -70,7 +70,7 @@ HandoverCoordinator::CheckStall(uint64_t imsi, std::size_t record)
                             m.plan.resume == SessionPlan::ALL_ARRIVED &&
                             r.unit == KvTransferHeader::TOKEN;
         const uint64_t missing =
-            MissingUnits(r.transferRanges, GetCell(target).port->GetReceivedRanges(imsi));
+            MissingUnits(m.transferRanges, GetCell(target).port->GetReceivedRanges(imsi));
         NS_LOG_INFO("imsi " << imsi << ": transfer to cell " << target << " stalled, " << missing
                             << " tokens missing; " << (giveUp ? "re-prefill" : "wait"));
         m_stalledTrace(imsi, m.epoch, missing, giveUp);
@@ -96,9 +96,10 @@ HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
     {
         record.arrived.push_back({first, end});
     }
-    const uint64_t tokens = MissingUnits(record.transferRanges, received);
+    const uint64_t tokens = MissingUnits(m.transferRanges, received);
     const SessionKvProfile kv = GetKvProfile(imsi);
     record.abandonedBytes = std::min(record.kvBytes, tokens * kv.bytesPerToken);
+    m.reprefillTokens = tokens;
     record.reprefillTokens = tokens;
     const bool prefixIdsIn = m.IdsIn();
     RetireEpoch(imsi, m, KvDiscardReason::LINK_DOWN);
@@ -110,17 +111,17 @@ HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
     record.epoch = m.epoch;
     uint64_t idFirst = UINT64_MAX;
     uint64_t idEnd = 0;
-    for (const PlanRange& p : record.transferRanges)
+    for (const PlanRange& p : m.transferRanges)
     {
         received.ForEachGap(p.first, p.end, [&idFirst, &idEnd](uint64_t a, uint64_t b) {
             idFirst = std::min(idFirst, a);
             idEnd = std::max(idEnd, b);
         });
     }
-    if (!prefixIdsIn && record.prefillTokens > 0)
+    if (!prefixIdsIn && m.prefillTokens > 0)
     {
         idFirst = 0;
-        idEnd = std::max(idEnd, record.prefillTokens);
+        idEnd = std::max(idEnd, m.prefillTokens);
     }
     const bool idsSent = idEnd > idFirst;
     if (idsSent)
@@ -139,7 +140,7 @@ HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
     // with them, in one prefill (TryPrefill).
     m.GiveUpOnLink(tokens, idsSent);
     TrySubmitReprefill(imsi, m);
-    TryPrefill(imsi, record.group);
+    TryPrefill(imsi, m.group);
     TryResume(imsi);
 }
 
