@@ -39,7 +39,7 @@ namespace ns3
  * \ingroup edge-llm
  * \brief Carries out handover plans: a generic migration state machine.
  *
- * It listens to a RanObserver and asks its HandoverScheduler for plans; it holds no policy
+ * It listens to a RanObserver and asks its HandoverScheduler for plans; it holds no scheme
  * logic. Each migration of a session goes through
  *
  *     (predicted) PREPARED --handover to the predicted target--> COMMITTED --> RESUMED
@@ -530,7 +530,7 @@ class HandoverCoordinator : public Object,
 
     LinkFailureHandler m_linkFailures; //!< what a radio link failure does
     SlotClock m_slotClock;             //!< the slot hook's clock
-    PlanInputBuilder m_inputs;         //!< the views the policy plans with
+    PlanInputBuilder m_inputs;         //!< the views the scheduler plans with
     OnlineGrouper m_online;            //!< the online cycle groups' plans and batches
 };
 
