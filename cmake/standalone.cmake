@@ -257,7 +257,9 @@ add_test(NAME edge-llm-cmake-new-target-names
                  -DWORK_DIR=${PROJECT_BINARY_DIR}/new-target-names
                  -DCXX=${CMAKE_CXX_COMPILER}
                  -P ${PROJECT_SOURCE_DIR}/test/cmake/check-new-target-names.cmake)
-set_tests_properties(edge-llm-cmake-new-target-names PROPERTIES TIMEOUT 300)
+# Both install checks write the build tree's install_manifest.txt: one at a time.
+set_tests_properties(edge-llm-cmake-new-target-names PROPERTIES TIMEOUT 300
+                                                                RESOURCE_LOCK edge-llm-install)
 
 # A program of one's own against the installed module: cmake --install into a scratch prefix,
 # then test/consumer/ built through find_package(edge-llm) and through edge-llm.pc, and run.
@@ -269,7 +271,7 @@ if(EDGE_LLM_PKG_CONFIG)
                    -DLIBDIR=${CMAKE_INSTALL_LIBDIR} -DCXX=${CMAKE_CXX_COMPILER}
                    -DPKG_CONFIG=${EDGE_LLM_PKG_CONFIG}
                    -P ${PROJECT_SOURCE_DIR}/test/cmake/check-consumer.cmake)
-  set_tests_properties(edge-llm-consumer PROPERTIES TIMEOUT 300)
+  set_tests_properties(edge-llm-consumer PROPERTIES TIMEOUT 300 RESOURCE_LOCK edge-llm-install)
 else()
   message(STATUS "edge-llm: no pkg-config found; the installed package is not tested")
 endif()
