@@ -540,7 +540,7 @@ class OnlineGrouperTestSuite : public TestSuite
         : TestSuite("edge-llm-online-grouper", TestSuite::Type::UNIT)
     {
         const Time t0 = MilliSeconds(100);
-        for (const Time slack : {Time(0), MilliSeconds(3)})
+        for (const Time& slack : {Time(0), MilliSeconds(3)})
         {
             const std::string tag = slack.IsZero() ? " (no slack)" : " (3 ms slack)";
             // Alone: no open group, nothing to ask; the batch waits for the token IDs.
