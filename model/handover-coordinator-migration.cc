@@ -385,7 +385,7 @@ HandoverCoordinator::TryPrefill(uint64_t imsi, uint32_t group)
     {
         Migration& m = m_migrations.at(member);
         // A stalled transfer given up on re-prefills what did not arrive with the prefix.
-        const uint64_t tokens = m.prefillTokens + (m.GaveUpOnLink() ? m.reprefillTokens : 0);
+        const uint64_t tokens = m.prefillTokens + (m.GaveUpOnLink() ? m.GetReprefillTokens() : 0);
         if (tokens > 0 && m.ReadyForBatch())
         {
             m.PrefillQueued();

@@ -109,12 +109,7 @@ HandoverCoordinator::ReplanMigration(uint64_t imsi, const SessionPlan& plan, Tim
         plan.transferDeadline == Time::Max() ? Time::Max() : r.hoStart + plan.transferDeadline;
     Ptr<KvTransferSender> sender = GetSender(m.route[0], m.route[1]);
     r.predictedDelay = predicted;
-    bool same = prefix == m.prefillTokens && ranges.size() == m.transferRanges.size();
-    for (std::size_t i = 0; same && i < ranges.size(); ++i)
-    {
-        same = ranges[i].first == m.transferRanges[i].first &&
-               ranges[i].end == m.transferRanges[i].end;
-    }
+    const bool same = prefix == m.prefillTokens && ranges == m.transferRanges;
     m.plan.transferDeadline = plan.transferDeadline;
     if (same)
     {

@@ -99,7 +99,6 @@ HandoverCoordinator::Reprefill(uint64_t imsi, Migration& m)
     const uint64_t tokens = MissingUnits(m.transferRanges, received);
     const SessionKvProfile kv = GetKvProfile(imsi);
     record.abandonedBytes = std::min(record.kvBytes, tokens * kv.bytesPerToken);
-    m.reprefillTokens = tokens;
     record.reprefillTokens = tokens;
     const bool prefixIdsIn = m.IdsIn();
     RetireEpoch(imsi, m, KvDiscardReason::LINK_DOWN);

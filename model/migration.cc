@@ -291,6 +291,7 @@ Migration::PrefillEnded()
 void
 Migration::GiveUpOnLink(uint64_t tokens, bool idsSent)
 {
+    m_reprefillTokens = tokens;
     State next = m_state;
     next.kv = KvStep::GIVEN_UP;
     next.link = LinkWatch::IDLE;
@@ -535,6 +536,12 @@ uint64_t
 Migration::GetPendingReprefill() const
 {
     return m_pendingReprefill;
+}
+
+uint64_t
+Migration::GetReprefillTokens() const
+{
+    return m_reprefillTokens;
 }
 
 uint64_t

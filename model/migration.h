@@ -239,6 +239,8 @@ class Migration
     bool CanResume() const;
     /// \return the tokens of the re-prefill that waits for the prefix or its IDs
     uint64_t GetPendingReprefill() const;
+    /// \return the tokens a transfer given up on re-prefills (GiveUpOnLink); 0 before
+    uint64_t GetReprefillTokens() const;
 
     /// \return the UE
     uint64_t GetImsi() const;
@@ -263,7 +265,6 @@ class Migration
     uint32_t group{0};                     //!< its cycle group; 0 for none
     uint64_t prefillTokens{0};             //!< the prefix it prefills at the target, tokens
     std::vector<PlanRange> transferRanges; //!< the KV ranges it sends, in its plan's units
-    uint64_t reprefillTokens{0};           //!< what a transfer given up on re-prefills, tokens
     uint64_t stallSeenReceived{0};         //!< the target's received counter at the last check
     EventId deadlineTimer;                 //!< its resume deadline (AT_DEADLINE)
     EventId stallTimer;                    //!< its next stall check
@@ -278,6 +279,7 @@ class Migration
     Traces m_traces;                //!< where transitions go
     State m_state;                  //!< its state
     uint64_t m_pendingReprefill{0}; //!< tokens to re-prefill after the prefix, or its IDs
+    uint64_t m_reprefillTokens{0};  //!< all it re-prefills since its transfer was given up on
 };
 
 /**
