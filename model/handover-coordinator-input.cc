@@ -2,8 +2,8 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// What a HandoverCoordinator's policy plans with: the plan of a session or an oracle group, the
-// migrations of the slot hook, and what its PlanInputBuilder reads.
+// What a HandoverCoordinator's policy plans with: the plan of a session or an oracle group, and
+// what its PlanInputBuilder and OnlineGrouper read.
 
 #include "handover-coordinator.h"
 
@@ -57,77 +57,31 @@ HandoverCoordinator::GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) c
 HandoverPlan
 HandoverCoordinator::PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t group)
 {
-    const Time now = Simulator::Now();
-    HandoverPlanInput input;
-    input.nowS = now.GetSeconds();
-    input.group = group;
-    input.targets.push_back(m_inputs.MakeTargetView(target));
-    std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
     if (group == 0)
     {
-        const uint64_t context = GetCell(holder).port->GetContextTokens(imsi);
-        input.sessions.push_back(m_inputs.MakeSessionView(imsi,
-                                                          holder,
-                                                          target,
-                                                          now.GetSeconds(),
-                                                          context,
-                                                          true,
-                                                          input.links,
-                                                          index));
-        return Scheduler()->Plan(input);
+        return Scheduler()->Plan(
+            m_inputs.MakeSessionInput(imsi, holder, target, Simulator::Now(), true));
     }
-    Group& g = m_groups[group - 1];
-    if (g.planned)
+    OracleGroups::Group& g = m_groups.Get(group);
+    if (!g.planned)
     {
-        return g.plan;
+        // The first handover of the group fixes the plan for all.
+        g.plan = Scheduler()->Plan(m_inputs.MakeOracleGroupInput(imsi, target, group, g.expected));
+        g.planned = true;
     }
-    // The first handover of the group fixes the plan for all: the others' contexts are what
-    // they will have at their expected handover times, at the rate they have decoded so far.
-    for (const auto& [other, expected] : g.expected)
-    {
-        const uint16_t cell = HolderOf(other);
-        if (cell == 0 || !GetCell(cell).port->HasSession(other))
-        {
-            continue;
-        }
-        Ptr<CellPort> source = GetCell(cell).port;
-        uint64_t context = source->GetContextTokens(other);
-        const double at = std::max(expected, now).GetSeconds();
-        const EdgeLlmServer::SessionState& s = source->GetSessionState(other);
-        if (other != imsi && s.generated >= 2)
-        {
-            const double rate = m_inputs.GetDecodeRate(other, cell);
-            const double left = s.tokensToGenerate - s.generated;
-            context +=
-                static_cast<uint64_t>(std::min(left, std::floor(rate * (at - now.GetSeconds()))));
-        }
-        input.sessions.push_back(m_inputs.MakeSessionView(other,
-                                                          cell,
-                                                          target,
-                                                          other == imsi ? now.GetSeconds() : at,
-                                                          context,
-                                                          other == imsi,
-                                                          input.links,
-                                                          index));
-    }
-    g.plan = Scheduler()->Plan(input);
-    g.planned = true;
     return g.plan;
 }
 
-void
-HandoverCoordinator::GatherSlot(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs)
+std::vector<OnlineGrouper::Member>
+HandoverCoordinator::GetReplannableMembers(uint32_t group, uint16_t target)
 {
-    std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
-    for (const auto& [imsi, m] : m_migrations)
-    {
-        const bool transferring = !m.KvDone() && (m.IsOpen() || CountUnits(m.transferRanges) > 0);
-        if ((m.GetPhase() == PREPARED || m.GetPhase() == COMMITTED) && transferring)
-        {
-            input.migrations.push_back(m_inputs.MakeMigrationView(imsi, m, &input.links, &index));
-            epochs[imsi] = m.epoch;
-        }
-    }
+    return m_lifecycle.GetReplannableMembers(group, target);
+}
+
+uint32_t
+HandoverCoordinator::NewGroupNumber()
+{
+    return m_groups.NewNumber();
 }
 
 const std::map<std::pair<uint16_t, uint16_t>, DataRate>&
@@ -139,14 +93,14 @@ HandoverCoordinator::GetLinkRates() const
 std::pair<Time, uint64_t>
 HandoverCoordinator::GetPrefillForecast(uint16_t cellId)
 {
-    const Cell& c = GetCell(cellId);
-    return {c.prefillFreeAt, c.queuedPrefill};
+    PortOf(cellId);
+    return m_lifecycle.GetPrefillForecast(cellId);
 }
 
 const std::map<uint64_t, Migration>&
 HandoverCoordinator::GetMigrations() const
 {
-    return m_migrations;
+    return m_lifecycle.GetAll();
 }
 
 const HandoverRecord&

@@ -224,16 +224,25 @@ HandoverCoordinator::GetTypeId()
 }
 
 HandoverCoordinator::HandoverCoordinator()
-    : m_paths([this](uint16_t cellId) { return GetCell(cellId).port; }),
+    : m_paths([this](uint16_t cellId) { return PortOf(cellId); }),
+      m_groups(MakeCallback(&HandoverCoordinator::GroupReleased, this)),
       m_linkFailures(this, {&m_suspendedTrace, &m_reattachedTrace, &m_closedTrace}),
       m_slotClock([this]() { return Scheduler()->GetSlotDuration(); },
                   [this](HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs) {
-                      GatherSlot(input, epochs);
+                      m_lifecycle.GatherSlot(input, epochs);
                   },
                   [this](const HandoverSlotInput& input) { return Scheduler()->Slot(input); },
-                  [this]() { return !m_migrations.empty(); }),
+                  [this]() { return !m_lifecycle.GetAll().empty(); }),
       m_inputs(this),
-      m_online(this, &m_inputs)
+      m_online(this, &m_inputs),
+      m_lifecycle(this,
+                  {&m_recorder, &m_paths, &m_inputs, &m_online, &m_slotClock},
+                  {&m_plannedTrace,
+                   &m_resumedTrace,
+                   &m_cancelledTrace,
+                   &m_replannedTrace,
+                   &m_stalledTrace,
+                   {&m_transitionTrace, &m_stateTrace}})
 {
 }
 
@@ -254,13 +263,13 @@ HandoverCoordinator::DoDispose()
 uint32_t
 HandoverCoordinator::GetMemoryFallbacks() const
 {
-    return m_memoryFallbacks;
+    return m_lifecycle.GetMemoryFallbacks();
 }
 
 uint32_t
 HandoverCoordinator::GetEvictions() const
 {
-    return m_evictions;
+    return m_lifecycle.GetEvictions();
 }
 
 std::string
@@ -276,17 +285,19 @@ HandoverCoordinator::AddCell(Ptr<EdgeLlmServer> server, Ptr<KvTransferApplicatio
     const uint16_t cellId = server->GetCellId();
     NS_ABORT_MSG_IF(m_cells.count(cellId) > 0,
                     "HandoverCoordinator::AddCell: cell " << cellId << " added twice");
-    Cell cell;
-    cell.port = Create<LocalCellPort>(server, kv);
-    m_cells[cellId] = cell;
+    Ptr<CellPort> port = Create<LocalCellPort>(server, kv);
+    m_cells[cellId] = port;
     // A record's first decode comes before an open transfer's new KV blocks.
     m_recorder.Watch(server->GetEngine());
     CellPort::Listener listener;
-    listener.tokensArrived = MakeCallback(&HandoverCoordinator::TokensArrived, this, cellId);
-    listener.kvComplete = MakeCallback(&HandoverCoordinator::KvComplete, this, cellId);
-    listener.prefillCompleted = MakeCallback(&HandoverCoordinator::PrefillCompleted, this, cellId);
-    listener.tokenGenerated = MakeCallback(&HandoverCoordinator::TokenGenerated, this, cellId);
-    cell.port->Listen(listener);
+    // The cells' events are the migrations' own: they go to the lifecycle directly.
+    listener.tokensArrived = MakeCallback(&MigrationLifecycle::TokensArrived, &m_lifecycle, cellId);
+    listener.kvComplete = MakeCallback(&MigrationLifecycle::KvComplete, &m_lifecycle, cellId);
+    listener.prefillCompleted =
+        MakeCallback(&MigrationLifecycle::PrefillCompleted, &m_lifecycle, cellId);
+    listener.tokenGenerated =
+        MakeCallback(&MigrationLifecycle::TokenGenerated, &m_lifecycle, cellId);
+    port->Listen(listener);
 }
 
 void
@@ -296,8 +307,8 @@ HandoverCoordinator::AddLink(uint16_t cellA,
                              Ptr<KvTransferSender> senderBtoA,
                              DataRate rate)
 {
-    GetCell(cellA);
-    GetCell(cellB);
+    PortOf(cellA);
+    PortOf(cellB);
     m_senders[{cellA, cellB}] = senderAtoB;
     m_senders[{cellB, cellA}] = senderBtoA;
     m_linkRates[{cellA, cellB}] = rate;
@@ -387,26 +398,7 @@ HandoverCoordinator::AddOracleGroup(const std::vector<std::pair<uint64_t, Time>>
     NS_ABORT_MSG_IF(m_batching != ORACLE,
                     "HandoverCoordinator::AddOracleGroup: Batching is online; oracle groups "
                     "need Batching=oracle");
-    NS_ABORT_MSG_IF(members.empty(), "HandoverCoordinator::AddOracleGroup: no member");
-    Group g;
-    const auto number = static_cast<uint32_t>(m_groups.size() + 1);
-    Time latest = Time(0);
-    for (const auto& [imsi, time] : members)
-    {
-        NS_ABORT_MSG_IF(m_groupOf.count(imsi) > 0 || g.expected.count(imsi) > 0,
-                        "HandoverCoordinator::AddOracleGroup: imsi " << imsi
-                                                                     << " is in a group already");
-        g.expected[imsi] = time;
-        g.waiting.push_back(imsi);
-        m_groupOf[imsi] = number;
-        latest = std::max(latest, time);
-    }
-    m_groups.push_back(g);
-    Simulator::Schedule(std::max(latest + m_oracleGrace - Simulator::Now(), Time(0)),
-                        &HandoverCoordinator::ReleaseGroup,
-                        this,
-                        number);
-    return number;
+    return m_groups.Add(members, m_oracleGrace);
 }
 
 const std::vector<HandoverRecord>&
@@ -418,8 +410,8 @@ HandoverCoordinator::GetRecords() const
 HandoverCoordinator::MigrationState
 HandoverCoordinator::GetMigrationState(uint64_t imsi) const
 {
-    auto it = m_migrations.find(imsi);
-    return it == m_migrations.end() ? NONE : it->second.GetPhase();
+    const Migration* m = m_lifecycle.Find(imsi);
+    return m ? m->GetPhase() : NONE;
 }
 
 Ptr<HandoverScheduler>
@@ -440,14 +432,6 @@ HandoverCoordinator::Scheduler() const
     return m_scheduler;
 }
 
-HandoverCoordinator::Cell&
-HandoverCoordinator::GetCell(uint16_t cellId)
-{
-    auto it = m_cells.find(cellId);
-    NS_ABORT_MSG_IF(it == m_cells.end(), "HandoverCoordinator: no server in cell " << cellId);
-    return it->second;
-}
-
 Ptr<KvTransferSender>
 HandoverCoordinator::GetSender(uint16_t from, uint16_t to) const
 {
@@ -465,264 +449,13 @@ HandoverCoordinator::HolderOf(uint64_t imsi) const
     }
     const uint16_t cell = path.front();
     auto c = m_cells.find(cell);
-    return c != m_cells.end() && c->second.port->OwnsSession(imsi) ? cell : 0;
-}
-
-Migration
-HandoverCoordinator::NewMigration(uint64_t imsi)
-{
-    return Migration(imsi, Migration::Traces{&m_transitionTrace, &m_stateTrace});
-}
-
-uint32_t
-HandoverCoordinator::LeaveGroup(uint64_t imsi)
-{
-    auto member = m_groupOf.find(imsi);
-    if (member == m_groupOf.end())
-    {
-        return 0;
-    }
-    const uint32_t group = member->second;
-    m_groupOf.erase(member);
-    Group& g = m_groups[group - 1];
-    g.waiting.erase(std::remove(g.waiting.begin(), g.waiting.end(), imsi), g.waiting.end());
-    return group;
+    return c != m_cells.end() && c->second->OwnsSession(imsi) ? cell : 0;
 }
 
 void
-HandoverCoordinator::ReleaseGroup(uint32_t group)
+HandoverCoordinator::GroupReleased(uint32_t group)
 {
-    Group& g = m_groups[group - 1];
-    if (g.waiting.empty())
-    {
-        return;
-    }
-    NS_LOG_WARN("oracle group " << group << ": " << g.waiting.size()
-                                << " members never handed over; its batch goes without them");
-    for (uint64_t imsi : g.waiting)
-    {
-        m_groupOf.erase(imsi);
-    }
-    g.waiting.clear();
-    TryPrefill(0, group);
-}
-
-void
-HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
-{
-    const std::size_t before = m_recorder.Size();
-    PlanHandover(imsi, sourceCell, targetCell);
-    // The record this handover made, or the prepared one it committed.
-    auto m = m_migrations.find(imsi);
-    std::size_t record = m != m_migrations.end() ? m->second.record : m_recorder.Size();
-    if (record == m_recorder.Size() && m_recorder.Size() > before)
-    {
-        record = m_recorder.Size() - 1;
-    }
-    const bool awaits = record < m_recorder.Size() && m_recorder[record].imsi == imsi &&
-                        m_recorder[record].resumeIndex > 0 &&
-                        m_recorder[record].firstDecode.IsStrictlyNegative();
-    m_recorder.AwaitFirstDecode(imsi, awaits ? record : m_recorder.Size());
-}
-
-void
-HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
-{
-    const Time now = Simulator::Now();
-    NS_LOG_FUNCTION(this << imsi << sourceCell << targetCell);
-    const uint32_t originalGroup = LeaveGroup(imsi);
-    uint32_t group = originalGroup;
-    auto prepared = m_migrations.find(imsi);
-    if (prepared != m_migrations.end() && prepared->second.GetPhase() == PREPARED)
-    {
-        // A prepared session never ends at its source unnoticed: its last token cancels it.
-        if (prepared->second.route.back() == targetCell)
-        {
-            m_recorder[prepared->second.record].sourceCell = sourceCell;
-            if (CommitPrepared(imsi))
-            {
-                TryPrefill(0, originalGroup); // its group's batch no longer waits for it
-                return;
-            }
-        }
-        // The prediction was wrong, or its target cannot be reached: what was prepared is
-        // waste, and the handover is planned as any other.
-        EndMigration(imsi, CANCELLED, false);
-    }
-
-    // A handover the RAN made itself supersedes a reconnection this coordinator waits for.
-    m_reconnecting.erase(imsi);
-    HandoverRecord record;
-    record.scheme = Scheduler()->GetSchemeName();
-    record.imsi = imsi;
-    record.sourceCell = sourceCell;
-    record.targetCell = targetCell;
-    record.hoStart = now;
-
-    if (m_migrations.count(imsi) > 0)
-    {
-        EndMigration(imsi, CANCELLED, false);
-    }
-    const uint16_t holder = HolderOf(imsi);
-    record.holderCell = holder;
-    Ptr<CellPort> source = holder == 0 ? nullptr : GetCell(holder).port;
-    const bool started = holder != 0 && source->HasSession(imsi) &&
-                         GetCell(holder).port->GetSessionState(imsi).generated > 0;
-    const uint64_t next = started ? source->GetNextTokenIndex(imsi) : 0;
-    const uint32_t total =
-        started ? GetCell(holder).port->GetSessionState(imsi).tokensToGenerate : 0;
-    if (!started || next >= total)
-    {
-        // Nothing decoded yet, or nothing left: only the packets have to follow the UE.
-        record.outcome = HandoverRecord::NO_SESSION;
-        m_recorder.Add(record);
-        m_paths.RouteTo(imsi, targetCell);
-        TryPrefill(imsi, group);
-        return;
-    }
-    record.resumeIndex = static_cast<uint32_t>(next);
-    record.contextTokens = source->GetContextTokens(imsi);
-
-    if (targetCell == holder)
-    {
-        // Back to the cell that holds the whole cache (a ping-pong): it decodes again.
-        m_paths.RouteTo(imsi, targetCell);
-        GetCell(holder).port->MarkHandover(imsi);
-        if (!source->IsDecoding(imsi))
-        {
-            source->ResumeDecoding(imsi, next, total - next);
-        }
-        record.outcome = HandoverRecord::REUSED;
-        record.kvReady = now;
-        Scheduler()->CompleteRecord(record);
-        m_recorder.Add(record);
-        m_resumedTrace(imsi, holder, Time(0));
-        TryPrefill(imsi, group);
-        return;
-    }
-
-    const bool online =
-        group == 0 && Scheduler()->GetOnlineGrouping() && GetSender(holder, targetCell);
-    HandoverPlan plan = online ? PlanOnline(imsi, holder, targetCell, &group)
-                               : PlanFor(imsi, holder, targetCell, group);
-    if (!plan.Find(imsi))
-    {
-        // An oracle member the group's plan could not see (no session then): alone now.
-        group = 0;
-        plan = PlanFor(imsi, holder, targetCell, 0);
-    }
-    const SessionPlan session = *plan.Find(imsi);
-    record.prefixTokens = std::min(plan.prefixTokens, record.contextTokens);
-    record.predictedDelay =
-        plan.predictedDelay.IsStrictlyNegative() ? Time(0) : plan.predictedDelay;
-    const bool routed = m_paths.RouteTo(imsi, targetCell);
-    record.group = group;
-    m_recorder.Add(record);
-    const bool migrating = session.action == SessionPlan::MIGRATE && routed;
-    const bool begun =
-        migrating &&
-        StartMigration(imsi, holder, targetCell, m_recorder.Size() - 1, session, now, false);
-    if (online)
-    {
-        // One batch holds the group: its end, not each prefill after the last, is what the
-        // next group waits for.
-        SetGroupPrefillEnd(group);
-    }
-    if (!begun)
-    {
-        if (!migrating)
-        {
-            GetCell(holder).port->MarkHandover(imsi); // a failed start has marked already
-        }
-        if (!source->IsDecoding(imsi))
-        {
-            // Stopped by a migration this handover cancelled: the holder decodes on.
-            source->ResumeDecoding(imsi, next, total - next);
-        }
-        m_recorder.Back().outcome = HandoverRecord::RELAYED;
-        m_recorder.Back().group = 0;
-        Scheduler()->CompleteRecord(m_recorder.Back());
-    }
-    // A member that cannot migrate, or that is planned alone, must not hold its group's batch
-    // back.
-    TryPrefill(imsi, group);
-    if (group != originalGroup)
-    {
-        TryPrefill(0, originalGroup);
-    }
-}
-
-void
-HandoverCoordinator::HandoverFailed(uint64_t imsi,
-                                    uint16_t cellId,
-                                    RanObserver::HandoverFailureReason why)
-{
-    auto it = m_migrations.find(imsi);
-    if (it == m_migrations.end() || it->second.GetPhase() != COMMITTED)
-    {
-        if (why == RanObserver::NO_PREAMBLE)
-        {
-            return; // a refusal in preparation: the UE stays where it is, connected
-        }
-        // The target may have resumed the session before the UE's random access gave up: it
-        // holds the session now, and the UE will connect where it can.
-        const HandoverRecord* r = m_recorder.Latest(imsi);
-        if (r && (r->targetCell == cellId || r->sourceCell == cellId))
-        {
-            m_reconnecting[imsi] = r->sourceCell;
-        }
-        return;
-    }
-    const Migration& m = it->second;
-    if (cellId != m.route.back() && cellId != m_recorder[m.record].sourceCell)
-    {
-        return;
-    }
-    EndMigration(imsi, FAILED, true);
-}
-
-void
-HandoverCoordinator::UeReleased(uint64_t imsi, uint16_t /* cellId */)
-{
-    if (m_migrations.count(imsi) > 0)
-    {
-        EndMigration(imsi, CLOSED, true);
-    }
-}
-
-void
-HandoverCoordinator::UeReady(uint64_t imsi, uint16_t cellId)
-{
-    if (m_linkFailures.UeReady(imsi, cellId))
-    {
-        return;
-    }
-    // After a handover this changes nothing: the path ends there already. After a failed
-    // handover or a radio link failure it brings the packets back to where the UE is.
-    auto it = m_migrations.find(imsi);
-    if (it != m_migrations.end() && it->second.GetPhase() == COMMITTED &&
-        it->second.route.back() != cellId)
-    {
-        HandoverStarted(imsi, it->second.route.back(), cellId);
-        return;
-    }
-    auto lost = m_reconnecting.find(imsi);
-    if (lost != m_reconnecting.end())
-    {
-        const uint16_t left = lost->second;
-        m_reconnecting.erase(lost);
-        const uint16_t holder = HolderOf(imsi);
-        if (it == m_migrations.end() && holder != 0 && holder != cellId)
-        {
-            // Back after a failed handover, in a cell that does not hold the session (a third
-            // one, or the target that failed): relaying from the holder for the rest of the
-            // session would cost every token a backhaul hop, so it migrates as after any
-            // handover from the cell the UE left.
-            HandoverStarted(imsi, left, cellId);
-            return;
-        }
-    }
-    m_paths.RouteTo(imsi, cellId);
+    m_lifecycle.TryPrefill(0, group);
 }
 
 void
@@ -760,19 +493,21 @@ HandoverCoordinator::IsSuspended(uint64_t imsi) const
 Ptr<CellPort>
 HandoverCoordinator::PortOf(uint16_t cellId)
 {
-    return GetCell(cellId).port;
+    auto it = m_cells.find(cellId);
+    NS_ABORT_MSG_IF(it == m_cells.end(), "HandoverCoordinator: no server in cell " << cellId);
+    return it->second;
 }
 
 bool
 HandoverCoordinator::HasMigration(uint64_t imsi) const
 {
-    return m_migrations.count(imsi) > 0;
+    return m_lifecycle.Find(imsi) != nullptr;
 }
 
 void
 HandoverCoordinator::CloseMigration(uint64_t imsi)
 {
-    EndMigration(imsi, CLOSED, false);
+    m_lifecycle.End(imsi, CLOSED, false);
 }
 
 void
@@ -791,6 +526,24 @@ void
 HandoverCoordinator::SessionClosed(uint64_t imsi)
 {
     m_recorder.AwaitFirstDecode(imsi, m_recorder.Size()); // nothing more to await
+}
+
+MigrationLifecycle::Settings
+HandoverCoordinator::GetMigrationSettings() const
+{
+    return {m_stallPolicy, m_stallTimeout, m_memoryFull};
+}
+
+bool
+HandoverCoordinator::IsGroupComplete(uint32_t group) const
+{
+    return m_groups.IsComplete(group);
+}
+
+void
+HandoverCoordinator::AwaitReconnect(uint64_t imsi, uint16_t cellId)
+{
+    m_reconnecting[imsi] = cellId;
 }
 
 } // namespace ns3

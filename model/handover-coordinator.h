@@ -13,8 +13,10 @@
 #include "kv-cache-profile.h"
 #include "kv-transfer-application.h"
 #include "link-failure-handler.h"
+#include "migration-lifecycle.h"
 #include "migration.h"
 #include "online-grouper.h"
+#include "oracle-groups.h"
 #include "plan-input-builder.h"
 #include "ran-observer.h"
 #include "relay-paths.h"
@@ -37,10 +39,13 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
- * \brief Carries out handover plans: a generic migration state machine.
+ * \brief Carries out handover plans: the dispatcher between the RAN, the policy and the
+ * migrations.
  *
- * It listens to a RanObserver and asks its HandoverScheduler for plans; it holds no scheme
- * logic. Each migration of a session goes through
+ * It listens to a RanObserver, asks its HandoverScheduler for plans and hands each plan to its
+ * MigrationLifecycle, which carries it out; it holds no scheme logic. It owns the directory of
+ * cells (CellPort) and backhaul links, the sessions' KV shapes, the oracle groups and the
+ * records. Each migration of a session goes through
  *
  *     (predicted) PREPARED --handover to the predicted target--> COMMITTED --> RESUMED
  *     (handover)            COMMITTED --> RESUMED
@@ -72,7 +77,8 @@ namespace ns3
 class HandoverCoordinator : public Object,
                             private LinkFailureHandler::Host,
                             private PlanInputBuilder::Source,
-                            private OnlineGrouper::Host
+                            private OnlineGrouper::Host,
+                            private MigrationLifecycle::Host
 {
   public:
     /// How sessions are grouped into batch prefills.
@@ -83,20 +89,21 @@ class HandoverCoordinator : public Object,
     };
 
     /// What a committed migration does when its transfer stalls (see StallTimeout).
-    enum StallPolicy
-    {
-        STALL_WAIT,      //!< wait for the link: TCP resends once it is back
-        STALL_REPREFILL, //!< give up on what did not arrive, and re-prefill it at the target
-    };
+    using StallPolicy = MigrationLifecycle::StallPolicy;
+    /// Wait for the link: TCP resends once it is back
+    static constexpr StallPolicy STALL_WAIT = MigrationLifecycle::STALL_WAIT;
+    /// Give up on what did not arrive, and re-prefill it at the target
+    static constexpr StallPolicy STALL_REPREFILL = MigrationLifecycle::STALL_REPREFILL;
 
     /// What a handover does when the target's KV memory is full now (it could hold the
     /// session once others finish).
-    enum MemoryFullPolicy
-    {
-        MEMORY_QUEUE,    //!< wait in the target's admission queue; the resume waits for it
-        MEMORY_FALLBACK, //!< keep the session at the cell that holds its cache, and relay
-        MEMORY_EVICT,    //!< preempt decoding sessions of the target by recompute to admit it
-    };
+    using MemoryFullPolicy = MigrationLifecycle::MemoryFullPolicy;
+    /// Wait in the target's admission queue; the resume waits for it
+    static constexpr MemoryFullPolicy MEMORY_QUEUE = MigrationLifecycle::MEMORY_QUEUE;
+    /// Keep the session at the cell that holds its cache, and relay
+    static constexpr MemoryFullPolicy MEMORY_FALLBACK = MigrationLifecycle::MEMORY_FALLBACK;
+    /// Preempt decoding sessions of the target by recompute to admit it
+    static constexpr MemoryFullPolicy MEMORY_EVICT = MigrationLifecycle::MEMORY_EVICT;
 
     /// What a session does when its UE's radio link fails (RanObserver::RadioLinkFailure).
     using LinkFailurePolicy = LinkFailureHandler::Policy;
@@ -351,39 +358,18 @@ class HandoverCoordinator : public Object,
     void DoDispose() override;
 
   private:
-    /// The block size of a paged KV cache: an open transfer grows by whole blocks.
-    static constexpr uint64_t BLOCK_TOKENS = KvCacheProfile::DEFAULT_BLOCK_TOKENS;
-
-    /// A cell's pieces.
-    struct Cell
-    {
-        Ptr<CellPort> port;        //!< every call on the cell goes through it
-        Time prefillFreeAt{0};     //!< end of the handover prefills planned here
-        uint64_t queuedPrefill{0}; //!< tokens of those not yet done
-    };
-
-    /// An oracle group: the handovers one prefill batch holds. An online cycle group has one
-    /// too, empty, for its number; its batch is the OnlineGrouper's.
-    struct Group
-    {
-        std::map<uint64_t, Time> expected; //!< members and their expected handover times
-        bool planned{false};               //!< the plan is fixed
-        HandoverPlan plan;                 //!< the plan, once fixed
-        std::vector<uint64_t> waiting;     //!< members that have not handed over yet
-    };
-
+    // The RAN's events (handover-coordinator-ran.cc).
     void HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
     /// HandoverStarted's work; the caller then watches the record for its milestones.
     void PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
     void UeReady(uint64_t imsi, uint16_t cellId);
     void HandoverFailed(uint64_t imsi, uint16_t cellId, RanObserver::HandoverFailureReason why);
     void UeReleased(uint64_t imsi, uint16_t cellId);
-
     /// A UE's radio link failed: the LinkFailureHandler decides.
     void RadioLinkFailure(uint64_t imsi, uint16_t cellId);
 
     // What the LinkFailureHandler asks of the coordinator.
-    uint16_t HolderOf(uint64_t imsi) const override;
+    uint16_t HolderOf(uint64_t imsi) const override; // also the PlanInputBuilder's
     Ptr<CellPort> PortOf(uint16_t cellId) override;
     bool HasMigration(uint64_t imsi) const override;
     void CloseMigration(uint64_t imsi) override;
@@ -391,89 +377,21 @@ class HandoverCoordinator : public Object,
     void RouteTo(uint64_t imsi, uint16_t cellId) override;
     void SessionClosed(uint64_t imsi) override;
 
-    void TokensArrived(uint16_t cellId,
-                       uint64_t imsi,
-                       uint32_t epoch,
-                       uint32_t first,
-                       uint32_t count);
-    void KvComplete(uint16_t cellId, uint64_t imsi, uint32_t epoch);
-    void PrefillCompleted(uint16_t cellId, uint64_t imsi, uint64_t tokens, bool urgent);
-    void TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t index);
-    void DeadlineReached(uint64_t imsi, uint32_t epoch);
+    // What the MigrationLifecycle asks of the coordinator.
+    MigrationLifecycle::Settings GetMigrationSettings() const override;
+    bool IsGroupComplete(uint32_t group) const override;
+    void AwaitReconnect(uint64_t imsi, uint16_t cellId) override;
 
-    /// Start a migration (prepared or committed), for a handover at handoverAt (the
-    /// expected time of a prepared one). \return false if impossible
-    bool StartMigration(uint64_t imsi,
-                        uint16_t holder,
-                        uint16_t target,
-                        std::size_t record,
-                        const SessionPlan& plan,
-                        Time handoverAt,
-                        bool prepared);
-    /// The handover of a prepared migration to its target has started. \return false if its
-    /// packets cannot be routed there (the migration is then unchanged)
-    bool CommitPrepared(uint64_t imsi);
     /// \return the scheduler, made on first use if none was set
     Ptr<HandoverScheduler> Scheduler() const;
-    /// The session's migration ends before its resume, in CANCELLED, FAILED or CLOSED (the
-    /// record's outcome of the same name): withdraw its transfer, free the target, and let the
-    /// holder decode on if resumeHolder (else the caller decides what follows).
-    void EndMigration(uint64_t imsi, MigrationState state, bool resumeHolder);
-    /// Withdraw a migration's transfer and raise the session's epoch at every receiver on its
-    /// path, both under reason. \return the KV bytes withdrawn
-    uint64_t RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardReason reason);
-    /// Schedule the deadline of a committed migration that resumes at one, and its stall
-    /// checks.
-    void ScheduleDeadline(uint64_t imsi, Migration& m);
-    /// Look for a stall of a committed migration's transfer (handover-coordinator-stall.cc).
-    /// \param imsi the UE \param record the migration's record index, which outlives re-plans
-    void CheckStall(uint64_t imsi, std::size_t record);
-    /// Give up on the link: the KV that did not arrive is re-prefilled at the target.
-    /// \param imsi the UE \param m its migration
-    void Reprefill(uint64_t imsi, Migration& m);
-    /// Submit a stalled migration's re-prefill once its IDs are in and its prefix is done.
-    void TrySubmitReprefill(uint64_t imsi, Migration& m);
-    /// Append an open transfer's tokens up to end (seal: and close it), and grow the target's
-    /// context to end.
-    void GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, bool seal);
-    /// \return a new migration of a session, whose transitions go to this coordinator's
-    /// traces
-    Migration NewMigration(uint64_t imsi);
-    /// Stop waiting for the members of an oracle group that have not handed over.
-    void ReleaseGroup(uint32_t group);
-    /// Take a session out of its oracle group's waiting list. \return the group, 0 if none
-    uint32_t LeaveGroup(uint64_t imsi);
+    /// An oracle group's batch goes without the members that did not hand over.
+    /// \param group the group
+    void GroupReleased(uint32_t group);
     /// Plan a session alone (group 0), or fix its oracle group's plan. \return the plan
     HandoverPlan PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t group);
-    /**
-     * \brief Plan an online handover (OnlineGrouper), and re-plan the migrations under way of
-     * the group it joins.
-     * \param imsi the UE
-     * \param holder the cell holding its cache
-     * \param target its target
-     * \param [out] group the cycle group it joins
-     * \return the group's plan
-     */
-    HandoverPlan PlanOnline(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t* group);
     std::vector<OnlineGrouper::Member> GetReplannableMembers(uint32_t group,
                                                              uint16_t target) override;
     uint32_t NewGroupNumber() override;
-    /**
-     * \brief Replace a migration's plan: what its transfer has handed to TCP is kept, the
-     * rest is withdrawn (KvDiscardReason::REPLAN) and the new plan's rest goes in a new epoch.
-     * \param imsi the UE
-     * \param plan its new plan
-     * \param predicted the group's new predicted delay
-     */
-    void ReplanMigration(uint64_t imsi, const SessionPlan& plan, Time predicted);
-    /// Set the target's prefill end to a cycle group's batch end. \param group the group
-    void SetGroupPrefillEnd(uint32_t group);
-    /// Submit the prefills of a session (group 0) or of a group once all are ready for it.
-    void TryPrefill(uint64_t imsi, uint32_t group);
-    /// Resume a migrated session at its target if it may.
-    void TryResume(uint64_t imsi);
-    /// \return a cell, or stop the run
-    Cell& GetCell(uint16_t cellId);
     /// \return the sender from one cell to another, or null
     Ptr<KvTransferSender> GetSender(uint16_t from, uint16_t to) const override;
     /// \return the KV-cache shape of a session
@@ -484,11 +402,8 @@ class HandoverCoordinator : public Object,
     std::pair<Time, uint64_t> GetPrefillForecast(uint16_t cellId) override;
     const std::map<uint64_t, Migration>& GetMigrations() const override;
     const HandoverRecord& GetRecord(std::size_t i) const override;
-
     /// \return the planned rate of a link, bit/s
     double GetPlannedRateBps(uint16_t from, uint16_t to) const override;
-    /// Fill a slot's input with the migrations that transfer, and the epoch of each.
-    void GatherSlot(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs);
 
     mutable Ptr<HandoverScheduler> m_scheduler; //!< Scheduler (made on first use if unset)
     Batching m_batching;                        //!< Batching
@@ -500,20 +415,15 @@ class HandoverCoordinator : public Object,
     StallPolicy m_stallPolicy;                  //!< StallPolicy
     Time m_stallTimeout;                        //!< StallTimeout
     MemoryFullPolicy m_memoryFull;              //!< TargetMemoryFull
-    uint32_t m_memoryFallbacks{0};              //!< handovers kept at the holder by Fallback
-    uint32_t m_evictions{0};                    //!< sessions evicted for incoming ones by Evict
     LinkFailurePolicy m_linkFailurePolicy;      //!< LinkFailurePolicy
     Time m_linkFailureTimeout;                  //!< LinkFailureTimeout
 
-    std::map<uint16_t, Cell> m_cells;                                         //!< by cell id
+    std::map<uint16_t, Ptr<CellPort>> m_cells;                                //!< by cell id
     std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)
     std::map<std::pair<uint16_t, uint16_t>, DataRate> m_linkRates;            //!< (from, to)
     std::map<uint64_t, SessionKvProfile> m_profiles; //!< sessions with their own KV shape
     RelayPaths m_paths;                              //!< per session: holder, then relays
-    std::map<uint64_t, uint32_t> m_epochs;           //!< per session: last epoch used
-    std::map<uint64_t, Migration> m_migrations;      //!< under way, by IMSI
-    std::vector<Group> m_groups;                     //!< oracle groups, number - 1
-    std::map<uint64_t, uint32_t> m_groupOf;          //!< IMSI to its unplanned group number
+    OracleGroups m_groups;                           //!< oracle groups, and cycle groups' numbers
     HandoverRecorder m_recorder;                     //!< every handover
     std::map<uint64_t, uint16_t> m_reconnecting;     //!< failed or closed: IMSI to cell it left
 
@@ -532,6 +442,7 @@ class HandoverCoordinator : public Object,
     SlotClock m_slotClock;             //!< the slot hook's clock
     PlanInputBuilder m_inputs;         //!< the views the scheduler plans with
     OnlineGrouper m_online;            //!< the online cycle groups' plans and batches
+    MigrationLifecycle m_lifecycle;    //!< the migrations under way, from start to end
 };
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace ns3
 {
@@ -45,6 +46,70 @@ PlanInputBuilder::AddLinkView(uint16_t from,
         links.push_back(l);
     }
     return {it->second, inserted};
+}
+
+HandoverPlanInput
+PlanInputBuilder::MakeSessionInput(uint64_t imsi,
+                                   uint16_t holder,
+                                   uint16_t target,
+                                   Time handoverAt,
+                                   bool handedOver)
+{
+    HandoverPlanInput input;
+    input.nowS = Simulator::Now().GetSeconds();
+    input.targets.push_back(MakeTargetView(target));
+    LinkIndex index;
+    input.sessions.push_back(MakeSessionView(imsi,
+                                             holder,
+                                             target,
+                                             handoverAt.GetSeconds(),
+                                             m_source->PortOf(holder)->GetContextTokens(imsi),
+                                             handedOver,
+                                             input.links,
+                                             index));
+    return input;
+}
+
+HandoverPlanInput
+PlanInputBuilder::MakeOracleGroupInput(uint64_t imsi,
+                                       uint16_t target,
+                                       uint32_t group,
+                                       const std::map<uint64_t, Time>& expected)
+{
+    const Time now = Simulator::Now();
+    HandoverPlanInput input;
+    input.nowS = now.GetSeconds();
+    input.group = group;
+    input.targets.push_back(MakeTargetView(target));
+    LinkIndex index;
+    for (const auto& [other, at] : expected)
+    {
+        const uint16_t cell = m_source->HolderOf(other);
+        if (cell == 0 || !m_source->PortOf(cell)->HasSession(other))
+        {
+            continue;
+        }
+        Ptr<CellPort> source = m_source->PortOf(cell);
+        uint64_t context = source->GetContextTokens(other);
+        const double atS = std::max(at, now).GetSeconds();
+        const EdgeLlmServer::SessionState& s = source->GetSessionState(other);
+        if (other != imsi && s.generated >= 2)
+        {
+            const double rate = GetDecodeRate(other, cell);
+            const double left = s.tokensToGenerate - s.generated;
+            context +=
+                static_cast<uint64_t>(std::min(left, std::floor(rate * (atS - now.GetSeconds()))));
+        }
+        input.sessions.push_back(MakeSessionView(other,
+                                                 cell,
+                                                 target,
+                                                 other == imsi ? now.GetSeconds() : atS,
+                                                 context,
+                                                 other == imsi,
+                                                 input.links,
+                                                 index));
+    }
+    return input;
 }
 
 HandoverSessionView

@@ -59,6 +59,8 @@ class PlanInputBuilder
         virtual const std::map<uint64_t, Migration>& GetMigrations() const = 0;
         /// \param i a record's index \return the record
         virtual const HandoverRecord& GetRecord(std::size_t i) const = 0;
+        /// \param imsi a UE \return the cell that holds its session, or 0
+        virtual uint16_t HolderOf(uint64_t imsi) const = 0;
     };
 
     /// \param source what it reads; must outlive it
@@ -111,6 +113,38 @@ class PlanInputBuilder
                                              uint16_t to,
                                              std::vector<HandoverLinkView>& links,
                                              LinkIndex& index);
+
+    /**
+     * \brief The input of a plan for one session alone.
+     * \param imsi the UE
+     * \param holder the cell that holds its cache
+     * \param target its target
+     * \param handoverAt its handover time: now if it has happened, else the expected one
+     * \param handedOver true if the handover has happened
+     * \return the input: the session, its links and the target, as they are now
+     */
+    HandoverPlanInput MakeSessionInput(uint64_t imsi,
+                                       uint16_t holder,
+                                       uint16_t target,
+                                       Time handoverAt,
+                                       bool handedOver);
+
+    /**
+     * \brief The input of an oracle group's plan, made at the group's first handover.
+     *
+     * The member handing over now is seen as it is; each other member at its expected handover
+     * time (or now, if that has passed), with the context it will have then at the rate it has
+     * decoded so far. Members without a session now are left out.
+     * \param imsi the member handing over now
+     * \param target the group's target
+     * \param group the group's number
+     * \param expected every member's expected handover time, by IMSI
+     * \return the input
+     */
+    HandoverPlanInput MakeOracleGroupInput(uint64_t imsi,
+                                           uint16_t target,
+                                           uint32_t group,
+                                           const std::map<uint64_t, Time>& expected);
 
     /// \param imsi a UE \param holder its cell \return its measured decode rate, tokens/s
     double GetDecodeRate(uint64_t imsi, uint16_t holder) const;

@@ -380,6 +380,12 @@ class Directory : public OnlineGrouper::Host, public PlanInputBuilder::Source
         std::terminate(); // an unoptimised build does not see that the line above never returns
     }
 
+    uint16_t HolderOf(uint64_t) const override
+    {
+        NS_FATAL_ERROR("Directory: the grouper asked for a session's holder");
+        std::terminate();
+    }
+
     std::vector<OnlineGrouper::Member> GetReplannableMembers(uint32_t group,
                                                              uint16_t target) override
     {

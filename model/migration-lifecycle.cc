@@ -1,0 +1,1022 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The lifecycle of a handover's migration, in the order a handover meets it: its start, its
+// commit if prepared, the cells' events that advance it (token IDs, prefills, KV, an open
+// transfer's new blocks, its deadline and stall checks), a re-plan with its online group, its
+// resume at the target, and its end before that.
+
+#include "migration-lifecycle.h"
+
+#include "range-set.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("MigrationLifecycle");
+
+namespace
+{
+
+/// Units of the planned ranges that are not in the received set.
+uint64_t
+MissingUnits(const std::vector<PlanRange>& planned, const edgellm::RangeSet& received)
+{
+    uint64_t missing = 0;
+    for (const PlanRange& p : planned)
+    {
+        received.ForEachGap(p.first, p.end, [&missing](uint64_t a, uint64_t b) {
+            missing += b - a;
+        });
+    }
+    return missing;
+}
+
+} // namespace
+
+MigrationLifecycle::MigrationLifecycle(Host* host, Parts parts, Traces traces)
+    : m_host(host),
+      m_parts(parts),
+      m_traces(traces)
+{
+}
+
+Migration*
+MigrationLifecycle::Find(uint64_t imsi)
+{
+    auto it = m_migrations.find(imsi);
+    return it == m_migrations.end() ? nullptr : &it->second;
+}
+
+const Migration*
+MigrationLifecycle::Find(uint64_t imsi) const
+{
+    auto it = m_migrations.find(imsi);
+    return it == m_migrations.end() ? nullptr : &it->second;
+}
+
+const std::map<uint64_t, Migration>&
+MigrationLifecycle::GetAll() const
+{
+    return m_migrations;
+}
+
+std::pair<Time, uint64_t>
+MigrationLifecycle::GetPrefillForecast(uint16_t cellId) const
+{
+    auto it = m_forecasts.find(cellId);
+    return it == m_forecasts.end() ? std::make_pair(Time(0), uint64_t(0))
+                                   : std::make_pair(it->second.freeAt, it->second.queued);
+}
+
+uint32_t
+MigrationLifecycle::GetMemoryFallbacks() const
+{
+    return m_memoryFallbacks;
+}
+
+uint32_t
+MigrationLifecycle::GetEvictions() const
+{
+    return m_evictions;
+}
+
+Migration
+MigrationLifecycle::NewMigration(uint64_t imsi)
+{
+    return Migration(imsi, m_traces.migration);
+}
+
+HandoverRecord&
+MigrationLifecycle::Record(std::size_t i)
+{
+    return (*m_parts.recorder)[i];
+}
+
+Ptr<KvTransferSender>
+MigrationLifecycle::SenderOf(uint16_t from, uint16_t to) const
+{
+    return m_host->GetSender(from, to);
+}
+
+bool
+MigrationLifecycle::Start(uint64_t imsi,
+                          uint16_t holder,
+                          uint16_t target,
+                          std::size_t recordIndex,
+                          const SessionPlan& plan,
+                          Time handoverAt,
+                          bool prepared)
+{
+    HandoverRecord& record = Record(recordIndex);
+    const Settings settings = m_host->GetMigrationSettings();
+    Ptr<CellPort> source = m_host->PortOf(holder);
+    Ptr<CellPort> t = m_host->PortOf(target);
+    const bool keepDecoding = prepared && plan.keepDecoding;
+    const uint64_t next =
+        keepDecoding ? source->GetNextTokenIndex(imsi) : source->StopDecoding(imsi);
+    const uint64_t remaining = source->GetSessionState(imsi).tokensToGenerate - next;
+    const SessionKvProfile kv = m_host->GetKvProfile(imsi);
+    record.contextTokens = source->GetContextTokens(imsi);
+    record.resumeIndex = static_cast<uint32_t>(next);
+    if (!prepared)
+    {
+        // The mark goes out after the stop, so the marked token is the last one before the
+        // handover.
+        source->MarkHandover(imsi);
+    }
+
+    Migration m = NewMigration(imsi);
+    m.record = recordIndex;
+    m.group = record.group;
+    m.plan = plan;
+    m.nextToken = next;
+    bool open = keepDecoding;
+    const uint64_t context = record.contextTokens;
+    const uint64_t units =
+        plan.unit == KvTransferHeader::TOKEN ? context : context * kv.entriesPerToken;
+    std::vector<PlanRange> prefill = HandoverScheduler::Resolve(plan.prefill, context);
+    std::vector<PlanRange> transfer;
+    for (std::size_t i = 0; i < plan.transfer.size(); ++i)
+    {
+        PlanRange r = plan.transfer[i];
+        // An open transfer holds whole blocks of its growing tail; the rest goes later, by
+        // appends and with the seal.
+        const bool tail = open && i + 1 == plan.transfer.size();
+        r.end = std::min(r.end, tail ? context / BLOCK_TOKENS * BLOCK_TOKENS : units);
+        if (r.first < r.end)
+        {
+            transfer.push_back(r);
+        }
+    }
+    if (SenderOf(holder, target))
+    {
+        m.route = {holder, target};
+    }
+    else
+    {
+        NS_LOG_INFO("imsi " << imsi << ": cell " << target << " has no link to cell " << holder
+                            << ", which holds the cache; tokens are relayed");
+        m.route = m_parts.paths->Get(imsi);
+        std::vector<HandoverLinkView> links;
+        std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
+        const HandoverSessionView view = m_parts.inputs->MakeSessionView(imsi,
+                                                                         holder,
+                                                                         target,
+                                                                         handoverAt.GetSeconds(),
+                                                                         context,
+                                                                         !prepared,
+                                                                         links,
+                                                                         index);
+        prefill =
+            HandoverScheduler::Resolve(m_host->GetScheduler()->PlanWithoutDirectLink(view).prefill,
+                                       context);
+        transfer.clear();
+        open = false;
+    }
+    if (m.route.size() < 2 || !SenderOf(m.route[0], m.route[1]))
+    {
+        NS_LOG_INFO("imsi " << imsi << ": no KV sender on the way to cell " << target);
+        if (!keepDecoding)
+        {
+            source->ResumeDecoding(imsi, next, remaining);
+        }
+        return false;
+    }
+    if (open)
+    {
+        // The tail grows from the end of what the plan covers now, so no token is skipped
+        // whatever the plan's ranges were cut to.
+        m.openEnd = prefill.empty() ? 0 : prefill.front().end;
+        for (const PlanRange& r : transfer)
+        {
+            m.openEnd = std::max(m.openEnd, r.end);
+        }
+    }
+    m.prefillTokens = prefill.empty() ? 0 : prefill.front().end;
+    m.transferRanges = transfer;
+    record.prefillTokens = m.prefillTokens;
+    record.unit = plan.unit;
+    record.transferRanges = transfer;
+    const uint64_t transferUnits = CountUnits(transfer);
+    record.transferTokens = plan.unit == KvTransferHeader::TOKEN
+                                ? transferUnits
+                                : (transferUnits + kv.entriesPerToken - 1) / kv.entriesPerToken;
+
+    LlmEngine::Admission admission = t->AdmitMigrated(imsi, context, remaining);
+    if (admission == LlmEngine::Admission::WAITING && settings.memoryFull == MEMORY_EVICT)
+    {
+        // TargetMemoryFull Evict: the target's own decoding sessions make room, and pay with
+        // a re-prefill of their context; if they cannot, the session waits as with Queue.
+        const uint32_t evicted = t->EvictFor(imsi);
+        m_evictions += evicted;
+        if (evicted > 0)
+        {
+            admission = LlmEngine::Admission::ADMITTED;
+        }
+    }
+    if (admission == LlmEngine::Admission::WAITING && settings.memoryFull == MEMORY_FALLBACK)
+    {
+        // TargetMemoryFull Fallback: no waiting for memory to free up at the target.
+        t->RemoveSession(imsi);
+        admission = LlmEngine::Admission::REJECTED;
+        ++m_memoryFallbacks;
+    }
+    if (admission == LlmEngine::Admission::REJECTED)
+    {
+        // An admission outcome, not an error: the session stays where its cache is.
+        NS_LOG_INFO("imsi " << imsi << ": cell " << target << " cannot hold " << context
+                            << " tokens now; it stays at cell " << holder);
+        record.prefillTokens = 0;
+        record.transferTokens = 0;
+        record.transferRanges.clear();
+        if (!keepDecoding)
+        {
+            source->ResumeDecoding(imsi, next, remaining);
+        }
+        return false;
+    }
+    m.epoch = ++m_epochs[imsi];
+    record.epoch = m.epoch;
+    for (std::size_t i = 1; i < m.route.size(); ++i)
+    {
+        m_host->PortOf(m.route[i])->ExpectEpoch(imsi, m.epoch, KvDiscardReason::NEWER_EPOCH);
+    }
+    KvTransferRequest request;
+    request.imsi = imsi;
+    request.epoch = m.epoch;
+    request.unit = plan.unit;
+    request.bytesPerUnit =
+        plan.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;
+    request.forwardedFirst = 0;
+    request.forwardedCount = static_cast<uint32_t>(m.prefillTokens);
+    for (const PlanRange& r : transfer)
+    {
+        request.ranges.emplace_back(static_cast<uint32_t>(r.first),
+                                    static_cast<uint32_t>(r.end - r.first));
+    }
+    request.open = open;
+    request.weight = plan.weight;
+    request.priority = plan.priority;
+    if (plan.transferDeadline != Time::Max())
+    {
+        // The deadline counts from the handover, the expected one for a prepared migration.
+        request.deadline = handoverAt + plan.transferDeadline;
+    }
+    Ptr<KvTransferSender> sender = SenderOf(m.route[0], m.route[1]);
+    m.sentAtStart = sender->GetCounters(imsi).sent;
+    m.receivedAtStart = t->GetReceivedBytes(imsi);
+    m.expectedS = handoverAt.GetSeconds();
+    record.kvBytes = transferUnits * request.bytesPerUnit;
+    if (m.prefillTokens > 0)
+    {
+        // What online plans behind this one wait for: the earliest its prefill can end.
+        const LlmComputeModel& model = t->GetComputeModel();
+        Forecast& forecast = m_forecasts[target];
+        forecast.freeAt = std::max(forecast.freeAt, Simulator::Now()) +
+                          Seconds(model.PrefillTime(m.prefillTokens));
+        forecast.queued += m.prefillTokens;
+    }
+    // In the table before the sender hears of it: a slot policy may ask for its budget at once.
+    Migration& placed = m_migrations[imsi] = m;
+    placed.Begin(prepared, placed.prefillTokens, !request.ranges.empty(), open);
+    if (!request.ranges.empty() || request.forwardedCount > 0 || request.open)
+    {
+        sender->Enqueue(request);
+    }
+    if (!prepared)
+    {
+        ScheduleDeadline(imsi, placed);
+    }
+    m_parts.slotClock->Arm();
+    (*m_traces.planned)(imsi, record.prefillTokens, record.transferTokens);
+    return true;
+}
+
+void
+MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder)
+{
+    const HandoverRecord::Outcome outcome = state == Migration::CANCELLED
+                                                ? HandoverRecord::CANCELLED
+                                            : state == Migration::FAILED ? HandoverRecord::FAILED
+                                                                         : HandoverRecord::CLOSED;
+    auto it = m_migrations.find(imsi);
+    Migration m = it->second;
+    const MigrationView view = m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr);
+    m_migrations.erase(it);
+    Ptr<KvTransferSender> sender = SenderOf(m.route[0], m.route[1]);
+    const uint64_t withdrawn = RetireEpoch(imsi, m, KvDiscardReason::NEWER_EPOCH);
+    Ptr<CellPort> t = m_host->PortOf(m.route.back());
+    t->RemoveSession(imsi);
+    HandoverRecord& record = Record(m.record);
+    record.outcome = outcome;
+    record.wastedBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
+    if (m.PrefillDone() && m.prefillTokens > 0)
+    {
+        record.wastedGpuSeconds = t->GetComputeModel().PrefillTime(m.prefillTokens);
+    }
+    if (!m.PrefillDone() && m.prefillTokens > 0)
+    {
+        Forecast& forecast = m_forecasts[m.route.back()];
+        forecast.queued -= std::min(forecast.queued, m.prefillTokens);
+    }
+    if (resumeHolder)
+    {
+        // The session stays where its cache is, and decodes on there.
+        Ptr<CellPort> holder = m_host->PortOf(m.route.front());
+        if (holder->HasSession(imsi) && !holder->IsDecoding(imsi))
+        {
+            const uint64_t total = holder->GetSessionState(imsi).tokensToGenerate;
+            if (m.nextToken < total)
+            {
+                holder->ResumeDecoding(imsi, m.nextToken, total - m.nextToken);
+            }
+        }
+    }
+    if (state == Migration::FAILED || state == Migration::CLOSED)
+    {
+        // Back to the cell the UE left; a later UeReady follows it to where it reconnects.
+        m_parts.paths->RouteTo(imsi, record.sourceCell);
+        m_host->AwaitReconnect(imsi, record.sourceCell);
+    }
+    const Migration::Phase from = m.GetPhase();
+    m.End(state);
+    if (from == Migration::PREPARED)
+    {
+        m_host->GetScheduler()->Cancel(view);
+    }
+    m_host->GetScheduler()->CompleteRecord(record);
+    (*m_traces.cancelled)(imsi, m.epoch, withdrawn);
+    const uint32_t group = m.group;
+    if (m_parts.online->IsOnline(group))
+    {
+        // The rest of its cycle group may have waited only for it.
+        TryPrefill(0, group);
+    }
+    NS_LOG_INFO("imsi " << imsi << ": migration to cell " << m.route.back() << " "
+                        << Migration::PhaseName(state) << ", " << withdrawn
+                        << " KV bytes withdrawn");
+}
+
+uint64_t
+MigrationLifecycle::RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardReason reason)
+{
+    const uint64_t withdrawn = SenderOf(m.route[0], m.route[1])->Cancel(imsi, m.epoch, reason);
+    // Bytes still in flight arrive under an epoch the receivers no longer expect: stale, and
+    // counted under the same reason.
+    const uint32_t next = ++m_epochs[imsi];
+    for (std::size_t i = 1; i < m.route.size(); ++i)
+    {
+        m_host->PortOf(m.route[i])->ExpectEpoch(imsi, next, reason);
+    }
+    return withdrawn;
+}
+
+void
+MigrationLifecycle::ScheduleDeadline(uint64_t imsi, Migration& m)
+{
+    if (m.plan.resume == SessionPlan::AT_DEADLINE)
+    {
+        m.deadlineTimer = Simulator::Schedule(m.plan.resumeAfter,
+                                              &MigrationLifecycle::DeadlineReached,
+                                              this,
+                                              imsi,
+                                              m.epoch);
+    }
+    if (!m.KvDone() || !m.IdsIn())
+    {
+        m.stallSeenReceived = m_host->PortOf(m.route.back())->GetReceivedBytes(imsi);
+        m.WatchLink();
+        m.stallTimer = Simulator::Schedule(m_host->GetMigrationSettings().stallTimeout,
+                                           &MigrationLifecycle::CheckStall,
+                                           this,
+                                           imsi,
+                                           m.record);
+    }
+}
+
+void
+MigrationLifecycle::TokensArrived(uint16_t cellId,
+                                  uint64_t imsi,
+                                  uint32_t epoch,
+                                  uint32_t first,
+                                  uint32_t count)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() ||
+        (it->second.epoch != epoch &&
+         (it->second.tokensEpoch == 0 || it->second.tokensEpoch != epoch)))
+    {
+        return;
+    }
+    Migration& m = it->second;
+    auto at = std::find(m.route.begin(), m.route.end(), cellId);
+    if (at == m.route.end() || at == m.route.begin())
+    {
+        return;
+    }
+    if (cellId != m.route.back())
+    {
+        // A hop on the way: pass the token IDs on to the next cell.
+        KvTransferRequest request;
+        request.imsi = imsi;
+        request.epoch = epoch;
+        request.bytesPerUnit = m_host->GetKvProfile(imsi).bytesPerToken;
+        request.forwardedFirst = first;
+        request.forwardedCount = count;
+        SenderOf(cellId, *(at + 1))->Enqueue(request);
+        return;
+    }
+    m.IdsArrived();
+    TrySubmitReprefill(imsi, m);
+    TryPrefill(imsi, m.group);
+}
+
+void
+MigrationLifecycle::TryPrefill(uint64_t imsi, uint32_t group)
+{
+    std::vector<uint64_t> batch;
+    if (group == 0)
+    {
+        if (m_migrations.count(imsi) == 0)
+        {
+            return;
+        }
+        batch.push_back(imsi);
+    }
+    else
+    {
+        if (!m_host->IsGroupComplete(group))
+        {
+            return; // the batch starts after the group's last handover
+        }
+        for (const auto& [member, m] : m_migrations)
+        {
+            if (m.group == group)
+            {
+                batch.push_back(member);
+            }
+        }
+    }
+    for (uint64_t member : batch)
+    {
+        if (!m_migrations.at(member).IdsIn())
+        {
+            return;
+        }
+    }
+    // Every session of the batch is in: the engine starts them together at its next cycle.
+    std::map<uint16_t, std::vector<std::pair<uint64_t, uint64_t>>> jobs; // by target
+    for (uint64_t member : batch)
+    {
+        Migration& m = m_migrations.at(member);
+        // A stalled transfer given up on re-prefills what did not arrive with the prefix.
+        const uint64_t tokens = m.prefillTokens + (m.GaveUpOnLink() ? m.GetReprefillTokens() : 0);
+        if (tokens > 0 && m.ReadyForBatch())
+        {
+            m.PrefillQueued();
+            jobs[m.route.back()].emplace_back(member, tokens);
+        }
+    }
+    for (const auto& [cell, list] : jobs)
+    {
+        m_host->PortOf(cell)->SubmitPrefillBatch(list);
+    }
+}
+
+void
+MigrationLifecycle::PrefillCompleted(uint16_t cellId,
+                                     uint64_t imsi,
+                                     uint64_t tokens,
+                                     bool /* urgent */)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.route.back() != cellId ||
+        !it->second.HasSubmittedPrefill())
+    {
+        return;
+    }
+    Forecast& forecast = m_forecasts[cellId];
+    forecast.queued -= std::min(forecast.queued, tokens);
+    Migration& m = it->second;
+    m.PrefillEnded();
+    if (m.GetPendingReprefill() > 0)
+    {
+        // The KV that a stalled link did not bring, after the prefix that was queued or
+        // running, once its IDs are in.
+        TrySubmitReprefill(imsi, m);
+        return;
+    }
+    TryResume(imsi);
+}
+
+void
+MigrationLifecycle::KvComplete(uint16_t cellId, uint64_t imsi, uint32_t epoch)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.route.back() != cellId || it->second.epoch != epoch)
+    {
+        return;
+    }
+    it->second.KvArrived();
+    TryResume(imsi);
+}
+
+void
+MigrationLifecycle::DeadlineReached(uint64_t imsi, uint32_t epoch)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.epoch != epoch ||
+        it->second.GetPhase() != Migration::COMMITTED)
+    {
+        return;
+    }
+    it->second.DeadlineReached();
+    TryResume(imsi);
+}
+
+void
+MigrationLifecycle::TryResume(uint64_t imsi)
+{
+    auto it = m_migrations.find(imsi);
+    Migration m = it->second;
+    if (!m.CanResume())
+    {
+        return;
+    }
+    HandoverRecord& record = Record(m.record);
+    Ptr<CellPort> h = m_host->PortOf(record.holderCell);
+    Ptr<CellPort> t = m_host->PortOf(record.targetCell);
+    // What the session resumes with is what the target's receiver counted, not the plan.
+    if (!m.GaveUpOnLink())
+    {
+        // A stalled transfer given up on fixed its arrived ranges then (Reprefill).
+        const edgellm::RangeSet received = t->GetReceivedRanges(imsi);
+        for (const auto& [first, end] : received.Ranges())
+        {
+            record.arrived.push_back({first, end});
+        }
+    }
+    if (!m.KvDone())
+    {
+        // The window is over: the rest of the transfer is abandoned.
+        const uint64_t arrivedUnits = CountUnits(record.arrived);
+        const SessionKvProfile kv = m_host->GetKvProfile(imsi);
+        const uint64_t bpu =
+            record.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;
+        record.abandonedBytes = record.kvBytes - std::min(record.kvBytes, arrivedUnits * bpu);
+        RetireEpoch(imsi, m, KvDiscardReason::WINDOW_END);
+    }
+    m_migrations.erase(it);
+    m_parts.paths->StopRelays(imsi);
+    EdgeLlmServer::SessionState state = h->ExportSession(imsi);
+    const uint64_t remaining = state.tokensToGenerate - record.resumeIndex;
+    t->ImportSession(imsi, std::move(state));
+    h->RemoveSession(imsi);
+    m_parts.paths->Reset(imsi, record.targetCell);
+    t->ResumeDecoding(imsi, record.resumeIndex, remaining);
+    record.kvReady = Simulator::Now();
+    record.outcome = HandoverRecord::MIGRATED;
+    m.Resume();
+    m_host->GetScheduler()->CompleteRecord(record);
+    NS_LOG_INFO("imsi " << imsi << ": resumed at cell " << record.targetCell << " after "
+                        << (record.kvReady - record.hoStart).As(Time::MS));
+    (*m_traces.resumed)(imsi, record.targetCell, record.kvReady - record.hoStart);
+}
+
+bool
+MigrationLifecycle::Commit(uint64_t imsi)
+{
+    Migration& m = m_migrations.at(imsi);
+    HandoverRecord& record = Record(m.record);
+    Ptr<CellPort> h = m_host->PortOf(m.route.front());
+    if (!m_parts.paths->RouteTo(imsi, record.targetCell))
+    {
+        return false; // the caller ends it, and plans the handover as any other
+    }
+    record.hoStart = Simulator::Now();
+    if (m.IsOpen())
+    {
+        m.nextToken = h->StopDecoding(imsi);
+        const uint64_t context = h->GetContextTokens(imsi);
+        record.contextTokens = context;
+        record.resumeIndex = static_cast<uint32_t>(m.nextToken);
+        // The last partial block goes with the seal.
+        GrowOpenTransfer(imsi, m, context, true);
+    }
+    h->MarkHandover(imsi);
+    m.Commit();
+    ScheduleDeadline(imsi, m);
+    m_host->GetScheduler()->Commit(m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr));
+    TryResume(imsi);
+    return true;
+}
+
+void
+MigrationLifecycle::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t index)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || !it->second.IsOpen() || it->second.route.front() != cellId)
+    {
+        return;
+    }
+    Migration& m = it->second;
+    if (index + 1 >= m_host->PortOf(cellId)->GetSessionState(imsi).tokensToGenerate)
+    {
+        // The session ends at its source before the predicted handover: nothing is left to
+        // move, and what was prepared is waste.
+        End(imsi, Migration::CANCELLED, false);
+        return;
+    }
+    const uint64_t context = m_host->PortOf(cellId)->GetContextTokens(imsi);
+    const uint64_t full = context / BLOCK_TOKENS * BLOCK_TOKENS;
+    if (full <= m.openEnd)
+    {
+        return;
+    }
+    // A block is sent once the source has filled it: its KV no longer changes.
+    GrowOpenTransfer(imsi, m, full, false);
+}
+
+void
+MigrationLifecycle::GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, bool seal)
+{
+    std::vector<std::pair<uint32_t, uint32_t>> ranges;
+    if (end > m.openEnd)
+    {
+        ranges.emplace_back(static_cast<uint32_t>(m.openEnd),
+                            static_cast<uint32_t>(end - m.openEnd));
+        m.transferRanges.push_back({m.openEnd, end});
+        HandoverRecord& record = Record(m.record);
+        record.transferRanges.push_back({m.openEnd, end});
+        record.transferTokens += end - m.openEnd;
+        record.kvBytes += (end - m.openEnd) * m_host->GetKvProfile(imsi).bytesPerToken;
+        m.openEnd = end;
+    }
+    Ptr<KvTransferSender> sender = SenderOf(m.route[0], m.route[1]);
+    if (seal)
+    {
+        sender->Seal(imsi, m.epoch, ranges);
+    }
+    else
+    {
+        sender->Append(imsi, m.epoch, ranges);
+    }
+    m_host->PortOf(m.route.back())->GrowContext(imsi, end);
+}
+
+void
+MigrationLifecycle::CheckStall(uint64_t imsi, std::size_t record)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.record != record ||
+        it->second.GetPhase() != Migration::COMMITTED)
+    {
+        return; // it ended or resumed
+    }
+    const Settings settings = m_host->GetMigrationSettings();
+    Migration& m = it->second;
+    if (m.KvDone() && m.IdsIn())
+    {
+        m.StopWatchingLink(); // nothing more to wait for from the link
+        return;
+    }
+    const uint16_t target = m.route.back();
+    const uint64_t received = m_host->PortOf(target)->GetReceivedBytes(imsi);
+    const uint64_t sent = SenderOf(m.route[0], m.route[1])->GetCounters(imsi).sent;
+    // Bytes of it that TCP took and that have not arrived: a transfer still queued behind
+    // other sessions' bytes has none, and is not stalled but waiting its turn.
+    const bool inFlight = sent - m.sentAtStart > received - m.receivedAtStart;
+    // A token handover's TOKENS message is small: not there after a whole timeout, it is
+    // held by the link too.
+    const bool progress = received != m.stallSeenReceived;
+    const bool stalled = !progress && (inFlight || !m.IdsIn());
+    m.stallSeenReceived = received;
+    if (stalled && !m.IsStalled())
+    {
+        HandoverRecord& r = Record(record);
+        ++r.stalls;
+        const bool giveUp = settings.stallPolicy == STALL_REPREFILL &&
+                            m.plan.resume == SessionPlan::ALL_ARRIVED &&
+                            r.unit == KvTransferHeader::TOKEN;
+        const uint64_t missing =
+            MissingUnits(m.transferRanges, m_host->PortOf(target)->GetReceivedRanges(imsi));
+        NS_LOG_INFO("imsi " << imsi << ": transfer to cell " << target << " stalled, " << missing
+                            << " tokens missing; " << (giveUp ? "re-prefill" : "wait"));
+        (*m_traces.stalled)(imsi, m.epoch, missing, giveUp);
+        if (giveUp)
+        {
+            Reprefill(imsi, m);
+            return; // nothing more comes from the link
+        }
+    }
+    m.LinkChecked(stalled);
+    m.stallTimer = Simulator::Schedule(settings.stallTimeout,
+                                       &MigrationLifecycle::CheckStall,
+                                       this,
+                                       imsi,
+                                       record);
+}
+
+void
+MigrationLifecycle::Reprefill(uint64_t imsi, Migration& m)
+{
+    HandoverRecord& record = Record(m.record);
+    Ptr<CellPort> t = m_host->PortOf(m.route.back());
+    // What the session resumes with is fixed now, before the epoch is retired.
+    const edgellm::RangeSet received = t->GetReceivedRanges(imsi);
+    for (const auto& [first, end] : received.Ranges())
+    {
+        record.arrived.push_back({first, end});
+    }
+    const uint64_t tokens = MissingUnits(m.transferRanges, received);
+    const SessionKvProfile kv = m_host->GetKvProfile(imsi);
+    record.abandonedBytes = std::min(record.kvBytes, tokens * kv.bytesPerToken);
+    record.reprefillTokens = tokens;
+    const bool prefixIdsIn = m.IdsIn();
+    RetireEpoch(imsi, m, KvDiscardReason::LINK_DOWN);
+    // The token IDs to re-prefill travel as a message of the epoch the receivers expect now:
+    // those of what did not arrive, and the prefix's too if its message was lost with the
+    // old epoch. They share the stalled link, but are a few bytes per token, not a KV entry.
+    m.epoch = m_epochs[imsi];
+    m.tokensEpoch = 0;
+    record.epoch = m.epoch;
+    uint64_t idFirst = UINT64_MAX;
+    uint64_t idEnd = 0;
+    for (const PlanRange& p : m.transferRanges)
+    {
+        received.ForEachGap(p.first, p.end, [&idFirst, &idEnd](uint64_t a, uint64_t b) {
+            idFirst = std::min(idFirst, a);
+            idEnd = std::max(idEnd, b);
+        });
+    }
+    if (!prefixIdsIn && m.prefillTokens > 0)
+    {
+        idFirst = 0;
+        idEnd = std::max(idEnd, m.prefillTokens);
+    }
+    const bool idsSent = idEnd > idFirst;
+    if (idsSent)
+    {
+        KvTransferRequest request;
+        request.imsi = imsi;
+        request.epoch = m.epoch;
+        request.bytesPerUnit = kv.bytesPerToken;
+        request.forwardedFirst = static_cast<uint32_t>(idFirst);
+        request.forwardedCount = static_cast<uint32_t>(idEnd - idFirst);
+        SenderOf(m.route[0], m.route[1])->Enqueue(request);
+    }
+    m_forecasts[m.route.back()].queued += tokens;
+    // A prefix submitted, running or done: the missing tokens are a prefill of their own, once
+    // their IDs are in and the GPU is done with the prefix. A prefix not submitted yet goes
+    // with them, in one prefill (TryPrefill).
+    m.GiveUpOnLink(tokens, idsSent);
+    TrySubmitReprefill(imsi, m);
+    TryPrefill(imsi, m.group);
+    TryResume(imsi);
+}
+
+void
+MigrationLifecycle::TrySubmitReprefill(uint64_t imsi, Migration& m)
+{
+    const uint64_t tokens = m.TakeReprefill();
+    if (tokens == 0)
+    {
+        return;
+    }
+    m_host->PortOf(m.route.back())->SubmitPrefill(imsi, tokens);
+}
+
+void
+MigrationLifecycle::Regroup(const OnlineGrouper::Decision& d, uint16_t target)
+{
+    if (!d.joined)
+    {
+        return;
+    }
+    Ptr<CellPort> t = m_host->PortOf(target);
+    if (d.batchMoved)
+    {
+        // The batch waits for the newcomer's tokens: what is queued for the earlier boundary
+        // comes out, to go in with the rest.
+        for (uint64_t other : d.others)
+        {
+            Migration& m = m_migrations.at(other);
+            if (m.IsPrefillQueued() && t->ResizeQueuedPrefill(other, 0))
+            {
+                m.PrefillUnqueued();
+            }
+        }
+    }
+    const Time predicted =
+        d.plan.predictedDelay.IsStrictlyNegative() ? Time(0) : d.plan.predictedDelay;
+    for (uint64_t other : d.others)
+    {
+        const SessionPlan* p = d.plan.Find(other);
+        if (p && p->action == SessionPlan::MIGRATE)
+        {
+            HandoverRecord& r = Record(m_migrations.at(other).record);
+            r.prefixTokens = std::min(d.plan.prefixTokens, r.contextTokens);
+            Replan(other, *p, predicted);
+        }
+    }
+}
+
+std::vector<OnlineGrouper::Member>
+MigrationLifecycle::GetReplannableMembers(uint32_t group, uint16_t target)
+{
+    std::vector<OnlineGrouper::Member> members;
+    for (const auto& [imsi, m] : m_migrations)
+    {
+        const HandoverRecord& r = Record(m.record);
+        // A transfer given up on has nothing left to re-plan: its prefill is fixed.
+        if (m.GetPhase() != Migration::COMMITTED || m.group != group || m.IsOpen() ||
+            m.GaveUpOnLink() || m.route.size() != 2 || m.route.back() != target)
+        {
+            continue;
+        }
+        OnlineGrouper::Member member;
+        member.imsi = imsi;
+        member.holder = m.route.front();
+        member.handoverStart = r.hoStart;
+        member.contextTokens = r.contextTokens;
+        member.prefillTokens = m.prefillTokens;
+        member.plannedUnits = CountUnits(m.transferRanges);
+        for (const auto& [first, count] :
+             SenderOf(m.route[0], m.route[1])->GetUnsentRanges(imsi, m.epoch))
+        {
+            member.unsentUnits += count;
+        }
+        member.bytesPerToken = m_host->GetKvProfile(imsi).bytesPerToken;
+        member.predictedDelay = r.predictedDelay;
+        members.push_back(member);
+    }
+    return members;
+}
+
+void
+MigrationLifecycle::Replan(uint64_t imsi, const SessionPlan& plan, Time predicted)
+{
+    Migration& m = m_migrations.at(imsi);
+    HandoverRecord& r = Record(m.record);
+    const uint64_t context = r.contextTokens;
+    const std::vector<PlanRange> prefill = HandoverScheduler::Resolve(plan.prefill, context);
+    const uint64_t prefix = prefill.empty() ? 0 : prefill.front().end;
+    const std::vector<PlanRange> ranges = HandoverScheduler::Resolve(plan.transfer, context);
+    const Time deadline =
+        plan.transferDeadline == Time::Max() ? Time::Max() : r.hoStart + plan.transferDeadline;
+    Ptr<KvTransferSender> sender = SenderOf(m.route[0], m.route[1]);
+    r.predictedDelay = predicted;
+    const bool same = prefix == m.prefillTokens && ranges == m.transferRanges;
+    m.plan.transferDeadline = plan.transferDeadline;
+    if (same)
+    {
+        // The same ranges: only the deadline moves, so earliest-deadline-first keeps the
+        // group's order.
+        sender->SetDeadline(imsi, m.epoch, deadline);
+        return;
+    }
+
+    // What this transfer has handed to TCP: the old ranges but those still unsent.
+    edgellm::RangeSet sent;
+    for (const PlanRange& old : m.transferRanges)
+    {
+        sent.Add(old.first, old.end);
+    }
+    edgellm::RangeSet unsent;
+    for (const auto& [first, count] : sender->GetUnsentRanges(imsi, m.epoch))
+    {
+        unsent.Add(first, uint64_t(first) + count);
+    }
+    edgellm::RangeSet kept;
+    for (const auto& [first, end] : sent.Ranges())
+    {
+        unsent.ForEachGap(first, end, [&kept](uint64_t a, uint64_t b) { kept.Add(a, b); });
+    }
+    // A TOKENS message in TCP already will arrive, under the old epoch.
+    const bool tokensOnTheWay =
+        !m.IdsIn() && m.prefillTokens > 0 && !sender->HasPendingControl(imsi, m.epoch);
+    const uint32_t oldEpoch = m.epoch;
+    const uint64_t withdrawn = sender->Cancel(imsi, m.epoch, KvDiscardReason::REPLAN);
+    m.epoch = ++m_epochs[imsi];
+    r.epoch = m.epoch;
+    r.replans += 1;
+    if (prefix > m.prefillTokens)
+    {
+        // A longer prefix prefills what was sent from the old one on: those bytes are of no
+        // use, and the target drops them as stale, under the re-plan.
+        kept.Clear();
+        for (std::size_t i = 1; i < m.route.size(); ++i)
+        {
+            m_host->PortOf(m.route[i])->ExpectEpoch(imsi, m.epoch, KvDiscardReason::REPLAN);
+        }
+    }
+    // Otherwise the new epoch reaches the target behind the CANCEL, on the same stream, so
+    // the target keeps what the old one delivered; it is not told of the epoch any sooner.
+
+    const SessionKvProfile kv = m_host->GetKvProfile(imsi);
+    KvTransferRequest request;
+    request.imsi = imsi;
+    request.epoch = m.epoch;
+    request.unit = KvTransferHeader::TOKEN;
+    request.bytesPerUnit = kv.bytesPerToken;
+    for (const PlanRange& range : ranges)
+    {
+        kept.ForEachGap(range.first, range.end, [&request](uint64_t a, uint64_t b) {
+            request.ranges.emplace_back(static_cast<uint32_t>(a), static_cast<uint32_t>(b - a));
+        });
+    }
+    // The IDs of the old prefix serve a prefix no longer, whether in or on the way; a longer
+    // one needs them again, and so does one whose TOKENS message the cancel withdrew.
+    const bool covered = prefix <= m.prefillTokens && (m.IdsIn() || tokensOnTheWay);
+    const bool forward = prefix > 0 && !covered;
+    m.tokensEpoch = 0;
+    if (forward)
+    {
+        request.forwardedFirst = 0;
+        request.forwardedCount = static_cast<uint32_t>(prefix);
+    }
+    else if (prefix > 0 && !m.IdsIn())
+    {
+        m.tokensEpoch = oldEpoch;
+    }
+    NS_ABORT_MSG_IF(request.ranges.empty() && !forward,
+                    "HandoverCoordinator: imsi " << imsi
+                                                 << "'s re-plan changes nothing the target "
+                                                    "would hear of (prefixMin and prefixMax "
+                                                    "keep such a plan out)");
+    request.weight = plan.weight;
+    request.priority = plan.priority;
+    request.deadline = deadline;
+
+    // The prefill: resized in the engine's queue, or submitted when its tokens are in.
+    Ptr<CellPort> t = m_host->PortOf(m.route.back());
+    if (m.HasSubmittedPrefill())
+    {
+        // A prefix whose new IDs are on their way leaves the queue: the GPU cannot prefill
+        // tokens it does not have, so TryPrefill submits it again once they are in.
+        const bool resized = t->ResizeQueuedPrefill(imsi, forward ? 0 : prefix);
+        NS_ABORT_MSG_IF(!resized,
+                        "HandoverCoordinator: imsi " << imsi
+                                                     << "'s prefill started before its "
+                                                        "group's batch");
+    }
+    Forecast& forecast = m_forecasts[m.route.back()];
+    forecast.queued = forecast.queued - std::min(forecast.queued, m.prefillTokens) + prefix;
+    // With no range left to send, nothing is kept either (a kept range is one it still
+    // needs): the cache needs only its prefill.
+    m.Replanned(prefix, forward, !request.ranges.empty());
+    m.plan = plan;
+    m.prefillTokens = prefix;
+    m.transferRanges = ranges;
+    r.prefillTokens = prefix;
+    r.transferRanges = ranges;
+    r.transferTokens = CountUnits(ranges);
+    r.kvBytes = r.transferTokens * kv.bytesPerToken;
+    sender->Enqueue(request);
+    (*m_traces.replanned)(imsi, m.epoch, withdrawn);
+    (*m_traces.planned)(imsi, r.prefillTokens, r.transferTokens);
+    NS_LOG_INFO("imsi " << imsi << ": re-planned with its cycle group, prefix " << prefix << ", "
+                        << withdrawn << " KV bytes withdrawn");
+}
+
+void
+MigrationLifecycle::SetGroupPrefillEnd(uint32_t group)
+{
+    std::vector<uint64_t> prefills;
+    for (const auto& [imsi, m] : m_migrations)
+    {
+        if (m.group == group && m.prefillTokens > 0)
+        {
+            prefills.push_back(m.prefillTokens);
+        }
+    }
+    const auto [target, end] = m_parts.online->GetBatchEnd(group, prefills);
+    m_forecasts[target].freeAt = end;
+}
+
+void
+MigrationLifecycle::GatherSlot(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs)
+{
+    std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
+    for (const auto& [imsi, m] : m_migrations)
+    {
+        const bool transferring = !m.KvDone() && (m.IsOpen() || CountUnits(m.transferRanges) > 0);
+        if ((m.GetPhase() == Migration::PREPARED || m.GetPhase() == Migration::COMMITTED) &&
+            transferring)
+        {
+            input.migrations.push_back(
+                m_parts.inputs->MakeMigrationView(imsi, m, &input.links, &index));
+            epochs[imsi] = m.epoch;
+        }
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,283 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+#ifndef EDGE_LLM_MIGRATION_LIFECYCLE_H
+#define EDGE_LLM_MIGRATION_LIFECYCLE_H
+
+#include "cell-port.h"
+#include "handover-plan.h"
+#include "handover-record.h"
+#include "handover-recorder.h"
+#include "handover-scheduler.h"
+#include "kv-cache-profile.h"
+#include "kv-transfer-sender.h"
+#include "migration.h"
+#include "online-grouper.h"
+#include "plan-input-builder.h"
+#include "relay-paths.h"
+#include "slot-clock.h"
+
+#include "ns3/nstime.h"
+#include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \ingroup edge-llm
+ * \brief Carries out the migrations of a HandoverCoordinator, from their start to their resume
+ * at the target or their end before it: the whole lifecycle of a handover, in one place.
+ *
+ * It owns the migrations under way (one Migration per session, with its state machine, epoch,
+ * timers and record index) and the epochs of every session. It acts on the cells only through
+ * their CellPort and their KV senders, and it decides nothing a policy decides: the plan it
+ * starts or re-plans a migration with comes from the scheduler, through the coordinator.
+ *
+ * Its steps, in the order a handover meets them:
+ * - Start: stop the source's decoding, resolve the plan against the context, admit the session
+ *   at the target (TargetMemoryFull), take a new epoch, and hand the transfer to the sender;
+ * - the cells' events: TokensArrived (the prefix's token IDs, relayed hop by hop),
+ * PrefillCompleted, KvComplete, TokenGenerated (an open transfer grows), and its own timers, the
+ * resume deadline and the stall check (StallPolicy);
+ * - TryPrefill: a session's prefill, or its group's batch once every member's IDs are in;
+ * - TryResume: once Migration::CanResume holds, the session moves to the target and decodes;
+ * - End: cancelled, failed or closed before its resume, its transfer withdrawn.
+ */
+class MigrationLifecycle
+{
+  public:
+    /// What a committed migration does when its transfer stalls (StallTimeout).
+    enum StallPolicy
+    {
+        STALL_WAIT,      //!< wait for the link: TCP resends once it is back
+        STALL_REPREFILL, //!< give up on what did not arrive, and re-prefill it at the target
+    };
+
+    /// What a handover does when the target's KV memory is full now (it could hold the
+    /// session once others finish).
+    enum MemoryFullPolicy
+    {
+        MEMORY_QUEUE,    //!< wait in the target's admission queue; the resume waits for it
+        MEMORY_FALLBACK, //!< keep the session at the cell that holds its cache, and relay
+        MEMORY_EVICT,    //!< preempt decoding sessions of the target by recompute to admit it
+    };
+
+    /// The coordinator's settings it works by (its attributes, read when needed).
+    struct Settings
+    {
+        StallPolicy stallPolicy{STALL_WAIT};       //!< StallPolicy
+        Time stallTimeout;                         //!< StallTimeout
+        MemoryFullPolicy memoryFull{MEMORY_QUEUE}; //!< TargetMemoryFull
+    };
+
+    /// What it asks of its coordinator: the directory of cells and links, and the groups.
+    class Host
+    {
+      public:
+        virtual ~Host() = default;
+        /// \return the scheduler in use
+        virtual Ptr<HandoverScheduler> GetScheduler() const = 0;
+        /// \param cellId a cell \return its port (stops the run if there is none)
+        virtual Ptr<CellPort> PortOf(uint16_t cellId) = 0;
+        /// \param from a cell \param to another \return the KV sender between them, or null
+        virtual Ptr<KvTransferSender> GetSender(uint16_t from, uint16_t to) const = 0;
+        /// \param imsi a UE \return its session's KV-cache shape
+        virtual SessionKvProfile GetKvProfile(uint64_t imsi) const = 0;
+        /// \return the settings, as the attributes are now
+        virtual Settings GetMigrationSettings() const = 0;
+        /// \param group an oracle or online group \return true if none of its members is
+        /// still to hand over, so its batch may start
+        virtual bool IsGroupComplete(uint32_t group) const = 0;
+        /// A failed or closed migration's UE comes back to the cell it left.
+        /// \param imsi the UE \param cellId the cell it left
+        virtual void AwaitReconnect(uint64_t imsi, uint16_t cellId) = 0;
+    };
+
+    /// The pieces of the coordinator it works with.
+    struct Parts
+    {
+        HandoverRecorder* recorder{nullptr}; //!< the records it fills
+        RelayPaths* paths{nullptr};          //!< the sessions' packet paths
+        PlanInputBuilder* inputs{nullptr};   //!< the views the scheduler's hooks read
+        OnlineGrouper* online{nullptr};      //!< the online cycle groups' batches
+        SlotClock* slotClock{nullptr};       //!< the slot hook's clock
+    };
+
+    /// Where it reports: the coordinator's trace sources (none may be null).
+    struct Traces
+    {
+        TracedCallback<uint64_t, uint64_t, uint64_t>* planned{nullptr};   //!< HandoverPlanned
+        TracedCallback<uint64_t, uint16_t, Time>* resumed{nullptr};       //!< SessionResumed
+        TracedCallback<uint64_t, uint32_t, uint64_t>* cancelled{nullptr}; //!< MigrationCancelled
+        TracedCallback<uint64_t, uint32_t, uint64_t>* replanned{nullptr}; //!< MigrationReplanned
+        TracedCallback<uint64_t, uint32_t, uint64_t, bool>* stalled{nullptr}; //!< TransferStalled
+        Migration::Traces migration; //!< MigrationTransition and MigrationState
+    };
+
+    /// The block size of a paged KV cache: an open transfer grows by whole blocks.
+    static constexpr uint64_t BLOCK_TOKENS = KvCacheProfile::DEFAULT_BLOCK_TOKENS;
+
+    /**
+     * \param host its coordinator
+     * \param parts the coordinator's pieces it works with; they must outlive it
+     * \param traces where it reports; they must outlive it
+     */
+    MigrationLifecycle(Host* host, Parts parts, Traces traces);
+
+    /**
+     * \brief Start a migration.
+     * \param imsi the UE
+     * \param holder the cell that holds the session's cache
+     * \param target the handover's target
+     * \param record the index of the handover's record
+     * \param plan the session's plan
+     * \param handoverAt the handover's time (the expected one if prepared)
+     * \param prepared true before a predicted handover
+     * \return false if it cannot start (no way to the target, or no room there); the holder
+     *         then decodes on
+     */
+    bool Start(uint64_t imsi,
+               uint16_t holder,
+               uint16_t target,
+               std::size_t record,
+               const SessionPlan& plan,
+               Time handoverAt,
+               bool prepared);
+    /**
+     * \brief The predicted handover of a prepared migration has started.
+     * \param imsi the UE
+     * \return false if its packets cannot be routed to the target (it is then unchanged)
+     */
+    bool Commit(uint64_t imsi);
+    /**
+     * \brief A migration ends before its resume: its transfer is withdrawn and the target
+     * freed.
+     * \param imsi the UE
+     * \param phase CANCELLED, FAILED or CLOSED (the record's outcome of the same name)
+     * \param resumeHolder true if the holder decodes on (else the caller decides what follows)
+     */
+    void End(uint64_t imsi, Migration::Phase phase, bool resumeHolder);
+    /**
+     * \brief Submit the prefills of a session (group 0), or of a group once every member's
+     * token IDs are in.
+     * \param imsi the UE (group 0)
+     * \param group a group, or 0
+     */
+    void TryPrefill(uint64_t imsi, uint32_t group);
+    /**
+     * \brief An online group changed: members under way go with its new plan.
+     * \param decision the grouper's decision
+     * \param target the group's target
+     */
+    void Regroup(const OnlineGrouper::Decision& decision, uint16_t target);
+    /**
+     * \brief Set the target's prefill end to a cycle group's batch end.
+     * \param group the group
+     */
+    void SetGroupPrefillEnd(uint32_t group);
+
+    // The cells' events, from their CellPort listeners.
+
+    /**
+     * \brief Token IDs arrived at a cell.
+     * \param cellId the cell \param imsi the UE \param epoch their epoch
+     * \param first the first token \param count how many
+     */
+    void TokensArrived(uint16_t cellId,
+                       uint64_t imsi,
+                       uint32_t epoch,
+                       uint32_t first,
+                       uint32_t count);
+    /// Every range of a transfer arrived. \param cellId the cell \param imsi the UE
+    /// \param epoch its epoch
+    void KvComplete(uint16_t cellId, uint64_t imsi, uint32_t epoch);
+    /// A cell's engine ended a prefill. \param cellId the cell \param imsi the UE
+    /// \param tokens its tokens \param urgent unused
+    void PrefillCompleted(uint16_t cellId, uint64_t imsi, uint64_t tokens, bool urgent);
+    /// A cell's engine decoded a token. \param cellId the cell \param imsi the UE
+    /// \param index the token
+    void TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t index);
+
+    // What it holds.
+
+    /// \param imsi a UE \return its migration under way, or null
+    Migration* Find(uint64_t imsi);
+    /// \param imsi a UE \return its migration under way, or null
+    const Migration* Find(uint64_t imsi) const;
+    /// \return the migrations under way, by IMSI
+    const std::map<uint64_t, Migration>& GetAll() const;
+    /// \param group an online group \param target its target
+    /// \return its members under way that a re-plan may change
+    std::vector<OnlineGrouper::Member> GetReplannableMembers(uint32_t group, uint16_t target);
+    /// Fill a slot's input with the migrations that transfer, and the epoch of each.
+    /// \param input the slot's input \param epochs their epochs, by IMSI
+    void GatherSlot(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs);
+    /// \param cellId a cell \return when the prefills planned there end, and their tokens left
+    std::pair<Time, uint64_t> GetPrefillForecast(uint16_t cellId) const;
+    /// \return handovers kept at the holder because the target's memory was full
+    uint32_t GetMemoryFallbacks() const;
+    /// \return sessions evicted by target engines to admit incoming ones
+    uint32_t GetEvictions() const;
+
+  private:
+    /// The target's prefill queue as the plans forecast it.
+    struct Forecast
+    {
+        Time freeAt{0};     //!< end of the handover prefills planned there
+        uint64_t queued{0}; //!< tokens of those not yet done
+    };
+
+    /// \param imsi a UE \return a new migration whose transitions go to the traces
+    Migration NewMigration(uint64_t imsi);
+    /// Re-plan a member of an online group. \param imsi the UE \param plan its new plan
+    /// \param predicted the group's predicted delay
+    void Replan(uint64_t imsi, const SessionPlan& plan, Time predicted);
+    /// Withdraw a migration's transfer and raise the session's epoch at every receiver on its
+    /// path. \param imsi the UE \param m its migration \param reason why
+    /// \return the KV bytes withdrawn
+    uint64_t RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardReason reason);
+    /// Schedule a committed migration's resume deadline and stall checks.
+    /// \param imsi the UE \param m its migration
+    void ScheduleDeadline(uint64_t imsi, Migration& m);
+    /// The resume deadline came. \param imsi the UE \param epoch the migration's epoch
+    void DeadlineReached(uint64_t imsi, uint32_t epoch);
+    /// Look for a stall of a committed migration's transfer.
+    /// \param imsi the UE \param record its record index, which outlives re-plans
+    void CheckStall(uint64_t imsi, std::size_t record);
+    /// Give up on the link: what did not arrive is re-prefilled at the target.
+    /// \param imsi the UE \param m its migration
+    void Reprefill(uint64_t imsi, Migration& m);
+    /// Submit a re-prefill once its IDs are in and its prefix is done.
+    /// \param imsi the UE \param m its migration
+    void TrySubmitReprefill(uint64_t imsi, Migration& m);
+    /// Append an open transfer's tokens up to end (seal: and close it), and grow the target's
+    /// context. \param imsi the UE \param m its migration \param end the new end
+    /// \param seal true at the handover
+    void GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, bool seal);
+    /// Resume a session at its target if it may. \param imsi the UE
+    void TryResume(uint64_t imsi);
+    /// \param from a cell \param to another \return the KV sender between them, or null
+    Ptr<KvTransferSender> SenderOf(uint16_t from, uint16_t to) const;
+    /// \param i a record's index \return the record
+    HandoverRecord& Record(std::size_t i);
+
+    Host* m_host;                               //!< the coordinator
+    Parts m_parts;                              //!< its pieces
+    Traces m_traces;                            //!< its trace sources
+    std::map<uint64_t, Migration> m_migrations; //!< under way, by IMSI
+    std::map<uint64_t, uint32_t> m_epochs;      //!< per session: the last epoch used
+    std::map<uint16_t, Forecast> m_forecasts;   //!< per target cell
+    uint32_t m_memoryFallbacks{0};              //!< handovers kept at the holder by Fallback
+    uint32_t m_evictions{0};                    //!< sessions evicted for incoming ones by Evict
+};
+
+} // namespace ns3
+
+#endif /* EDGE_LLM_MIGRATION_LIFECYCLE_H */
