@@ -4,6 +4,7 @@
 
 #include "cell-port.h"
 
+#include "ns3/abort.h"
 #include "ns3/nstime.h"
 
 namespace ns3
@@ -208,6 +209,93 @@ uint64_t
 LocalCellPort::GetReceivedBytes(uint64_t imsi) const
 {
     return m_receiver->GetCounters(imsi).received;
+}
+
+void
+LocalCellPort::SetKvSender(uint16_t peer, Ptr<KvTransferSender> sender)
+{
+    NS_ABORT_MSG_IF(!sender, "LocalCellPort::SetKvSender: no sender to cell " << peer);
+    m_senders[peer] = sender;
+}
+
+bool
+LocalCellPort::HasKvPeer(uint16_t peer) const
+{
+    return m_senders.count(peer) > 0;
+}
+
+Ptr<KvTransferSender>
+LocalCellPort::SenderTo(uint16_t peer) const
+{
+    auto it = m_senders.find(peer);
+    NS_ABORT_MSG_IF(it == m_senders.end(),
+                    "cell " << GetCellId() << " has no KV sender to cell " << peer);
+    return it->second;
+}
+
+void
+LocalCellPort::EnqueueKv(uint16_t peer, const KvTransferRequest& request)
+{
+    SenderTo(peer)->Enqueue(request);
+}
+
+void
+LocalCellPort::AppendKv(uint16_t peer,
+                        uint64_t imsi,
+                        uint32_t epoch,
+                        const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                        bool seal)
+{
+    if (seal)
+    {
+        SenderTo(peer)->Seal(imsi, epoch, ranges);
+    }
+    else
+    {
+        SenderTo(peer)->Append(imsi, epoch, ranges);
+    }
+}
+
+uint64_t
+LocalCellPort::CancelKv(uint16_t peer, uint64_t imsi, uint32_t epoch, KvDiscardReason reason)
+{
+    return SenderTo(peer)->Cancel(imsi, epoch, reason);
+}
+
+bool
+LocalCellPort::SetKvDeadline(uint16_t peer, uint64_t imsi, uint32_t epoch, Time deadline)
+{
+    return SenderTo(peer)->SetDeadline(imsi, epoch, deadline);
+}
+
+KvTransferSenderCounters
+LocalCellPort::GetKvCounters(uint16_t peer, uint64_t imsi) const
+{
+    return SenderTo(peer)->GetCounters(imsi);
+}
+
+std::vector<std::pair<uint32_t, uint32_t>>
+LocalCellPort::GetUnsentKvRanges(uint16_t peer, uint64_t imsi, uint32_t epoch) const
+{
+    return SenderTo(peer)->GetUnsentRanges(imsi, epoch);
+}
+
+bool
+LocalCellPort::HasPendingKvControl(uint16_t peer, uint64_t imsi, uint32_t epoch) const
+{
+    return SenderTo(peer)->HasPendingControl(imsi, epoch);
+}
+
+CellPort::KvLinkLoad
+LocalCellPort::GetKvLinkLoad(uint16_t peer) const
+{
+    Ptr<KvTransferSender> sender = SenderTo(peer);
+    KvLinkLoad load;
+    load.backlogBytes = sender->GetBacklogBytes();
+    load.socketBufferedBytes = sender->GetSocketBufferedBytes();
+    load.writingBytesLeft = sender->GetWritingBytesLeft();
+    load.linkDelay = sender->GetLinkDelay();
+    return load;
 }
 
 void

@@ -15,6 +15,7 @@
 #include "ns3/simple-ref-count.h"
 
 #include <cstdint>
+#include <map>
 #include <utility>
 #include <vector>
 
@@ -28,8 +29,9 @@ namespace ns3
  *
  * Every coordinator-to-cell interaction is a call on this interface, so that where the
  * control messages travel is one choice: LocalCellPort calls the cell's objects directly, as
- * a control plane of zero latency would. The KV bytes and token IDs themselves always travel
- * as packets (the KV-transfer senders of the backhaul links).
+ * a control plane of zero latency would. That includes the KV-transfer senders on the cell's
+ * node, one per backhaul peer: the coordinator tells them what to send and reads their
+ * progress here. The KV bytes and token IDs themselves always travel as packets.
  */
 class CellPort : public SimpleRefCount<CellPort>
 {
@@ -125,6 +127,65 @@ class CellPort : public SimpleRefCount<CellPort>
     /// \param imsi a UE \return the KV bytes received for it, over all its epochs
     virtual uint64_t GetReceivedBytes(uint64_t imsi) const = 0;
 
+    // The KV senders on the cell's node, one per backhaul peer. A call naming a peer the cell
+    // has no sender to stops the run.
+
+    /// What a KV sender's link still has to carry, and how long its packets take.
+    struct KvLinkLoad
+    {
+        uint64_t backlogBytes{0};        //!< KvTransferSender::GetBacklogBytes
+        uint64_t socketBufferedBytes{0}; //!< KvTransferSender::GetSocketBufferedBytes
+        uint64_t writingBytesLeft{0};    //!< KvTransferSender::GetWritingBytesLeft
+        Time linkDelay;                  //!< KvTransferSender::GetLinkDelay
+    };
+
+    /// Give the cell its sender to a peer. \param peer another cell \param sender the sender on
+    /// this cell's node towards it
+    virtual void SetKvSender(uint16_t peer, Ptr<KvTransferSender> sender) = 0;
+    /// \param peer another cell \return true if the cell has a KV sender to it
+    virtual bool HasKvPeer(uint16_t peer) const = 0;
+    /// Queue a transfer (KvTransferSender::Enqueue). \param peer where it goes
+    /// \param request the transfer
+    virtual void EnqueueKv(uint16_t peer, const KvTransferRequest& request) = 0;
+    /**
+     * \brief Add ranges to an open transfer (KvTransferSender::Append), or add them and close
+     * it (KvTransferSender::Seal).
+     * \param peer where it goes \param imsi the UE \param epoch its epoch
+     * \param ranges (first, count) in sending order \param seal true to close it
+     */
+    virtual void AppendKv(uint16_t peer,
+                          uint64_t imsi,
+                          uint32_t epoch,
+                          const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                          bool seal) = 0;
+    /**
+     * \brief Withdraw a transfer (KvTransferSender::Cancel).
+     * \param peer where it goes \param imsi the UE \param epoch its epoch \param reason why
+     * \return the KV bytes withdrawn
+     */
+    virtual uint64_t CancelKv(uint16_t peer,
+                              uint64_t imsi,
+                              uint32_t epoch,
+                              KvDiscardReason reason) = 0;
+    /**
+     * \brief Move a queued transfer's deadline (KvTransferSender::SetDeadline).
+     * \param peer where it goes \param imsi the UE \param epoch its epoch
+     * \param deadline the new deadline \return false if it is not queued
+     */
+    virtual bool SetKvDeadline(uint16_t peer, uint64_t imsi, uint32_t epoch, Time deadline) = 0;
+    /// \param peer another cell \param imsi a UE \return the sender's counters of its session
+    virtual KvTransferSenderCounters GetKvCounters(uint16_t peer, uint64_t imsi) const = 0;
+    /// \param peer another cell \param imsi a UE \param epoch an epoch \return the ranges of
+    /// that transfer no DATA has started for, in sending order
+    virtual std::vector<std::pair<uint32_t, uint32_t>> GetUnsentKvRanges(uint16_t peer,
+                                                                         uint64_t imsi,
+                                                                         uint32_t epoch) const = 0;
+    /// \param peer another cell \param imsi a UE \param epoch an epoch \return true if a
+    /// control message of that transfer has not reached TCP yet
+    virtual bool HasPendingKvControl(uint16_t peer, uint64_t imsi, uint32_t epoch) const = 0;
+    /// \param peer another cell \return the load of the link to it
+    virtual KvLinkLoad GetKvLinkLoad(uint16_t peer) const = 0;
+
     /// What the cell reports to the coordinator.
     struct Listener
     {
@@ -190,12 +251,35 @@ class LocalCellPort : public CellPort
     void ExpectEpoch(uint64_t imsi, uint32_t epoch, KvDiscardReason reason) override;
     edgellm::RangeSet GetReceivedRanges(uint64_t imsi) const override;
     uint64_t GetReceivedBytes(uint64_t imsi) const override;
+    void SetKvSender(uint16_t peer, Ptr<KvTransferSender> sender) override;
+    bool HasKvPeer(uint16_t peer) const override;
+    void EnqueueKv(uint16_t peer, const KvTransferRequest& request) override;
+    void AppendKv(uint16_t peer,
+                  uint64_t imsi,
+                  uint32_t epoch,
+                  const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                  bool seal) override;
+    uint64_t CancelKv(uint16_t peer,
+                      uint64_t imsi,
+                      uint32_t epoch,
+                      KvDiscardReason reason) override;
+    bool SetKvDeadline(uint16_t peer, uint64_t imsi, uint32_t epoch, Time deadline) override;
+    KvTransferSenderCounters GetKvCounters(uint16_t peer, uint64_t imsi) const override;
+    std::vector<std::pair<uint32_t, uint32_t>> GetUnsentKvRanges(uint16_t peer,
+                                                                 uint64_t imsi,
+                                                                 uint32_t epoch) const override;
+    bool HasPendingKvControl(uint16_t peer, uint64_t imsi, uint32_t epoch) const override;
+    KvLinkLoad GetKvLinkLoad(uint16_t peer) const override;
     void Listen(const Listener& listener) override;
 
   private:
-    Ptr<EdgeLlmServer> m_server;        //!< the server
-    Ptr<LlmEngine> m_engine;            //!< its engine
-    Ptr<KvTransferReceiver> m_receiver; //!< the KV receiver on its node
+    /// \param peer another cell \return the sender to it (stops the run if there is none)
+    Ptr<KvTransferSender> SenderTo(uint16_t peer) const;
+
+    Ptr<EdgeLlmServer> m_server;                         //!< the server
+    Ptr<LlmEngine> m_engine;                             //!< its engine
+    Ptr<KvTransferReceiver> m_receiver;                  //!< the KV receiver on its node
+    std::map<uint16_t, Ptr<KvTransferSender>> m_senders; //!< the KV senders, by peer cell
 };
 
 } // namespace ns3

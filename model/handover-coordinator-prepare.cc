@@ -43,7 +43,7 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
         }
         m_lifecycle.End(imsi, CANCELLED, true);
     }
-    if (holder == 0 || holder == targetCell || !GetSender(holder, targetCell))
+    if (holder == 0 || holder == targetCell || !PortOf(holder)->HasKvPeer(targetCell))
     {
         return false;
     }

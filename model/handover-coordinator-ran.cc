@@ -113,7 +113,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     }
 
     const bool online =
-        group == 0 && Scheduler()->GetOnlineGrouping() && GetSender(holder, targetCell);
+        group == 0 && Scheduler()->GetOnlineGrouping() && PortOf(holder)->HasKvPeer(targetCell);
     HandoverPlan plan;
     if (online)
     {

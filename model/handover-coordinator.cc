@@ -255,7 +255,6 @@ HandoverCoordinator::DoDispose()
     m_linkFailures.Dispose();
     m_scheduler = nullptr;
     m_cells.clear();
-    m_senders.clear();
     m_reconnecting.clear();
     Object::DoDispose();
 }
@@ -309,8 +308,8 @@ HandoverCoordinator::AddLink(uint16_t cellA,
 {
     PortOf(cellA);
     PortOf(cellB);
-    m_senders[{cellA, cellB}] = senderAtoB;
-    m_senders[{cellB, cellA}] = senderBtoA;
+    PortOf(cellA)->SetKvSender(cellB, senderAtoB);
+    PortOf(cellB)->SetKvSender(cellA, senderBtoA);
     m_linkRates[{cellA, cellB}] = rate;
     m_linkRates[{cellB, cellA}] = rate;
     const Time slot = Scheduler()->GetSlotDuration();
@@ -430,13 +429,6 @@ HandoverCoordinator::Scheduler() const
         m_scheduler = CreateObject<CtHoScheduler>();
     }
     return m_scheduler;
-}
-
-Ptr<KvTransferSender>
-HandoverCoordinator::GetSender(uint16_t from, uint16_t to) const
-{
-    auto it = m_senders.find({from, to});
-    return it == m_senders.end() ? nullptr : it->second;
 }
 
 uint16_t

@@ -392,8 +392,6 @@ class HandoverCoordinator : public Object,
     std::vector<OnlineGrouper::Member> GetReplannableMembers(uint32_t group,
                                                              uint16_t target) override;
     uint32_t NewGroupNumber() override;
-    /// \return the sender from one cell to another, or null
-    Ptr<KvTransferSender> GetSender(uint16_t from, uint16_t to) const override;
     /// \return the KV-cache shape of a session
     SessionKvProfile GetKvProfile(uint64_t imsi) const override;
 
@@ -418,9 +416,8 @@ class HandoverCoordinator : public Object,
     LinkFailurePolicy m_linkFailurePolicy;      //!< LinkFailurePolicy
     Time m_linkFailureTimeout;                  //!< LinkFailureTimeout
 
-    std::map<uint16_t, Ptr<CellPort>> m_cells;                                //!< by cell id
-    std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< (from, to)
-    std::map<std::pair<uint16_t, uint16_t>, DataRate> m_linkRates;            //!< (from, to)
+    std::map<uint16_t, Ptr<CellPort>> m_cells;                     //!< by cell id
+    std::map<std::pair<uint16_t, uint16_t>, DataRate> m_linkRates; //!< (from, to)
     std::map<uint64_t, SessionKvProfile> m_profiles; //!< sessions with their own KV shape
     RelayPaths m_paths;                              //!< per session: holder, then relays
     OracleGroups m_groups;                           //!< oracle groups, and cycle groups' numbers

@@ -100,10 +100,16 @@ MigrationLifecycle::Record(std::size_t i)
     return (*m_parts.recorder)[i];
 }
 
-Ptr<KvTransferSender>
-MigrationLifecycle::SenderOf(uint16_t from, uint16_t to) const
+bool
+MigrationLifecycle::HasKvLink(uint16_t from, uint16_t to) const
 {
-    return m_host->GetSender(from, to);
+    return m_host->PortOf(from)->HasKvPeer(to);
+}
+
+Ptr<CellPort>
+MigrationLifecycle::From(const Migration& m) const
+{
+    return m_host->PortOf(m.route[0]);
 }
 
 bool
@@ -156,7 +162,7 @@ MigrationLifecycle::Start(uint64_t imsi,
             transfer.push_back(r);
         }
     }
-    if (SenderOf(holder, target))
+    if (HasKvLink(holder, target))
     {
         m.route = {holder, target};
     }
@@ -181,7 +187,7 @@ MigrationLifecycle::Start(uint64_t imsi,
         transfer.clear();
         open = false;
     }
-    if (m.route.size() < 2 || !SenderOf(m.route[0], m.route[1]))
+    if (m.route.size() < 2 || !HasKvLink(m.route[0], m.route[1]))
     {
         NS_LOG_INFO("imsi " << imsi << ": no KV sender on the way to cell " << target);
         if (!keepDecoding)
@@ -270,8 +276,8 @@ MigrationLifecycle::Start(uint64_t imsi,
         // The deadline counts from the handover, the expected one for a prepared migration.
         request.deadline = handoverAt + plan.transferDeadline;
     }
-    Ptr<KvTransferSender> sender = SenderOf(m.route[0], m.route[1]);
-    m.sentAtStart = sender->GetCounters(imsi).sent;
+    Ptr<CellPort> from = From(m);
+    m.sentAtStart = from->GetKvCounters(m.route[1], imsi).sent;
     m.receivedAtStart = t->GetReceivedBytes(imsi);
     m.expectedS = handoverAt.GetSeconds();
     record.kvBytes = transferUnits * request.bytesPerUnit;
@@ -289,7 +295,7 @@ MigrationLifecycle::Start(uint64_t imsi,
     placed.Begin(prepared, placed.prefillTokens, !request.ranges.empty(), open);
     if (!request.ranges.empty() || request.forwardedCount > 0 || request.open)
     {
-        sender->Enqueue(request);
+        from->EnqueueKv(m.route[1], request);
     }
     if (!prepared)
     {
@@ -311,13 +317,12 @@ MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder
     Migration m = it->second;
     const MigrationView view = m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr);
     m_migrations.erase(it);
-    Ptr<KvTransferSender> sender = SenderOf(m.route[0], m.route[1]);
     const uint64_t withdrawn = RetireEpoch(imsi, m, KvDiscardReason::NEWER_EPOCH);
     Ptr<CellPort> t = m_host->PortOf(m.route.back());
     t->RemoveSession(imsi);
     HandoverRecord& record = Record(m.record);
     record.outcome = outcome;
-    record.wastedBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
+    record.wastedBytes = From(m)->GetKvCounters(m.route[1], imsi).sent - m.sentAtStart;
     if (m.PrefillDone() && m.prefillTokens > 0)
     {
         record.wastedGpuSeconds = t->GetComputeModel().PrefillTime(m.prefillTokens);
@@ -368,7 +373,7 @@ MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder
 uint64_t
 MigrationLifecycle::RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardReason reason)
 {
-    const uint64_t withdrawn = SenderOf(m.route[0], m.route[1])->Cancel(imsi, m.epoch, reason);
+    const uint64_t withdrawn = From(m)->CancelKv(m.route[1], imsi, m.epoch, reason);
     // Bytes still in flight arrive under an epoch the receivers no longer expect: stale, and
     // counted under the same reason.
     const uint32_t next = ++m_epochs[imsi];
@@ -431,7 +436,7 @@ MigrationLifecycle::TokensArrived(uint16_t cellId,
         request.bytesPerUnit = m_host->GetKvProfile(imsi).bytesPerToken;
         request.forwardedFirst = first;
         request.forwardedCount = count;
-        SenderOf(cellId, *(at + 1))->Enqueue(request);
+        m_host->PortOf(cellId)->EnqueueKv(*(at + 1), request);
         return;
     }
     m.IdsArrived();
@@ -660,15 +665,7 @@ MigrationLifecycle::GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, 
         record.kvBytes += (end - m.openEnd) * m_host->GetKvProfile(imsi).bytesPerToken;
         m.openEnd = end;
     }
-    Ptr<KvTransferSender> sender = SenderOf(m.route[0], m.route[1]);
-    if (seal)
-    {
-        sender->Seal(imsi, m.epoch, ranges);
-    }
-    else
-    {
-        sender->Append(imsi, m.epoch, ranges);
-    }
+    From(m)->AppendKv(m.route[1], imsi, m.epoch, ranges, seal);
     m_host->PortOf(m.route.back())->GrowContext(imsi, end);
 }
 
@@ -690,7 +687,7 @@ MigrationLifecycle::CheckStall(uint64_t imsi, std::size_t record)
     }
     const uint16_t target = m.route.back();
     const uint64_t received = m_host->PortOf(target)->GetReceivedBytes(imsi);
-    const uint64_t sent = SenderOf(m.route[0], m.route[1])->GetCounters(imsi).sent;
+    const uint64_t sent = From(m)->GetKvCounters(m.route[1], imsi).sent;
     // Bytes of it that TCP took and that have not arrived: a transfer still queued behind
     // other sessions' bytes has none, and is not stalled but waiting its turn.
     const bool inFlight = sent - m.sentAtStart > received - m.receivedAtStart;
@@ -771,7 +768,7 @@ MigrationLifecycle::Reprefill(uint64_t imsi, Migration& m)
         request.bytesPerUnit = kv.bytesPerToken;
         request.forwardedFirst = static_cast<uint32_t>(idFirst);
         request.forwardedCount = static_cast<uint32_t>(idEnd - idFirst);
-        SenderOf(m.route[0], m.route[1])->Enqueue(request);
+        From(m)->EnqueueKv(m.route[1], request);
     }
     m_forecasts[m.route.back()].queued += tokens;
     // A prefix submitted, running or done: the missing tokens are a prefill of their own, once
@@ -849,8 +846,7 @@ MigrationLifecycle::GetReplannableMembers(uint32_t group, uint16_t target)
         member.contextTokens = r.contextTokens;
         member.prefillTokens = m.prefillTokens;
         member.plannedUnits = CountUnits(m.transferRanges);
-        for (const auto& [first, count] :
-             SenderOf(m.route[0], m.route[1])->GetUnsentRanges(imsi, m.epoch))
+        for (const auto& [first, count] : From(m)->GetUnsentKvRanges(m.route[1], imsi, m.epoch))
         {
             member.unsentUnits += count;
         }
@@ -872,7 +868,8 @@ MigrationLifecycle::Replan(uint64_t imsi, const SessionPlan& plan, Time predicte
     const std::vector<PlanRange> ranges = HandoverScheduler::Resolve(plan.transfer, context);
     const Time deadline =
         plan.transferDeadline == Time::Max() ? Time::Max() : r.hoStart + plan.transferDeadline;
-    Ptr<KvTransferSender> sender = SenderOf(m.route[0], m.route[1]);
+    Ptr<CellPort> from = From(m);
+    const uint16_t peer = m.route[1];
     r.predictedDelay = predicted;
     const bool same = prefix == m.prefillTokens && ranges == m.transferRanges;
     m.plan.transferDeadline = plan.transferDeadline;
@@ -880,7 +877,7 @@ MigrationLifecycle::Replan(uint64_t imsi, const SessionPlan& plan, Time predicte
     {
         // The same ranges: only the deadline moves, so earliest-deadline-first keeps the
         // group's order.
-        sender->SetDeadline(imsi, m.epoch, deadline);
+        from->SetKvDeadline(peer, imsi, m.epoch, deadline);
         return;
     }
 
@@ -891,7 +888,7 @@ MigrationLifecycle::Replan(uint64_t imsi, const SessionPlan& plan, Time predicte
         sent.Add(old.first, old.end);
     }
     edgellm::RangeSet unsent;
-    for (const auto& [first, count] : sender->GetUnsentRanges(imsi, m.epoch))
+    for (const auto& [first, count] : from->GetUnsentKvRanges(peer, imsi, m.epoch))
     {
         unsent.Add(first, uint64_t(first) + count);
     }
@@ -902,9 +899,9 @@ MigrationLifecycle::Replan(uint64_t imsi, const SessionPlan& plan, Time predicte
     }
     // A TOKENS message in TCP already will arrive, under the old epoch.
     const bool tokensOnTheWay =
-        !m.IdsIn() && m.prefillTokens > 0 && !sender->HasPendingControl(imsi, m.epoch);
+        !m.IdsIn() && m.prefillTokens > 0 && !from->HasPendingKvControl(peer, imsi, m.epoch);
     const uint32_t oldEpoch = m.epoch;
-    const uint64_t withdrawn = sender->Cancel(imsi, m.epoch, KvDiscardReason::REPLAN);
+    const uint64_t withdrawn = from->CancelKv(peer, imsi, m.epoch, KvDiscardReason::REPLAN);
     m.epoch = ++m_epochs[imsi];
     r.epoch = m.epoch;
     r.replans += 1;
@@ -980,7 +977,7 @@ MigrationLifecycle::Replan(uint64_t imsi, const SessionPlan& plan, Time predicte
     r.transferRanges = ranges;
     r.transferTokens = CountUnits(ranges);
     r.kvBytes = r.transferTokens * kv.bytesPerToken;
-    sender->Enqueue(request);
+    from->EnqueueKv(peer, request);
     (*m_traces.replanned)(imsi, m.epoch, withdrawn);
     (*m_traces.planned)(imsi, r.prefillTokens, r.transferTokens);
     NS_LOG_INFO("imsi " << imsi << ": re-planned with its cycle group, prefix " << prefix << ", "

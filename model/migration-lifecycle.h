@@ -37,8 +37,8 @@ namespace ns3
  *
  * It owns the migrations under way (one Migration per session, with its state machine, epoch,
  * timers and record index) and the epochs of every session. It acts on the cells only through
- * their CellPort and their KV senders, and it decides nothing a policy decides: the plan it
- * starts or re-plans a migration with comes from the scheduler, through the coordinator.
+ * their CellPort (which reaches their KV senders too), and it decides nothing a policy decides: the
+ * plan it starts or re-plans a migration with comes from the scheduler, through the coordinator.
  *
  * Its steps, in the order a handover meets them:
  * - Start: stop the source's decoding, resolve the plan against the context, admit the session
@@ -77,7 +77,8 @@ class MigrationLifecycle
         MemoryFullPolicy memoryFull{MEMORY_QUEUE}; //!< TargetMemoryFull
     };
 
-    /// What it asks of its coordinator: the directory of cells and links, and the groups.
+    /// What it asks of its coordinator: the directory of cells (whose ports reach their KV
+    /// senders too), and the groups.
     class Host
     {
       public:
@@ -86,8 +87,6 @@ class MigrationLifecycle
         virtual Ptr<HandoverScheduler> GetScheduler() const = 0;
         /// \param cellId a cell \return its port (stops the run if there is none)
         virtual Ptr<CellPort> PortOf(uint16_t cellId) = 0;
-        /// \param from a cell \param to another \return the KV sender between them, or null
-        virtual Ptr<KvTransferSender> GetSender(uint16_t from, uint16_t to) const = 0;
         /// \param imsi a UE \return its session's KV-cache shape
         virtual SessionKvProfile GetKvProfile(uint64_t imsi) const = 0;
         /// \return the settings, as the attributes are now
@@ -263,8 +262,10 @@ class MigrationLifecycle
     void GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, bool seal);
     /// Resume a session at its target if it may. \param imsi the UE
     void TryResume(uint64_t imsi);
-    /// \param from a cell \param to another \return the KV sender between them, or null
-    Ptr<KvTransferSender> SenderOf(uint16_t from, uint16_t to) const;
+    /// \param from a cell \param to another \return true if from has a KV sender to to
+    bool HasKvLink(uint16_t from, uint16_t to) const;
+    /// \param m a migration \return the port of the cell its transfer leaves from
+    Ptr<CellPort> From(const Migration& m) const;
     /// \param i a record's index \return the record
     HandoverRecord& Record(std::size_t i);
 

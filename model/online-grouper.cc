@@ -110,8 +110,13 @@ OnlineGrouper::PlanGroup(const std::vector<Member>& members,
 uint64_t
 OnlineGrouper::LinkBacklog(uint16_t from, uint16_t to) const
 {
-    Ptr<KvTransferSender> sender = m_host->GetSender(from, to);
-    return sender ? sender->GetBacklogBytes() + sender->GetSocketBufferedBytes() : 0;
+    Ptr<CellPort> cell = m_host->PortOf(from);
+    if (!cell->HasKvPeer(to))
+    {
+        return 0;
+    }
+    const CellPort::KvLinkLoad load = cell->GetKvLinkLoad(to);
+    return load.backlogBytes + load.socketBufferedBytes;
 }
 
 OnlineGrouper::Decision
@@ -122,15 +127,16 @@ OnlineGrouper::Plan(uint64_t imsi, uint16_t holder, uint16_t target)
     Ptr<HandoverScheduler> scheduler = m_host->GetScheduler();
     // The target can prefill only once it has the token IDs, which queue behind what the
     // link's TCP holds already.
-    Ptr<KvTransferSender> sender = m_host->GetSender(holder, target);
-    NS_ABORT_MSG_IF(!sender,
+    Ptr<CellPort> h = m_host->PortOf(holder);
+    NS_ABORT_MSG_IF(!h->HasKvPeer(target),
                     "OnlineGrouper: no link from cell " << holder << " to cell " << target);
-    const uint64_t context = m_host->PortOf(holder)->GetContextTokens(imsi);
-    const uint64_t ahead = sender->GetSocketBufferedBytes() + sender->GetWritingBytesLeft() +
+    const CellPort::KvLinkLoad load = h->GetKvLinkLoad(target);
+    const uint64_t context = h->GetContextTokens(imsi);
+    const uint64_t ahead = load.socketBufferedBytes + load.writingBytesLeft +
                            KvTransferHeader::SERIALIZED_SIZE +
                            context * KvTransferHeader::BYTES_PER_TOKEN_ID;
     const Time tokensIn = now + Seconds(ahead * 8.0 / m_host->GetPlannedRateBps(holder, target)) +
-                          sender->GetLinkDelay() + scheduler->GetOnlineTokensSlack();
+                          load.linkDelay + scheduler->GetOnlineTokensSlack();
 
     // Alone: a batch of its own, after every batch planned here.
     const Time aloneFree =

@@ -64,8 +64,6 @@ class OnlineGrouper
         virtual Ptr<HandoverScheduler> GetScheduler() const = 0;
         /// \param cellId a cell \return the port the coordinator reaches it by
         virtual Ptr<CellPort> PortOf(uint16_t cellId) = 0;
-        /// \param from a cell \param to another \return the link's sender, or null
-        virtual Ptr<KvTransferSender> GetSender(uint16_t from, uint16_t to) const = 0;
         /// \param from a cell \param to another \return the rate the scheduler plans the link with
         virtual double GetPlannedRateBps(uint16_t from, uint16_t to) const = 0;
         /// \param cellId a cell \return when its planned handover prefills end, and their

@@ -42,7 +42,7 @@ PlanInputBuilder::AddLinkView(uint16_t from,
         l.toCell = to;
         l.rateBps = static_cast<double>(m_source->GetLinkRates().at({from, to}).GetBitRate());
         l.plannedRateBps = m_source->GetPlannedRateBps(from, to);
-        l.backlogBytes = m_source->GetSender(from, to)->GetBacklogBytes();
+        l.backlogBytes = m_source->PortOf(from)->GetKvLinkLoad(to).backlogBytes;
         links.push_back(l);
     }
     return {it->second, inserted};
@@ -150,7 +150,7 @@ PlanInputBuilder::MakeSessionView(uint64_t imsi,
         }
         return l;
     };
-    if (m_source->GetSender(holder, target))
+    if (m_source->PortOf(holder)->HasKvPeer(target))
     {
         const std::size_t l = add(holder, target);
         v.links.push_back(l);
@@ -203,8 +203,8 @@ PlanInputBuilder::MakeMigrationView(uint64_t imsi,
     v.targetCell = m.route.back();
     v.committed = m.GetPhase() == Migration::COMMITTED;
     v.announcedBytes = r.kvBytes;
-    Ptr<KvTransferSender> sender = m_source->GetSender(m.route[0], m.route[1]);
-    v.sentBytes = sender->GetCounters(imsi).sent - m.sentAtStart;
+    v.sentBytes =
+        m_source->PortOf(m.route[0])->GetKvCounters(m.route[1], imsi).sent - m.sentAtStart;
     v.receivedBytes = m_source->PortOf(m.route.back())->GetReceivedBytes(imsi) - m.receivedAtStart;
     v.weight = m.plan.weight;
     v.handoverStartS = v.committed ? r.hoStart.GetSeconds() : m.expectedS;

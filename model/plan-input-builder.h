@@ -44,8 +44,6 @@ class PlanInputBuilder
         virtual ~Source() = default;
         /// \param cellId a cell \return the port the coordinator reaches it by
         virtual Ptr<CellPort> PortOf(uint16_t cellId) = 0;
-        /// \param from a cell \param to another \return the link's sender, or null
-        virtual Ptr<KvTransferSender> GetSender(uint16_t from, uint16_t to) const = 0;
         /// \return every link's rate, by (from, to)
         virtual const std::map<std::pair<uint16_t, uint16_t>, DataRate>& GetLinkRates() const = 0;
         /// \param from a cell \param to another \return the rate the scheduler plans the link with

@@ -217,6 +217,68 @@ class FakeCell : public CellPort
         return 0;
     }
 
+    void SetKvSender(uint16_t, Ptr<KvTransferSender>) override
+    {
+        Unused("SetKvSender");
+    }
+
+    bool HasKvPeer(uint16_t peer) const override
+    {
+        return peer != m_id; // a link to every other cell
+    }
+
+    void EnqueueKv(uint16_t, const KvTransferRequest&) override
+    {
+        Unused("EnqueueKv");
+    }
+
+    void AppendKv(uint16_t,
+                  uint64_t,
+                  uint32_t,
+                  const std::vector<std::pair<uint32_t, uint32_t>>&,
+                  bool) override
+    {
+        Unused("AppendKv");
+    }
+
+    uint64_t CancelKv(uint16_t, uint64_t, uint32_t, KvDiscardReason) override
+    {
+        Unused("CancelKv");
+        return 0;
+    }
+
+    bool SetKvDeadline(uint16_t, uint64_t, uint32_t, Time) override
+    {
+        Unused("SetKvDeadline");
+        return false;
+    }
+
+    KvTransferSenderCounters GetKvCounters(uint16_t, uint64_t) const override
+    {
+        Unused("GetKvCounters");
+        return {};
+    }
+
+    std::vector<std::pair<uint32_t, uint32_t>> GetUnsentKvRanges(uint16_t,
+                                                                 uint64_t,
+                                                                 uint32_t) const override
+    {
+        Unused("GetUnsentKvRanges");
+        return {};
+    }
+
+    bool HasPendingKvControl(uint16_t, uint64_t, uint32_t) const override
+    {
+        Unused("HasPendingKvControl");
+        return false;
+    }
+
+    KvLinkLoad GetKvLinkLoad(uint16_t peer) const override
+    {
+        NS_ABORT_MSG_IF(peer == m_id, "FakeCell: no link to itself");
+        return {}; // idle: nothing queued, buffered or being written, and no delay
+    }
+
     void Listen(const Listener&) override
     {
         Unused("Listen");
@@ -282,7 +344,6 @@ class Directory : public OnlineGrouper::Host, public PlanInputBuilder::Source
             {
                 if (c != d)
                 {
-                    m_senders[{c, d}] = CreateObject<KvTransferSender>();
                     m_rates[{c, d}] = DataRate(static_cast<uint64_t>(RATE_BPS));
                 }
             }
@@ -341,12 +402,6 @@ class Directory : public OnlineGrouper::Host, public PlanInputBuilder::Source
     Ptr<CellPort> PortOf(uint16_t cellId) override
     {
         return m_cells.at(cellId);
-    }
-
-    Ptr<KvTransferSender> GetSender(uint16_t from, uint16_t to) const override
-    {
-        auto it = m_senders.find({from, to});
-        return it == m_senders.end() ? nullptr : it->second;
     }
 
     const std::map<std::pair<uint16_t, uint16_t>, DataRate>& GetLinkRates() const override
@@ -414,15 +469,14 @@ class Directory : public OnlineGrouper::Host, public PlanInputBuilder::Source
         OnlineGrouper::Member member; //!< what the grouper sees of it
     };
 
-    std::map<uint16_t, Ptr<FakeCell>> m_cells;                                //!< by id
-    std::map<std::pair<uint16_t, uint16_t>, Ptr<KvTransferSender>> m_senders; //!< idle links
-    std::map<std::pair<uint16_t, uint16_t>, DataRate> m_rates;                //!< their rates
-    std::map<uint64_t, Migration> m_migrations;                               //!< none
-    std::map<uint64_t, Entry> m_members;                                      //!< by IMSI
-    uint32_t m_groups{0};                                                     //!< numbers given
-    Ptr<ScriptedJoinScheduler> m_scheduler;                                   //!< the policy
-    PlanInputBuilder m_inputs;                                                //!< its views
-    OnlineGrouper m_grouper;                                                  //!< under test
+    std::map<uint16_t, Ptr<FakeCell>> m_cells;                 //!< by id
+    std::map<std::pair<uint16_t, uint16_t>, DataRate> m_rates; //!< their rates
+    std::map<uint64_t, Migration> m_migrations;                //!< none
+    std::map<uint64_t, Entry> m_members;                       //!< by IMSI
+    uint32_t m_groups{0};                                      //!< numbers given
+    Ptr<ScriptedJoinScheduler> m_scheduler;                    //!< the policy
+    PlanInputBuilder m_inputs;                                 //!< its views
+    OnlineGrouper m_grouper;                                   //!< under test
 };
 
 /**
