@@ -141,11 +141,19 @@ Check(const Flags& f,
     }
     for (const std::string& item : edgellm::SplitList(f.linkRates))
     {
+        // A plain number is Mb/s; a rate with a unit is taken as the other examples take one.
         double v = 0;
-        if (!edgellm::ParseFiniteNumber(item, v) || !(v >= 1 && v <= 100000))
+        bool read = edgellm::ParseFiniteNumber(item, v);
+        if (DataRate rate; !read && edgellm::ParseDataRate(item, rate))
+        {
+            v = static_cast<double>(rate.GetBitRate()) / 1e6;
+            read = true;
+        }
+        if (!read || !(v >= 1 && v <= 100000))
         {
             e << "--linkRates = " << f.linkRates
-              << " is invalid; allowed: a comma-separated list of rates in [1, 100000] Mb/s";
+              << " is invalid; allowed: a comma-separated list of rates in [1, 100000] Mb/s "
+                 "(300 or 300Mbps)";
             return e.str();
         }
         rates.push_back(v);
@@ -229,7 +237,8 @@ main(int argc, char* argv[])
                  "(repeated handovers of UEs on random routes over 8 x 8 cells)",
                  f.study);
     cmd.AddValue("linkRates",
-                 "inter-cell link rates, Mb/s, a comma-separated list (concurrency and grid: "
+                 "inter-cell link rates, Mb/s (300) or with a unit (300Mbps, 1Gbps), a "
+                 "comma-separated list (concurrency and grid: "
                  "300 unless given; grid: the mean of each link's draw)",
                  f.linkRates);
     cmd.AddValue("ues", "grid: UEs on random routes, [1, 16]", f.ues);

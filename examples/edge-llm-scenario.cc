@@ -260,11 +260,6 @@ main(int argc, char* argv[])
         std::cerr << error << "\n";
         return 1;
     }
-    if (schemes.size() != 1)
-    {
-        std::cerr << "--scheme = all is invalid here; allowed: one scheme\n";
-        return 1;
-    }
 
     // [scenario]
     Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();

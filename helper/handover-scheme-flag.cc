@@ -31,8 +31,13 @@ HandoverSchemeFlag::AddTo(CommandLine& cmd, const std::string& name)
 std::string
 HandoverSchemeFlag::GetHelp() const
 {
-    return "the handover scheme: " + edgellm::JoinNames(edgellm::HandoverSchemeNames()) +
-           ", or all (" + edgellm::JoinNames(m_all) + "); a comma-separated list runs each";
+    const std::string names = edgellm::JoinNames(edgellm::HandoverSchemeNames());
+    if (m_all.empty())
+    {
+        return "the handover scheme, one of " + names;
+    }
+    return "the handover scheme: " + names + ", or all (" + edgellm::JoinNames(m_all) +
+           "); a comma-separated list runs each";
 }
 
 const std::string&
@@ -46,6 +51,18 @@ HandoverSchemeFlag::GetSchemes() const
 {
     const std::vector<std::string> names = edgellm::HandoverSchemeNames();
     std::vector<std::string> schemes;
+    if (m_all.empty())
+    {
+        // This program runs one scheme: "all" and lists are not offered, so not taken either.
+        if (std::find(names.begin(), names.end(), m_value) == names.end())
+        {
+            throw std::invalid_argument(
+                "--" + m_name + " = " + (m_value.empty() ? "\"\"" : m_value) +
+                " is invalid; allowed: one of " + edgellm::JoinNames(names));
+        }
+        schemes.push_back(m_value);
+        return schemes;
+    }
     for (const std::string& s : edgellm::SplitList(m_value))
     {
         if (s == "all")

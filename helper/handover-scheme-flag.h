@@ -15,7 +15,8 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
- * \brief The --scheme flag of a program: one registered handover scheme, or "all".
+ * \brief The --scheme flag of a program: registered handover schemes, a comma-separated list
+ * of them, or "all"; or, for a program that runs one scheme, exactly one of them.
  *
  * Its help lists every scheme registered with ns-3 when the flag is added, the module's and
  * any a program defines itself (a HandoverScheduler subclass with NS_OBJECT_ENSURE_REGISTERED),
@@ -25,7 +26,8 @@ class HandoverSchemeFlag
 {
   public:
     /**
-     * \param all the schemes "all" runs, in that order
+     * \param all the schemes "all" runs, in that order; empty: the flag takes exactly one
+     *        scheme (no "all", no list)
      * \param value the default value
      */
     explicit HandoverSchemeFlag(std::vector<std::string> all, std::string value = "all");
@@ -37,7 +39,7 @@ class HandoverSchemeFlag
      */
     void AddTo(CommandLine& cmd, const std::string& name = "scheme");
 
-    /// \return the flag's help: the registered schemes, and what "all" is
+    /// \return the flag's help: the registered schemes, and what "all" is (if it takes "all")
     std::string GetHelp() const;
 
     /// \return the flag's value, as given
@@ -46,7 +48,8 @@ class HandoverSchemeFlag
     /**
      * \brief The schemes to run: the comma-separated names given, each "all" expanded.
      * \return the names; throws std::invalid_argument with "--<name> = <value> is invalid;
-     *         allowed: ..." for a name that is not registered
+     *         allowed: ..." for a name that is not registered, and, for a flag that takes
+     *         one scheme, for "all" or a list
      */
     std::vector<std::string> GetSchemes() const;
 

@@ -101,6 +101,9 @@ ONCE_FAILED = [
     # a bad value hidden by a later good one
     ("edge-llm-custom-policy", ["--window=abc", "--window=0s"], "--window"),
     ("edge-llm-handover", ["--scheme=nope", "--scheme=ctho"], "--scheme"),
+    # a program of one scheme whose help offered "all" and lists, and then refused them
+    # naming "all" whatever was typed
+    ("edge-llm-scenario", ["--scheme=tho,ctho"], "--scheme = tho,ctho"),
     ("edge-llm-ctho-analytic", ["--ns3::LlmEngine::LoadFactor=nan",
                                 "--ns3::LlmEngine::LoadFactor=1"], "ns3::LlmEngine::LoadFactor"),
     # other silent cases

@@ -4,6 +4,7 @@
 
 #include "bindings.h"
 
+#include "ns3/explaining-checker.h"
 #include "ns3/input-checks.h"
 #include "ns3/type-id.h"
 
@@ -44,6 +45,28 @@ AttributeNames(TypeId tid)
     return {names.begin(), names.end()};
 }
 
+/// The class among tid and its parents that declares an attribute: the one whose name ns-3's
+/// Config::SetDefault and CommandLine take it under.
+TypeId
+DeclaringTypeId(TypeId tid, const std::string& attribute)
+{
+    while (true)
+    {
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+        {
+            if (tid.GetAttribute(i).name == attribute)
+            {
+                return tid;
+            }
+        }
+        if (tid.GetParent() == tid)
+        {
+            return tid;
+        }
+        tid = tid.GetParent();
+    }
+}
+
 /**
  * What ns-3 registered for "ns3::Class::Attribute", looked up without side effects: the
  * lookups are the fail-safe ones, and no value is made, since some checkers print when they
@@ -78,12 +101,19 @@ AttributeInfo(const std::string& name)
                      "\"" + name + "\"",
                      "an attribute of " + tidName + ": " + JoinNames(AttributeNames(tid)));
     }
+    const std::string declaredBy = DeclaringTypeId(tid, attribute).GetName();
     py::dict d;
     d["type_id"] = tidName;
     d["attribute"] = attribute;
+    d["declared_by"] = declaredBy;
+    d["name"] = declaredBy + "::" + attribute;
     d["help"] = info.help;
     d["value_type"] = info.checker->GetValueTypeName();
-    d["allowed"] = info.checker->HasUnderlyingTypeInformation()
+    // The module's checkers say their range in words; ns-3's own print their type's limits
+    // (a Time's as "+9.22337e+18ns:+9.22337e+18ns"), which say nothing.
+    const auto* explainer = dynamic_cast<const AttributeExplainer*>(PeekPointer(info.checker));
+    d["allowed"] = explainer ? explainer->GetAllowedWords()
+                   : info.checker->HasUnderlyingTypeInformation()
                        ? info.checker->GetUnderlyingTypeInformation()
                        : std::string();
     d["initial_value"] = info.initialValue->SerializeToString(info.checker);
@@ -99,9 +129,12 @@ BindAttributes(py::module_& m)
     m.def("attribute_info",
           &AttributeInfo,
           py::arg("name"),
-          "What ns-3 registered for the attribute \"ns3::Class::Attribute\": a dict of type_id, "
-          "attribute, help, value_type, allowed, initial_value, original_initial_value. "
-          "ValueError naming the TypeId's attributes when there is no such attribute.");
+          "What ns-3 registered for the attribute \"ns3::Class::Attribute\" (of the class or "
+          "a parent): a dict of type_id, attribute, declared_by (the class that declares it), "
+          "name (declared_by::attribute, the name ns-3 sets it by), help, value_type, allowed "
+          "(in words where the module's checker has them), initial_value, "
+          "original_initial_value. ValueError naming the TypeId's attributes when there is no "
+          "such attribute.");
     m.def(
         "attribute_names",
         [](const std::string& typeId) {

@@ -159,7 +159,11 @@ def set_default(name, value):
     """Give the ns-3 attribute ``name`` the default ``value`` in every later run.
 
     The name is looked up in ns-3's TypeId registry (ValueError listing the attributes of the
-    TypeId when it has none of that name), and the value is parsed by ns-3's CommandLine in a
+    TypeId when it has none of that name). An attribute a class inherits may be named under
+    that class, as ``attribute_names`` lists it: it is set, and recorded, under the class that
+    declares it (``ns3::ImpactHoScheduler::Window`` is ``ns3::ImpactSlotScheduler::Window``),
+    the only name ns-3 takes, so every class that has it gets the default. The value is parsed
+    by ns-3's CommandLine in a
     child process, so that ns-3 itself accepts or refuses it without risk to this interpreter.
     A refused value raises ValueError with the attribute's refusal as C++ prints it,
     "ns3::Class::Attribute = value is invalid; allowed: ..." (test/invalid-inputs.csv lists
@@ -171,7 +175,7 @@ def set_default(name, value):
     from . import _edgellm
 
     try:
-        _edgellm.attribute_info(name)
+        name = _edgellm.attribute_info(name)["name"]
         unknown = ""
     except ValueError as e:
         unknown = str(e)

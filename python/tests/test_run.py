@@ -136,11 +136,31 @@ def test_set_default_bad_value_raises_with_the_refusal():
 def test_attribute_info():
     info = edgellm.attribute_info("ns3::EdgeLlmClient::NackDelay")
     assert info["type_id"] == "ns3::EdgeLlmClient"
+    assert info["declared_by"] == "ns3::EdgeLlmClient"
+    assert info["name"] == "ns3::EdgeLlmClient::NackDelay"
     assert info["value_type"] == "ns3::TimeValue"
+    # The range in the words the refusal gives, not ns-3's limits of a Time.
+    assert info["allowed"] == "a time >= 0"
+
+
+def test_inherited_attribute_under_a_subclass():
+    # attribute_names lists what a class inherits; each is taken under that class too.
+    assert "Window" in edgellm.attribute_names("ns3::ImpactHoScheduler")
+    info = edgellm.attribute_info("ns3::ImpactHoScheduler::Window")
+    assert info["type_id"] == "ns3::ImpactHoScheduler"
+    assert info["declared_by"] == "ns3::ImpactSlotScheduler"
+    assert info["name"] == "ns3::ImpactSlotScheduler::Window"
+    assert "e+18" not in info["allowed"] and info["allowed"]
+    edgellm.set_default("ns3::ImpactHoScheduler::Window", "300ms")
+    # Recorded, and given to the examples, under the one name ns-3 takes.
+    assert edgellm.get_defaults() == {"ns3::ImpactSlotScheduler::Window": "300ms"}
+    with pytest.raises(ValueError, match="ns3::ImpactSlotScheduler::Window = -1"):
+        edgellm.set_default("ns3::ImpactHoScheduler::Window", "-1ms")
 
 
 @pytest.mark.parametrize("example, params", [
-    ("edge-llm-pallas", dict(linkRates=300, scheme="pallas", quiet=True)),
+    # a rate with a unit, as the other examples take one, or a plain number of Mb/s
+    ("edge-llm-pallas", dict(linkRates="300Mbps", scheme="pallas", quiet=True)),
     ("edge-llm-impactho", dict(scheme="impactho", kvBits=2, backhaulRate="2.5Gbps",
                                quiet=True)),
 ])
