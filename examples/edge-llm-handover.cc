@@ -25,7 +25,7 @@
 #include "ns3/handover-scheme-flag.h"
 #include "ns3/input-checks.h"
 #include "ns3/kv-cache-profile.h"
-#include "ns3/token-log.h"
+#include "ns3/token-log-flag.h"
 
 #include <cmath>
 #include <fstream>
@@ -226,22 +226,10 @@ main(int argc, char* argv[])
     {
         error = edgellm::PrepareOutDir("outDir", outDir);
     }
-    if (error.empty() && !tokensCsv.empty() && !std::ofstream(tokensCsv, std::ios::app))
-    {
-        error = edgellm::FlagError("tokensCsv", tokensCsv, "a file that can be written");
-    }
-    // The header is written and flushed now, so that a file that takes no bytes (a full disk,
-    // /dev/full) is refused before the runs, not found out after them.
     Ptr<TokenLog> log;
     if (error.empty() && !tokensCsv.empty())
     {
-        log = Create<TokenLog>(tokensCsv);
-        log->Flush();
-        if (!log->IsGood())
-        {
-            error = edgellm::FlagError("tokensCsv", tokensCsv, "a file that can be written") +
-                    " (writing it failed)";
-        }
+        log = edgellm::OpenTokenLogFlag("tokensCsv", tokensCsv, error);
     }
     if (!error.empty())
     {
@@ -295,14 +283,7 @@ main(int argc, char* argv[])
             s,
             inputs,
             [&log, &s, &progress, quiet](Ptr<EdgeLlmLineScenario> sc) {
-                if (log)
-                {
-                    log->SetScheme(s);
-                    for (uint32_t i = 0; i < sc->GetClients().GetN(); ++i)
-                    {
-                        DynamicCast<EdgeLlmClient>(sc->GetClients().Get(i))->SetTokenLog(log);
-                    }
-                }
+                edgellm::LogTokensOf(log, s, sc->GetClients());
                 progress = StartProgress(quiet);
             },
             [&crossings, &givenUp](Ptr<EdgeLlmLineScenario> sc) {
@@ -384,15 +365,11 @@ main(int argc, char* argv[])
               << ", failed " << failed << ", given up " << givenUp
               << "; tokens exactly once: " << (tokensOnce ? "yes" : "NO")
               << "; KV bytes conserved: " << (bytesConserved ? "yes" : "NO") << "\n";
-    if (log)
+    if (const std::string bad = edgellm::CloseTokenLogFlag("tokensCsv", tokensCsv, log);
+        !bad.empty())
     {
-        log->Flush();
-        if (!log->IsGood())
-        {
-            std::cerr << edgellm::FlagError("tokensCsv", tokensCsv, "a file that can be written")
-                      << " (writing it failed)\n";
-            return 1;
-        }
+        std::cerr << bad << "\n";
+        return 1;
     }
     // A degenerate run fails, with what made it so: its numbers compare nothing.
     if (capHit)

@@ -19,6 +19,7 @@
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/flag-checks.h"
+#include "ns3/token-log-flag.h"
 
 #include <fstream>
 #include <iomanip>
@@ -166,10 +167,12 @@ main(int argc, char* argv[])
     cmd.AddValue("tokens", "tokens each session generates, [1, 1000000]", f.tokens);
     cmd.AddValue("simTime", "when the run stops", f.simTime);
     std::string outDir;
+    std::string tokensCsv;
     bool quiet = false;
     cmd.AddValue("outDir",
                  "write handovers.csv and sessions.csv there, each with a .json sidecar",
                  outDir);
+    cmd.AddValue("tokensCsv", "write every token's times to this file", tokensCsv);
     scheme.AddTo(cmd);
     faultFlags.AddTo(cmd);
     cmd.AddValue("quiet", "no progress on stderr during the run", quiet);
@@ -230,6 +233,11 @@ main(int argc, char* argv[])
     if (error.empty() && !outDir.empty())
     {
         error = edgellm::PrepareOutDir("outDir", outDir);
+    }
+    Ptr<TokenLog> tokenLog;
+    if (error.empty() && !tokensCsv.empty())
+    {
+        tokenLog = edgellm::OpenTokenLogFlag("tokensCsv", tokensCsv, error);
     }
     if (error.empty())
     {
@@ -372,6 +380,7 @@ main(int argc, char* argv[])
     net->Build();
     net->AssignStreams(1);
     // [scenario]
+    edgellm::LogTokensOf(tokenLog, schemes[0], net->GetClients());
     Simulator::Stop(simTime);
     {
         const auto progress = StartProgress(quiet);
@@ -462,6 +471,12 @@ main(int argc, char* argv[])
     }
     Simulator::Destroy();
     net->Dispose();
+    if (const std::string bad = edgellm::CloseTokenLogFlag("tokensCsv", tokensCsv, tokenLog);
+        !bad.empty())
+    {
+        std::cerr << bad << "\n";
+        return 1;
+    }
     if (!handedOver)
     {
         std::cerr << "verdict: no session was handed over before --simTime; run longer, drive "
