@@ -153,6 +153,53 @@ def _dask_client(scheduler):
     return distributed.Client(scheduler), True
 
 
+def _worker_setup(package_parent, examples):
+    """What every Dask worker runs before the sweep's tasks, as a plugin: the package on its
+    sys.path, and whether the package and the examples are there.
+
+    Made here, as a class of this call, so that Dask sends it by value: a worker that cannot
+    import edgellm yet could not unpickle a class it has to import.
+    """
+    import distributed
+
+    class EdgeLlmOnWorker(distributed.WorkerPlugin):
+        name = "edgellm-package"
+
+        def setup(self, worker):
+            import os
+            import sys
+
+            if os.path.isdir(os.path.join(package_parent, "edgellm")) and (
+                package_parent not in sys.path
+            ):
+                sys.path.insert(0, package_parent)
+
+    def missing():
+        import os
+
+        gone = [p for p in (os.path.join(package_parent, "edgellm"), examples)
+                if p and not os.path.isdir(p)]
+        return gone
+
+    return EdgeLlmOnWorker(), missing
+
+
+def _prepare_workers(client, examples):
+    """Make edgellm importable on every worker of a client (a plain ``dask-worker`` has no
+    PYTHONPATH of the build), and refuse workers that do not see the package or the examples
+    at this machine's paths. Workers that join later get the plugin too."""
+    package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    plugin, missing = _worker_setup(package_parent, examples)
+    client.register_worker_plugin(plugin)
+    lacking = {w: m for w, m in client.run(missing).items() if m}
+    if lacking:
+        worker, paths = sorted(lacking.items())[0]
+        raise RuntimeError(
+            "scheduler = %s: worker %s has no %s; allowed: workers that see this machine's "
+            "edgellm package and examples at the same paths (the same machine, or a shared "
+            "file system)" % (client.scheduler.address, worker, " or ".join(paths)))
+
+
 def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=None,
               params=None, table=None, first_run=1, defaults=None, progress=True,
               extra_tables=()):
@@ -163,8 +210,10 @@ def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=No
     run. ``table``: which of the example's tables to collect (its main one by default).
     ``scheduler``: None for ``workers`` runs at a time on this machine (all cores by
     default), or a Dask scheduler address (``tcp://host:8786``), ``distributed.Client`` or
-    cluster, whose workers must see the same examples (``EDGELLM_EXAMPLES_DIR`` is passed on)
-    and this package. ``defaults``: ns-3 attribute defaults for every run (those of
+    cluster. Its workers must see this package and the examples at this machine's paths (the
+    same machine, or a shared file system): each is given the package's directory on its
+    sys.path, so a plain ``dask-worker`` needs no PYTHONPATH, and ``EDGELLM_EXAMPLES_DIR`` is
+    passed on; a worker that sees neither is refused (RuntimeError naming it). ``defaults``: ns-3 attribute defaults for every run (those of
     ``edgellm.set_default`` if None). ``out`` ends in .csv, or in .parquet when pyarrow is
     importable (the CSV is kept beside it, for resume). ``extra_tables``: more of the
     example's tables to collect from the same runs, each into a tidy CSV of its own with the
@@ -275,6 +324,7 @@ def run_sweep(example, grid, runs=1, out="table.csv", scheduler=None, workers=No
 
             client, owned = _dask_client(scheduler)
             try:
+                _prepare_workers(client, directory_of_examples)
                 futures = {}
                 for p, r in todo:
                     f = client.submit(task, name, dict(params, **p), r, table, defaults,

@@ -5,6 +5,7 @@ import csv
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -66,6 +67,49 @@ def test_dask_sweep_gives_the_same_table(local_table, tmp_path):
                                   dashboard_address=None) as cluster:
         result = run_sweep("edge-llm-handover", GRID, runs=2, out=out, scheduler=cluster,
                            params=QUICK_HANDOVER, progress=False)
+    assert (result.completed, result.failed) == (4, [])
+    assert sorted_rows(read_rows(out)) == sorted_rows(read_rows(local_table[0]))
+
+
+@pytest.fixture
+def worker_processes(tmp_path):
+    """A Dask scheduler and a worker as a user starts them: processes of their own, in another
+    directory, without PYTHONPATH or EDGELLM_EXAMPLES_DIR. Yields a client of theirs."""
+    distributed = pytest.importorskip("distributed")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("PYTHONPATH", "EDGELLM_EXAMPLES_DIR")}
+    where = tmp_path / "cluster"
+    where.mkdir()
+    file = str(where / "scheduler.json")
+    common = dict(cwd=str(where), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    scheduler = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--scheduler-file", file,
+         "--port", "0", "--no-dashboard"], **common)
+    worker = None
+    try:
+        for _ in range(600):
+            if os.path.exists(file):
+                break
+            time.sleep(0.1)
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", file,
+             "--nworkers", "1", "--nthreads", "2", "--no-dashboard"], **common)
+        with distributed.Client(scheduler_file=file) as client:
+            client.wait_for_workers(1, timeout=60)
+            yield client
+    finally:
+        for p in (worker, scheduler):
+            if p is not None:
+                p.terminate()
+                p.wait(timeout=30)
+
+
+def test_dask_sweep_on_plain_worker_processes(local_table, tmp_path, worker_processes):
+    # The worker cannot import edgellm by itself; the sweep makes it, as the package and the
+    # examples are at the same paths there (one machine, or a shared file system).
+    out = str(tmp_path / "workers.csv")
+    result = run_sweep("edge-llm-handover", GRID, runs=2, out=out, scheduler=worker_processes,
+                       params=QUICK_HANDOVER, progress=False)
     assert (result.completed, result.failed) == (4, [])
     assert sorted_rows(read_rows(out)) == sorted_rows(read_rows(local_table[0]))
 
