@@ -114,6 +114,22 @@ def test_dask_sweep_on_plain_worker_processes(local_table, tmp_path, worker_proc
     assert sorted_rows(read_rows(out)) == sorted_rows(read_rows(local_table[0]))
 
 
+def test_dask_worker_without_the_examples_is_refused(tmp_path, worker_processes):
+    # A worker that does not see the examples where this machine has them would fail every
+    # run: it is refused before the first, by name and path. (Here the worker is on this
+    # machine, so the path given is one that exists nowhere.)
+    from edgellm.sweep import _prepare_workers
+
+    missing = str(tmp_path / "no-such-examples")
+    with pytest.raises(RuntimeError) as error:
+        _prepare_workers(worker_processes, missing)
+    worker = list(worker_processes.scheduler_info()["workers"])[0]
+    assert "worker %s has no %s" % (worker, missing) in str(error.value)
+    # The package itself is seen there, and is importable now.
+    assert list(worker_processes.run(lambda: __import__("edgellm").__name__).values()) == [
+        "edgellm"]
+
+
 def test_resume_skips_runs_done(local_table, tmp_path):
     out = str(tmp_path / "resume.csv")
     first = run_sweep("handover", {"backhaulRate": ["4.5Gbps"]}, runs=1, out=out, workers=1,
