@@ -48,8 +48,9 @@ def cdf(values, title, xlabel, path):
         if not v:
             continue
         v = sorted(v)
-        y = [(i + 1) / len(v) for i in range(len(v))]
-        ax.step([x * 1e3 for x in v], y, where="post", label=scheme)
+        # The empirical CDF rises from 0 at the smallest value: nothing is below it.
+        y = [0.0] + [(i + 1) / len(v) for i in range(len(v))]
+        ax.step([x * 1e3 for x in [v[0]] + v], y, where="post", label=scheme)
         drawn += 1
     ax.set_xlabel(xlabel)
     ax.set_ylabel("fraction of handovers")
@@ -81,7 +82,9 @@ def itl(sessions, path):
     ax.set_xticklabels(schemes)
     ax.set_ylabel("ITL, ms (worst session)")
     ax.set_title("Inter-token latency per scheme")
-    ax.legend()
+    # Room above the tallest bar for the legend, in one row, so it covers no bar.
+    ax.set_ylim(0, max([max(v) for v in stats.values()] + [1e-9]) * 1.3)
+    ax.legend(ncol=len(stats), loc="upper center")
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=120)
