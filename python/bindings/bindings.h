@@ -44,6 +44,8 @@ void BindImpact(pybind11::module_& m);
 void BindPallas(pybind11::module_& m);
 /// \param m the module; adds the lookups of ns-3 attributes by name
 void BindAttributes(pybind11::module_& m);
+/// \param m the module; adds the KV-cache profile and a backhaul rate in tokens/s
+void BindKv(pybind11::module_& m);
 
 } // namespace python
 } // namespace edgellm

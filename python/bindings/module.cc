@@ -57,4 +57,5 @@ PYBIND11_MODULE(_edgellm, m)
     ns3::edgellm::python::BindImpact(m);
     ns3::edgellm::python::BindPallas(m);
     ns3::edgellm::python::BindAttributes(m);
+    ns3::edgellm::python::BindKv(m);
 }

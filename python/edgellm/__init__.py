@@ -32,9 +32,11 @@ from .solvers import (
     AccuracyParams,
     ComputeModel,
     CtHoSolver,
+    KvCacheProfile,
     PallasWindowModel,
     WaterFillingUe,
     accuracy,
+    backhaul_tokens_per_second,
     ctho_plan,
     pallas_window,
     pallas_window_limit,
@@ -47,7 +49,8 @@ __all__ = [
     "run_ctho_analytic", "run_custom_policy", "run_handover", "run_impactho", "run_pallas",
     "run_scenario", "run_streaming", "set_default",
     "AccuracyEnvelope", "AccuracyModel", "AccuracyParams", "ComputeModel", "CtHoSolver",
-    "PallasWindowModel", "WaterFillingUe", "accuracy", "ctho_plan", "pallas_window",
+    "KvCacheProfile", "PallasWindowModel", "WaterFillingUe", "accuracy",
+    "backhaul_tokens_per_second", "ctho_plan", "pallas_window",
     "pallas_window_limit", "water_filling_slot", "sweep",
 ]
 

@@ -11,8 +11,10 @@ from ._edgellm import (
     AccuracyParams,
     ComputeModel,
     CtHoSolver,
+    KvCacheProfile,
     PallasWindowModel,
     WaterFillingUe,
+    backhaul_tokens_per_second,
     pallas_window_limit,
 )
 from ._edgellm import water_filling_slot as _water_filling_slot
@@ -23,9 +25,11 @@ __all__ = [
     "AccuracyParams",
     "ComputeModel",
     "CtHoSolver",
+    "KvCacheProfile",
     "PallasWindowModel",
     "WaterFillingUe",
     "accuracy",
+    "backhaul_tokens_per_second",
     "ctho_plan",
     "pallas_window",
     "pallas_window_limit",
@@ -38,7 +42,8 @@ def ctho_plan(context_tokens, handover_times, backhaul_tokens_per_second, prefix
     """The ctHO plan of a handover group (a CtHoPlan).
 
     ``context_tokens`` C_i and ``handover_times`` tau_i (s), one per UE;
-    ``backhaul_tokens_per_second`` R. ``prefix_tokens`` L, or None for the optimum.
+    ``backhaul_tokens_per_second`` R, the KV cache the backhaul carries per second, in tokens
+    (``backhaul_tokens_per_second(rate, KvCacheProfile.from_preset(name))``). ``prefix_tokens`` L, or None for the optimum.
     ``options``: compute (a ComputeModel), prefill_cycle, earliest_prefill_start,
     backlog_tokens, block_tokens, as CtHoSolver takes them.
     """

@@ -206,6 +206,20 @@ def test_pallas_window_by_hand():
     assert edgellm.pallas_window_limit(0.5, 0.3) == 0.3
 
 
+def test_backhaul_tokens_per_second_by_hand():
+    # Qwen2.5-7B-Instruct: 28 layers x 4 KV heads x 128 dims x 2 (K and V) x 2 bytes = 57,344
+    # bytes per token; 4.5 Gb/s is 562,500,000 bytes/s, so R = 562.5e6 / 57,344 = 9809.24.
+    qwen = edgellm.KvCacheProfile.from_preset("Qwen2.5-7B-Instruct")
+    assert (qwen.layers, qwen.kv_heads, qwen.head_dim, qwen.bits) == (28, 4, 128, 16)
+    assert qwen.bytes_per_token == 57344
+    assert edgellm.backhaul_tokens_per_second("4.5Gbps", qwen) == approx(562.5e6 / 57344)
+    assert edgellm.backhaul_tokens_per_second(4.5e9, qwen) == approx(562.5e6 / 57344)
+    # At 4 bits a token is a quarter of that: four times the tokens.
+    kivi = edgellm.KvCacheProfile.from_preset("Qwen2.5-7B-Instruct", bits=4)
+    assert edgellm.backhaul_tokens_per_second("1Gbps", kivi) == approx(125e6 / 14336)
+    assert "Qwen3-32B" in edgellm.KvCacheProfile.preset_names()
+
+
 @pytest.mark.parametrize(
     "call, message",
     [
@@ -230,6 +244,12 @@ def test_pallas_window_by_hand():
         (lambda: edgellm.pallas_window(**dict(PALLAS, grid_step_s=1e-12)), "grid"),
         (lambda: edgellm.PallasWindowModel(**PALLAS).sit(-1.0), "windowS"),
         (lambda: edgellm.PallasWindowModel(**dict(PALLAS, prefix_tokens=-1)), "prefix_tokens"),
+        (lambda: edgellm.KvCacheProfile.from_preset("Qwen-9"), "Qwen-9"),
+        (lambda: edgellm.KvCacheProfile.from_preset("Qwen3-8B", bits=3), "3"),
+        (lambda: edgellm.backhaul_tokens_per_second(
+            "4.5", edgellm.KvCacheProfile.from_preset("Qwen3-8B")), "rate = \"4.5\""),
+        (lambda: edgellm.backhaul_tokens_per_second(
+            0.0, edgellm.KvCacheProfile.from_preset("Qwen3-8B")), "rate = 0"),
     ],
 )
 def test_bad_input_raises_value_error(call, message):
