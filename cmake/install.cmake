@@ -26,6 +26,11 @@ install(FILES ${PROJECT_BINARY_DIR}/edge-llm-config.cmake
               ${PROJECT_BINARY_DIR}/edge-llm-config-version.cmake
               ${CMAKE_CURRENT_LIST_DIR}/edge-llm-ns3-targets.cmake
         DESTINATION ${EDGE_LLM_CMAKE_DIR})
+# The build tree is a package too: find_package(edge-llm) with edge-llm_DIR (or
+# CMAKE_PREFIX_PATH) naming it finds the library as built, its headers in the build tree.
+export(EXPORT edge-llm-targets NAMESPACE edge-llm:: FILE ${PROJECT_BINARY_DIR}/edge-llm-targets.cmake)
+configure_file(${CMAKE_CURRENT_LIST_DIR}/edge-llm-ns3-targets.cmake
+               ${PROJECT_BINARY_DIR}/edge-llm-ns3-targets.cmake COPYONLY)
 
 # pkg-config: the prefix is found from the .pc file's own place, so that
 # cmake --install --prefix <anywhere> gives a working file.

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Installs the standalone build into a scratch prefix, then builds test/consumer/ against it
-# twice, through the CMake package and through edge-llm.pc, and runs both. The program names
+# twice, through the CMake package and through edge-llm.pc, and runs both; then once more
+# against the build tree itself, nothing installed (edge-llm_DIR=<build>). The program names
 # edge-llm only by TypeId, so it also checks that the library survives --as-needed linking;
 # a control build with a plain -lns3-edge-llm must lose it, or the check would prove nothing.
 # Run with: cmake -DBUILD_DIR=<build> -DSOURCE_DIR=<repo> -DWORK_DIR=<scratch> -DLIBDIR=<lib>
@@ -76,3 +77,15 @@ if(rc EQUAL 0)
                       "${out}")
 endif()
 message(STATUS "control without the flags: ${err}")
+
+# 4. The build tree itself as the package, with nothing installed: edge-llm_DIR names it.
+unset(ENV{LD_LIBRARY_PATH})
+run("consumer configure (build tree)" ${CMAKE_COMMAND} -S ${SOURCE_DIR}/test/consumer
+    -B ${WORK_DIR}/tree-build -Dedge-llm_DIR=${BUILD_DIR} -DCMAKE_CXX_COMPILER=${CXX}
+    -DCMAKE_EXE_LINKER_FLAGS=${as_needed} -DCMAKE_BUILD_TYPE=Release)
+run("consumer build (build tree)" ${CMAKE_COMMAND} --build ${WORK_DIR}/tree-build)
+run("consumer (build tree)" ${WORK_DIR}/tree-build/consumer)
+if(NOT out MATCHES "${expected}")
+  message(FATAL_ERROR "consumer (build tree) printed:\n${out}")
+endif()
+message(STATUS "build tree: ${out}")
