@@ -176,6 +176,11 @@ KvTransferSender::Start()
     }
     m_socket = Socket::CreateSocket(m_node, TcpSocketFactory::GetTypeId());
     edgellm::ConfigureTcpSocket(m_socket, m_segmentSize, buffer);
+    // Read once: the sender asks for it at every pump, and a lookup by name costs more than
+    // the rest of the pump (the socket is this sender's own; nothing resizes its buffer).
+    UintegerValue sndBuf;
+    m_socket->GetAttribute("SndBufSize", sndBuf);
+    m_sndBufBytes = sndBuf.Get();
     ObjectFactory congestion;
     congestion.SetTypeId(m_congestionControl);
     DynamicCast<TcpSocketBase>(m_socket)->SetCongestionControlAlgorithm(
@@ -657,9 +662,7 @@ KvTransferSender::GetSocketBufferedBytes() const
     {
         return 0;
     }
-    UintegerValue size;
-    m_socket->GetAttribute("SndBufSize", size);
-    return size.Get() - std::min<uint64_t>(size.Get(), m_socket->GetTxAvailable());
+    return m_sndBufBytes - std::min<uint64_t>(m_sndBufBytes, m_socket->GetTxAvailable());
 }
 
 uint64_t

@@ -374,6 +374,7 @@ class KvTransferSender : public Object
     uint16_t m_port{0};             //!< peer port
     Ptr<Socket> m_socket;           //!< the connection
     Time m_linkDelay{0};            //!< delay of the channel the connection leaves by
+    uint64_t m_sndBufBytes{0};      //!< the socket's SndBufSize
     bool m_connected{false};        //!< established
     bool m_pumping{false};          //!< re-entrancy guard
     Ptr<KvTransferPolicy> m_policy; //!< Policy
