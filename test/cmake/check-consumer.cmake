@@ -35,16 +35,22 @@ endforeach()
 # --as-needed is Debian's default; asked for here so the check holds where it is not.
 set(as_needed -Wl,--as-needed)
 
-# 1. find_package(edge-llm) + edge-llm::edge-llm.
-run("consumer configure" ${CMAKE_COMMAND} -S ${SOURCE_DIR}/test/consumer
-    -B ${WORK_DIR}/cmake-build -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX}
-    -DCMAKE_EXE_LINKER_FLAGS=${as_needed} -DCMAKE_BUILD_TYPE=Release)
-run("consumer build" ${CMAKE_COMMAND} --build ${WORK_DIR}/cmake-build)
-run("consumer (CMake package)" ${WORK_DIR}/cmake-build/consumer)
-if(NOT out MATCHES "${expected}")
-  message(FATAL_ERROR "consumer (CMake package) printed:\n${out}")
-endif()
-message(STATUS "CMake package: ${out}")
+# test/consumer/ through find_package(edge-llm) + edge-llm::edge-llm, configured with the
+# given way to the package, built in WORK_DIR/<dir> and run.
+function(consumer_through_cmake what dir)
+  run("consumer configure (${what})" ${CMAKE_COMMAND} -S ${SOURCE_DIR}/test/consumer
+      -B ${WORK_DIR}/${dir} ${ARGN} -DCMAKE_CXX_COMPILER=${CXX}
+      -DCMAKE_EXE_LINKER_FLAGS=${as_needed} -DCMAKE_BUILD_TYPE=Release)
+  run("consumer build (${what})" ${CMAKE_COMMAND} --build ${WORK_DIR}/${dir})
+  run("consumer (${what})" ${WORK_DIR}/${dir}/consumer)
+  if(NOT out MATCHES "${expected}")
+    message(FATAL_ERROR "consumer (${what}) printed:\n${out}")
+  endif()
+  message(STATUS "${what}: ${out}")
+endfunction()
+
+# 1. The installed CMake package.
+consumer_through_cmake("CMake package" cmake-build -DCMAKE_PREFIX_PATH=${prefix})
 
 # 2. g++ ... $(pkg-config --cflags --libs edge-llm), as README shows it. Run by a shell: ns-3's
 # own .pc files give flags with a ';' in them, which a CMake list would split.
@@ -80,12 +86,4 @@ message(STATUS "control without the flags: ${err}")
 
 # 4. The build tree itself as the package, with nothing installed: edge-llm_DIR names it.
 unset(ENV{LD_LIBRARY_PATH})
-run("consumer configure (build tree)" ${CMAKE_COMMAND} -S ${SOURCE_DIR}/test/consumer
-    -B ${WORK_DIR}/tree-build -Dedge-llm_DIR=${BUILD_DIR} -DCMAKE_CXX_COMPILER=${CXX}
-    -DCMAKE_EXE_LINKER_FLAGS=${as_needed} -DCMAKE_BUILD_TYPE=Release)
-run("consumer build (build tree)" ${CMAKE_COMMAND} --build ${WORK_DIR}/tree-build)
-run("consumer (build tree)" ${WORK_DIR}/tree-build/consumer)
-if(NOT out MATCHES "${expected}")
-  message(FATAL_ERROR "consumer (build tree) printed:\n${out}")
-endif()
-message(STATUS "build tree: ${out}")
+consumer_through_cmake("build tree" tree-build -Dedge-llm_DIR=${BUILD_DIR})

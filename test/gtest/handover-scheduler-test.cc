@@ -292,7 +292,7 @@ TEST_F(HandoverSchedulerDeathTest, UnknownSchedulerNamesStopTheRun)
         "\"ns3::NoSuchScheduler\" is not a HandoverScheduler; allowed: .*ns3::CtHoScheduler");
     EXPECT_DEATH(helper->SetSchedulerType("ns3::LlmEngine"), "is not a HandoverScheduler");
     EXPECT_DEATH(CtHoLineExperiment::SchedulerTypeOf("no-such-scheme"),
-                 "--scheme = no-such-scheme is invalid; allowed: cho, ctho, detour, .*tho or all");
+                 "--scheme = no-such-scheme is invalid; allowed: one of cho, ctho, detour, .*tho");
 }
 
 TEST_F(HandoverSchedulerDeathTest, OracleBatchingNeedsTheBoundaryTrigger)
