@@ -20,7 +20,6 @@
 #include "ns3/command-line.h"
 #include "ns3/core-module.h"
 #include "ns3/ctho-line-experiment.h"
-#include "ns3/edge-llm-client.h"
 #include "ns3/flag-checks.h"
 #include "ns3/handover-scheme-flag.h"
 #include "ns3/input-checks.h"
@@ -28,7 +27,6 @@
 #include "ns3/token-log-flag.h"
 
 #include <cmath>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <limits>

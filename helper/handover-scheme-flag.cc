@@ -50,15 +50,17 @@ std::vector<std::string>
 HandoverSchemeFlag::GetSchemes() const
 {
     const std::vector<std::string> names = edgellm::HandoverSchemeNames();
+    const auto refuse = [this](const std::string& given, const std::string& allowed) {
+        return std::invalid_argument("--" + m_name + " = " + (given.empty() ? "\"\"" : given) +
+                                     " is invalid; allowed: " + allowed);
+    };
     std::vector<std::string> schemes;
     if (m_all.empty())
     {
         // This program runs one scheme: "all" and lists are not offered, so not taken either.
         if (std::find(names.begin(), names.end(), m_value) == names.end())
         {
-            throw std::invalid_argument(
-                "--" + m_name + " = " + (m_value.empty() ? "\"\"" : m_value) +
-                " is invalid; allowed: one of " + edgellm::JoinNames(names));
+            throw refuse(m_value, "one of " + edgellm::JoinNames(names));
         }
         schemes.push_back(m_value);
         return schemes;
@@ -71,9 +73,8 @@ HandoverSchemeFlag::GetSchemes() const
         }
         else if (std::find(names.begin(), names.end(), s) == names.end())
         {
-            throw std::invalid_argument("--" + m_name + " = " + (s.empty() ? "\"\"" : s) +
-                                        " is invalid; allowed: " + edgellm::JoinNames(names) +
-                                        " or all, or a comma-separated list of them");
+            throw refuse(s,
+                         edgellm::JoinNames(names) + " or all, or a comma-separated list of them");
         }
         else
         {

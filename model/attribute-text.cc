@@ -363,29 +363,47 @@ AttributeSettingRefusal(const std::string& name, const std::string& text)
                                 "an attribute of a registered TypeId (--PrintTypeIds)",
                                 "no TypeId " + name.substr(0, colons));
     }
-    // As Config::SetDefault finds it: among the class's own attributes, not its parents'.
-    for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
+    const std::string attribute = name.substr(colons + 2);
+    TypeId owner;
+    const bool found = FindAttributeOwner(tid, attribute, owner);
+    if (found && owner == tid)
     {
-        if (tid.GetAttribute(i).name == name.substr(colons + 2))
+        // As Config::SetDefault finds it: among the class's own attributes, not its parents'.
+        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
         {
-            return ValueRefusal(name, tid.GetAttribute(i).checker, text);
+            if (tid.GetAttribute(i).name == attribute)
+            {
+                return ValueRefusal(name, tid.GetAttribute(i).checker, text);
+            }
         }
     }
     // An inherited attribute is set through the class that has it.
-    std::string owner;
-    for (TypeId t = tid.GetParent(); owner.empty() && t != t.GetParent(); t = t.GetParent())
-    {
-        for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
-        {
-            owner = t.GetAttribute(i).name == name.substr(colons + 2) ? t.GetName() : owner;
-        }
-    }
     return AttributeRefusal(
         name,
         text,
         "an attribute of " + tid.GetName() + " (--PrintAttributes=" + tid.GetName() + ")",
-        owner.empty() ? "no such attribute"
-                      : "it is one of " + owner + ": --" + owner + "::" + name.substr(colons + 2));
+        !found ? "no such attribute"
+               : "it is one of " + owner.GetName() + ": --" + owner.GetName() + "::" + attribute);
+}
+
+bool
+FindAttributeOwner(TypeId tid, const std::string& attribute, TypeId& owner)
+{
+    for (TypeId t = tid;; t = t.GetParent())
+    {
+        for (std::size_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            if (t.GetAttribute(i).name == attribute)
+            {
+                owner = t;
+                return true;
+            }
+        }
+        if (t == t.GetParent())
+        {
+            return false;
+        }
+    }
 }
 
 } // namespace edgellm

@@ -6,6 +6,7 @@
 #define EDGE_LLM_ATTRIBUTE_TEXT_H
 
 #include "ns3/attribute.h"
+#include "ns3/type-id.h"
 
 #include <string>
 
@@ -69,6 +70,17 @@ std::string DataRateTextProblem(const std::string& text);
  *         allowed: ... (reason)" (AttributeRefusal)
  */
 std::string AttributeSettingRefusal(const std::string& name, const std::string& text);
+
+/**
+ * \brief The class that declares an attribute a TypeId has: the TypeId itself or one of its
+ * parents. ns-3's Config::SetDefault and CommandLine take the attribute under that class's
+ * name only.
+ * \param tid a TypeId
+ * \param attribute an attribute's name
+ * \param [out] owner the declaring class, when there is one
+ * \return false if neither tid nor a parent of it has the attribute
+ */
+bool FindAttributeOwner(TypeId tid, const std::string& attribute, TypeId& owner);
 
 /**
  * \param name a name, without dashes

@@ -93,7 +93,7 @@ HandoverCoordinator::GetLinkRates() const
 std::pair<Time, uint64_t>
 HandoverCoordinator::GetPrefillForecast(uint16_t cellId)
 {
-    PortOf(cellId);
+    PortOf(cellId); // an unknown cell stops the run, as every lookup of one does
     return m_lifecycle.GetPrefillForecast(cellId);
 }
 

@@ -78,10 +78,10 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     const uint16_t holder = HolderOf(imsi);
     record.holderCell = holder;
     Ptr<CellPort> source = holder == 0 ? nullptr : PortOf(holder);
-    const bool started = holder != 0 && source->HasSession(imsi) &&
-                         PortOf(holder)->GetSessionState(imsi).generated > 0;
+    const bool started =
+        holder != 0 && source->HasSession(imsi) && source->GetSessionState(imsi).generated > 0;
     const uint64_t next = started ? source->GetNextTokenIndex(imsi) : 0;
-    const uint32_t total = started ? PortOf(holder)->GetSessionState(imsi).tokensToGenerate : 0;
+    const uint32_t total = started ? source->GetSessionState(imsi).tokensToGenerate : 0;
     if (!started || next >= total)
     {
         // Nothing decoded yet, or nothing left: only the packets have to follow the UE.
@@ -98,7 +98,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     {
         // Back to the cell that holds the whole cache (a ping-pong): it decodes again.
         m_paths.RouteTo(imsi, targetCell);
-        PortOf(holder)->MarkHandover(imsi);
+        source->MarkHandover(imsi);
         if (!source->IsDecoding(imsi))
         {
             source->ResumeDecoding(imsi, next, total - next);
@@ -113,7 +113,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     }
 
     const bool online =
-        group == 0 && Scheduler()->GetOnlineGrouping() && PortOf(holder)->HasKvPeer(targetCell);
+        group == 0 && Scheduler()->GetOnlineGrouping() && source->HasKvPeer(targetCell);
     HandoverPlan plan;
     if (online)
     {
@@ -154,7 +154,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     {
         if (!migrating)
         {
-            PortOf(holder)->MarkHandover(imsi); // a failed start has marked already
+            source->MarkHandover(imsi); // a failed start has marked already
         }
         if (!source->IsDecoding(imsi))
         {
@@ -191,7 +191,7 @@ HandoverCoordinator::HandoverFailed(uint64_t imsi,
         const HandoverRecord* r = m_recorder.Latest(imsi);
         if (r && (r->targetCell == cellId || r->sourceCell == cellId))
         {
-            m_reconnecting[imsi] = r->sourceCell;
+            AwaitReconnect(imsi, r->sourceCell);
         }
         return;
     }

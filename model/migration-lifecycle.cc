@@ -551,11 +551,11 @@ void
 MigrationLifecycle::TryResume(uint64_t imsi)
 {
     auto it = m_migrations.find(imsi);
-    Migration m = it->second;
-    if (!m.CanResume())
+    if (!it->second.CanResume())
     {
         return;
     }
+    Migration m = it->second;
     HandoverRecord& record = Record(m.record);
     Ptr<CellPort> h = m_host->PortOf(record.holderCell);
     Ptr<CellPort> t = m_host->PortOf(record.targetCell);
@@ -832,13 +832,13 @@ MigrationLifecycle::GetReplannableMembers(uint32_t group, uint16_t target)
     std::vector<OnlineGrouper::Member> members;
     for (const auto& [imsi, m] : m_migrations)
     {
-        const HandoverRecord& r = Record(m.record);
         // A transfer given up on has nothing left to re-plan: its prefill is fixed.
         if (m.GetPhase() != Migration::COMMITTED || m.group != group || m.IsOpen() ||
             m.GaveUpOnLink() || m.route.size() != 2 || m.route.back() != target)
         {
             continue;
         }
+        const HandoverRecord& r = Record(m.record);
         OnlineGrouper::Member member;
         member.imsi = imsi;
         member.holder = m.route.front();

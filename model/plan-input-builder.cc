@@ -85,11 +85,11 @@ PlanInputBuilder::MakeOracleGroupInput(uint64_t imsi,
     for (const auto& [other, at] : expected)
     {
         const uint16_t cell = m_source->HolderOf(other);
-        if (cell == 0 || !m_source->PortOf(cell)->HasSession(other))
+        Ptr<CellPort> source = cell == 0 ? nullptr : m_source->PortOf(cell);
+        if (!source || !source->HasSession(other))
         {
             continue;
         }
-        Ptr<CellPort> source = m_source->PortOf(cell);
         uint64_t context = source->GetContextTokens(other);
         const double atS = std::max(at, now).GetSeconds();
         const EdgeLlmServer::SessionState& s = source->GetSessionState(other);

@@ -4,6 +4,7 @@
 
 #include "bindings.h"
 
+#include "ns3/attribute-text.h"
 #include "ns3/explaining-checker.h"
 #include "ns3/input-checks.h"
 #include "ns3/type-id.h"
@@ -45,28 +46,6 @@ AttributeNames(TypeId tid)
     return {names.begin(), names.end()};
 }
 
-/// The class among tid and its parents that declares an attribute: the one whose name ns-3's
-/// Config::SetDefault and CommandLine take it under.
-TypeId
-DeclaringTypeId(TypeId tid, const std::string& attribute)
-{
-    while (true)
-    {
-        for (std::size_t i = 0; i < tid.GetAttributeN(); ++i)
-        {
-            if (tid.GetAttribute(i).name == attribute)
-            {
-                return tid;
-            }
-        }
-        if (tid.GetParent() == tid)
-        {
-            return tid;
-        }
-        tid = tid.GetParent();
-    }
-}
-
 /**
  * What ns-3 registered for "ns3::Class::Attribute", looked up without side effects: the
  * lookups are the fail-safe ones, and no value is made, since some checkers print when they
@@ -101,7 +80,9 @@ AttributeInfo(const std::string& name)
                      "\"" + name + "\"",
                      "an attribute of " + tidName + ": " + JoinNames(AttributeNames(tid)));
     }
-    const std::string declaredBy = DeclaringTypeId(tid, attribute).GetName();
+    TypeId owner = tid; // LookupAttributeByName found it: some class of tid's declares it
+    FindAttributeOwner(tid, attribute, owner);
+    const std::string declaredBy = owner.GetName();
     py::dict d;
     d["type_id"] = tidName;
     d["attribute"] = attribute;

@@ -6,6 +6,7 @@
 
 #include "ns3/attribute-text.h"
 #include "ns3/data-rate.h"
+#include "ns3/flag-checks.h"
 #include "ns3/input-checks.h"
 #include "ns3/kv-cache-profile.h"
 
@@ -33,14 +34,17 @@ RateBps(const std::variant<double, std::string>& rate)
 {
     if (const auto* text = std::get_if<std::string>(&rate))
     {
-        if (const std::string problem = DataRateTextProblem(*text); !problem.empty())
+        // As the examples' rate flags read one.
+        DataRate parsed;
+        if (!ParseDataRate(*text, parsed))
         {
+            const std::string problem = DataRateTextProblem(*text);
             ThrowInvalid("rate",
                          "\"" + *text + "\"",
-                         "a rate > 0 with a unit, e.g. \"4.5Gbps\", or a number of bit/s (" +
-                             problem + ")");
+                         "a rate > 0 with a unit, e.g. \"4.5Gbps\", or a number of bit/s" +
+                             (problem.empty() ? "" : " (" + problem + ")"));
         }
-        return static_cast<double>(DataRate(*text).GetBitRate());
+        return static_cast<double>(parsed.GetBitRate());
     }
     return std::get<double>(rate);
 }
