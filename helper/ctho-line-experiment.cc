@@ -13,10 +13,12 @@
 #include "ns3/gpu-compute-model.h"
 #include "ns3/handover-scheme-registry.h"
 #include "ns3/input-checks.h"
+#include "ns3/kv-cache-model.h"
 #include "ns3/kv-cache-profile.h"
 #include "ns3/kv-transfer-application.h"
 #include "ns3/llm-engine.h"
 #include "ns3/mobility-model.h"
+#include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
@@ -286,7 +288,6 @@ CtHoLineExperiment::Run(const std::string& scheme,
     CtHoLineRun run;
     run.scheme = scheme;
     const KvCacheProfile profile = KvCacheProfile::FromPreset(c.kvProfile, c.kvBits);
-    const uint64_t kvBytesPerToken = static_cast<uint64_t>(std::ceil(profile.GetBytesPerToken()));
 
     Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
     s->SetAttribute("EnbCount", UintegerValue(2));
@@ -334,9 +335,8 @@ CtHoLineExperiment::Run(const std::string& scheme,
     edge->SetCoordinatorAttribute("Batching",
                                   StringValue(inputs.batches.empty() ? c.batching : "oracle"));
     edge->SetCoordinatorAttribute("PlannedBackhaulRate", DataRateValue(c.plannedBackhaulRate));
-    edge->SetCoordinatorAttribute("KvBytesPerToken", UintegerValue(kvBytesPerToken));
-    edge->SetCoordinatorAttribute("KvEntriesPerToken",
-                                  UintegerValue(profile.GetLayers() * profile.GetKvHeads()));
+    // The coordinator weighs each session's cache by its servers' model.
+    edge->SetServerAttribute("KvCache", PointerValue(KvCacheModel::FromProfile(profile)));
     edge->SetEngineAttribute("PrefillCycle", TimeValue(c.prefillCycle));
     // Residents decode for the whole run.
     edge->SetClientAttribute("PromptTokens", UintegerValue(c.minPrompt));

@@ -19,10 +19,12 @@
 #include "ns3/impact-clairvoyant-bound.h"
 #include "ns3/impact-ho-scheduler.h"
 #include "ns3/input-checks.h"
+#include "ns3/kv-cache-model.h"
 #include "ns3/kv-cache-profile.h"
 #include "ns3/kv-transfer-application.h"
 #include "ns3/kv-transfer-receiver.h"
 #include "ns3/log.h"
+#include "ns3/pointer.h"
 #include "ns3/queue-size.h"
 #include "ns3/random-variable-stream.h"
 #include "ns3/simulator.h"
@@ -405,11 +407,8 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         edge->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
         edge->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(c.slot));
     }
-    edge->SetCoordinatorAttribute(
-        "KvBytesPerToken",
-        UintegerValue(static_cast<uint64_t>(std::ceil(profile.GetBytesPerToken()))));
-    edge->SetCoordinatorAttribute("KvEntriesPerToken",
-                                  UintegerValue(profile.GetLayers() * profile.GetKvHeads()));
+    // The coordinator weighs each session's cache by its servers' model.
+    edge->SetServerAttribute("KvCache", PointerValue(KvCacheModel::FromProfile(profile)));
     // An entry on the wire: K and V of one head at KvBits, plus the metadata that places it.
     const uint64_t entryBytes = EntryBytes(profile);
     edge->SetCoordinatorAttribute("KvEntryBytes", UintegerValue(entryBytes));

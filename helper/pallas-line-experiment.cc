@@ -19,6 +19,7 @@
 #include "ns3/gpu-compute-model.h"
 #include "ns3/handover-prediction-meter.h"
 #include "ns3/handover-scheme-registry.h"
+#include "ns3/kv-cache-model.h"
 #include "ns3/kv-cache-profile.h"
 #include "ns3/mobility-model.h"
 #include "ns3/pallas-scheduler.h"
@@ -194,7 +195,6 @@ PallasLineExperiment::Run(const std::string& scheme) const
     }
     run.promptTokens = prompt;
     const KvCacheProfile profile = KvCacheProfile::FromPreset(c.kvProfile);
-    const uint64_t kvBytesPerToken = static_cast<uint64_t>(std::ceil(profile.GetBytesPerToken()));
     const LlmComputeModel compute = LlmComputeModel::FromPreset(c.computePreset);
 
     Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
@@ -278,9 +278,8 @@ PallasLineExperiment::Run(const std::string& scheme) const
         edge->SetSchedulerAttribute("WindowMargin", TimeValue(c.windowMargin));
     }
     edge->SetCoordinatorAttribute("Batching", StringValue("online"));
-    edge->SetCoordinatorAttribute("KvBytesPerToken", UintegerValue(kvBytesPerToken));
-    edge->SetCoordinatorAttribute("KvEntriesPerToken",
-                                  UintegerValue(profile.GetLayers() * profile.GetKvHeads()));
+    // The coordinator weighs each session's cache by its servers' model.
+    edge->SetServerAttribute("KvCache", PointerValue(KvCacheModel::FromProfile(profile)));
     edge->SetEngineAttribute("IterationMode", StringValue(c.iterationMode));
     edge->SetClientAttribute("PromptTokens", UintegerValue(prompt));
     edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));

@@ -163,6 +163,12 @@ LocalCellPort::GetComputeModel() const
     return m_engine->GetLlmComputeModel();
 }
 
+KvCacheProfile
+LocalCellPort::GetKvCacheProfile() const
+{
+    return m_server->GetKvCacheModel()->GetProfile();
+}
+
 uint64_t
 LocalCellPort::GetKvCapacityTokens() const
 {

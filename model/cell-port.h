@@ -6,6 +6,7 @@
 #define EDGE_LLM_CELL_PORT_H
 
 #include "edge-llm-server.h"
+#include "kv-cache-profile.h"
 #include "kv-transfer-application.h"
 #include "llm-engine.h"
 #include "range-set.h"
@@ -103,6 +104,8 @@ class CellPort : public SimpleRefCount<CellPort>
     virtual Time GetPrefillCycle() const = 0;
     /// \return the engine's compute model
     virtual const LlmComputeModel& GetComputeModel() const = 0;
+    /// \return the KV-cache shape of the model the server serves (EdgeLlmServer::KvCache)
+    virtual KvCacheProfile GetKvCacheProfile() const = 0;
     /// \return the KV memory, tokens
     virtual uint64_t GetKvCapacityTokens() const = 0;
     /// \return the KV memory in use, tokens
@@ -243,6 +246,7 @@ class LocalCellPort : public CellPort
     Time GetPrefillBoundary(Time at) const override;
     Time GetPrefillCycle() const override;
     const LlmComputeModel& GetComputeModel() const override;
+    KvCacheProfile GetKvCacheProfile() const override;
     uint64_t GetKvCapacityTokens() const override;
     uint64_t GetKvTokensInUse() const override;
     bool HasRelayPeer(uint16_t cellId) const override;

@@ -57,6 +57,15 @@ EdgeLlmServer::GetTypeId()
                           PointerValue(),
                           MakePointerAccessor(&EdgeLlmServer::m_engine),
                           MakePointerChecker<LlmEngine>())
+            .AddAttribute("KvCache",
+                          "The KV-cache shape of the served model (a KvCacheModel): the bytes "
+                          "and entries of one token that a session's cache weighs when it "
+                          "leaves this cell. One with its defaults (Qwen2.5-7B-Instruct, 16 "
+                          "bits) if none.",
+                          PointerValue(),
+                          MakePointerAccessor(&EdgeLlmServer::SetKvCacheModel,
+                                              &EdgeLlmServer::GetKvCacheModel),
+                          MakePointerChecker<KvCacheModel>())
             .AddTraceSource("TokensSent",
                             "A token packet left the server, injected or relayed.",
                             MakeTraceSourceAccessor(&EdgeLlmServer::m_tokensSent),
@@ -92,6 +101,7 @@ EdgeLlmServer::DoDispose()
         m_engine->Dispose();
     }
     m_engine = nullptr;
+    m_kvCache = nullptr;
     m_downlink = nullptr;
     m_uplinkSocket = nullptr;
     m_relaySocket = nullptr;
@@ -140,6 +150,24 @@ Ptr<LlmEngine>
 EdgeLlmServer::GetEngine() const
 {
     return m_engine;
+}
+
+Ptr<KvCacheModel>
+EdgeLlmServer::GetKvCacheModel() const
+{
+    // Made on first read, not in the constructor, so that Config::SetDefault of
+    // KvCacheModel's attributes given after the server exists still reaches it.
+    if (!m_kvCache)
+    {
+        m_kvCache = CreateObject<KvCacheModel>();
+    }
+    return m_kvCache;
+}
+
+void
+EdgeLlmServer::SetKvCacheModel(Ptr<KvCacheModel> model)
+{
+    m_kvCache = model;
 }
 
 void

@@ -5,6 +5,7 @@
 #ifndef EDGE_LLM_SERVER_H
 #define EDGE_LLM_SERVER_H
 
+#include "kv-cache-model.h"
 #include "llm-engine.h"
 #include "ran-downlink.h"
 
@@ -177,6 +178,19 @@ class EdgeLlmServer : public Application
     /// \return the engine
     Ptr<LlmEngine> GetEngine() const;
 
+    /**
+     * \brief The KV-cache shape of the model this server serves: what a session's cache
+     * weighs when it leaves this cell.
+     * \return the KvCache attribute; a KvCacheModel with its defaults (Qwen2.5-7B-Instruct,
+     * 16 bits) if none was set
+     */
+    Ptr<KvCacheModel> GetKvCacheModel() const;
+
+    /**
+     * \param model the served model's KV-cache shape; null restores the default
+     */
+    void SetKvCacheModel(Ptr<KvCacheModel> model);
+
     /// \return packets injected into the local cell
     uint64_t GetInjectedPackets() const;
     /// \return packets the local cell refused (UE not in an allowed state here)
@@ -280,6 +294,7 @@ class EdgeLlmServer : public Application
     uint16_t m_relayPort;                                  //!< RelayPort
     Time m_resendHoldoff;                                  //!< ResendHoldoff
     Ptr<LlmEngine> m_engine;                               //!< Engine
+    mutable Ptr<KvCacheModel> m_kvCache;                   //!< KvCache, made when first read
     Ptr<RanDownlink> m_downlink;                           //!< local breakout
     Ipv4Address m_uplinkAddress;                           //!< where UEs reach the server
     Ptr<Socket> m_uplinkSocket;                            //!< prompts, NACKs, ACKs

@@ -51,7 +51,7 @@ HandoverCoordinator::GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) c
             bps = std::min(bps, GetPlannedRateBps(pair.first, pair.second));
         }
     }
-    return bps / 8.0 / static_cast<double>(m_kvBytesPerToken);
+    return bps / 8.0 / static_cast<double>(KvShapeAt(cellA).bytesPerToken);
 }
 
 HandoverPlan

@@ -65,28 +65,32 @@ HandoverCoordinator::GetTypeId()
             .AddAttribute(
                 "KvBytesPerToken",
                 "KV-cache bytes of one token of a session without its own profile "
-                "(SetSessionKvProfile; KvCacheProfile::GetBytesPerToken; Qwen2.5-7B "
-                "at 16 bits by default). Range [1, 2^32].",
-                UintegerValue(57344),
+                "(SetSessionKvProfile), in place of its holder's model. 0 (the "
+                "default): the holder server's KvCache, its bytes per token rounded up. "
+                "Range 0 or [1, 2^32].",
+                UintegerValue(0),
                 MakeUintegerAccessor(&HandoverCoordinator::m_kvBytesPerToken),
-                edgellm::MakeExplainingChecker(MakeUintegerChecker<uint64_t>(1, uint64_t(1) << 32),
+                edgellm::MakeExplainingChecker(MakeUintegerChecker<uint64_t>(0, uint64_t(1) << 32),
                                                "ns3::HandoverCoordinator::KvBytesPerToken",
-                                               "an integer in [1, 4294967296]"))
+                                               "an integer in [0, 4294967296] (0: the "
+                                               "holder server's KvCache)"))
             .AddAttribute(
                 "KvEntriesPerToken",
                 "KV entries (layer x KV head) of one token of a session without its "
-                "own profile; an entry is KvBytesPerToken / KvEntriesPerToken bytes, "
-                "rounded up (Qwen2.5-7B: 28 x 4). Range [1, 2^16].",
-                UintegerValue(112),
+                "own profile, in place of its holder's model; an entry is the token's "
+                "bytes / KvEntriesPerToken, rounded up. 0 (the default): the holder "
+                "server's KvCache, layers x KV heads. Range 0 or [1, 2^16].",
+                UintegerValue(0),
                 MakeUintegerAccessor(&HandoverCoordinator::m_kvEntriesPerToken),
-                edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(1, 1u << 16),
+                edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(0, 1u << 16),
                                                "ns3::HandoverCoordinator::KvEntriesPerToken",
-                                               "an integer in [1, 65536]"))
+                                               "an integer in [0, 65536] (0: the holder "
+                                               "server's KvCache)"))
             .AddAttribute("KvEntryBytes",
                           "Bytes of one KV entry on the wire, in ENTRY-unit transfers, of a "
                           "session without its own profile: its K and V plus the metadata that "
                           "places it (token, layer, head; 3 bytes for ImpactHO). 0 (the "
-                          "default): KvBytesPerToken / KvEntriesPerToken, rounded up, with no "
+                          "default): a token's bytes / its entries, rounded up, with no "
                           "metadata. Range 0 or [that quotient, 2^32].",
                           UintegerValue(0),
                           MakeUintegerAccessor(&HandoverCoordinator::m_kvEntryBytes),
@@ -95,7 +99,7 @@ HandoverCoordinator::GetTypeId()
                           edgellm::MakeExplainingChecker(
                               MakeUintegerChecker<uint64_t>(0, uint64_t(1) << 32),
                               "ns3::HandoverCoordinator::KvEntryBytes",
-                              "0, or an integer in [KvBytesPerToken / KvEntriesPerToken rounded "
+                              "0, or an integer in [a token's KV bytes / its entries rounded "
                               "up, 4294967296]"))
             .AddAttribute(
                 "OracleGrace",
@@ -362,14 +366,49 @@ HandoverCoordinator::GetKvProfile(uint64_t imsi) const
     {
         return it->second;
     }
+    const std::vector<uint16_t>& path = m_paths.Get(imsi);
+    NS_ABORT_MSG_IF(path.empty(),
+                    "HandoverCoordinator: imsi " << imsi
+                                                 << " has no holder cell to take its KV-cache "
+                                                    "shape from; call SetFirstCell or "
+                                                    "SetSessionKvProfile");
+    return KvShapeAt(path.front());
+}
+
+SessionKvProfile
+HandoverCoordinator::KvShapeAt(uint16_t cellId) const
+{
     SessionKvProfile p;
-    p.bytesPerToken = m_kvBytesPerToken;
-    p.entriesPerToken = m_kvEntriesPerToken;
-    const uint64_t payload = (m_kvBytesPerToken + m_kvEntriesPerToken - 1) / m_kvEntriesPerToken;
+    if (m_kvBytesPerToken == 0 || m_kvEntriesPerToken == 0)
+    {
+        auto cell = m_cells.find(cellId);
+        NS_ABORT_MSG_IF(cell == m_cells.end(), "HandoverCoordinator: no cell " << cellId);
+        const KvCacheProfile model = cell->second->GetKvCacheProfile();
+        p.bytesPerToken = static_cast<uint64_t>(std::ceil(model.GetBytesPerToken()));
+        const uint64_t entries = uint64_t(model.GetLayers()) * model.GetKvHeads();
+        // An entry's index within its token must fit the KvEntriesPerToken range.
+        NS_ABORT_MSG_IF(m_kvEntriesPerToken == 0 && entries > (1u << 16),
+                        "ns3::EdgeLlmServer::KvCache of cell "
+                            << cellId << " = " << model.GetName()
+                            << ": layers x KV heads = " << entries
+                            << " entries per token is invalid; allowed: at most 65536, or set "
+                               "ns3::HandoverCoordinator::KvEntriesPerToken");
+        p.entriesPerToken = static_cast<uint32_t>(entries);
+    }
+    if (m_kvBytesPerToken != 0)
+    {
+        p.bytesPerToken = m_kvBytesPerToken;
+    }
+    if (m_kvEntriesPerToken != 0)
+    {
+        p.entriesPerToken = m_kvEntriesPerToken;
+    }
+    const uint64_t payload = (p.bytesPerToken + p.entriesPerToken - 1) / p.entriesPerToken;
     NS_ABORT_MSG_IF(m_kvEntryBytes != 0 && m_kvEntryBytes < payload,
-                    "HandoverCoordinator::KvEntryBytes = "
-                        << m_kvEntryBytes << " is below an entry's KV, KvBytesPerToken / "
-                        << "KvEntriesPerToken = " << payload << " bytes; give 0 or at least that");
+                    "ns3::HandoverCoordinator::KvEntryBytes = "
+                        << m_kvEntryBytes << " is invalid; allowed: 0 or at least an entry's KV, "
+                        << p.bytesPerToken << " bytes per token / " << p.entriesPerToken
+                        << " entries = " << payload << " bytes");
     p.bytesPerEntry = m_kvEntryBytes == 0 ? payload : m_kvEntryBytes;
     return p;
 }

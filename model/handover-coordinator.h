@@ -171,8 +171,9 @@ class HandoverCoordinator : public Object,
     void SetFirstCell(uint64_t imsi, uint16_t cellId);
 
     /**
-     * \brief Give a session its own KV-cache shape; sessions without one use KvBytesPerToken
-     * and KvEntriesPerToken.
+     * \brief Give a session its own KV-cache shape. A session without one weighs what its
+     * holder's server serves (EdgeLlmServer::KvCache), or KvBytesPerToken and
+     * KvEntriesPerToken where those are set.
      * \param imsi the UE
      * \param profile its model's shape; each field >= 1
      */
@@ -263,8 +264,8 @@ class HandoverCoordinator : public Object,
     /**
      * \param cellA a cell
      * \param cellB another cell
-     * \return the KV rate R, tokens/s, the scheduler is told for the link A to B with the
-     *         default KV profile
+     * \return the KV rate R, tokens/s, the scheduler is told for the link A to B, at the KV
+     *         bytes of a token of A's server (or KvBytesPerToken where set)
      */
     double GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) const;
 
@@ -394,6 +395,8 @@ class HandoverCoordinator : public Object,
     uint32_t NewGroupNumber() override;
     /// \return the KV-cache shape of a session
     SessionKvProfile GetKvProfile(uint64_t imsi) const override;
+    /// \return the KV-cache shape of a session served at a cell, without a profile of its own
+    SessionKvProfile KvShapeAt(uint16_t cellId) const;
 
     // What the PlanInputBuilder reads (handover-coordinator-input.cc).
     const std::map<std::pair<uint16_t, uint16_t>, DataRate>& GetLinkRates() const override;

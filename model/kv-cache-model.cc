@@ -141,6 +141,19 @@ KvCacheModel::~KvCacheModel()
     NS_LOG_FUNCTION(this);
 }
 
+Ptr<KvCacheModel>
+KvCacheModel::FromProfile(const KvCacheProfile& profile)
+{
+    Ptr<KvCacheModel> model = CreateObject<KvCacheModel>();
+    for (const auto& [attribute, value] : ShapeAttributesOf(profile))
+    {
+        model->SetAttribute(attribute, *value);
+    }
+    model->SetAttribute("BitsPerElement", UintegerValue(profile.GetBitsPerElement()));
+    model->SetAttribute("BlockTokens", UintegerValue(profile.GetBlockTokens()));
+    return model;
+}
+
 void
 KvCacheModel::ApplyPreset(const std::string& name)
 {

@@ -55,6 +55,13 @@ class KvCacheModel : public Object
     void ApplyPreset(const std::string& name);
 
     /**
+     * \brief A model object that describes a profile: shape, bits and block size.
+     * \param profile the value to describe, e.g. KvCacheProfile::FromPreset(name, bits)
+     * \return a new KvCacheModel whose GetProfile() equals it
+     */
+    static Ptr<KvCacheModel> FromProfile(const KvCacheProfile& profile);
+
+    /**
      * \brief Make a named model's shape the default of every KvCacheModel created afterwards.
      * \param name one of KvCacheProfile::PresetNames()
      */

@@ -230,6 +230,52 @@ class OneUeChoTestCase : public HandoverTestCase
     }
 };
 
+class ServerKvShapeTestCase : public HandoverTestCase
+{
+  public:
+    ServerKvShapeTestCase()
+        : HandoverTestCase("The coordinator weighs a cache by its servers' model: Qwen3-8B at 8 "
+                           "bits moves 36 x 8 x 128 x 2 bytes a token under cHO, the planned R "
+                           "follows, and the coordinator's KvBytesPerToken overrides it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Qwen3-8B's model card: 36 layers, 8 KV heads of dimension 128; K and V at 1 byte.
+        const uint64_t modelBytes = 36 * 8 * 128 * 2;
+        // 0: the servers' model; else a number the coordinator is told in its place.
+        for (const uint64_t told : {uint64_t(0), uint64_t(40000)})
+        {
+            Config::SetDefault("ns3::HandoverCoordinator::KvBytesPerToken", UintegerValue(told));
+            CtHoLineConfig c = ShortConfig(1);
+            c.kvProfile = "Qwen3-8B";
+            c.kvBits = 8;
+            const CtHoLineExperiment experiment(c);
+            const CtHoLineRun run = experiment.Run("cho", experiment.Draw());
+            const uint64_t bytes = told == 0 ? modelBytes : told;
+            const HandoverRecord* r = Migrated(run, run.ues.at(0).imsi);
+            NS_TEST_ASSERT_MSG_NE(r, nullptr, told << ": the session migrated");
+            NS_TEST_ASSERT_MSG_EQ(r->transferTokens, r->contextTokens, "the whole cache");
+            NS_TEST_ASSERT_MSG_EQ(r->kvBytes, r->contextTokens * bytes, told << ": KV announced");
+            NS_TEST_ASSERT_MSG_EQ(run.received.received,
+                                  r->kvBytes,
+                                  told << ": the bytes the target's receiver read");
+            NS_TEST_ASSERT_MSG_EQ_TOL(run.plannedTokensPerSecond,
+                                      4.5e9 / 8 / static_cast<double>(bytes),
+                                      1e-9 * run.plannedTokensPerSecond,
+                                      told << ": R = rate / bytes per token");
+            const double delay = (r->kvReady - r->hoStart).GetSeconds();
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(delay,
+                                        r->kvBytes * 8.0 / 4.5e9,
+                                        told << ": no faster than the link");
+            CheckBytes(run);
+            Simulator::Destroy();
+        }
+    }
+};
+
 class DelayFromPacketsTestCase : public HandoverTestCase
 {
   public:
@@ -848,6 +894,7 @@ class HandoverTestSuite : public TestSuite
         : TestSuite("edge-llm-handover", TestSuite::Type::UNIT)
     {
         AddTestCase(new OneUeChoTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ServerKvShapeTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new DelayFromPacketsTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new ExactlyOnceTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new PingPongTestCase(), edgellm::TEST_QUICK);

@@ -16,6 +16,7 @@
 #include "ns3/impactho-road-experiment.h"
 #include "ns3/test.h"
 
+#include <cmath>
 #include <map>
 #include <memory>
 #include <vector>
@@ -138,17 +139,16 @@ MakeImpactHoBench(const std::string& scheduler,
     return b;
 }
 
-/// The KV shape of the bench's sessions: the coordinator's own, read from its attributes.
+/// The KV shape of the bench's sessions, from their source server's model (16-bit
+/// Qwen2.5-7B-Instruct by default): bytes rounded up, an entry the token's share of them.
 SessionKvProfile
 KvProfileOf(const ImpactHoBench& b)
 {
-    UintegerValue bytes;
-    UintegerValue entries;
-    b.coordinator->GetAttribute("KvBytesPerToken", bytes);
-    b.coordinator->GetAttribute("KvEntriesPerToken", entries);
+    const KvCacheProfile model =
+        DynamicCast<EdgeLlmServer>(b.s->GetServers().Get(0))->GetKvCacheModel()->GetProfile();
     SessionKvProfile kv;
-    kv.bytesPerToken = bytes.Get();
-    kv.entriesPerToken = static_cast<uint32_t>(entries.Get());
+    kv.bytesPerToken = static_cast<uint64_t>(std::ceil(model.GetBytesPerToken()));
+    kv.entriesPerToken = model.GetLayers() * model.GetKvHeads();
     kv.bytesPerEntry = kv.bytesPerToken / kv.entriesPerToken;
     return kv;
 }

@@ -175,6 +175,11 @@ class FakeCell : public CellPort
         return m_model;
     }
 
+    KvCacheProfile GetKvCacheProfile() const override
+    {
+        return KvCacheProfile::FromPreset("Qwen2.5-7B-Instruct");
+    }
+
     uint64_t GetKvCapacityTokens() const override
     {
         return 1000000;
