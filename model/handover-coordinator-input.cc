@@ -23,35 +23,13 @@ NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorInput");
 double
 HandoverCoordinator::GetPlannedRateBps(uint16_t from, uint16_t to) const
 {
-    if (m_plannedRate.GetBitRate() != 0)
-    {
-        return static_cast<double>(m_plannedRate.GetBitRate());
-    }
-    auto it = m_linkRates.find({from, to});
-    NS_ABORT_MSG_IF(it == m_linkRates.end(),
-                    "HandoverCoordinator: no backhaul link " << from << " -> " << to);
-    return static_cast<double>(it->second.GetBitRate());
+    return m_directory.GetPlannedRateBps(from, to);
 }
 
 double
 HandoverCoordinator::GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) const
 {
-    double bps = 0;
-    if (m_plannedRate.GetBitRate() != 0 || m_linkRates.count({cellA, cellB}) > 0)
-    {
-        bps = GetPlannedRateBps(cellA, cellB);
-    }
-    else
-    {
-        // No direct link: the slowest link is a rate the policy can still decide with.
-        NS_ABORT_MSG_IF(m_linkRates.empty(), "HandoverCoordinator: no backhaul link at all");
-        bps = std::numeric_limits<double>::max();
-        for (const auto& [pair, rate] : m_linkRates)
-        {
-            bps = std::min(bps, GetPlannedRateBps(pair.first, pair.second));
-        }
-    }
-    return bps / 8.0 / static_cast<double>(KvShapeAt(cellA).bytesPerToken);
+    return m_directory.GetPlannedTokensPerSecond(cellA, cellB);
 }
 
 HandoverPlan
@@ -87,7 +65,7 @@ HandoverCoordinator::NewGroupNumber()
 const std::map<std::pair<uint16_t, uint16_t>, DataRate>&
 HandoverCoordinator::GetLinkRates() const
 {
-    return m_linkRates;
+    return m_directory.GetLinkRates();
 }
 
 std::pair<Time, uint64_t>

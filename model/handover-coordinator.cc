@@ -228,7 +228,8 @@ HandoverCoordinator::GetTypeId()
 }
 
 HandoverCoordinator::HandoverCoordinator()
-    : m_paths([this](uint16_t cellId) { return PortOf(cellId); }),
+    : m_directory({&m_plannedRate, &m_kvBytesPerToken, &m_kvEntriesPerToken, &m_kvEntryBytes}),
+      m_paths([this](uint16_t cellId) { return PortOf(cellId); }),
       m_groups(MakeCallback(&HandoverCoordinator::GroupReleased, this)),
       m_linkFailures(this, {&m_suspendedTrace, &m_reattachedTrace, &m_closedTrace}),
       m_slotClock([this]() { return Scheduler()->GetSlotDuration(); },
@@ -258,7 +259,7 @@ HandoverCoordinator::DoDispose()
     m_slotClock.Cancel();
     m_linkFailures.Dispose();
     m_scheduler = nullptr;
-    m_cells.clear();
+    m_directory.Clear();
     m_reconnecting.clear();
     Object::DoDispose();
 }
@@ -286,10 +287,8 @@ HandoverCoordinator::AddCell(Ptr<EdgeLlmServer> server, Ptr<KvTransferApplicatio
 {
     NS_ABORT_MSG_IF(!server || !kv, "HandoverCoordinator::AddCell: a server and a KV app");
     const uint16_t cellId = server->GetCellId();
-    NS_ABORT_MSG_IF(m_cells.count(cellId) > 0,
-                    "HandoverCoordinator::AddCell: cell " << cellId << " added twice");
     Ptr<CellPort> port = Create<LocalCellPort>(server, kv);
-    m_cells[cellId] = port;
+    m_directory.AddCell(cellId, port);
     // A record's first decode comes before an open transfer's new KV blocks.
     m_recorder.Watch(server->GetEngine());
     CellPort::Listener listener;
@@ -314,31 +313,14 @@ HandoverCoordinator::AddLink(uint16_t cellA,
     PortOf(cellB);
     PortOf(cellA)->SetKvSender(cellB, senderAtoB);
     PortOf(cellB)->SetKvSender(cellA, senderBtoA);
-    m_linkRates[{cellA, cellB}] = rate;
-    m_linkRates[{cellB, cellA}] = rate;
-    const Time slot = Scheduler()->GetSlotDuration();
-    if (slot.IsZero())
+    m_directory.AddLink(cellA, cellB, rate);
+    if (Scheduler()->GetSlotDuration().IsZero())
     {
         return;
     }
     for (Ptr<KvTransferSender> sender : {senderAtoB, senderBtoA})
     {
-        Ptr<SlotBudgetKvTransferPolicy> policy =
-            DynamicCast<SlotBudgetKvTransferPolicy>(sender->GetPolicy());
-        NS_ABORT_MSG_IF(!policy,
-                        "HandoverCoordinator: scheduler "
-                            << Scheduler()->GetSchemeName()
-                            << " budgets the backhaul per slot; its KV-transfer policy must be "
-                               "ns3::SlotBudgetKvTransferPolicy (EdgeLlmHelper::"
-                               "SetKvTransferPolicyType)");
-        TimeValue policySlot;
-        policy->GetAttribute("SlotDuration", policySlot);
-        NS_ABORT_MSG_IF(policySlot.Get() != slot,
-                        "ns3::SlotBudgetKvTransferPolicy::SlotDuration = "
-                            << policySlot.Get().As(Time::MS)
-                            << " is invalid; allowed: " << slot.As(Time::MS)
-                            << ", the slot of scheduler " << Scheduler()->GetSchemeName());
-        policy->SetBudgetSource(MakeCallback(&SlotClock::GetBudget, &m_slotClock));
+        m_slotClock.Attach(sender, Scheduler()->GetSchemeName());
     }
 }
 
@@ -351,66 +333,14 @@ HandoverCoordinator::SetFirstCell(uint64_t imsi, uint16_t cellId)
 void
 HandoverCoordinator::SetSessionKvProfile(uint64_t imsi, const SessionKvProfile& profile)
 {
-    NS_ABORT_MSG_IF(
-        profile.bytesPerToken == 0 || profile.bytesPerEntry == 0 || profile.entriesPerToken == 0,
-        "HandoverCoordinator::SetSessionKvProfile: imsi "
-            << imsi << ": bytesPerToken, bytesPerEntry and entriesPerToken are integers >= 1");
-    m_profiles[imsi] = profile;
+    m_directory.SetSessionKvProfile(imsi, profile);
 }
 
 SessionKvProfile
 HandoverCoordinator::GetKvProfile(uint64_t imsi) const
 {
-    auto it = m_profiles.find(imsi);
-    if (it != m_profiles.end())
-    {
-        return it->second;
-    }
     const std::vector<uint16_t>& path = m_paths.Get(imsi);
-    NS_ABORT_MSG_IF(path.empty(),
-                    "HandoverCoordinator: imsi " << imsi
-                                                 << " has no holder cell to take its KV-cache "
-                                                    "shape from; call SetFirstCell or "
-                                                    "SetSessionKvProfile");
-    return KvShapeAt(path.front());
-}
-
-SessionKvProfile
-HandoverCoordinator::KvShapeAt(uint16_t cellId) const
-{
-    SessionKvProfile p;
-    if (m_kvBytesPerToken == 0 || m_kvEntriesPerToken == 0)
-    {
-        auto cell = m_cells.find(cellId);
-        NS_ABORT_MSG_IF(cell == m_cells.end(), "HandoverCoordinator: no cell " << cellId);
-        const KvCacheProfile model = cell->second->GetKvCacheProfile();
-        p.bytesPerToken = static_cast<uint64_t>(std::ceil(model.GetBytesPerToken()));
-        const uint64_t entries = uint64_t(model.GetLayers()) * model.GetKvHeads();
-        // An entry's index within its token must fit the KvEntriesPerToken range.
-        NS_ABORT_MSG_IF(m_kvEntriesPerToken == 0 && entries > (1u << 16),
-                        "ns3::EdgeLlmServer::KvCache of cell "
-                            << cellId << " = " << model.GetName()
-                            << ": layers x KV heads = " << entries
-                            << " entries per token is invalid; allowed: at most 65536, or set "
-                               "ns3::HandoverCoordinator::KvEntriesPerToken");
-        p.entriesPerToken = static_cast<uint32_t>(entries);
-    }
-    if (m_kvBytesPerToken != 0)
-    {
-        p.bytesPerToken = m_kvBytesPerToken;
-    }
-    if (m_kvEntriesPerToken != 0)
-    {
-        p.entriesPerToken = m_kvEntriesPerToken;
-    }
-    const uint64_t payload = (p.bytesPerToken + p.entriesPerToken - 1) / p.entriesPerToken;
-    NS_ABORT_MSG_IF(m_kvEntryBytes != 0 && m_kvEntryBytes < payload,
-                    "ns3::HandoverCoordinator::KvEntryBytes = "
-                        << m_kvEntryBytes << " is invalid; allowed: 0 or at least an entry's KV, "
-                        << p.bytesPerToken << " bytes per token / " << p.entriesPerToken
-                        << " entries = " << payload << " bytes");
-    p.bytesPerEntry = m_kvEntryBytes == 0 ? payload : m_kvEntryBytes;
-    return p;
+    return m_directory.GetKvProfile(imsi, path.empty() ? 0 : path.front());
 }
 
 void
@@ -479,8 +409,8 @@ HandoverCoordinator::HolderOf(uint64_t imsi) const
         return 0;
     }
     const uint16_t cell = path.front();
-    auto c = m_cells.find(cell);
-    return c != m_cells.end() && c->second->OwnsSession(imsi) ? cell : 0;
+    Ptr<CellPort> port = m_directory.FindPort(cell);
+    return port && port->OwnsSession(imsi) ? cell : 0;
 }
 
 void
@@ -524,9 +454,7 @@ HandoverCoordinator::IsSuspended(uint64_t imsi) const
 Ptr<CellPort>
 HandoverCoordinator::PortOf(uint16_t cellId)
 {
-    auto it = m_cells.find(cellId);
-    NS_ABORT_MSG_IF(it == m_cells.end(), "HandoverCoordinator: no server in cell " << cellId);
-    return it->second;
+    return m_directory.PortOf(cellId);
 }
 
 bool

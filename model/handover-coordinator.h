@@ -5,6 +5,7 @@
 #ifndef EDGE_LLM_HANDOVER_COORDINATOR_H
 #define EDGE_LLM_HANDOVER_COORDINATOR_H
 
+#include "cell-directory.h"
 #include "cell-port.h"
 #include "edge-llm-server.h"
 #include "handover-record.h"
@@ -395,8 +396,6 @@ class HandoverCoordinator : public Object,
     uint32_t NewGroupNumber() override;
     /// \return the KV-cache shape of a session
     SessionKvProfile GetKvProfile(uint64_t imsi) const override;
-    /// \return the KV-cache shape of a session served at a cell, without a profile of its own
-    SessionKvProfile KvShapeAt(uint16_t cellId) const;
 
     // What the PlanInputBuilder reads (handover-coordinator-input.cc).
     const std::map<std::pair<uint16_t, uint16_t>, DataRate>& GetLinkRates() const override;
@@ -419,13 +418,11 @@ class HandoverCoordinator : public Object,
     LinkFailurePolicy m_linkFailurePolicy;      //!< LinkFailurePolicy
     Time m_linkFailureTimeout;                  //!< LinkFailureTimeout
 
-    std::map<uint16_t, Ptr<CellPort>> m_cells;                     //!< by cell id
-    std::map<std::pair<uint16_t, uint16_t>, DataRate> m_linkRates; //!< (from, to)
-    std::map<uint64_t, SessionKvProfile> m_profiles; //!< sessions with their own KV shape
-    RelayPaths m_paths;                              //!< per session: holder, then relays
-    OracleGroups m_groups;                           //!< oracle groups, and cycle groups' numbers
-    HandoverRecorder m_recorder;                     //!< every handover
-    std::map<uint64_t, uint16_t> m_reconnecting;     //!< failed or closed: IMSI to cell it left
+    CellDirectory m_directory;                   //!< cells, links, KV shapes
+    RelayPaths m_paths;                          //!< per session: holder, then relays
+    OracleGroups m_groups;                       //!< oracle groups, and cycle groups' numbers
+    HandoverRecorder m_recorder;                 //!< every handover
+    std::map<uint64_t, uint16_t> m_reconnecting; //!< failed or closed: IMSI to cell it left
 
     TracedCallback<uint64_t, uint64_t, uint64_t> m_plannedTrace;       //!< HandoverPlanned
     TracedCallback<uint64_t, uint16_t, Time> m_resumedTrace;           //!< SessionResumed

@@ -4,6 +4,9 @@
 
 #include "slot-clock.h"
 
+#include "kv-transfer-policy.h"
+
+#include "ns3/abort.h"
 #include "ns3/simulator.h"
 
 namespace ns3
@@ -15,6 +18,27 @@ SlotClock::SlotClock(Length length, Gather gather, Ask ask, Busy busy)
       m_ask(std::move(ask)),
       m_busy(std::move(busy))
 {
+}
+
+void
+SlotClock::Attach(Ptr<KvTransferSender> sender, const std::string& scheme)
+{
+    Ptr<SlotBudgetKvTransferPolicy> policy =
+        DynamicCast<SlotBudgetKvTransferPolicy>(sender->GetPolicy());
+    NS_ABORT_MSG_IF(!policy,
+                    "HandoverCoordinator: scheduler "
+                        << scheme
+                        << " budgets the backhaul per slot; its KV-transfer policy must be "
+                           "ns3::SlotBudgetKvTransferPolicy (EdgeLlmHelper::"
+                           "SetKvTransferPolicyType)");
+    TimeValue policySlot;
+    policy->GetAttribute("SlotDuration", policySlot);
+    const Time slot = m_length();
+    NS_ABORT_MSG_IF(policySlot.Get() != slot,
+                    "ns3::SlotBudgetKvTransferPolicy::SlotDuration = "
+                        << policySlot.Get().As(Time::MS) << " is invalid; allowed: "
+                        << slot.As(Time::MS) << ", the slot of scheduler " << scheme);
+    policy->SetBudgetSource(MakeCallback(&SlotClock::GetBudget, this));
 }
 
 void

@@ -6,6 +6,7 @@
 #define EDGE_LLM_SLOT_CLOCK_H
 
 #include "handover-plan.h"
+#include "kv-transfer-sender.h"
 
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <string>
 
 namespace ns3
 {
@@ -55,6 +57,14 @@ class SlotClock
      * \return its bytes; 0 for a migration that began inside the slot
      */
     uint64_t GetBudget(uint64_t imsi, uint32_t epoch, uint64_t slot);
+
+    /**
+     * \brief Let a KV sender's per-slot policy draw its budgets from this clock. A sender
+     * whose policy is not a SlotBudgetKvTransferPolicy of this clock's slot stops the run.
+     * \param sender a sender of a link the scheduler budgets
+     * \param scheme the scheduler's scheme, named when the run stops
+     */
+    void Attach(Ptr<KvTransferSender> sender, const std::string& scheme);
 
     /// Tick at the next slot boundary, if the scheduler has slots and a migration is under way.
     void Arm();
