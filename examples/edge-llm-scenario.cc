@@ -49,6 +49,9 @@ struct Flags
     std::string mobility{"constant"};
     double arrivalRate{1};
     double speed{20};
+    // Random routes that start together would cross every boundary at the same instants.
+    double speedSpread{0.25};
+    double departureSpread{1};
     std::string trigger{"planned"};
     uint32_t tokens{400};
     std::string simTime{"12s"}; //!< read as text, so that an error names the flag
@@ -163,6 +166,13 @@ main(int argc, char* argv[])
     cmd.AddValue("mobility", "constant, poisson (entering the road) or routes (grid)", f.mobility);
     cmd.AddValue("arrivalRate", "poisson: UEs entering per s", f.arrivalRate);
     cmd.AddValue("speed", "UE speed, m/s", f.speed);
+    cmd.AddValue("speedSpread",
+                 "routes: each UE's speed is speed x (1 + u), u uniform in [-speedSpread, "
+                 "speedSpread]",
+                 f.speedSpread);
+    cmd.AddValue("departureSpread",
+                 "routes: each UE leaves its first cell up to this many legs after 1 s",
+                 f.departureSpread);
     cmd.AddValue("trigger", "a3, a2a4, planned or none", f.trigger);
     cmd.AddValue("tokens", "tokens each session generates, [1, 1000000]", f.tokens);
     cmd.AddValue("simTime", "when the run stops", f.simTime);
@@ -188,6 +198,12 @@ main(int argc, char* argv[])
                                      {"ues", true, "an integer in [1, 64]", 1, 64},
                                      {"arrivalRate", false, "(0, 100] UEs/s", 0, 100, true},
                                      {"speed", false, "(0, 100] m/s", 0, 100, true},
+                                     {"speedSpread", false, "a number in [0, 0.9]", 0, 0.9},
+                                     {"departureSpread",
+                                      false,
+                                      "a number of legs in [0, 100]",
+                                      0,
+                                      100},
                                      {"tokens", true, "an integer in [1, 1000000]", 1, 1e6}},
                                     {"quiet"},
                                     argc,
@@ -258,6 +274,9 @@ main(int argc, char* argv[])
                                           {"backhaulRate", "ns3::BackhaulHelper::DataRate"},
                                           {"backhaulRate", "ns3::StarBackhaulTopology::SharedRate"},
                                           {"speed", "ns3::GridRandomRoute::Speed"},
+                                          {"speedSpread", "ns3::GridRandomRoute::SpeedSpread"},
+                                          {"departureSpread",
+                                           "ns3::GridRandomRoute::DepartureSpread"},
                                           {"trigger", "ns3::EdgeLlmNetwork::Trigger"},
                                           {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"}},
                                          argc,
@@ -322,6 +341,8 @@ main(int argc, char* argv[])
     {
         Ptr<GridRandomRoute> routes = CreateObject<GridRandomRoute>();
         routes->SetAttribute("Speed", DoubleValue(f.speed));
+        routes->SetAttribute("SpeedSpread", DoubleValue(f.speedSpread));
+        routes->SetAttribute("DepartureSpread", DoubleValue(f.departureSpread));
         routes->AssignStreams(10);
         Ptr<UniformRandomVariable> startCell = CreateObject<UniformRandomVariable>();
         startCell->SetStream(11);
@@ -452,6 +473,8 @@ main(int argc, char* argv[])
                            {"mobility", f.mobility},
                            {"arrivalRate", std::to_string(f.arrivalRate)},
                            {"speed", std::to_string(f.speed)},
+                           {"speedSpread", std::to_string(f.speedSpread)},
+                           {"departureSpread", std::to_string(f.departureSpread)},
                            {"trigger", f.trigger},
                            {"tokens", std::to_string(f.tokens)},
                            {"simTime", f.simTime},

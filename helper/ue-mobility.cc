@@ -100,12 +100,35 @@ GridRandomRoute::GetTypeId()
                 "The UE's speed along its route, in m/s (> 0).",
                 DoubleValue(10),
                 MakeDoubleAccessor(&GridRandomRoute::m_speed),
-                edgellm::MakeFiniteNotNegativeChecker("ns3::GridRandomRoute::Speed", false));
+                edgellm::MakeFiniteNotNegativeChecker("ns3::GridRandomRoute::Speed", false))
+            .AddAttribute(
+                "SpeedSpread",
+                "Each route's speed is Speed x (1 + u), u drawn uniformly in [-SpeedSpread, "
+                "SpeedSpread] once per route; 0 (the default) gives every route Speed. "
+                "Range [0, 0.9].",
+                DoubleValue(0),
+                MakeDoubleAccessor(&GridRandomRoute::m_speedSpread),
+                edgellm::MakeExplainingChecker(MakeDoubleChecker<double>(0, 0.9),
+                                               "ns3::GridRandomRoute::SpeedSpread",
+                                               "a number in [0, 0.9]"))
+            .AddAttribute(
+                "DepartureSpread",
+                "A route leaves its start cell's centre at its start time plus a uniform "
+                "draw in [0, DepartureSpread legs], a leg being Spacing / the route's speed; "
+                "the UE waits at the centre until then. 0 (the default) leaves at the start "
+                "time. Range [0, 100] legs.",
+                DoubleValue(0),
+                MakeDoubleAccessor(&GridRandomRoute::m_departureSpread),
+                edgellm::MakeExplainingChecker(MakeDoubleChecker<double>(0, 100),
+                                               "ns3::GridRandomRoute::DepartureSpread",
+                                               "a number of legs in [0, 100]"));
     return tid;
 }
 
 GridRandomRoute::GridRandomRoute()
     : m_speed(10),
+      m_speedSpread(0),
+      m_departureSpread(0),
       m_choice(CreateObject<UniformRandomVariable>())
 {
 }
@@ -148,8 +171,21 @@ GridRandomRoute::GetRoute(const GridCellLayout& layout,
 
     DoubleValue spacing;
     layout.GetAttribute("Spacing", spacing);
-    const double legS = spacing.Get() / m_speed;
+    // The spreads draw only when set, from the legs' own stream, so that routes without them
+    // are the ones drawn before they existed.
+    const double speed = m_speedSpread > 0
+                             ? m_speed * (1 + m_choice->GetValue(-m_speedSpread, m_speedSpread))
+                             : m_speed;
+    const double legS = spacing.Get() / speed;
     std::vector<UeWaypoint> waypoints{{startS, cells[startCell]}};
+    if (m_departureSpread > 0)
+    {
+        startS = std::min(endS, startS + m_choice->GetValue(0, m_departureSpread * legS));
+        if (startS > waypoints.front().timeS)
+        {
+            waypoints.push_back({startS, cells[startCell]});
+        }
+    }
     uint32_t current = startCell;
     // No cell yet: the first leg may go anywhere.
     auto previous = static_cast<uint32_t>(cells.size());

@@ -65,6 +65,9 @@ std::vector<double> DrawPoissonArrivals(Ptr<ExponentialRandomVariable> gap,
  * \ingroup edge-llm
  * \brief Random routes on a GridCellLayout: from cell centre to cell centre, at Speed.
  *
+ * SpeedSpread gives each route a speed of its own and DepartureSpread a departure of its own,
+ * so that UEs that start together do not cross their boundaries at the same instants.
+ *
  * Each leg goes from the current cell's centre to one of its 4-neighbours' in the grid, drawn
  * uniformly; the cell the UE just came from is drawn only when it is the only neighbour (the
  * end of a one-row or one-column grid). A leg thus crosses one cell boundary, at its
@@ -96,7 +99,8 @@ class GridRandomRoute : public Object
      *
      * \param layout the grid
      * \param startCell where the UE starts, by layout index
-     * \param startS when it leaves the start cell's centre, s
+     * \param startS when it is at the start cell's centre, s; it leaves then, or a
+     *        DepartureSpread draw later
      * \param endS when the route ends, s
      * \return the trajectory
      */
@@ -111,6 +115,8 @@ class GridRandomRoute : public Object
 
   private:
     double m_speed;                      //!< Speed, m/s
+    double m_speedSpread;                //!< SpeedSpread, a fraction of Speed
+    double m_departureSpread;            //!< DepartureSpread, legs
     Ptr<UniformRandomVariable> m_choice; //!< draws each leg's neighbour
 };
 

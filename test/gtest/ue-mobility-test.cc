@@ -289,6 +289,67 @@ TEST(GridRandomRouteTest, TheSameStreamGivesTheSameRoute)
     }
 }
 
+TEST(GridRandomRouteTest, SpreadsGiveEachRouteItsOwnDepartureAndSpeed)
+{
+    // 100 m legs at 10 m/s +- 25 %: 8 to 13.33 s a leg; departures up to one leg after 2 s.
+    const double spacing = 100;
+    Ptr<GridCellLayout> grid = Grid(4, 4, spacing);
+    std::set<double> crossings;
+    double earliest = 1e9;
+    double latest = 0;
+    double slowest = 1e9;
+    double fastest = 0;
+    for (int64_t stream = 1; stream <= 40; ++stream)
+    {
+        SCOPED_TRACE("stream " + std::to_string(stream));
+        Ptr<GridRandomRoute> route = Route(10, stream);
+        route->SetAttribute("SpeedSpread", DoubleValue(0.25));
+        route->SetAttribute("DepartureSpread", DoubleValue(1));
+        const UeTrajectory t = route->GetRoute(*grid, 5, 2, 200);
+        const std::vector<UeWaypoint>& w = t.GetWaypoints();
+        ASSERT_GE(w.size(), 4u);
+        // It waits at its first centre, then moves at one speed of its own from leg to leg.
+        EXPECT_EQ(w[0].timeS, 2);
+        ExpectNear(w[0].position, grid->GetCellPositions()[5]);
+        ExpectNear(w[1].position, w[0].position);
+        const double departure = w[1].timeS;
+        const double leg = w[2].timeS - w[1].timeS;
+        const double speed = spacing / leg;
+        EXPECT_GE(speed, 7.5 - 1e-9);
+        EXPECT_LE(speed, 12.5 + 1e-9);
+        EXPECT_GE(departure, 2);
+        EXPECT_LE(departure, 2 + leg + 1e-9);
+        EXPECT_NEAR(w[3].timeS - w[2].timeS, leg, 1e-9) << "one speed for the whole route";
+        // Its first boundary is the first leg's midpoint.
+        crossings.insert(departure + leg / 2);
+        earliest = std::min(earliest, departure);
+        latest = std::max(latest, departure);
+        slowest = std::min(slowest, speed);
+        fastest = std::max(fastest, speed);
+    }
+    EXPECT_EQ(crossings.size(), 40u) << "no two UEs cross their first boundary together";
+    // 40 uniform draws: each extreme is within a tenth of its range's end but with
+    // probability 2 x 0.9^40 = 3 %, and these streams are fixed.
+    EXPECT_LT(earliest, 2 + 0.1 * 8);
+    EXPECT_GT(latest, 2 + 0.9 * 8);
+    EXPECT_LT(slowest, 7.5 + 0.1 * 5);
+    EXPECT_GT(fastest, 12.5 - 0.1 * 5);
+}
+
+TEST(GridRandomRouteTest, WithoutSpreadsEveryRouteLeavesAtItsStartAtSpeed)
+{
+    Ptr<GridCellLayout> grid = Grid(4, 4, 100);
+    for (int64_t stream = 1; stream <= 5; ++stream)
+    {
+        const UeTrajectory t = Route(10, stream)->GetRoute(*grid, 5, 2, 100);
+        const std::vector<UeWaypoint>& w = t.GetWaypoints();
+        ASSERT_GE(w.size(), 2u);
+        EXPECT_EQ(w[0].timeS, 2);
+        EXPECT_NEAR(w[1].timeS, 12, 1e-9) << "the first leg ends 100 m / 10 m/s later";
+        EXPECT_NEAR(CalculateDistance(w[1].position, w[0].position), 100, 1e-9);
+    }
+}
+
 TEST(GridRandomRouteTest, OneRowBouncesBetweenItsEnds)
 {
     // Three cells in a row: from the end cell 0 the only way is to 1, then on to 2 (no U-turn),
