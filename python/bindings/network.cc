@@ -557,7 +557,10 @@ Network::Network(const std::map<std::string, std::string>& options,
 
 Network::~Network()
 {
-    Close();
+    if (!m_running) // never inside a run: the bound call holds the object until it returns
+    {
+        Close();
+    }
 }
 
 std::vector<Ptr<Object>>
@@ -642,6 +645,10 @@ Network::Run(const std::string& until)
     {
         throw std::runtime_error("edgellm.Network: the network is closed");
     }
+    if (m_running)
+    {
+        throw std::runtime_error("edgellm.Network: run() was called from a callback of the run");
+    }
     Time stop;
     if (!ParseTime(until, stop) || !(stop > Simulator::Now()))
     {
@@ -655,7 +662,9 @@ Network::Run(const std::string& until)
     // next run.
     const EventId stopEvent =
         Simulator::Schedule(stop - Simulator::Now(), static_cast<void (*)()>(&Simulator::Stop));
+    m_running = true;
     Simulator::Run();
+    m_running = false;
     Simulator::Cancel(stopEvent);
     if (std::exception_ptr error = m_callables->error)
     {
@@ -738,6 +747,11 @@ Network::Close()
     if (m_closed)
     {
         return;
+    }
+    if (m_running)
+    {
+        // Destroying the simulator under its own Run would crash the process.
+        throw std::runtime_error("edgellm.Network: close() was called from a callback of the run");
     }
     m_closed = true;
     m_callables->Clear();

@@ -136,6 +136,7 @@ class Network
     std::ostringstream m_tokens;                              //!< the token log's text
     Ptr<TokenLog> m_tokenLog;                                 //!< writes m_tokens
     bool m_closed{false};                                     //!< Close was called
+    bool m_running{false};                                    //!< inside Simulator::Run
 };
 
 template <typename MakeArgs>
@@ -149,7 +150,9 @@ TraceCallables::Call(std::size_t index, MakeArgs args)
     try
     {
         pybind11::tuple values = args();
-        functions[index](*values);
+        // A copy: the callable may connect another, and the vector grow under the call.
+        pybind11::function function = functions[index];
+        function(*values);
     }
     catch (...)
     {
