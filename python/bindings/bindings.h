@@ -46,6 +46,8 @@ void BindPallas(pybind11::module_& m);
 void BindAttributes(pybind11::module_& m);
 /// \param m the module; adds the KV-cache profile and a backhaul rate in tokens/s
 void BindKv(pybind11::module_& m);
+/// \param m the module; adds the scenario network built and run in this process
+void BindNetwork(pybind11::module_& m);
 
 } // namespace python
 } // namespace edgellm

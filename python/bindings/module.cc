@@ -52,10 +52,12 @@ Repr(double value)
 PYBIND11_MODULE(_edgellm, m)
 {
     m.doc() = "The pure models of edge-llm: the ctHO solver, ImpactHO's accuracy model and "
-              "water-filling slot, and Pallas's prefetch window.";
+              "water-filling slot, and Pallas's prefetch window; and the scenario network, "
+              "built and run in this process.";
     ns3::edgellm::python::BindCtHo(m);
     ns3::edgellm::python::BindImpact(m);
     ns3::edgellm::python::BindPallas(m);
     ns3::edgellm::python::BindAttributes(m);
     ns3::edgellm::python::BindKv(m);
+    ns3::edgellm::python::BindNetwork(m);
 }

@@ -2,12 +2,14 @@
 """edge-llm from Python.
 
 The pure models run in this process (``ctho_plan``, ``CtHoSolver``, ``water_filling_slot``,
-``AccuracyModel``, ``PallasWindowModel``); every simulation runs as an example program in a
+``AccuracyModel``, ``PallasWindowModel``), and so does one scenario network a process may
+build, run and trace (``Network``); every other simulation runs as an example program in a
 process of its own (``run``, ``run_handover``, ...), and ``edgellm.sweep`` runs grids of
 them on local cores or a Dask cluster.
 """
 
 from ._edgellm import attribute_info, attribute_names
+from .network import Network, network_traces
 from .run import (
     EXAMPLES,
     RunResult,
@@ -44,8 +46,8 @@ from .solvers import (
 )
 
 __all__ = [
-    "EXAMPLES", "RunResult", "SimulationError", "attribute_info", "attribute_names",
-    "example_path", "examples_dir", "get_defaults", "reset_defaults", "run",
+    "EXAMPLES", "Network", "RunResult", "SimulationError", "attribute_info", "attribute_names",
+    "example_path", "examples_dir", "get_defaults", "network_traces", "reset_defaults", "run",
     "run_ctho_analytic", "run_custom_policy", "run_handover", "run_impactho", "run_pallas",
     "run_scenario", "run_streaming", "set_default",
     "AccuracyEnvelope", "AccuracyModel", "AccuracyParams", "ComputeModel", "CtHoSolver",
