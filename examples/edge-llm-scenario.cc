@@ -51,11 +51,7 @@ main(int argc, char* argv[])
     // its whole help without the flag's range, wrap "-3" around in an unsigned flag, or keep
     // the last of a flag given twice.
     if (const std::string bad =
-            edgellm::CheckArguments(cmd,
-                                    ScenarioOptions::NumberFlags(),
-                                    {"quiet"},
-                                    argc,
-                                    argv);
+            edgellm::CheckArguments(cmd, ScenarioOptions::NumberFlags(), {"quiet"}, argc, argv);
         !bad.empty())
     {
         std::cerr << bad << "\n";
@@ -152,8 +148,7 @@ main(int argc, char* argv[])
         withSession += r.outcome != HandoverRecord::NO_SESSION ? 1 : 0;
     }
     const bool handedOver = o.trigger == "none" || withSession > 0;
-    std::vector<EdgeLlmRunResults> results{
-        CollectRunResults(o.scheme, records, net->GetClients())};
+    std::vector<EdgeLlmRunResults> results{CollectRunResults(o.scheme, records, net->GetClients())};
     NoteClosedSessions(results[0], edge->GetCoordinator()->GetClosedSessions());
     PrintSitSplit(std::cout, results);
     const FaultCounts counts = net->GetFaultCounts();

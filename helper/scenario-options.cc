@@ -196,9 +196,9 @@ ScenarioOptions::CheckUsed(const std::map<std::string, std::string>& given) cons
     {
         if (auto at = given.find(flag); !applies && at != given.end())
         {
-            return "--" + std::string(flag) + " = " + at->second + " is invalid with --layout = " +
-                   layout + " and --mobility = " + mobility + "; allowed: --" + flag +
-                   " only with " + where;
+            return "--" + std::string(flag) + " = " + at->second +
+                   " is invalid with --layout = " + layout + " and --mobility = " + mobility +
+                   "; allowed: --" + flag + " only with " + where;
         }
     }
     return "";

@@ -50,17 +50,17 @@ struct ScenarioOptions
     /// --speedSpread: on routes, each UE's speed is speed x (1 + u), u uniform in [-s, s];
     /// random routes that start together would cross every boundary at the same instants
     double speedSpread{0.25};
-    double departureSpread{1};        //!< --departureSpread: on routes, legs after 1 s
-    std::string trigger{"planned"};   //!< --trigger: a3, a2a4, planned or none
-    uint32_t tokens{400};             //!< --tokens: each session generates
-    std::string simTime{"12s"};       //!< --simTime: text, so an error names the flag
-    std::string scheme{"ctho"};       //!< --scheme: one registered scheme
-    FaultConfig faults;               //!< the fault flags, read
-    AttributeTexts schedulerAttrs;    //!< of the scheme's scheduler, set after the scheme
-    AttributeTexts coordinatorAttrs;  //!< of the handover coordinator
-    AttributeTexts clientAttrs;       //!< of every client (not TokensToGenerate: tokens)
-    AttributeTexts serverAttrs;       //!< of every server
-    AttributeTexts engineAttrs;       //!< of every engine
+    double departureSpread{1};       //!< --departureSpread: on routes, legs after 1 s
+    std::string trigger{"planned"};  //!< --trigger: a3, a2a4, planned or none
+    uint32_t tokens{400};            //!< --tokens: each session generates
+    std::string simTime{"12s"};      //!< --simTime: text, so an error names the flag
+    std::string scheme{"ctho"};      //!< --scheme: one registered scheme
+    FaultConfig faults;              //!< the fault flags, read
+    AttributeTexts schedulerAttrs;   //!< of the scheme's scheduler, set after the scheme
+    AttributeTexts coordinatorAttrs; //!< of the handover coordinator
+    AttributeTexts clientAttrs;      //!< of every client (not TokensToGenerate: tokens)
+    AttributeTexts serverAttrs;      //!< of every server
+    AttributeTexts engineAttrs;      //!< of every engine
 
     /**
      * \brief Add the flags of the fields from ran to simTime to a command line, bound to the
