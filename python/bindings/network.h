@@ -7,6 +7,7 @@
 
 #include "ns3/edge-llm-network.h"
 #include "ns3/edge-llm-results.h"
+#include "ns3/scenario-options.h"
 #include "ns3/simulator.h"
 #include "ns3/token-log.h"
 
@@ -72,6 +73,38 @@ struct NetworkTrace
 const std::vector<NetworkTrace>& NetworkTraces();
 
 /**
+ * \brief The options of a Network, read and checked.
+ */
+struct NetworkOptions
+{
+    ScenarioOptions scenario; //!< edge-llm-scenario's options, with the attributes
+    uint32_t seed{1};         //!< ns-3's RngSeed
+    uint32_t run{1};          //!< ns-3's RngRun
+    /// the options given, as the example's arguments ("--backhaulRate=4.5Gbps")
+    std::vector<std::string> arguments;
+    /// every option, given or default, by the example's flag, for the sidecars
+    std::vector<std::pair<std::string, std::string>> parameters;
+};
+
+/**
+ * \brief Read and check a Network's options with edge-llm-scenario's own checks
+ * (ScenarioOptions, FaultFlags) and its attributes as ns-3 would take them. Throws
+ * std::invalid_argument with the refusal in the options' words.
+ * \param options the scalar options, by Python name, as text
+ * \param attributes attributes by part (scheduler_attributes, ...), each by name, as text
+ * \return the options read
+ */
+NetworkOptions ReadNetworkOptions(
+    const std::map<std::string, std::string>& options,
+    const std::map<std::string, std::map<std::string, std::string>>& attributes);
+
+/**
+ * \param message a refusal in the example's words ("--backhaulRate = ...")
+ * \return the refusal in the options' words ("backhaul_rate = ...")
+ */
+std::string InOptionWords(std::string message);
+
+/**
  * \brief The scenario of edge-llm-scenario, built in this process: checked options, the
  * network, its traces, runs that continue one another, and its results.
  */
@@ -129,14 +162,13 @@ class Network
     /// \return the objects of a part that fire traces (none if the network has none)
     std::vector<Ptr<Object>> Part(const std::string& part) const;
 
-    std::string m_scheme;                                     //!< the scheme's name
-    std::vector<std::pair<std::string, std::string>> m_given; //!< the options, for sidecars
-    Ptr<EdgeLlmNetwork> m_net;                                //!< the network
-    std::shared_ptr<TraceCallables> m_callables;              //!< the connected callables
-    std::ostringstream m_tokens;                              //!< the token log's text
-    Ptr<TokenLog> m_tokenLog;                                 //!< writes m_tokens
-    bool m_closed{false};                                     //!< Close was called
-    bool m_running{false};                                    //!< inside Simulator::Run
+    NetworkOptions m_options;                    //!< the options, read
+    Ptr<EdgeLlmNetwork> m_net;                   //!< the network
+    std::shared_ptr<TraceCallables> m_callables; //!< the connected callables
+    std::ostringstream m_tokens;                 //!< the token log's text
+    Ptr<TokenLog> m_tokenLog;                    //!< writes m_tokens
+    bool m_closed{false};                        //!< Close was called
+    bool m_running{false};                       //!< inside Simulator::Run
 };
 
 template <typename MakeArgs>

@@ -22,7 +22,8 @@ __all__ = ["Network", "network_traces"]
 # Options by what Python type they take. Times and rates are text with a unit, as the
 # example's flags: a bare number would leave the unit to guess.
 _INTEGERS = ("cells", "columns", "rows", "ues", "tokens", "seed", "run")
-_NUMBERS = ("spacing", "arrival_rate", "speed", "backhaul_loss", "gpu_load")
+_NUMBERS = ("spacing", "arrival_rate", "speed", "speed_spread", "departure_spread",
+            "backhaul_loss", "gpu_load")
 _WORDS = ("ran", "layout", "backhaul", "mobility", "trigger", "scheme", "cross_traffic",
           "stall_policy")
 _QUANTITIES = {
@@ -87,10 +88,13 @@ class Network:
     ("road", "line" or "grid"), ``cells`` (line or road, 4), ``columns`` and ``rows`` (grid,
     3 by 3), ``spacing`` (m, 300), ``backhaul`` ("pairs" or "star"), ``backhaul_rate``
     ("4.5Gbps"), ``ues`` (3), ``mobility`` ("routes" on the grid, "constant" elsewhere, or
-    "poisson"), ``arrival_rate`` (UEs/s, poisson), ``speed`` (m/s, 20), ``trigger``
-    ("planned", "a3", "a2a4" or "none"), ``tokens`` (per session, 400), ``sim_time`` (the
-    horizon of routes and arrivals and run()'s default end, "12s"), ``scheme`` (a registered
-    scheme, "ctho"), ``seed`` and ``run`` (ns-3's RngSeed and RngRun, 1 and 1), and the fault
+    "poisson"), ``arrival_rate`` (UEs/s, poisson), ``speed`` (m/s, 20), ``speed_spread``
+    (routes: each UE's speed is speed x (1 + u), u uniform in [-speed_spread, speed_spread];
+    0.25), ``departure_spread`` (routes: each UE leaves its first cell up to this many legs
+    after 1 s; 1), ``trigger`` ("planned", "a3", "a2a4" or "none"), ``tokens`` (per session,
+    400), ``sim_time`` (the horizon of routes and arrivals and run()'s default end, "12s"),
+    ``scheme`` (a registered scheme, "ctho"), ``seed`` and ``run`` (ns-3's RngSeed and RngRun,
+    1 and 1), and the fault
     flags ``backhaul_loss``, ``outage_after``, ``outage_for``, ``cross_traffic``,
     ``cross_traffic_rate``, ``cross_traffic_start``, ``cross_traffic_for``, ``stall_policy``,
     ``stall_timeout``, ``gpu_load``.
@@ -107,8 +111,9 @@ class Network:
 
     def __init__(self, *, ran=None, layout=None, cells=None, columns=None, rows=None,
                  spacing=None, backhaul=None, backhaul_rate=None, ues=None, mobility=None,
-                 arrival_rate=None, speed=None, trigger=None, tokens=None, sim_time=None,
-                 scheme=None, seed=None, run=None, backhaul_loss=None, outage_after=None,
+                 arrival_rate=None, speed=None, speed_spread=None, departure_spread=None,
+                 trigger=None, tokens=None, sim_time=None, scheme=None, seed=None, run=None,
+                 backhaul_loss=None, outage_after=None,
                  outage_for=None, cross_traffic=None, cross_traffic_rate=None,
                  cross_traffic_start=None, cross_traffic_for=None, stall_policy=None,
                  stall_timeout=None, gpu_load=None, scheduler_attributes=None,

@@ -15,8 +15,10 @@ import pytest
 
 import edgellm
 
-# The 3 x 3 grid of ImpactHO with 10 UEs: at 40 m/s every UE crosses into another cell at
-# 4.75 s, while its 2000-token session still streams (about 6 s of wall time).
+# The 3 x 3 grid of ImpactHO with 10 UEs on random routes, staggered as the example's (each
+# UE at 40 m/s within 25 %, leaving its first cell up to one leg after 1 s): they cross into
+# other cells after 4 s, each at an instant of its own, while their 2000-token sessions still
+# stream (about 6 s of wall time).
 GRID = dict(layout="grid", rows=3, columns=3, ues=10, scheme="impactho", speed=40,
             tokens=2000, sim_time="8s", seed=1, run=1)
 GRID_FLAGS = ["--layout=grid", "--rows=3", "--columns=3", "--ues=10", "--mobility=routes",
@@ -230,3 +232,33 @@ def test_an_exception_in_a_callback_stops_the_run_and_is_raised():
     # The next run continues to its end, calling the callable again.
     continued = out[1].split()
     assert continued[2] == "3.0" and int(continued[-1]) > 1
+
+
+CALLBACK_REENTERS = r"""
+import edgellm
+net = edgellm.Network(sim_time="3s")
+refused = {}
+def ready(imsi, cell):
+    for name, call in (("run", lambda: net.run("3s")), ("close", net.close)):
+        if name not in refused:
+            try:
+                call()
+                refused[name] = "called"
+            except RuntimeError as e:
+                refused[name] = str(e)
+net.connect("UeReady", ready)
+net.run("3s")
+for name, message in sorted(refused.items()):
+    print(name + ":", message)
+print("now:", net.now, len(net.sessions()))
+"""
+
+
+def test_run_and_close_from_a_callback_are_refused():
+    lines = dict(line.split(": ", 1) for line in _child(CALLBACK_REENTERS).splitlines())
+    # Both raised RuntimeError saying why; neither ran the simulation inside its own run nor
+    # destroyed it under the run, which goes on to its end with the network still open.
+    assert lines["run"] == "edgellm.Network: run() was called from a callback of the run"
+    assert lines["close"] == "edgellm.Network: close() was called from a callback of the run"
+    now, sessions = lines["now"].split()
+    assert float(now) == 3.0 and int(sessions) > 0
