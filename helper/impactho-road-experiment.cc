@@ -175,6 +175,11 @@ ImpactHoRoadConfig::Check() const
           << " is invalid; allowed: a time in [0, 1] s (the star's queues hold that long at B; "
              "at least 2 packets)";
     }
+    else if (backhaulMtu < 576 || backhaulMtu > 65000)
+    {
+        e << "--backhaulMtu = " << backhaulMtu
+          << " is invalid; allowed: an integer in [576, 65000]";
+    }
     else if (overload != "equalized-bytes" && overload != "winner-take-all" &&
              overload != "admission")
     {
@@ -215,7 +220,8 @@ ImpactHoRoadConfig::ToParameters() const
             {"simTime", std::to_string(simTime.GetMilliSeconds()) + "ms"},
             {"order", order},
             {"overload", overload},
-            {"bufferTime", std::to_string(bufferTime.GetMicroSeconds()) + "us"}};
+            {"bufferTime", std::to_string(bufferTime.GetMicroSeconds()) + "us"},
+            {"backhaulMtu", std::to_string(backhaulMtu)}};
 }
 
 std::vector<std::pair<std::string, std::string>>
@@ -228,6 +234,7 @@ ImpactHoRoadConfig::FlagAttributes()
             {"window", "ns3::ImpactSlotScheduler::Window"},
             {"overload", "ns3::ImpactHoScheduler::Overload"},
             {"bufferTime", "ns3::StarBackhaulTopology::QueueSize"},
+            {"backhaulMtu", "ns3::StarBackhaulTopology::Mtu"},
             {"kvProfile", "ns3::HandoverCoordinator::KvEntryBytes"},
             {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"},
             {"backhaulRate", "ns3::KvTransferSender::SocketBufferBytes"}};
@@ -348,11 +355,13 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
     // 500 ms.
     const auto bufferBytes = static_cast<uint32_t>(
         std::min(std::max(std::ceil(c.backhaulRate.GetBitRate() / 8.0 * c.bufferTime.GetSeconds()),
-                          2.0 * 9000),
+                          2.0 * c.backhaulMtu),
                  static_cast<double>(std::numeric_limits<uint32_t>::max())));
     Ptr<StarBackhaulTopology> star = CreateObjectWithAttributes<StarBackhaulTopology>(
         "QueueSize",
         QueueSizeValue(QueueSize(QueueSizeUnit::BYTES, bufferBytes)),
+        "Mtu",
+        UintegerValue(c.backhaulMtu),
         "SharedRate",
         DataRateValue(c.backhaulRate),
         "AccessRate",

@@ -55,6 +55,9 @@ struct ImpactHoRoadConfig
     Time simTime{Seconds(12)};                         //!< the run stops here at the latest
     /// the star's queues hold this long at B, bytes = B x bufferTime, >= 2 packets; [0, 1 s]
     Time bufferTime{MilliSeconds(10)};
+    /// IP MTU of the star's devices, bytes, [576, 65000]: one frame a TCP segment, so 65000
+    /// carries a transfer in a seventh of 9000's packets, as TSO/GRO batch segments
+    uint32_t backhaulMtu{65000};
     std::string order{"importance"}; //!< importance or random
     /// ImpactHO's Overload: equalized-bytes, winner-take-all or admission
     std::string overload{"equalized-bytes"};
