@@ -243,7 +243,7 @@ void
 LocalCellPort::AppendKv(uint16_t peer,
                         uint64_t imsi,
                         uint32_t epoch,
-                        const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                        const std::vector<TokenRange>& ranges,
                         bool seal)
 {
     if (seal)
@@ -274,7 +274,7 @@ LocalCellPort::GetKvCounters(uint16_t peer, uint64_t imsi) const
     return SenderTo(peer)->GetCounters(imsi);
 }
 
-std::vector<std::pair<uint32_t, uint32_t>>
+std::vector<TokenRange>
 LocalCellPort::GetUnsentKvRanges(uint16_t peer, uint64_t imsi, uint32_t epoch) const
 {
     return SenderTo(peer)->GetUnsentRanges(imsi, epoch);

@@ -5,6 +5,7 @@
 #include "kv-transfer-sender.h"
 
 #include "kv-transfer-socket.h"
+#include "wire-format.h"
 
 #include "ns3/channel.h"
 #include "ns3/explaining-checker.h"
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace ns3
 {
@@ -295,19 +297,22 @@ KvTransferSender::Enqueue(const KvTransferRequest& request)
                     "KvTransferRequest::forwardedFirst + forwardedCount exceeds 2^32");
 
     auto sorted = request.ranges;
-    std::sort(sorted.begin(), sorted.end());
+    std::sort(sorted.begin(), sorted.end(), [](const TokenRange& a, const TokenRange& b) {
+        return a.first != b.first ? a.first < b.first : a.end < b.end;
+    });
     uint64_t previousEnd = 0;
     for (std::size_t i = 0; i < sorted.size(); ++i)
     {
-        const auto [first, count] = sorted[i];
-        const uint64_t end = uint64_t(first) + count;
-        NS_ABORT_MSG_IF(count == 0, "KvTransferRequest::ranges: an empty range at " << first);
-        NS_ABORT_MSG_IF(end > (uint64_t(1) << 32),
-                        "KvTransferRequest::ranges: [" << first << ", " << end
+        const TokenRange& r = sorted[i];
+        NS_ABORT_MSG_IF(r.Empty(),
+                        "KvTransferRequest::ranges: an empty range [" << r.first << ", " << r.end
+                                                                      << ")");
+        NS_ABORT_MSG_IF(r.end > (uint64_t(1) << 32),
+                        "KvTransferRequest::ranges: [" << r.first << ", " << r.end
                                                        << ") ends past 2^32");
-        NS_ABORT_MSG_IF(i > 0 && first < previousEnd,
-                        "KvTransferRequest::ranges overlap at " << first);
-        previousEnd = end;
+        NS_ABORT_MSG_IF(i > 0 && r.first < previousEnd,
+                        "KvTransferRequest::ranges overlap at " << r.first);
+        previousEnd = r.end;
     }
 
     Job job;
@@ -459,9 +464,9 @@ KvTransferSender::NextMessage()
                                                          << " candidates");
     Job& job = *jobs[pick];
     const uint64_t bpu = job.info.bytesPerUnit;
-    auto& [first, count] = job.ranges.front();
+    TokenRange& next = job.ranges.front();
     uint64_t units = std::min<uint64_t>(
-        {count, std::max<uint64_t>(1, m_maxMessageBytes / bpu), allowances[pick] / bpu});
+        {next.Count(), std::max<uint64_t>(1, m_maxMessageBytes / bpu), allowances[pick] / bpu});
     if (allowances[pick] != std::numeric_limits<uint64_t>::max())
     {
         // A rationed message is sized to enter TCP whole, now: one that waited in the socket's
@@ -478,18 +483,18 @@ KvTransferSender::NextMessage()
         units = std::min(units, std::max<uint64_t>(room, 1));
     }
     const uint64_t bytes = units * bpu;
-    const KvTransferHeader data = KvTransferHeader::Make(KvTransferHeader::DATA,
-                                                         job.info.imsi,
-                                                         job.info.epoch,
-                                                         job.unit,
-                                                         first,
-                                                         static_cast<uint32_t>(units),
-                                                         bytes);
+    const KvTransferHeader data =
+        KvTransferHeader::Make(KvTransferHeader::DATA,
+                               job.info.imsi,
+                               job.info.epoch,
+                               job.unit,
+                               edgellm::WireU32(next.first, "KvTransferHeader first"),
+                               edgellm::WireU32(units, "KvTransferHeader count"),
+                               bytes);
     job.info.remainingBytes -= bytes;
     job.info.sentBytes += bytes;
-    first += static_cast<uint32_t>(units);
-    count -= static_cast<uint32_t>(units);
-    if (count == 0)
+    next.first += units;
+    if (next.Empty())
     {
         job.ranges.pop_front();
     }
@@ -692,7 +697,7 @@ KvTransferSender::HasPendingControl(uint64_t imsi, uint32_t epoch) const
                        });
 }
 
-std::vector<std::pair<uint32_t, uint32_t>>
+std::vector<TokenRange>
 KvTransferSender::GetUnsentRanges(uint64_t imsi, uint32_t epoch) const
 {
     for (const Job& j : m_jobs)
