@@ -56,7 +56,7 @@ RunProtocol(const LinkSpec& spec, uint64_t tokens, uint64_t tokenBytes)
         }));
     KvTransferRequest request;
     request.imsi = 1;
-    request.ranges = {{0, static_cast<uint32_t>(tokens)}};
+    request.ranges = {{0, tokens}};
     request.bytesPerUnit = tokenBytes;
     Simulator::Schedule(start, &KvTransferSender::Enqueue, sender, request);
     const auto wall = std::chrono::steady_clock::now();

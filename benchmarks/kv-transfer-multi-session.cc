@@ -121,7 +121,7 @@ RunEdfSender(const LinkSpec& spec, const std::vector<SessionSpec>& sessions, uin
     {
         KvTransferRequest request;
         request.imsi = i + 1;
-        request.ranges = {{0, static_cast<uint32_t>(sessions[i].tokens)}};
+        request.ranges = {{0, sessions[i].tokens}};
         request.bytesPerUnit = tokenBytes;
         request.deadline = sessions[i].deadline;
         Simulator::Schedule(sessions[i].announced, &KvTransferSender::Enqueue, sender, request);

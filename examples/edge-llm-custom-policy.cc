@@ -79,7 +79,7 @@ class EqualShareScheduler : public HandoverScheduler
         {
             SessionPlan p;
             p.imsi = s.imsi;
-            p.transfer.push_back({0, PlanRange::CONTEXT_END}); // the whole cache, in order
+            p.transfer.push_back({0, TokenRange::CONTEXT_END}); // the whole cache, in order
             if (!m_window.IsZero())
             {
                 p.resume = SessionPlan::AT_DEADLINE;
@@ -245,7 +245,7 @@ main(int argc, char* argv[])
         for (const HandoverRecord& r : edge->GetCoordinator()->GetRecords())
         {
             uint64_t arrived = 0;
-            for (const PlanRange& a : r.arrived)
+            for (const TokenRange& a : r.arrived)
             {
                 arrived += a.end - a.first;
             }

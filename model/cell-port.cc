@@ -249,7 +249,7 @@ void
 LocalCellPort::AppendKv(uint16_t peer,
                         uint64_t imsi,
                         uint32_t epoch,
-                        const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                        const std::vector<TokenRange>& ranges,
                         bool seal)
 {
     if (seal)
@@ -280,7 +280,7 @@ LocalCellPort::GetKvCounters(uint16_t peer, uint64_t imsi) const
     return SenderTo(peer)->GetCounters(imsi);
 }
 
-std::vector<std::pair<uint32_t, uint32_t>>
+std::vector<TokenRange>
 LocalCellPort::GetUnsentKvRanges(uint16_t peer, uint64_t imsi, uint32_t epoch) const
 {
     return SenderTo(peer)->GetUnsentRanges(imsi, epoch);

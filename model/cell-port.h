@@ -10,6 +10,7 @@
 #include "kv-transfer-application.h"
 #include "llm-engine.h"
 #include "range-set.h"
+#include "token-range.h"
 
 #include "ns3/callback.h"
 #include "ns3/nstime.h"
@@ -154,12 +155,12 @@ class CellPort : public SimpleRefCount<CellPort>
      * \brief Add ranges to an open transfer (KvTransferSender::Append), or add them and close
      * it (KvTransferSender::Seal).
      * \param peer where it goes \param imsi the UE \param epoch its epoch
-     * \param ranges (first, count) in sending order \param seal true to close it
+     * \param ranges the ranges, in sending order \param seal true to close it
      */
     virtual void AppendKv(uint16_t peer,
                           uint64_t imsi,
                           uint32_t epoch,
-                          const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                          const std::vector<TokenRange>& ranges,
                           bool seal) = 0;
     /**
      * \brief Withdraw a transfer (KvTransferSender::Cancel).
@@ -180,9 +181,9 @@ class CellPort : public SimpleRefCount<CellPort>
     virtual KvTransferSenderCounters GetKvCounters(uint16_t peer, uint64_t imsi) const = 0;
     /// \param peer another cell \param imsi a UE \param epoch an epoch \return the ranges of
     /// that transfer no DATA has started for, in sending order
-    virtual std::vector<std::pair<uint32_t, uint32_t>> GetUnsentKvRanges(uint16_t peer,
-                                                                         uint64_t imsi,
-                                                                         uint32_t epoch) const = 0;
+    virtual std::vector<TokenRange> GetUnsentKvRanges(uint16_t peer,
+                                                      uint64_t imsi,
+                                                      uint32_t epoch) const = 0;
     /// \param peer another cell \param imsi a UE \param epoch an epoch \return true if a
     /// control message of that transfer has not reached TCP yet
     virtual bool HasPendingKvControl(uint16_t peer, uint64_t imsi, uint32_t epoch) const = 0;
@@ -261,7 +262,7 @@ class LocalCellPort : public CellPort
     void AppendKv(uint16_t peer,
                   uint64_t imsi,
                   uint32_t epoch,
-                  const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
+                  const std::vector<TokenRange>& ranges,
                   bool seal) override;
     uint64_t CancelKv(uint16_t peer,
                       uint64_t imsi,
@@ -269,9 +270,9 @@ class LocalCellPort : public CellPort
                       KvDiscardReason reason) override;
     bool SetKvDeadline(uint16_t peer, uint64_t imsi, uint32_t epoch, Time deadline) override;
     KvTransferSenderCounters GetKvCounters(uint16_t peer, uint64_t imsi) const override;
-    std::vector<std::pair<uint32_t, uint32_t>> GetUnsentKvRanges(uint16_t peer,
-                                                                 uint64_t imsi,
-                                                                 uint32_t epoch) const override;
+    std::vector<TokenRange> GetUnsentKvRanges(uint16_t peer,
+                                              uint64_t imsi,
+                                              uint32_t epoch) const override;
     bool HasPendingKvControl(uint16_t peer, uint64_t imsi, uint32_t epoch) const override;
     KvLinkLoad GetKvLinkLoad(uint16_t peer) const override;
     void Listen(const Listener& listener) override;

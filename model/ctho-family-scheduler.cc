@@ -171,7 +171,7 @@ CtHoFamilyScheduler::PlanWithPrefix(const HandoverPlanInput& input,
             p.prefill.push_back({0, L});
         }
         // CONTEXT_END: an oracle member's context grows until its own handover.
-        p.transfer.push_back({L, PlanRange::CONTEXT_END});
+        p.transfer.push_back({L, TokenRange::CONTEXT_END});
         // Earliest deadline first with d_i = tau_i + D_tx*(L) attains D_tx*(L).
         p.transferDeadline = Seconds(chosen.transferDelay);
         plan.sessions.push_back(p);

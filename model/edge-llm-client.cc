@@ -531,7 +531,7 @@ EdgeLlmClient::IdleTimeout()
 {
     std::vector<TokenRange> ranges = m_rob->MissingRanges(EdgeLlmUplinkHeader::MAX_RANGES - 1);
     const TokenRange tail = m_rob->UnreceivedTail();
-    if (tail.count > 0)
+    if (!tail.Empty())
     {
         // The tail starts past the highest token received, so it never touches a gap.
         ranges.push_back(tail);

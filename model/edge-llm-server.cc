@@ -255,8 +255,8 @@ EdgeLlmServer::ReceiveUplink(Ptr<Socket> socket)
                 // A range may end at 2^32, one past any index; no session has that many
                 // tokens, so its end is taken as 2^32 - 1 with nothing lost.
                 const auto end = static_cast<uint32_t>(
-                    std::min<uint64_t>(r.End(), std::numeric_limits<uint32_t>::max()));
-                Resend(imsi, s, r.first, end, false);
+                    std::min<uint64_t>(r.end, std::numeric_limits<uint32_t>::max()));
+                Resend(imsi, s, static_cast<uint32_t>(r.first), end, false);
             }
         }
     }

@@ -39,16 +39,17 @@ CheckRanges(uint32_t nextExpected, const std::vector<TokenRange>& ranges)
     uint64_t floor = nextExpected;
     for (std::size_t k = 0; k < ranges.size(); ++k)
     {
-        const auto& r = ranges[k];
+        const TokenRange& r = ranges[k];
         const std::string name = "ranges[" + std::to_string(k) + "]";
-        if (r.count == 0)
+        // Named as the wire carries a range: first and count.
+        if (r.Empty())
         {
             return edgellm::FieldError(name + ".count", 0, ">= 1");
         }
-        if (r.End() - 1 > MAX_INDEX)
+        if (r.end - 1 > MAX_INDEX)
         {
             return edgellm::FieldError(name + ".first + count - 1",
-                                       r.End() - 1,
+                                       r.end - 1,
                                        "<= " + std::to_string(MAX_INDEX));
         }
         if (r.first < floor)
@@ -59,7 +60,7 @@ CheckRanges(uint32_t nextExpected, const std::vector<TokenRange>& ranges)
                                            (k == 0 ? " (the next expected index)"
                                                    : " (past the previous range, with a gap)"));
         }
-        floor = r.End() + 1;
+        floor = r.end + 1;
     }
     return "";
 }
@@ -155,10 +156,10 @@ EdgeLlmUplinkHeader::Serialize(Buffer::Iterator start) const
         i.WriteHtonU32(m_nextExpected);
         i.WriteHtonU16(static_cast<uint16_t>(m_ranges.size()));
         i.WriteHtonU16(0);
-        for (const auto& r : m_ranges)
+        for (const TokenRange& r : m_ranges)
         {
-            i.WriteHtonU32(r.first);
-            i.WriteHtonU32(r.count);
+            i.WriteHtonU32(edgellm::WireU32(r.first, "EdgeLlmUplinkHeader ranges[].first"));
+            i.WriteHtonU32(edgellm::WireU32(r.Count(), "EdgeLlmUplinkHeader ranges[].count"));
         }
         break;
     default:
@@ -226,10 +227,10 @@ EdgeLlmUplinkHeader::Deserialize(Buffer::Iterator start)
                                                   " for " + std::to_string(count) + " ranges"));
         }
         h.m_ranges.resize(count);
-        for (auto& r : h.m_ranges)
+        for (TokenRange& r : h.m_ranges)
         {
             r.first = i.ReadNtohU32();
-            r.count = i.ReadNtohU32();
+            r.end = r.first + i.ReadNtohU32();
         }
     }
     else if (h.m_type == ACK)
@@ -270,9 +271,9 @@ EdgeLlmUplinkHeader::Print(std::ostream& os) const
         return;
     }
     os << " nextExpected=" << m_nextExpected;
-    for (const auto& r : m_ranges)
+    for (const TokenRange& r : m_ranges)
     {
-        os << " [" << r.first << "," << r.End() << ")";
+        os << " [" << r.first << "," << r.end << ")";
     }
 }
 

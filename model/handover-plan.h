@@ -7,6 +7,7 @@
 
 #include "kv-transfer-header.h"
 #include "llm-compute-model.h"
+#include "token-range.h"
 
 #include "ns3/nstime.h"
 
@@ -115,46 +116,6 @@ struct HandoverPlanInput
 
 /**
  * \ingroup edge-llm
- * \brief A half-open range [first, end) of token positions or entries.
- *
- * An end of CONTEXT_END reaches the end of the session's context when the source stops
- * decoding: a plan made on an expected context still covers every token it ends with.
- */
-struct PlanRange
-{
-    /// An end that stands for the context's end at the handover.
-    static constexpr uint64_t CONTEXT_END = std::numeric_limits<uint64_t>::max();
-
-    uint64_t first{0}; //!< first position
-    uint64_t end{0};   //!< one past the last, or CONTEXT_END
-
-    /**
-     * \param other another range
-     * \return true if both hold the same positions
-     */
-    bool operator==(const PlanRange& other) const
-    {
-        return first == other.first && end == other.end;
-    }
-};
-
-/**
- * \param ranges resolved ranges (no CONTEXT_END)
- * \return the positions or entries they hold, in all
- */
-inline uint64_t
-CountUnits(const std::vector<PlanRange>& ranges)
-{
-    uint64_t n = 0;
-    for (const PlanRange& r : ranges)
-    {
-        n += r.end - r.first;
-    }
-    return n;
-}
-
-/**
- * \ingroup edge-llm
  * \brief What one session does at its handover.
  */
 struct SessionPlan
@@ -177,12 +138,12 @@ struct SessionPlan
     Action action{MIGRATE}; //!< what to do
     /// Token ranges the target re-prefills from forwarded token IDs; they start at 0 and, with
     /// the transfer, tile the context.
-    std::vector<PlanRange> prefill;
+    std::vector<TokenRange> prefill;
     /// The unit of transfer: TOKEN positions, or ENTRY indices in importance order.
     KvTransferHeader::RangeUnit unit{KvTransferHeader::TOKEN};
     /// KV ranges to send, in the order given. Token ranges start on a 16-token block unless
     /// they start where a prefill range ends.
-    std::vector<PlanRange> transfer;
+    std::vector<TokenRange> transfer;
     double weight{1};           //!< the session's weight in a shared allocation, > 0
     Resume resume{ALL_ARRIVED}; //!< the resume rule
     /// AT_DEADLINE: how long after the handover the target resumes, >= 0

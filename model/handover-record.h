@@ -61,9 +61,9 @@ struct HandoverRecord
     Time preparedAt{-1};      //!< when the migration was prepared; negative if it was not
     /// The unit of transferRanges and arrived
     KvTransferHeader::RangeUnit unit{KvTransferHeader::TOKEN};
-    std::vector<PlanRange> transferRanges; //!< the KV ranges the plan sent, resolved
+    std::vector<TokenRange> transferRanges; //!< the KV ranges the plan sent, resolved
     /// The KV ranges that arrived by the resume, as the target's receiver counted them
-    std::vector<PlanRange> arrived;
+    std::vector<TokenRange> arrived;
     /// KV bytes of the transfer that had not arrived when the session resumed (a deadline):
     /// withdrawn before TCP, or in flight and then dropped as stale
     uint64_t abandonedBytes{0};

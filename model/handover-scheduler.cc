@@ -136,11 +136,11 @@ HandoverScheduler::HandoverScheduler() = default;
 
 HandoverScheduler::~HandoverScheduler() = default;
 
-std::vector<PlanRange>
-HandoverScheduler::Resolve(const std::vector<PlanRange>& ranges, uint64_t end)
+std::vector<TokenRange>
+HandoverScheduler::Resolve(const std::vector<TokenRange>& ranges, uint64_t end)
 {
-    std::vector<PlanRange> out;
-    for (PlanRange r : ranges)
+    std::vector<TokenRange> out;
+    for (TokenRange r : ranges)
     {
         r.end = std::min(r.end, end);
         if (r.first < r.end)
@@ -196,15 +196,15 @@ HandoverScheduler::CheckPlan(const HandoverPlanInput& input,
             return why.str();
         }
         if (p.keepDecoding && (p.unit != KvTransferHeader::TOKEN || p.transfer.empty() ||
-                               p.transfer.back().end != PlanRange::CONTEXT_END))
+                               p.transfer.back().end != TokenRange::CONTEXT_END))
         {
             why << who << ": imsi " << p.imsi
                 << ": a plan that keeps decoding grows its transfer at the context's end: its "
-                   "unit is TOKEN and its last range ends at PlanRange::CONTEXT_END";
+                   "unit is TOKEN and its last range ends at TokenRange::CONTEXT_END";
             return why.str();
         }
         const uint64_t context = view->contextTokens;
-        const std::vector<PlanRange> prefill = Resolve(p.prefill, context);
+        const std::vector<TokenRange> prefill = Resolve(p.prefill, context);
         // A token's KV depends on every token before it, so only a prefix can be re-prefilled.
         if (prefill.size() > 1 || (prefill.size() == 1 && prefill[0].first != 0))
         {
@@ -227,41 +227,32 @@ HandoverScheduler::CheckPlan(const HandoverPlanInput& input,
         edgellm::RangeSet held;
         if (p.unit == KvTransferHeader::TOKEN)
         {
-            held.Add(0, prefix);
+            held.Add({0, prefix});
         }
         edgellm::RangeSet sent;
-        for (const PlanRange& r : Resolve(p.transfer, units))
+        for (const TokenRange& r : Resolve(p.transfer, units))
         {
-            if (sent.Overlaps(r.first, r.end) ||
-                (p.unit == KvTransferHeader::TOKEN && held.Overlaps(r.first, r.end)))
+            if (sent.Overlaps(r) || (p.unit == KvTransferHeader::TOKEN && held.Overlaps(r)))
             {
                 why << who << ": SessionPlan::transfer of imsi " << p.imsi << " overlaps at "
                     << r.first << " what is sent or prefilled already";
                 return why.str();
             }
-            sent.Add(r.first, r.end);
+            sent.Add(r);
             if (p.unit == KvTransferHeader::TOKEN)
             {
-                held.Add(r.first, r.end);
+                held.Add(r);
             }
         }
         if (p.unit == KvTransferHeader::TOKEN && p.resume == SessionPlan::ALL_ARRIVED &&
             held.Count() != context)
         {
-            // Every token must be held once: what the target decodes with.
-            uint64_t at = 0;
-            for (const auto& [first, end] : held.Ranges())
-            {
-                if (first != at)
-                {
-                    break;
-                }
-                at = end;
-            }
-            const auto next = held.Ranges().upper_bound(at);
-            why << who << ": imsi " << p.imsi << ": tokens [" << at << ", "
-                << (next == held.Ranges().end() ? context : next->first)
-                << ") are neither prefilled nor sent";
+            // Every token must be held once: what the target decodes with. Everything held
+            // is below the context, so the count falling short leaves a gap before it.
+            std::vector<TokenRange> gaps;
+            held.ForEachGap({0, context}, [&gaps](TokenRange gap) { gaps.push_back(gap); });
+            why << who << ": imsi " << p.imsi << ": tokens [" << gaps.front().first << ", "
+                << gaps.front().end << ") are neither prefilled nor sent";
             return why.str();
         }
     }
@@ -381,7 +372,7 @@ SessionPlan
 HandoverScheduler::PlanWithoutDirectLink(const HandoverSessionView& session)
 {
     SessionPlan plan = DoPlanWithoutDirectLink(session);
-    const std::vector<PlanRange> prefill = Resolve(plan.prefill, session.contextTokens);
+    const std::vector<TokenRange> prefill = Resolve(plan.prefill, session.contextTokens);
     const bool whole = prefill.size() == 1 && prefill.front().first == 0 &&
                        prefill.front().end == session.contextTokens;
     NS_ABORT_MSG_IF(!whole || !Resolve(plan.transfer, session.contextTokens).empty() ||
@@ -427,7 +418,7 @@ HandoverScheduler::DoPlanWithoutDirectLink(const HandoverSessionView& session)
     SessionPlan plan;
     plan.imsi = session.imsi;
     plan.action = SessionPlan::MIGRATE;
-    plan.prefill = {{0, PlanRange::CONTEXT_END}};
+    plan.prefill = {{0, TokenRange::CONTEXT_END}};
     return plan;
 }
 

@@ -228,7 +228,7 @@ class HandoverScheduler : public Object
      * \param end the context's end (tokens) or the entries of the context (entries)
      * \return the resolved ranges, in the same order
      */
-    static std::vector<PlanRange> Resolve(const std::vector<PlanRange>& ranges, uint64_t end);
+    static std::vector<TokenRange> Resolve(const std::vector<TokenRange>& ranges, uint64_t end);
 
   protected:
     /**

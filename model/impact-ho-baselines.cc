@@ -47,7 +47,7 @@ MakeTokenPlan(const HandoverPlanInput& input, uint64_t prefix, Time window)
         {
             p.prefill.push_back({0, prefix});
         }
-        p.transfer.push_back({prefix, PlanRange::CONTEXT_END});
+        p.transfer.push_back({prefix, TokenRange::CONTEXT_END});
         if (window.IsZero())
         {
             p.resume = SessionPlan::ALL_ARRIVED;

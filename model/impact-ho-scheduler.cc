@@ -142,7 +142,7 @@ ImpactSlotScheduler::DoPlan(const HandoverPlanInput& input)
         // Rank space: entry r is the r-th most important, so one range in order sends the
         // most important first, and a cut at the window keeps the top fraction.
         p.unit = KvTransferHeader::ENTRY;
-        p.transfer.push_back({0, PlanRange::CONTEXT_END});
+        p.transfer.push_back({0, TokenRange::CONTEXT_END});
         if (m_window.IsZero())
         {
             p.resume = SessionPlan::ALL_ARRIVED;

@@ -451,7 +451,7 @@ KvTransferReceiver::OnOpening(Stream& stream)
             Drop(stream, PAYLOAD_MISMATCH);
             return;
         }
-        if (announced.Overlaps(first, end))
+        if (announced.Overlaps({first, end}))
         {
             Drop(stream, OUT_OF_RANGE);
             return;
@@ -484,7 +484,7 @@ KvTransferReceiver::OnOpening(Stream& stream)
         return;
     }
     s.bytesPerUnit = unit;
-    s.announced.Add(first, end);
+    s.announced.Add({first, end});
     s.complete = false;
     m_counters[imsi].announced += h.GetPayloadBytes();
 }
@@ -537,7 +537,7 @@ KvTransferReceiver::OnHeader(Stream& stream)
         s.tokensTaken = true;
         break;
     case KvTransferHeader::DATA:
-        if (!s.announced.Contains(first, end) || s.received.Overlaps(first, end))
+        if (!s.announced.Contains({first, end}) || s.received.Overlaps({first, end}))
         {
             Drop(stream, OUT_OF_RANGE);
             return;
@@ -616,7 +616,7 @@ KvTransferReceiver::OnMessageEnd(Stream& stream)
         }
         return;
     }
-    s.received.Add(h.GetFirst(), uint64_t(h.GetFirst()) + h.GetCount());
+    s.received.Add({h.GetFirst(), uint64_t(h.GetFirst()) + h.GetCount()});
     m_dataArrived(h);
     CheckComplete(imsi, s);
 }

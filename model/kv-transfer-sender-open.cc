@@ -6,19 +6,19 @@
 // Append and Seal of open transfers.
 
 #include "kv-transfer-sender.h"
+#include "wire-format.h"
 
 #include "ns3/abort.h"
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 namespace ns3
 {
 
 void
-KvTransferSender::AddRanges(Job& job,
-                            const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
-                            const char* caller)
+KvTransferSender::AddRanges(Job& job, const std::vector<TokenRange>& ranges, const char* caller)
 {
     const uint64_t imsi = job.info.imsi;
     const uint32_t epoch = job.info.epoch;
@@ -26,20 +26,19 @@ KvTransferSender::AddRanges(Job& job,
     // Checked in full before anything is queued, so a refused call changes nothing.
     edgellm::RangeSet held = job.held;
     uint64_t units = 0;
-    for (const auto& [first, count] : ranges)
+    for (const TokenRange& r : ranges)
     {
-        const uint64_t end = uint64_t(first) + count;
-        NS_ABORT_MSG_IF(count == 0,
-                        caller << ": imsi " << imsi << " epoch " << epoch << ": an empty range at "
-                               << first << "; count is >= 1");
-        NS_ABORT_MSG_IF(end > (uint64_t(1) << 32),
-                        caller << ": imsi " << imsi << " epoch " << epoch << ": range [" << first
-                               << ", " << end << ") ends past 2^32");
-        NS_ABORT_MSG_IF(held.Overlaps(first, end),
-                        caller << ": imsi " << imsi << " epoch " << epoch << ": range [" << first
-                               << ", " << end << ") overlaps a range the transfer holds");
-        held.Add(first, end);
-        units += count;
+        NS_ABORT_MSG_IF(r.Empty(),
+                        caller << ": imsi " << imsi << " epoch " << epoch << ": an empty range ["
+                               << r.first << ", " << r.end << "); end is > first");
+        NS_ABORT_MSG_IF(r.end > (uint64_t(1) << 32),
+                        caller << ": imsi " << imsi << " epoch " << epoch << ": range [" << r.first
+                               << ", " << r.end << ") ends past 2^32");
+        NS_ABORT_MSG_IF(held.Overlaps(r),
+                        caller << ": imsi " << imsi << " epoch " << epoch << ": range [" << r.first
+                               << ", " << r.end << ") overlaps a range the transfer holds");
+        held.Add(r);
+        units += r.Count();
     }
     NS_ABORT_MSG_IF(bpu > 0 && held.Count() > std::numeric_limits<uint64_t>::max() / bpu,
                     caller << ": imsi " << imsi << " epoch " << epoch << ": " << held.Count()
@@ -49,9 +48,11 @@ KvTransferSender::AddRanges(Job& job,
     job.info.remainingBytes += bytes;
     m_counters[imsi].announced += bytes;
     // The order given is the order sent: importance order for entries.
-    for (const auto& [first, count] : ranges)
+    for (const TokenRange& r : ranges)
     {
-        job.ranges.emplace_back(first, count);
+        job.ranges.push_back(r);
+        const uint32_t first = edgellm::WireU32(r.first, "KvTransferHeader first");
+        const uint32_t count = edgellm::WireU32(r.Count(), "KvTransferHeader count");
         m_control.push_back(KvTransferHeader::Make(KvTransferHeader::BEGIN,
                                                    imsi,
                                                    epoch,
@@ -87,9 +88,7 @@ KvTransferSender::OpenJob(uint64_t imsi, uint32_t epoch, const char* caller)
 }
 
 void
-KvTransferSender::Append(uint64_t imsi,
-                         uint32_t epoch,
-                         const std::vector<std::pair<uint32_t, uint32_t>>& ranges)
+KvTransferSender::Append(uint64_t imsi, uint32_t epoch, const std::vector<TokenRange>& ranges)
 {
     Job& job = OpenJob(imsi, epoch, "KvTransferSender::Append");
     AddRanges(job, ranges, "KvTransferSender::Append");
@@ -97,9 +96,7 @@ KvTransferSender::Append(uint64_t imsi,
 }
 
 void
-KvTransferSender::Seal(uint64_t imsi,
-                       uint32_t epoch,
-                       const std::vector<std::pair<uint32_t, uint32_t>>& lastRanges)
+KvTransferSender::Seal(uint64_t imsi, uint32_t epoch, const std::vector<TokenRange>& lastRanges)
 {
     Job& job = OpenJob(imsi, epoch, "KvTransferSender::Seal");
     AddRanges(job, lastRanges, "KvTransferSender::Seal");

@@ -9,6 +9,7 @@
 #include "kv-transfer-ledger.h"
 #include "kv-transfer-policy.h"
 #include "range-set.h"
+#include "token-range.h"
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
@@ -23,7 +24,6 @@
 #include <deque>
 #include <list>
 #include <map>
-#include <utility>
 #include <vector>
 
 namespace ns3
@@ -46,14 +46,14 @@ struct KvTransferRequest
     uint64_t imsi{0};  //!< session (>= 1)
     uint32_t epoch{0}; //!< epoch; a later handover of the same session uses a higher one
     KvTransferHeader::RangeUnit unit{KvTransferHeader::TOKEN}; //!< what ranges count
-    std::vector<std::pair<uint32_t, uint32_t>> ranges; //!< (first, count), disjoint, or none
-    uint64_t bytesPerUnit{0};   //!< exact KV bytes of one token or entry (>= 1 with ranges)
-    uint32_t forwardedFirst{0}; //!< first forwarded token ID
-    uint32_t forwardedCount{0}; //!< forwarded token IDs; 0 for none, >= 1 without ranges
-    Time deadline{Time::Max()}; //!< for EDF policies
-    uint32_t priority{0};       //!< for strict-priority policies; lower first
-    bool open{false};           //!< more ranges follow through Append() until Seal()
-    double weight{1};           //!< share for weighted policies; > 0 and finite
+    std::vector<TokenRange> ranges; //!< disjoint, each within [0, 2^32), or none
+    uint64_t bytesPerUnit{0};       //!< exact KV bytes of one token or entry (>= 1 with ranges)
+    uint32_t forwardedFirst{0};     //!< first forwarded token ID
+    uint32_t forwardedCount{0};     //!< forwarded token IDs; 0 for none, >= 1 without ranges
+    Time deadline{Time::Max()};     //!< for EDF policies
+    uint32_t priority{0};           //!< for strict-priority policies; lower first
+    bool open{false};               //!< more ranges follow through Append() until Seal()
+    double weight{1};               //!< share for weighted policies; > 0 and finite
 };
 
 /**
@@ -192,11 +192,9 @@ class KvTransferSender : public Object
      *
      * \param imsi the session
      * \param epoch the transfer's epoch
-     * \param ranges (first, count) in the order they should be sent
+     * \param ranges the ranges, in the order they should be sent
      */
-    void Append(uint64_t imsi,
-                uint32_t epoch,
-                const std::vector<std::pair<uint32_t, uint32_t>>& ranges);
+    void Append(uint64_t imsi, uint32_t epoch, const std::vector<TokenRange>& ranges);
 
     /**
      * \brief Close an open transfer, after appending its last ranges (e.g. a last partial
@@ -208,11 +206,9 @@ class KvTransferSender : public Object
      *
      * \param imsi the session
      * \param epoch the transfer's epoch
-     * \param lastRanges (first, count) to append first; may be empty
+     * \param lastRanges ranges to append first; may be empty
      */
-    void Seal(uint64_t imsi,
-              uint32_t epoch,
-              const std::vector<std::pair<uint32_t, uint32_t>>& lastRanges = {});
+    void Seal(uint64_t imsi, uint32_t epoch, const std::vector<TokenRange>& lastRanges = {});
 
     /**
      * \param imsi a session
@@ -287,7 +283,7 @@ class KvTransferSender : public Object
      * \return the ranges of that transfer no DATA message has been started for yet, in
      *         sending order (units of the transfer); empty if it is not queued
      */
-    std::vector<std::pair<uint32_t, uint32_t>> GetUnsentRanges(uint64_t imsi, uint32_t epoch) const;
+    std::vector<TokenRange> GetUnsentRanges(uint64_t imsi, uint32_t epoch) const;
 
     /**
      * \brief Move a queued transfer's deadline, as a re-plan of its group does.
@@ -329,13 +325,13 @@ class KvTransferSender : public Object
     /// One queued transfer.
     struct Job
     {
-        KvTransferJobInfo info;                           //!< what the policy sees
-        KvTransferHeader::RangeUnit unit;                 //!< unit of the ranges
-        std::deque<std::pair<uint32_t, uint32_t>> ranges; //!< what is left to put in DATA
-        bool peerKnows{false};  //!< a BEGIN or TOKENS of it has reached TCP
-        bool tokensOnly{false}; //!< no ranges: its TOKENS message is the whole transfer
-        bool open{false};       //!< enqueued open: Append() and Seal() apply
-        bool sealed{false};     //!< an open transfer was sealed
+        KvTransferJobInfo info;           //!< what the policy sees
+        KvTransferHeader::RangeUnit unit; //!< unit of the ranges
+        std::deque<TokenRange> ranges;    //!< what is left to put in DATA
+        bool peerKnows{false};            //!< a BEGIN or TOKENS of it has reached TCP
+        bool tokensOnly{false};           //!< no ranges: its TOKENS message is the whole transfer
+        bool open{false};                 //!< enqueued open: Append() and Seal() apply
+        bool sealed{false};               //!< an open transfer was sealed
         edgellm::RangeSet held; //!< every range announced, to refuse an overlapping Append
         uint64_t streamEnd{0};  //!< stream offset just past its last message, once written
     };
@@ -364,9 +360,7 @@ class KvTransferSender : public Object
     /// The open, unsealed job that Append or Seal (named by caller) acts on; fatal if none.
     Job& OpenJob(uint64_t imsi, uint32_t epoch, const char* caller);
     /// Check ranges against the job and queue them with their BEGINs.
-    void AddRanges(Job& job,
-                   const std::vector<std::pair<uint32_t, uint32_t>>& ranges,
-                   const char* caller);
+    void AddRanges(Job& job, const std::vector<TokenRange>& ranges, const char* caller);
 
     Ptr<Node> m_node;               //!< host
     Ipv4Address m_local;            //!< local address

@@ -27,14 +27,12 @@ namespace
 
 /// Units of the planned ranges that are not in the received set.
 uint64_t
-MissingUnits(const std::vector<PlanRange>& planned, const edgellm::RangeSet& received)
+MissingUnits(const std::vector<TokenRange>& planned, const edgellm::RangeSet& received)
 {
     uint64_t missing = 0;
-    for (const PlanRange& p : planned)
+    for (const TokenRange& p : planned)
     {
-        received.ForEachGap(p.first, p.end, [&missing](uint64_t a, uint64_t b) {
-            missing += b - a;
-        });
+        received.ForEachGap(p, [&missing](TokenRange gap) { missing += gap.Count(); });
     }
     return missing;
 }
@@ -148,11 +146,11 @@ MigrationLifecycle::Start(uint64_t imsi,
     const uint64_t context = record.contextTokens;
     const uint64_t units =
         plan.unit == KvTransferHeader::TOKEN ? context : context * kv.entriesPerToken;
-    std::vector<PlanRange> prefill = HandoverScheduler::Resolve(plan.prefill, context);
-    std::vector<PlanRange> transfer;
+    std::vector<TokenRange> prefill = HandoverScheduler::Resolve(plan.prefill, context);
+    std::vector<TokenRange> transfer;
     for (std::size_t i = 0; i < plan.transfer.size(); ++i)
     {
-        PlanRange r = plan.transfer[i];
+        TokenRange r = plan.transfer[i];
         // An open transfer holds whole blocks of its growing tail; the rest goes later, by
         // appends and with the seal.
         const bool tail = open && i + 1 == plan.transfer.size();
@@ -201,7 +199,7 @@ MigrationLifecycle::Start(uint64_t imsi,
         // The tail grows from the end of what the plan covers now, so no token is skipped
         // whatever the plan's ranges were cut to.
         m.openEnd = prefill.empty() ? 0 : prefill.front().end;
-        for (const PlanRange& r : transfer)
+        for (const TokenRange& r : transfer)
         {
             m.openEnd = std::max(m.openEnd, r.end);
         }
@@ -263,11 +261,7 @@ MigrationLifecycle::Start(uint64_t imsi,
         plan.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;
     request.forwardedFirst = 0;
     request.forwardedCount = static_cast<uint32_t>(m.prefillTokens);
-    for (const PlanRange& r : transfer)
-    {
-        request.ranges.emplace_back(static_cast<uint32_t>(r.first),
-                                    static_cast<uint32_t>(r.end - r.first));
-    }
+    request.ranges = transfer;
     request.open = open;
     request.weight = plan.weight;
     request.priority = plan.priority;
@@ -563,10 +557,9 @@ MigrationLifecycle::TryResume(uint64_t imsi)
     if (!m.GaveUpOnLink())
     {
         // A stalled transfer given up on fixed its arrived ranges then (Reprefill).
-        const edgellm::RangeSet received = t->GetReceivedRanges(imsi);
-        for (const auto& [first, end] : received.Ranges())
+        for (const TokenRange& r : t->GetReceivedRanges(imsi).Ranges())
         {
-            record.arrived.push_back({first, end});
+            record.arrived.push_back(r);
         }
     }
     if (!m.KvDone())
@@ -653,14 +646,14 @@ MigrationLifecycle::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t inde
 void
 MigrationLifecycle::GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, bool seal)
 {
-    std::vector<std::pair<uint32_t, uint32_t>> ranges;
+    std::vector<TokenRange> ranges;
     if (end > m.openEnd)
     {
-        ranges.emplace_back(static_cast<uint32_t>(m.openEnd),
-                            static_cast<uint32_t>(end - m.openEnd));
-        m.transferRanges.push_back({m.openEnd, end});
+        const TokenRange grown{m.openEnd, end};
+        ranges.push_back(grown);
+        m.transferRanges.push_back(grown);
         HandoverRecord& record = Record(m.record);
-        record.transferRanges.push_back({m.openEnd, end});
+        record.transferRanges.push_back(grown);
         record.transferTokens += end - m.openEnd;
         record.kvBytes += (end - m.openEnd) * m_host->GetKvProfile(imsi).bytesPerToken;
         m.openEnd = end;
@@ -729,9 +722,9 @@ MigrationLifecycle::Reprefill(uint64_t imsi, Migration& m)
     Ptr<CellPort> t = m_host->PortOf(m.route.back());
     // What the session resumes with is fixed now, before the epoch is retired.
     const edgellm::RangeSet received = t->GetReceivedRanges(imsi);
-    for (const auto& [first, end] : received.Ranges())
+    for (const TokenRange& r : received.Ranges())
     {
-        record.arrived.push_back({first, end});
+        record.arrived.push_back(r);
     }
     const uint64_t tokens = MissingUnits(m.transferRanges, received);
     const SessionKvProfile kv = m_host->GetKvProfile(imsi);
@@ -747,11 +740,11 @@ MigrationLifecycle::Reprefill(uint64_t imsi, Migration& m)
     record.epoch = m.epoch;
     uint64_t idFirst = UINT64_MAX;
     uint64_t idEnd = 0;
-    for (const PlanRange& p : m.transferRanges)
+    for (const TokenRange& p : m.transferRanges)
     {
-        received.ForEachGap(p.first, p.end, [&idFirst, &idEnd](uint64_t a, uint64_t b) {
-            idFirst = std::min(idFirst, a);
-            idEnd = std::max(idEnd, b);
+        received.ForEachGap(p, [&idFirst, &idEnd](TokenRange gap) {
+            idFirst = std::min(idFirst, gap.first);
+            idEnd = std::max(idEnd, gap.end);
         });
     }
     if (!prefixIdsIn && m.prefillTokens > 0)
@@ -846,10 +839,7 @@ MigrationLifecycle::GetReplannableMembers(uint32_t group, uint16_t target)
         member.contextTokens = r.contextTokens;
         member.prefillTokens = m.prefillTokens;
         member.plannedUnits = CountUnits(m.transferRanges);
-        for (const auto& [first, count] : From(m)->GetUnsentKvRanges(m.route[1], imsi, m.epoch))
-        {
-            member.unsentUnits += count;
-        }
+        member.unsentUnits = CountUnits(From(m)->GetUnsentKvRanges(m.route[1], imsi, m.epoch));
         member.bytesPerToken = m_host->GetKvProfile(imsi).bytesPerToken;
         member.predictedDelay = r.predictedDelay;
         members.push_back(member);
@@ -863,9 +853,9 @@ MigrationLifecycle::Replan(uint64_t imsi, const SessionPlan& plan, Time predicte
     Migration& m = m_migrations.at(imsi);
     HandoverRecord& r = Record(m.record);
     const uint64_t context = r.contextTokens;
-    const std::vector<PlanRange> prefill = HandoverScheduler::Resolve(plan.prefill, context);
+    const std::vector<TokenRange> prefill = HandoverScheduler::Resolve(plan.prefill, context);
     const uint64_t prefix = prefill.empty() ? 0 : prefill.front().end;
-    const std::vector<PlanRange> ranges = HandoverScheduler::Resolve(plan.transfer, context);
+    const std::vector<TokenRange> ranges = HandoverScheduler::Resolve(plan.transfer, context);
     const Time deadline =
         plan.transferDeadline == Time::Max() ? Time::Max() : r.hoStart + plan.transferDeadline;
     Ptr<CellPort> from = From(m);
@@ -883,19 +873,19 @@ MigrationLifecycle::Replan(uint64_t imsi, const SessionPlan& plan, Time predicte
 
     // What this transfer has handed to TCP: the old ranges but those still unsent.
     edgellm::RangeSet sent;
-    for (const PlanRange& old : m.transferRanges)
+    for (const TokenRange& old : m.transferRanges)
     {
-        sent.Add(old.first, old.end);
+        sent.Add(old);
     }
     edgellm::RangeSet unsent;
-    for (const auto& [first, count] : from->GetUnsentKvRanges(peer, imsi, m.epoch))
+    for (const TokenRange& r : from->GetUnsentKvRanges(peer, imsi, m.epoch))
     {
-        unsent.Add(first, uint64_t(first) + count);
+        unsent.Add(r);
     }
     edgellm::RangeSet kept;
-    for (const auto& [first, end] : sent.Ranges())
+    for (const TokenRange& r : sent.Ranges())
     {
-        unsent.ForEachGap(first, end, [&kept](uint64_t a, uint64_t b) { kept.Add(a, b); });
+        unsent.ForEachGap(r, [&kept](TokenRange gap) { kept.Add(gap); });
     }
     // A TOKENS message in TCP already will arrive, under the old epoch.
     const bool tokensOnTheWay =
@@ -924,11 +914,9 @@ MigrationLifecycle::Replan(uint64_t imsi, const SessionPlan& plan, Time predicte
     request.epoch = m.epoch;
     request.unit = KvTransferHeader::TOKEN;
     request.bytesPerUnit = kv.bytesPerToken;
-    for (const PlanRange& range : ranges)
+    for (const TokenRange& range : ranges)
     {
-        kept.ForEachGap(range.first, range.end, [&request](uint64_t a, uint64_t b) {
-            request.ranges.emplace_back(static_cast<uint32_t>(a), static_cast<uint32_t>(b - a));
-        });
+        kept.ForEachGap(range, [&request](TokenRange gap) { request.ranges.push_back(gap); });
     }
     // The IDs of the old prefix serve a prefix no longer, whether in or on the way; a longer
     // one needs them again, and so does one whose TOKENS message the cancel withdrew.

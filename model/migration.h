@@ -262,12 +262,12 @@ class Migration
     uint32_t tokensEpoch{0};
     std::size_t record{0}; //!< index of its HandoverRecord
     // What its epoch does. The coordinator decides from these; its record only reports them.
-    uint32_t group{0};                     //!< its cycle group; 0 for none
-    uint64_t prefillTokens{0};             //!< the prefix it prefills at the target, tokens
-    std::vector<PlanRange> transferRanges; //!< the KV ranges it sends, in its plan's units
-    uint64_t stallSeenReceived{0};         //!< the target's received counter at the last check
-    EventId deadlineTimer;                 //!< its resume deadline (AT_DEADLINE)
-    EventId stallTimer;                    //!< its next stall check
+    uint32_t group{0};                      //!< its cycle group; 0 for none
+    uint64_t prefillTokens{0};              //!< the prefix it prefills at the target, tokens
+    std::vector<TokenRange> transferRanges; //!< the KV ranges it sends, in its plan's units
+    uint64_t stallSeenReceived{0};          //!< the target's received counter at the last check
+    EventId deadlineTimer;                  //!< its resume deadline (AT_DEADLINE)
+    EventId stallTimer;                     //!< its next stall check
 
   private:
     /// The one place a transition happens: log it and trace it.

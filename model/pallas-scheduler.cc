@@ -341,7 +341,7 @@ PallasScheduler::DoPrepare(const HandoverPlanInput& input)
     {
         p.prefill.push_back({0, prefix});
     }
-    p.transfer.push_back({prefix, PlanRange::CONTEXT_END});
+    p.transfer.push_back({prefix, TokenRange::CONTEXT_END});
     p.keepDecoding = true;
     plan.sessions.push_back(p);
     if (!m_windowSit.IsNegative() && m_windowChoices > 0)

@@ -13,8 +13,10 @@ namespace edgellm
 {
 
 void
-RangeSet::Add(uint64_t first, uint64_t end)
+RangeSet::Add(TokenRange range)
 {
+    uint64_t first = range.first;
+    uint64_t end = range.end;
     if (first >= end)
     {
         return;
@@ -38,8 +40,10 @@ RangeSet::Add(uint64_t first, uint64_t end)
 }
 
 bool
-RangeSet::Overlaps(uint64_t first, uint64_t end) const
+RangeSet::Overlaps(TokenRange range) const
 {
+    const uint64_t first = range.first;
+    const uint64_t end = range.end;
     if (first >= end)
     {
         return false;
@@ -54,8 +58,10 @@ RangeSet::Overlaps(uint64_t first, uint64_t end) const
 }
 
 bool
-RangeSet::Contains(uint64_t first, uint64_t end) const
+RangeSet::Contains(TokenRange range) const
 {
+    const uint64_t first = range.first;
+    const uint64_t end = range.end;
     if (first >= end)
     {
         return true;
@@ -81,10 +87,16 @@ RangeSet::RangeCount() const
     return m_ranges.size();
 }
 
-const std::map<uint64_t, uint64_t>&
+std::vector<TokenRange>
 RangeSet::Ranges() const
 {
-    return m_ranges;
+    std::vector<TokenRange> out;
+    out.reserve(m_ranges.size());
+    for (const auto& [first, end] : m_ranges)
+    {
+        out.push_back({first, end});
+    }
+    return out;
 }
 
 void

@@ -5,10 +5,13 @@
 #ifndef EDGE_LLM_RANGE_SET_H
 #define EDGE_LLM_RANGE_SET_H
 
+#include "token-range.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <iterator>
 #include <map>
+#include <vector>
 
 namespace ns3
 {
@@ -16,7 +19,7 @@ namespace edgellm
 {
 
 /**
- * \brief A set of integers kept as disjoint half-open ranges [first, end).
+ * \brief A set of integers kept as disjoint half-open ranges (TokenRange).
  *
  * Adjacent ranges merge, so its size grows with the gaps, not with the integers held: a
  * transfer's received tokens take one entry however many there are.
@@ -25,25 +28,22 @@ class RangeSet
 {
   public:
     /**
-     * \brief Add [first, end); it may touch or overlap what is held.
-     * \param first first integer; an empty range (first >= end) adds nothing
-     * \param end one past the last
+     * \brief Add a range; it may touch or overlap what is held.
+     * \param range the range; an empty one adds nothing
      */
-    void Add(uint64_t first, uint64_t end);
+    void Add(TokenRange range);
 
     /**
-     * \param first first integer of the range
-     * \param end one past its last
-     * \return true if some integer of [first, end) is held (false for an empty range)
+     * \param range a range
+     * \return true if some integer of it is held (false for an empty range)
      */
-    bool Overlaps(uint64_t first, uint64_t end) const;
+    bool Overlaps(TokenRange range) const;
 
     /**
-     * \param first first integer of the range
-     * \param end one past its last
-     * \return true if every integer of [first, end) is held (true for an empty range)
+     * \param range a range
+     * \return true if every integer of it is held (true for an empty range)
      */
-    bool Contains(uint64_t first, uint64_t end) const;
+    bool Contains(TokenRange range) const;
 
     /// \return how many integers are held
     uint64_t Count() const;
@@ -51,36 +51,36 @@ class RangeSet
     /// \return how many disjoint ranges hold them
     std::size_t RangeCount() const;
 
-    /// \return the ranges, first → end
-    const std::map<uint64_t, uint64_t>& Ranges() const;
+    /// \return the ranges held, ascending, disjoint and never adjacent
+    std::vector<TokenRange> Ranges() const;
 
     /**
-     * \brief Call out(a, b) for each part [a, b) of [first, end) that is not held, in order.
-     * \param first first integer of the range
-     * \param end one past its last
-     * \param out called with each gap's first and end
+     * \brief Call out(gap) for each part of a range that is not held, in order.
+     * \param range the range
+     * \param out called with each gap, a TokenRange
      */
     template <class Out>
-    void ForEachGap(uint64_t first, uint64_t end, Out out) const
+    void ForEachGap(TokenRange range, Out out) const
     {
-        uint64_t at = first;
-        auto it = m_ranges.upper_bound(first);
+        const uint64_t end = range.end;
+        uint64_t at = range.first;
+        auto it = m_ranges.upper_bound(at);
         if (it != m_ranges.begin())
         {
-            // The range that starts at or before first may cover its start.
+            // The held range that starts at or before range.first may cover its start.
             at = std::max(at, std::min(std::prev(it)->second, end));
         }
         for (; it != m_ranges.end() && it->first < end; ++it)
         {
             if (it->first > at)
             {
-                out(at, it->first);
+                out(TokenRange{at, it->first});
             }
             at = std::max(at, std::min(it->second, end));
         }
         if (at < end)
         {
-            out(at, end);
+            out(TokenRange{at, end});
         }
     }
 

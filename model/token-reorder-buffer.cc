@@ -62,7 +62,7 @@ TokenReorderBuffer::Receive(uint32_t firstIndex,
     m_duplicates += cursor - firstIndex;
 
     // Split [cursor, end) into the parts no held run covers (new) and the rest (duplicates).
-    std::vector<std::pair<uint64_t, uint64_t>> fresh;
+    std::vector<TokenRange> fresh;
     auto it = m_held.upper_bound(cursor);
     if (it != m_held.begin())
     {
@@ -78,7 +78,7 @@ TokenReorderBuffer::Receive(uint32_t firstIndex,
         }
         if (runFirst > cursor)
         {
-            fresh.emplace_back(cursor, std::min(runFirst, end));
+            fresh.push_back({cursor, std::min(runFirst, end)});
             cursor = std::min(runFirst, end);
         }
         const uint64_t covered = std::min(runEnd, end);
@@ -87,13 +87,13 @@ TokenReorderBuffer::Receive(uint32_t firstIndex,
     }
     if (cursor < end)
     {
-        fresh.emplace_back(cursor, end);
+        fresh.push_back({cursor, end});
     }
-    for (const auto& [a, b] : fresh)
+    for (const TokenRange& r : fresh)
     {
-        Hold(a,
-             std::vector<int64_t>(generatedNs.begin() + (a - firstIndex),
-                                  generatedNs.begin() + (b - firstIndex)),
+        Hold(r.first,
+             std::vector<int64_t>(generatedNs.begin() + (r.first - firstIndex),
+                                  generatedNs.begin() + (r.end - firstIndex)),
              resent);
     }
 
@@ -163,7 +163,7 @@ TokenReorderBuffer::MissingRanges(std::size_t maxRanges) const
         }
         if (first > cursor)
         {
-            gaps.push_back({static_cast<uint32_t>(cursor), static_cast<uint32_t>(first - cursor)});
+            gaps.push_back({cursor, first});
         }
         cursor = first + run.generatedNs.size();
     }
@@ -179,8 +179,7 @@ TokenReorderBuffer::UnreceivedTail() const
         const auto& last = *m_held.rbegin();
         start = last.first + last.second.generatedNs.size();
     }
-    return {static_cast<uint32_t>(std::min<uint64_t>(start, m_total)),
-            static_cast<uint32_t>(m_total - std::min<uint64_t>(start, m_total))};
+    return {std::min<uint64_t>(start, m_total), m_total};
 }
 
 bool

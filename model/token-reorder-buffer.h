@@ -85,7 +85,7 @@ class TokenReorderBuffer
      * They may simply not be generated yet; a client asks for them only after a silence
      * (for example when the packets after a handover were all lost).
      *
-     * \return the range; count 0 if every token up to the last one has been received
+     * \return the range; empty if every token up to the last one has been received
      */
     TokenRange UnreceivedTail() const;
 

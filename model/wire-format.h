@@ -5,11 +5,13 @@
 #ifndef EDGE_LLM_WIRE_FORMAT_H
 #define EDGE_LLM_WIRE_FORMAT_H
 
+#include "ns3/abort.h"
 #include "ns3/buffer.h"
 #include "ns3/header.h"
 #include "ns3/packet.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 namespace ns3
@@ -28,6 +30,21 @@ inline std::string
 FieldError(const std::string& name, uint64_t value, const std::string& allowed)
 {
     return name + " = " + std::to_string(value) + " is invalid; allowed: " + allowed;
+}
+
+/**
+ * \brief A value held in 64 bits in memory (a TokenRange's first or count), as the 32-bit
+ * field that carries it on the wire: a value that does not fit would be cut silently.
+ * \param value the value
+ * \param field the field, named if the value does not fit
+ * \return the value; stops the run if it is over 2^32 - 1
+ */
+inline uint32_t
+WireU32(uint64_t value, const char* field)
+{
+    NS_ABORT_MSG_IF(value > std::numeric_limits<uint32_t>::max(),
+                    field << " = " << value << " does not fit its 32 bits on the wire");
+    return static_cast<uint32_t>(value);
 }
 
 /**

@@ -169,7 +169,7 @@ class FakeTokenServer : public Application
             }
             for (const TokenRange& r : h.GetMissingRanges())
             {
-                for (uint64_t i = r.first; i < r.End() && i < m_sent; ++i)
+                for (uint64_t i = r.first; i < r.end && i < m_sent; ++i)
                 {
                     SendToken(i, true, false);
                 }
@@ -426,7 +426,7 @@ struct Bench
         {
             for (const TokenRange& r : n.ranges)
             {
-                if (r.first <= i && i < r.End())
+                if (r.first <= i && i < r.end)
                 {
                     return true;
                 }
@@ -625,7 +625,7 @@ class EdgeLlmClientNackTimingTestCase : public TestCase
         {
             NS_TEST_ASSERT_MSG_EQ(nack.ranges.size(), 1u, "one range");
             NS_TEST_ASSERT_MSG_EQ(nack.ranges[0].first, 5u, "token 5");
-            NS_TEST_ASSERT_MSG_EQ(nack.ranges[0].count, 1u, "only");
+            NS_TEST_ASSERT_MSG_EQ(nack.ranges[0].Count(), 1u, "only");
         }
         NS_TEST_ASSERT_MSG_EQ(b.traces.deliveries[5].resent, true, "5 came by resend");
     }
@@ -794,9 +794,9 @@ class EdgeLlmClientMarkNacksTestCase : public TestCase
         if (first.ranges.size() == 2)
         {
             NS_TEST_ASSERT_MSG_EQ(first.ranges[0].first, 4u, "token 4");
-            NS_TEST_ASSERT_MSG_EQ(first.ranges[0].count, 1u, "only");
+            NS_TEST_ASSERT_MSG_EQ(first.ranges[0].Count(), 1u, "only");
             NS_TEST_ASSERT_MSG_EQ(first.ranges[1].first, 6u, "token 6");
-            NS_TEST_ASSERT_MSG_EQ(first.ranges[1].count, 1u, "only");
+            NS_TEST_ASSERT_MSG_EQ(first.ranges[1].Count(), 1u, "only");
         }
     }
 };

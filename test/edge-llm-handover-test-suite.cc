@@ -464,9 +464,10 @@ class ExactlyOnceTestCase : public HandoverTestCase
                 NS_TEST_ASSERT_MSG_EQ(ranges[ue.imsi].RangeCount(),
                                       (r->transferTokens > 0 ? 1u : 0u),
                                       "in one piece");
-                NS_TEST_ASSERT_MSG_EQ(ranges[ue.imsi].Contains(r->prefillTokens, r->contextTokens),
-                                      true,
-                                      "exactly [prefill, C)");
+                NS_TEST_ASSERT_MSG_EQ(
+                    ranges[ue.imsi].Contains({r->prefillTokens, r->contextTokens}),
+                    true,
+                    "exactly [prefill, C)");
                 // The target's first token is the one after the source's last.
                 NS_TEST_ASSERT_MSG_EQ(e.cell[ue.imsi][r->resumeIndex],
                                       r->targetCell,

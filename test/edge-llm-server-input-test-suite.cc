@@ -144,7 +144,7 @@ class EdgeLlmServerMalformedTestCase : public TestCase
 
         std::vector<Ptr<Packet>> uplink = Prefixes(BytesOf(Open(kImsi)));
         EdgeLlmUplinkHeader nack;
-        nack.SetNack(0, {{2, 3}, {9, 1}});
+        nack.SetNack(0, {{2, 5}, {9, 10}});
         nack.SetImsi(kImsi);
         for (Ptr<Packet> p : Prefixes(BytesOf(nack)))
         {

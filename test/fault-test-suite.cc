@@ -260,7 +260,7 @@ class OutageTestCase : public FaultTestCase
                                         what << ": resumed after the IDs and the re-prefill");
             NS_TEST_EXPECT_MSG_GT(watch.GetPrefills(), 0u, what << ": the re-prefill ran");
             uint64_t arrived = 0;
-            for (const PlanRange& a : r.arrived)
+            for (const TokenRange& a : r.arrived)
             {
                 arrived += a.end - a.first;
             }

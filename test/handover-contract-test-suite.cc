@@ -381,31 +381,31 @@ class DeadlineTestCase : public ContractTestCase
         NS_TEST_ASSERT_MSG_EQ(r.kvReady, r.hoStart + window, "at the deadline, not later");
         // What arrived, from the headers the target read before the resume: each DATA
         // message whose header came in, except perhaps the last, whose payload the cut kept.
-        std::vector<std::pair<uint64_t, uint64_t>> headers;
+        std::vector<TokenRange> headers;
         for (const auto& [t, h] : b->read)
         {
             if (t <= r.kvReady && h.GetMessageType() == KvTransferHeader::DATA &&
                 h.GetEpoch() == r.epoch)
             {
-                headers.emplace_back(h.GetFirst(), uint64_t(h.GetFirst()) + h.GetCount());
+                headers.push_back({h.GetFirst(), uint64_t(h.GetFirst()) + h.GetCount()});
             }
         }
         edgellm::RangeSet all;
         edgellm::RangeSet allButLast;
         for (std::size_t i = 0; i < headers.size(); ++i)
         {
-            all.Add(headers[i].first, headers[i].second);
+            all.Add(headers[i]);
             if (i + 1 < headers.size())
             {
-                allButLast.Add(headers[i].first, headers[i].second);
+                allButLast.Add(headers[i]);
             }
         }
         edgellm::RangeSet arrived;
         uint64_t arrivedTokens = 0;
-        for (const PlanRange& a : r.arrived)
+        for (const TokenRange& a : r.arrived)
         {
-            arrived.Add(a.first, a.end);
-            arrivedTokens += a.end - a.first;
+            arrived.Add(a);
+            arrivedTokens += a.Count();
         }
         const bool matches =
             arrived.Ranges() == all.Ranges() || arrived.Ranges() == allButLast.Ranges();
@@ -524,7 +524,7 @@ class PreparedTestCase : public ContractTestCase
         NS_TEST_ASSERT_MSG_GT_OR_EQ(b->completes.at(0), sealRead, "only after the seal");
         // What arrived is the suffix, whole: [prefix, context), measured at the receiver.
         NS_TEST_ASSERT_MSG_EQ(r.arrived.size(), 1u, "one range arrived");
-        NS_TEST_ASSERT_MSG_EQ((r.arrived.at(0) == PlanRange{r.prefillTokens, r.contextTokens}),
+        NS_TEST_ASSERT_MSG_EQ((r.arrived.at(0) == TokenRange{r.prefillTokens, r.contextTokens}),
                               true,
                               "the whole suffix");
         // Most of the cache moved before the handover: the rest takes far less than a whole

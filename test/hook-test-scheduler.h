@@ -105,7 +105,7 @@ class HookTestScheduler : public HandoverScheduler
         {
             SessionPlan p;
             p.imsi = s.imsi;
-            p.transfer.push_back({0, PlanRange::CONTEXT_END});
+            p.transfer.push_back({0, TokenRange::CONTEXT_END});
             p.weight = 2;
             if (!m_window.IsZero())
             {
@@ -131,7 +131,7 @@ class HookTestScheduler : public HandoverScheduler
         {
             p.prefill.push_back({0, prefix});
         }
-        p.transfer.push_back({prefix, PlanRange::CONTEXT_END});
+        p.transfer.push_back({prefix, TokenRange::CONTEXT_END});
         p.keepDecoding = m_keepDecoding;
         plan.sessions.push_back(p);
         return plan;

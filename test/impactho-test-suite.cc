@@ -163,10 +163,10 @@ RunImpactHoBench(const ImpactHoBench& /* b */)
 
 /// Entries in a list of ranges.
 uint64_t
-CountEntries(const std::vector<PlanRange>& ranges)
+CountEntries(const std::vector<TokenRange>& ranges)
 {
     uint64_t n = 0;
-    for (const PlanRange& r : ranges)
+    for (const TokenRange& r : ranges)
     {
         n += r.end - r.first;
     }
@@ -786,7 +786,7 @@ class ImpactHoTokenBaselinesTestCase : public ImpactHoTestCase
                 NS_TEST_ASSERT_MSG_GT(r.prefillTokens, 0u, "a prefix re-prefilled");
                 NS_TEST_ASSERT_MSG_LT_OR_EQ(r.prefillTokens, r.contextTokens, "within it");
                 const uint64_t arrived = CountEntries(r.arrived);
-                for (const PlanRange& a : r.arrived)
+                for (const TokenRange& a : r.arrived)
                 {
                     NS_TEST_ASSERT_MSG_GT_OR_EQ(a.first, r.prefillTokens, "after the prefix");
                     NS_TEST_ASSERT_MSG_LT_OR_EQ(a.end, r.contextTokens, "within the context");

@@ -79,7 +79,7 @@ TokenRequest(uint64_t imsi, uint32_t epoch, uint32_t first, uint32_t tokens)
     KvTransferRequest r;
     r.imsi = imsi;
     r.epoch = epoch;
-    r.ranges = {{first, tokens}};
+    r.ranges = {{first, uint64_t(first) + tokens}};
     r.bytesPerUnit = kTokenBytes;
     return r;
 }

@@ -35,8 +35,8 @@ using R = KvTransferReceiver;
 struct SessionView
 {
     uint32_t epoch{0};
-    std::map<uint64_t, uint64_t> announced;
-    std::map<uint64_t, uint64_t> received;
+    std::vector<TokenRange> announced;
+    std::vector<TokenRange> received;
     bool complete{false};
     uint64_t announcedBytes{0};
     uint64_t receivedBytes{0};

@@ -42,11 +42,11 @@ struct HeadersRead
     }
 };
 
-/// A 16-token block: (first, count).
-std::pair<uint32_t, uint32_t>
-Block(uint32_t first, uint32_t count = 16)
+/// A block of count tokens from first; 16 by default.
+TokenRange
+Block(uint64_t first, uint64_t count = 16)
 {
-    return {first, count};
+    return {first, first + count};
 }
 
 } // namespace
@@ -96,18 +96,18 @@ class KvOpenTransferTestCase : public TestCase
         open.open = true;
         Simulator::Schedule(Seconds(0.1), &KvTransferSender::Enqueue, tx, open);
         edgellm::RangeSet expected;
-        expected.Add(0, 16);
+        expected.Add({0, 16});
         uint64_t tokens = 16;
         for (uint32_t k = 1; k <= 10; ++k)
         {
             Simulator::Schedule(Seconds(0.1) + MilliSeconds(5 * k),
                                 [tx, k]() { tx->Append(5, 0, {Block(32 * k)}); });
-            expected.Add(32 * k, 32 * k + 16);
+            expected.Add({32 * k, 32 * k + 16});
             tokens += 16;
         }
         const Time sealAt = Seconds(0.1) + MilliSeconds(55);
         Simulator::Schedule(sealAt, [tx]() { tx->Seal(5, 0, {Block(352, 7)}); });
-        expected.Add(352, 359);
+        expected.Add({352, 359});
         tokens += 7;
 
         // imsi 6: open with no range; one range, then a seal once it is in.

@@ -415,7 +415,7 @@ class ReplanLedgerTestCase : public OnlineTestCase
                 NS_TEST_ASSERT_MSG_EQ(run.sent.withdrawn, withdrawn, "all under re-plan");
                 // What the target holds: its prefix, and the KV that arrived, once each.
                 uint64_t arrived = 0;
-                for (const PlanRange& a : r.arrived)
+                for (const TokenRange& a : r.arrived)
                 {
                     NS_TEST_ASSERT_MSG_GT_OR_EQ(a.first,
                                                 r.prefillTokens,

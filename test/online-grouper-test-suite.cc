@@ -237,11 +237,7 @@ class FakeCell : public CellPort
         Unused("EnqueueKv");
     }
 
-    void AppendKv(uint16_t,
-                  uint64_t,
-                  uint32_t,
-                  const std::vector<std::pair<uint32_t, uint32_t>>&,
-                  bool) override
+    void AppendKv(uint16_t, uint64_t, uint32_t, const std::vector<TokenRange>&, bool) override
     {
         Unused("AppendKv");
     }
@@ -264,9 +260,7 @@ class FakeCell : public CellPort
         return {};
     }
 
-    std::vector<std::pair<uint32_t, uint32_t>> GetUnsentKvRanges(uint16_t,
-                                                                 uint64_t,
-                                                                 uint32_t) const override
+    std::vector<TokenRange> GetUnsentKvRanges(uint16_t, uint64_t, uint32_t) const override
     {
         Unused("GetUnsentKvRanges");
         return {};

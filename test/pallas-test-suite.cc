@@ -63,7 +63,7 @@ class EdgeLlmPallasTestCase : public TestCase
         // The streamed ranges, in order, from the prefix's end to the context's end.
         uint64_t at = r.prefillTokens;
         uint64_t sum = 0;
-        for (const PlanRange& t : r.transferRanges)
+        for (const TokenRange& t : r.transferRanges)
         {
             NS_TEST_EXPECT_MSG_EQ(t.first, at, where << ": no gap, no overlap at " << at);
             NS_TEST_EXPECT_MSG_GT(t.end, t.first, where << ": no empty range");
@@ -77,12 +77,12 @@ class EdgeLlmPallasTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(r.transferTokens, sum, where << ": transfer tokens counted");
         NS_TEST_EXPECT_MSG_EQ(r.kvBytes, sum * bytesPerToken, where << ": KV bytes announced");
         // What the target's receiver counted: the same suffix, merged, nothing more.
-        std::vector<PlanRange> arrived = r.arrived;
-        std::sort(arrived.begin(), arrived.end(), [](const PlanRange& a, const PlanRange& b) {
+        std::vector<TokenRange> arrived = r.arrived;
+        std::sort(arrived.begin(), arrived.end(), [](const TokenRange& a, const TokenRange& b) {
             return a.first < b.first;
         });
         uint64_t cover = r.prefillTokens;
-        for (const PlanRange& a : arrived)
+        for (const TokenRange& a : arrived)
         {
             NS_TEST_EXPECT_MSG_EQ(a.first, cover, where << ": arrived without a gap or overlap");
             cover = a.end;

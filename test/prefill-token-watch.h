@@ -44,8 +44,8 @@ class PrefillTokenWatch
             edge->GetKvTransfer(cellId)->GetReceiver()->TraceConnectWithoutContext(
                 "TokensArrived",
                 Callback<void, const KvTransferHeader&>([this, cellId](const KvTransferHeader& h) {
-                    m_ids[{cellId, h.GetImsi()}].Add(h.GetFirst(),
-                                                     uint64_t(h.GetFirst()) + h.GetCount());
+                    m_ids[{cellId, h.GetImsi()}].Add(
+                        {h.GetFirst(), uint64_t(h.GetFirst()) + h.GetCount()});
                 }));
             server->GetEngine()->TraceConnectWithoutContext(
                 "PrefillStarted",

@@ -93,7 +93,7 @@ NackHeader()
     EdgeLlmUplinkHeader h;
     h.SetImsi(42);
     h.SetRequestSeq(9);
-    h.SetNack(10, {{10, 3}, {20, 1}, {4000000000u, 294967296u}});
+    h.SetNack(10, {{10, 13}, {20, 21}, {4000000000u, 4294967296ULL}});
     return h;
 }
 
@@ -354,7 +354,7 @@ TEST(EdgeLlmUplinkHeader, EveryTypeRoundTrips)
         EXPECT_EQ(ToBytes(r), ToBytes(h));
     }
     EXPECT_EQ(open.GetStartTimeNs(), 1500000000);
-    EXPECT_EQ(NackHeader().GetMissingRanges().back().End(), 4294967296ULL);
+    EXPECT_EQ(NackHeader().GetMissingRanges().back().end, 4294967296ULL);
 }
 
 TEST(EdgeLlmUplinkHeader, LayoutMatchesTheDocumentedOffsets)
@@ -444,14 +444,15 @@ TEST(EdgeLlmUplinkHeader, SettersRefuseOutOfRangeValuesByName)
                     h.SetNack(0, std::vector<TokenRange>(65, {0, 1}));
                 }),
                 HasSubstr("rangeCount = 65 is invalid; allowed: [1, 64]"));
-    EXPECT_THAT(InvalidMessage([&] { h.SetNack(5, {{4, 1}}); }), HasSubstr("ranges[0].first"));
+    EXPECT_THAT(InvalidMessage([&] { h.SetNack(5, {{4, 5}}); }), HasSubstr("ranges[0].first"));
     EXPECT_THAT(InvalidMessage([&] {
-                    h.SetNack(0, {{4, 2}, {5, 1}});
+                    h.SetNack(0, {{4, 6}, {5, 6}});
                 }),
                 HasSubstr("ranges[1].first"));
-    EXPECT_THAT(InvalidMessage([&] { h.SetNack(0, {{4, 0}}); }), HasSubstr("ranges[0].count"));
+    EXPECT_THAT(InvalidMessage([&] { h.SetNack(0, {{4, 4}}); }), HasSubstr("ranges[0].count"));
+    EXPECT_THAT(InvalidMessage([&] { h.SetNack(0, {{6, 4}}); }), HasSubstr("ranges[0].count"));
     EXPECT_THAT(InvalidMessage([&] {
-                    h.SetNack(0, {{4294967295u, 2}});
+                    h.SetNack(0, {{4294967295u, 4294967297ULL}});
                 }),
                 HasSubstr("ranges[0].first + count - 1"));
     EXPECT_THAT(InvalidMessage([&] { h.SetImsi(0); }), HasSubstr("imsi"));

@@ -55,7 +55,7 @@ class SlottedTestScheduler : public HandoverScheduler
         {
             SessionPlan p;
             p.imsi = s.imsi;
-            p.transfer.push_back({0, PlanRange::CONTEXT_END});
+            p.transfer.push_back({0, TokenRange::CONTEXT_END});
             plan.sessions.push_back(p);
         }
         if (dropOne)
@@ -76,7 +76,7 @@ class SlottedTestScheduler : public HandoverScheduler
         if (sendKvWithoutLink)
         {
             p.prefill = {{0, 10}};
-            p.transfer = {{10, PlanRange::CONTEXT_END}};
+            p.transfer = {{10, TokenRange::CONTEXT_END}};
         }
         return p;
     }
@@ -208,7 +208,7 @@ TEST_F(HandoverContractDeathTest, WithoutADirectLinkOnlyAWholeReprefill)
     v.imsi = 5;
     v.contextTokens = 300;
     const SessionPlan p = s->PlanWithoutDirectLink(v);
-    const std::vector<PlanRange> prefill = HandoverScheduler::Resolve(p.prefill, 300);
+    const std::vector<TokenRange> prefill = HandoverScheduler::Resolve(p.prefill, 300);
     ASSERT_EQ(prefill.size(), 1u);
     EXPECT_EQ(prefill[0].first, 0u);
     EXPECT_EQ(prefill[0].end, 300u);

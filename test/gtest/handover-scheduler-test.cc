@@ -83,7 +83,7 @@ ExpectPrefixPlan(const HandoverPlanInput& in, const HandoverPlan& plan, uint64_t
         else
         {
             ASSERT_EQ(prefill.size(), 1u);
-            EXPECT_EQ(prefill[0], (PlanRange{0, P}));
+            EXPECT_EQ(prefill[0], (TokenRange{0, P}));
         }
         if (P == v.contextTokens)
         {
@@ -92,7 +92,7 @@ ExpectPrefixPlan(const HandoverPlanInput& in, const HandoverPlan& plan, uint64_t
         else
         {
             ASSERT_EQ(transfer.size(), 1u);
-            EXPECT_EQ(transfer[0], (PlanRange{P, v.contextTokens}));
+            EXPECT_EQ(transfer[0], (TokenRange{P, v.contextTokens}));
         }
         EXPECT_EQ(p->resume, SessionPlan::ALL_ARRIVED);
     }
@@ -188,7 +188,7 @@ TEST(HandoverSchedulerTest, CheckPlanRefusesGapsOverlapsAndNonPrefixPrefills)
     HandoverPlan plan = CreateObject<CtHoScheduler>()->Plan(in);
     EXPECT_EQ(HandoverScheduler::CheckPlan(in, plan, "t"), "");
     HandoverPlan gap = plan;
-    gap.sessions[0].transfer = {{gap.sessions[0].transfer[0].first + 16, PlanRange::CONTEXT_END}};
+    gap.sessions[0].transfer = {{gap.sessions[0].transfer[0].first + 16, TokenRange::CONTEXT_END}};
     EXPECT_NE(HandoverScheduler::CheckPlan(in, gap, "t").find("neither prefilled nor sent"),
               std::string::npos);
     HandoverPlan middle = plan;

@@ -134,7 +134,7 @@ TEST(ImpactHoBaselinesTest, HybridPlansCtHosSplitInPositionOrderWithTheWindow)
     EXPECT_EQ(p.prefill[0].end, plan.prefixTokens);
     ASSERT_EQ(p.transfer.size(), 1u);
     EXPECT_EQ(p.transfer[0].first, plan.prefixTokens);
-    EXPECT_EQ(p.transfer[0].end, PlanRange::CONTEXT_END);
+    EXPECT_EQ(p.transfer[0].end, TokenRange::CONTEXT_END);
     EXPECT_EQ(p.unit, KvTransferHeader::TOKEN);
     EXPECT_EQ(p.resume, SessionPlan::AT_DEADLINE);
     EXPECT_EQ(p.resumeAfter, MilliSeconds(500));

@@ -86,7 +86,7 @@ TEST(ImpactHoSchedulerTest, PlansOneEntryRangeInRankOrderWithTheWindow)
     EXPECT_EQ(p.unit, KvTransferHeader::ENTRY);
     ASSERT_EQ(p.transfer.size(), 1u);
     EXPECT_EQ(p.transfer[0].first, 0u);
-    EXPECT_EQ(p.transfer[0].end, PlanRange::CONTEXT_END);
+    EXPECT_EQ(p.transfer[0].end, TokenRange::CONTEXT_END);
     EXPECT_EQ(p.resume, SessionPlan::AT_DEADLINE);
     EXPECT_EQ(p.resumeAfter, MilliSeconds(500));
     s->SetAttribute("Window", TimeValue(Time(0)));

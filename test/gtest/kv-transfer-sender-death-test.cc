@@ -112,36 +112,42 @@ TEST(KvTransferSenderDeathTest, AppendAndSealMisuseStopsTheRun)
     EXPECT_FALSE(sender->IsOpen(4, 1)) << "enqueued closed";
     EXPECT_FALSE(sender->IsOpen(3, 0)) << "another epoch";
 
-    EXPECT_DEATH(sender->Append(9, 1, {{16, 16}}),
+    EXPECT_DEATH(sender->Append(9, 1, {{16, 32}}),
                  "KvTransferSender::Append: imsi 9 epoch 1 is not queued");
-    EXPECT_DEATH(sender->Append(3, 2, {{16, 16}}),
+    EXPECT_DEATH(sender->Append(3, 2, {{16, 32}}),
                  "KvTransferSender::Append: imsi 3 epoch 2 is not queued");
-    EXPECT_DEATH(sender->Append(4, 1, {{16, 16}}),
+    EXPECT_DEATH(sender->Append(4, 1, {{16, 32}}),
                  "KvTransferSender::Append: imsi 4 epoch 1 is not open");
     EXPECT_DEATH(sender->Seal(4, 1), "KvTransferSender::Seal: imsi 4 epoch 1 is not open");
-    EXPECT_DEATH(sender->Append(3, 1, {{16, 0}}), "an empty range at 16; count is >= 1");
-    EXPECT_DEATH(sender->Append(3, 1, {{8, 16}}),
+    EXPECT_DEATH(sender->Append(3, 1, {{16, 16}}), "an empty range \\[16, 16\\); end is > first");
+    EXPECT_DEATH(sender->Append(3, 1, {{20, 10}}), "an empty range \\[20, 10\\); end is > first");
+    EXPECT_DEATH(sender->Append(3, 1, {{8, 24}}),
                  "range \\[8, 24\\) overlaps a range the transfer holds");
-    EXPECT_DEATH(sender->Append(3, 1, {{16, 16}, {20, 4}}),
+    EXPECT_DEATH(sender->Append(3, 1, {{16, 32}, {20, 24}}),
                  "range \\[20, 24\\) overlaps a range the transfer holds");
-    EXPECT_DEATH(sender->Append(3, 1, {{0xFFFFFFF0u, 32}}), "ends past 2\\^32");
+    EXPECT_DEATH(sender->Append(3, 1, {{0xFFFFFFF0u, 0x100000010u}}), "ends past 2\\^32");
     EXPECT_DEATH(sender->Seal(3, 1, {{0, 1}}),
                  "KvTransferSender::Seal: imsi 3 epoch 1: range \\[0, 1\\) overlaps");
+    // [0, 2^32) ends at 2^32, but holds one unit more than a message's 32-bit count carries.
+    KvTransferRequest whole = OpenRequest();
+    whole.imsi = 5;
+    whole.ranges = {{0, uint64_t(1) << 32}};
+    EXPECT_DEATH(sender->Enqueue(whole), "KvTransferHeader count = 4294967296 does not fit");
 
     // Valid use, then misuse of the sealed transfer.
-    sender->Append(3, 1, {{32, 16}, {16, 16}});
-    sender->Seal(3, 1, {{48, 5}});
+    sender->Append(3, 1, {{32, 48}, {16, 32}});
+    sender->Seal(3, 1, {{48, 53}});
     EXPECT_FALSE(sender->IsOpen(3, 1)) << "sealed";
     EXPECT_EQ(sender->GetBacklogBytes(), (16 + 16 + 16 + 5 + 16) * 57344u);
     EXPECT_EQ(sender->GetCounters(3).announced, (16 + 16 + 16 + 5) * 57344u);
-    EXPECT_DEATH(sender->Append(3, 1, {{64, 16}}),
+    EXPECT_DEATH(sender->Append(3, 1, {{64, 80}}),
                  "KvTransferSender::Append: imsi 3 epoch 1 is sealed already");
     EXPECT_DEATH(sender->Seal(3, 1), "KvTransferSender::Seal: imsi 3 epoch 1 is sealed already");
 
     // A cancelled open transfer is gone, and its withdrawn bytes are counted by reason.
     EXPECT_EQ(sender->Cancel(3, 1, KvDiscardReason::LINK_DOWN), 53 * 57344u);
     EXPECT_EQ(sender->GetCounters(3).withdrawnBy[2], 53 * 57344u);
-    EXPECT_DEATH(sender->Append(3, 1, {{64, 16}}), "imsi 3 epoch 1 is not queued");
+    EXPECT_DEATH(sender->Append(3, 1, {{64, 80}}), "imsi 3 epoch 1 is not queued");
     sender->Dispose();
 }
 

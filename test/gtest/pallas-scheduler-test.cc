@@ -69,9 +69,9 @@ TEST(PallasScheduler, PrepareSplitsAtTheLastFullBlock)
     const SessionPlan& p = plan.sessions.front();
     EXPECT_TRUE(p.keepDecoding);
     ASSERT_EQ(p.prefill.size(), 1u);
-    EXPECT_EQ(p.prefill.front(), (PlanRange{0, 992})); // 62 blocks of 16
+    EXPECT_EQ(p.prefill.front(), (TokenRange{0, 992})); // 62 blocks of 16
     ASSERT_EQ(p.transfer.size(), 1u);
-    EXPECT_EQ(p.transfer.front(), (PlanRange{992, PlanRange::CONTEXT_END}));
+    EXPECT_EQ(p.transfer.front(), (TokenRange{992, TokenRange::CONTEXT_END}));
     EXPECT_EQ(plan.prefixTokens, 992u);
     EXPECT_EQ(s->GetPrepared(), 1u);
     EXPECT_EQ(s->GetAdmissionRefusals(), 0u);
