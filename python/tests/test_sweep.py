@@ -73,8 +73,8 @@ def test_dask_sweep_gives_the_same_table(local_table, tmp_path):
 
 @pytest.fixture
 def worker_processes(tmp_path):
-    """A Dask scheduler and a worker as a user starts them: processes of their own, in another
-    directory, without PYTHONPATH or EDGELLM_EXAMPLES_DIR. Yields a client of theirs."""
+    """A Dask scheduler and two workers as a user starts them: processes of their own, in
+    another directory, without PYTHONPATH or EDGELLM_EXAMPLES_DIR. Yields a client of theirs."""
     distributed = pytest.importorskip("distributed")
     env = {k: v for k, v in os.environ.items()
            if k not in ("PYTHONPATH", "EDGELLM_EXAMPLES_DIR")}
@@ -93,9 +93,9 @@ def worker_processes(tmp_path):
             time.sleep(0.1)
         worker = subprocess.Popen(
             [sys.executable, "-m", "distributed.cli.dask_worker", "--scheduler-file", file,
-             "--nworkers", "1", "--nthreads", "2", "--no-dashboard"], **common)
+             "--nworkers", "2", "--nthreads", "1", "--no-dashboard"], **common)
         with distributed.Client(scheduler_file=file) as client:
-            client.wait_for_workers(1, timeout=60)
+            client.wait_for_workers(2, timeout=60)
             yield client
     finally:
         for p in (worker, scheduler):
@@ -123,11 +123,12 @@ def test_dask_worker_without_the_examples_is_refused(tmp_path, worker_processes)
     missing = str(tmp_path / "no-such-examples")
     with pytest.raises(RuntimeError) as error:
         _prepare_workers(worker_processes, missing)
-    worker = list(worker_processes.scheduler_info()["workers"])[0]
-    assert "worker %s has no %s" % (worker, missing) in str(error.value)
-    # The package itself is seen there, and is importable now.
+    workers = list(worker_processes.scheduler_info()["workers"])
+    assert len(workers) == 2
+    assert any("worker %s has no %s" % (w, missing) in str(error.value) for w in workers)
+    # The package itself is seen on both, and is importable now.
     assert list(worker_processes.run(lambda: __import__("edgellm").__name__).values()) == [
-        "edgellm"]
+        "edgellm", "edgellm"]
 
 
 def test_resume_skips_runs_done(local_table, tmp_path):
