@@ -7,13 +7,8 @@
 
 #include "handover-coordinator.h"
 
-#include "ns3/abort.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
 
 namespace ns3
 {

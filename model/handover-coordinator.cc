@@ -8,7 +8,6 @@
 #include "enum-accessor.h"
 #include "explaining-checker.h"
 #include "explaining-enum-checker.h"
-#include "kv-transfer-policy.h"
 
 #include "ns3/abort.h"
 #include "ns3/enum.h"
@@ -17,10 +16,6 @@
 #include "ns3/pointer.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
-
-#include <algorithm>
-#include <cmath>
-#include <limits>
 
 namespace ns3
 {
