@@ -17,7 +17,7 @@ set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledg
                          edge-llm-kv-transfer-hardening edge-llm-server-input
                          edge-llm-kv-transfer-open edge-llm-ran edge-llm-engine edge-llm-engine-mixed edge-llm-client
                          edge-llm-serving edge-llm-handover edge-llm-contract
-                         edge-llm-backhaul edge-llm-scenario
+                         edge-llm-backhaul edge-llm-scenario edge-llm-ue-airtime
                          edge-llm-online edge-llm-sit edge-llm-lte-radio edge-llm-impactho
                          edge-llm-impactho-road edge-llm-predictor edge-llm-pallas
                          edge-llm-faults edge-llm-handover-failure edge-llm-rlf

@@ -162,6 +162,10 @@ main(int argc, char* argv[])
     cmd.AddValue("bufferTime",
                  "the star's queues hold this long at B (bytes = B x bufferTime), [0, 1] s",
                  bufferText);
+    cmd.AddValue("ueAirtime",
+                 "session: a UE is on the air from 0.5 s before its session opens until 0.2 s "
+                 "after it ends; run: every UE from the start (slower, the same draws)",
+                 config.ueAirtime);
     cmd.AddValue("outDir",
                  "write handovers.csv and sessions.csv there, each with a .json sidecar",
                  outDir);
@@ -300,6 +304,16 @@ main(int argc, char* argv[])
                   << std::setprecision(1) << point.backhaulRate.GetBitRate() / 1e9 << " Gb/s, slot "
                   << point.slot.GetMilliSeconds() << " ms, window "
                   << point.window.GetMilliSeconds() << " ms (0: none)\n";
+        uint32_t onAir = 0;
+        for (const auto& [name, scheduled] : byScheme)
+        {
+            for (const ImpactHoRoadRun& run : scheduled)
+            {
+                onAir = std::max(onAir, run.onAirPeak);
+            }
+        }
+        std::cout << "UEs on the air at once: at most " << onAir
+                  << " (--ueAirtime=" << point.ueAirtime << ")\n";
         std::cout << "scheme            HOs  mean acc  P5 acc  starved  of bound  abandoned[GB]  "
                      "worst delay[ms]  t(0.99M) P50[ms]  reached  sessions ok\n";
         for (const std::string& name : schemes)

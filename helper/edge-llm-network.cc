@@ -125,7 +125,47 @@ EdgeLlmNetwork::GetTypeId()
                           "false builds the same radio network with none of them.",
                           BooleanValue(true),
                           MakeBooleanAccessor(&EdgeLlmNetwork::m_installServing),
-                          edgellm::MakeExplainingBooleanChecker(Name("InstallServing")));
+                          edgellm::MakeExplainingBooleanChecker(Name("InstallServing")))
+            .AddAttribute(
+                "UeAirtime",
+                "run: every UE is on the air and attached from the start of the run to its "
+                "end. session: a UE attaches AttachLead before its session opens (to the cell "
+                "nearest it then) and goes off the air LeaveDelay after its session ends, once "
+                "it is in no handover; off the air it hears no cell (RanStack::SetUeOnAir), so "
+                "the radio's work follows the UEs with a session, not every UE of the run. "
+                "Needs InstallServing.",
+                StringValue("run"),
+                MakeStringAccessor(&EdgeLlmNetwork::m_ueAirtime),
+                edgellm::MakeExplainingChecker(
+                    MakeStringChecker(),
+                    Name("UeAirtime"),
+                    "run or session",
+                    [](const AttributeValue& v) {
+                        const std::string n = static_cast<const StringValue&>(v).Get();
+                        return n == "run" || n == "session" ? "" : "unknown airtime";
+                    }))
+            .AddAttribute("AttachLead",
+                          "With UeAirtime session: how long before its session opens a UE "
+                          "attaches, [0, 10 s]; an attach takes tens of ms. A UE whose session "
+                          "opens sooner than this attaches at the start.",
+                          TimeValue(MilliSeconds(500)),
+                          MakeTimeAccessor(&EdgeLlmNetwork::m_attachLead),
+                          edgellm::MakeTimeRangeChecker(Name("AttachLead"),
+                                                        Seconds(10),
+                                                        "a time in [0, 10 s]"))
+            .AddAttribute("LeaveDelay",
+                          "With UeAirtime session: how long after its session ends a UE goes "
+                          "off the air, [0, 10 s], so that its last acknowledgements leave.",
+                          TimeValue(MilliSeconds(200)),
+                          MakeTimeAccessor(&EdgeLlmNetwork::m_leaveDelay),
+                          edgellm::MakeTimeRangeChecker(Name("LeaveDelay"),
+                                                        Seconds(10),
+                                                        "a time in [0, 10 s]"))
+            .AddTraceSource("AirChange",
+                            "With UeAirtime session, a UE came on the air (its attach) or went "
+                            "off it: (IMSI, on the air).",
+                            MakeTraceSourceAccessor(&EdgeLlmNetwork::m_airChange),
+                            "ns3::EdgeLlmNetwork::AirChangeCallback");
     return tid;
 }
 
@@ -301,10 +341,26 @@ EdgeLlmNetwork::Build()
     }
 
     m_stack->InstallUeInternet(m_ueNodes, m_ueDevices);
+    // A UE's airtime follows its session, so it needs a client to end one.
+    NS_ABORT_MSG_IF(m_ueAirtime == "session" && !m_installServing,
+                    "EdgeLlmNetwork::Build: UeAirtime = session needs InstallServing = true");
+    if (m_ueAirtime == "session")
+    {
+        m_airtime = std::make_unique<UeAirtime>(m_stack, m_leaveDelay, &m_airChange);
+    }
     std::vector<uint16_t> firstCells;
     for (uint32_t j = 0; j < ueTotal; ++j)
     {
-        m_stack->Attach(m_ueDevices.Get(j), m_cellDevices.Get(m_firstCell[j]));
+        if (m_airtime)
+        {
+            const Time attach = std::max(Time(0), SessionStartOf(j) - m_attachLead);
+            m_firstCell[j] = NearestCellAt(j, attach);
+            m_airtime->Add(m_ueDevices.Get(j), m_cellDevices.Get(m_firstCell[j]), attach);
+        }
+        else
+        {
+            m_stack->Attach(m_ueDevices.Get(j), m_cellDevices.Get(m_firstCell[j]));
+        }
         firstCells.push_back(m_cellIds[m_firstCell[j]]);
     }
     if (trigger == HandoverTrigger::PLANNED)
@@ -328,12 +384,22 @@ EdgeLlmNetwork::Build()
     m_clients = m_edge->InstallClients(m_ueDevices, firstCells);
     for (uint32_t j = 0; j < ueTotal; ++j)
     {
-        const Time start = j < moving && !m_ues[j].sessionStart.IsStrictlyNegative()
-                               ? m_ues[j].sessionStart
-                               : m_sessionStart + m_sessionStagger * static_cast<int64_t>(j);
-        m_clients.Get(j)->SetStartTime(start);
+        m_clients.Get(j)->SetStartTime(SessionStartOf(j));
+        if (m_airtime)
+        {
+            m_clients.Get(j)->TraceConnectWithoutContext(
+                "SessionComplete",
+                Callback<void, uint64_t>([this, j](uint64_t) { m_airtime->SessionEnded(j); }));
+        }
     }
     m_observer = m_edge->InstallObserver(m_cellDevices);
+    if (m_airtime)
+    {
+        const Callback<void, uint64_t, uint16_t> back(
+            [this](uint64_t imsi, uint16_t) { m_airtime->Reconnected(imsi); });
+        m_observer->TraceConnectWithoutContext("HandoverDone", back);
+        m_observer->TraceConnectWithoutContext("Reattached", back);
+    }
     if (m_hasFaults)
     {
         std::vector<Ptr<LlmEngine>> engines;
@@ -409,9 +475,40 @@ EdgeLlmNetwork::PlanHandovers()
     }
 }
 
+Time
+EdgeLlmNetwork::SessionStartOf(uint32_t j) const
+{
+    return j < m_ues.size() && !m_ues[j].sessionStart.IsStrictlyNegative()
+               ? m_ues[j].sessionStart
+               : m_sessionStart + m_sessionStagger * static_cast<int64_t>(j);
+}
+
+uint32_t
+EdgeLlmNetwork::NearestCellAt(uint32_t j, Time t) const
+{
+    if (j >= m_ues.size())
+    {
+        return m_firstCell[j]; // a resident stands at its cell
+    }
+    const EdgeLlmUeSpec& ue = m_ues[j];
+    if (!ue.route.empty())
+    {
+        return m_layout->GetNearestCell(UeTrajectory(ue.route).GetPosition(t.GetSeconds()));
+    }
+    const double moving = std::max(0.0, (t - ue.moveStart).GetSeconds());
+    return m_layout->GetNearestCell(
+        ue.start + Vector(ue.velocity.x * moving, ue.velocity.y * moving, ue.velocity.z * moving));
+}
+
 void
 EdgeLlmNetwork::RequestPlanned(std::size_t h)
 {
+    if (m_airtime && !m_airtime->IsOnAir(m_planned[h].ue))
+    {
+        // Off the air it measures nothing, and would fail the handover's random access.
+        ++m_plannedOffAir;
+        return;
+    }
     if (m_giveUp[h].IsStrictlyNegative())
     {
         ++m_plannedDropped;
@@ -458,6 +555,18 @@ uint32_t
 EdgeLlmNetwork::GetPlannedDropped() const
 {
     return m_plannedDropped;
+}
+
+uint32_t
+EdgeLlmNetwork::GetPlannedOffAir() const
+{
+    return m_plannedOffAir;
+}
+
+const UeAirtime*
+EdgeLlmNetwork::GetUeAirtime() const
+{
+    return m_airtime.get();
 }
 
 uint32_t

@@ -10,6 +10,7 @@
 #include "edge-llm-helper.h"
 #include "fault-config.h"
 #include "ran-stack.h"
+#include "ue-airtime.h"
 #include "ue-trajectory.h"
 
 #include "ns3/application-container.h"
@@ -18,6 +19,7 @@
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
 #include "ns3/nstime.h"
+#include "ns3/traced-callback.h"
 #include "ns3/vector.h"
 
 #include <cstdint>
@@ -74,6 +76,11 @@ struct EdgeLlmUeSpec
  * PlannedPatience has passed or its next planned handover is due; a crossing into a cell
  * that is not an X2 neighbour of the source is not requested, and counted as dropped.
  *
+ * With UeAirtime "session" a UE is on the air only while its session matters (UeAirtime): it
+ * attaches AttachLead before its session opens, to the cell nearest it then, and goes off the
+ * air LeaveDelay after the session ends. A planned handover of a UE off the air is not
+ * requested; GetPlannedOffAir() counts them.
+ *
  * With InstallServing false the network has the same radio, mobility and handovers with no
  * servers, backhaul, clients or observer.
  *
@@ -92,6 +99,13 @@ class EdgeLlmNetwork : public Object
      * \return the object TypeId
      */
     static TypeId GetTypeId();
+    /**
+     * TracedCallback signature of AirChange.
+     * \param imsi the UE
+     * \param onAir true: it came on the air; false: it went off
+     */
+    typedef void (*AirChangeCallback)(uint64_t imsi, bool onAir);
+
     /// An LTE stack, a line of 3 cells, a link per neighbour pair, and no UEs yet.
     EdgeLlmNetwork();
     ~EdgeLlmNetwork() override;
@@ -134,6 +148,15 @@ class EdgeLlmNetwork : public Object
     uint32_t GetPlannedRetries() const;
     /// \return planned handovers not requested (UE served elsewhere, not ready, or no X2)
     uint32_t GetPlannedDropped() const;
+
+    /// \return planned handovers not requested because their UE was off the air (UeAirtime)
+    uint32_t GetPlannedOffAir() const;
+
+    /**
+     * \return what keeps the UEs on the air only while their sessions matter, after Build()
+     *         with UeAirtime "session"; else null
+     */
+    const UeAirtime* GetUeAirtime() const;
 
     /// \return the moving UEs; the first ones in GetUeNodes()
     uint32_t GetMovingUeCount() const;
@@ -211,6 +234,19 @@ class EdgeLlmNetwork : public Object
      */
     void PlannedDone(RanStack::RequestOutcome outcome);
 
+    /**
+     * \param j a UE's index in GetUeNodes()
+     * \return when its session opens
+     */
+    Time SessionStartOf(uint32_t j) const;
+
+    /**
+     * \param j a UE's index in GetUeNodes()
+     * \param t a time
+     * \return the layout index of the cell nearest it at t
+     */
+    uint32_t NearestCellAt(uint32_t j, Time t) const;
+
     std::string m_trigger;            //!< Trigger
     Time m_sessionStart;              //!< SessionStart
     Time m_sessionStagger;            //!< SessionStagger
@@ -218,6 +254,9 @@ class EdgeLlmNetwork : public Object
     double m_residentOffset;          //!< ResidentOffset, m
     Time m_patience;                  //!< PlannedPatience
     bool m_installServing;            //!< InstallServing
+    std::string m_ueAirtime;          //!< UeAirtime
+    Time m_attachLead;                //!< AttachLead
+    Time m_leaveDelay;                //!< LeaveDelay
     bool m_built{false};              //!< Build was called
     std::vector<EdgeLlmUeSpec> m_ues; //!< AddUe
 
@@ -242,6 +281,9 @@ class EdgeLlmNetwork : public Object
     bool m_hasFaults{false};                       //!< SetFaults was called
     FaultConfig m_faultConfig;                     //!< SetFaults
     std::unique_ptr<FaultInjection> m_faults;      //!< installed by Build, if SetFaults
+    std::unique_ptr<UeAirtime> m_airtime;          //!< made by Build, if UeAirtime is session
+    uint32_t m_plannedOffAir{0};                   //!< planned handovers of UEs off the air
+    TracedCallback<uint64_t, bool> m_airChange;    //!< AirChange
 };
 
 } // namespace ns3

@@ -186,6 +186,10 @@ ImpactHoRoadConfig::Check() const
         e << "--overload = " << overload
           << " is invalid; allowed: equalized-bytes, winner-take-all or admission";
     }
+    else if (ueAirtime != "session" && ueAirtime != "run")
+    {
+        e << "--ueAirtime = " << ueAirtime << " is invalid; allowed: session or run";
+    }
     return e.str();
 }
 
@@ -221,7 +225,8 @@ ImpactHoRoadConfig::ToParameters() const
             {"order", order},
             {"overload", overload},
             {"bufferTime", std::to_string(bufferTime.GetMicroSeconds()) + "us"},
-            {"backhaulMtu", std::to_string(backhaulMtu)}};
+            {"backhaulMtu", std::to_string(backhaulMtu)},
+            {"ueAirtime", ueAirtime}};
 }
 
 std::vector<std::pair<std::string, std::string>>
@@ -235,6 +240,7 @@ ImpactHoRoadConfig::FlagAttributes()
             {"overload", "ns3::ImpactHoScheduler::Overload"},
             {"bufferTime", "ns3::StarBackhaulTopology::QueueSize"},
             {"backhaulMtu", "ns3::StarBackhaulTopology::Mtu"},
+            {"ueAirtime", "ns3::EdgeLlmNetwork::UeAirtime"},
             {"kvProfile", "ns3::HandoverCoordinator::KvEntryBytes"},
             {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"},
             {"backhaulRate", "ns3::KvTransferSender::SocketBufferBytes"}};
@@ -404,6 +410,8 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         net->AddUe(ue);
     }
     net->SetAttribute("Trigger", StringValue("a3"));
+    // Each UE matters from its session's start to its end, and the radio's work with it.
+    net->SetAttribute("UeAirtime", StringValue(c.ueAirtime));
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
     edge->SetScheme(scheme);
     if (IsImpactScheme(typeName))
@@ -527,6 +535,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         run.ledgerBalances = run.ledgerBalances && s.announced == s.sent + s.withdrawn &&
                              s.sent == r.received + r.stale;
     }
+    run.onAirPeak = net->GetUeAirtime() ? net->GetUeAirtime()->GetOnAirPeak() : sessions;
     run.results = CollectRunResults(scheme, run.records, net->GetClients());
     NoteClosedSessions(run.results, coordinator->GetClosedSessions());
     Simulator::Destroy();

@@ -61,6 +61,9 @@ struct ImpactHoRoadConfig
     std::string order{"importance"}; //!< importance or random
     /// ImpactHO's Overload: equalized-bytes, winner-take-all or admission
     std::string overload{"equalized-bytes"};
+    /// EdgeLlmNetwork's UeAirtime: session (a UE is on the air from shortly before its
+    /// session until shortly after it) or run (every UE from the start)
+    std::string ueAirtime{"session"};
 
     /**
      * \brief Check the settings without stopping the program.
@@ -110,6 +113,7 @@ struct ImpactHoRoadRun
     uint64_t budgetBytes{0};    //!< the impact schemes: the sum of every slot budget given
     uint64_t sentBytes{0};      //!< KV bytes handed to TCP, all sessions
     double worstDelayS{0};      //!< the longest handover delay, hoStart to resume, s
+    uint32_t onAirPeak{0};      //!< most UEs on the air at once; every UE with ueAirtime run
     /// per migrated handover (as accuracy): from its start until the fraction that had
     /// arrived (and its prefix) gave A >= 0.99 M, s; NaN if that never happened. For the
     /// entry-unit schemes it is read from the target receiver's DataArrived; the others need

@@ -8,6 +8,7 @@
 #include "lte-radio-defaults.h"
 
 #include "ns3/boolean.h"
+#include "ns3/component-carrier-ue.h"
 #include "ns3/double.h"
 #include "ns3/explaining-checker.h"
 #include "ns3/internet-stack-helper.h"
@@ -19,6 +20,7 @@
 #include "ns3/lte-local-breakout.h"
 #include "ns3/lte-measurement-reports.h"
 #include "ns3/lte-ran-observer.h"
+#include "ns3/lte-spectrum-phy.h"
 #include "ns3/lte-ue-net-device.h"
 #include "ns3/lte-ue-phy.h"
 #include "ns3/lte-ue-rrc.h"
@@ -329,6 +331,43 @@ void
 LteRanStack::Attach(Ptr<NetDevice> ue, Ptr<NetDevice> cell)
 {
     m_lte->Attach(Ue(ue, "Attach"), Enb(cell, "Attach"));
+}
+
+void
+LteRanStack::SetUeOnAir(Ptr<NetDevice> ue, bool on)
+{
+    // Only the downlink PHYs receive; a UE's uplink PHY transmits.
+    for (const auto& [id, carrier] : Ue(ue, "SetUeOnAir")->GetCcMap())
+    {
+        Ptr<LteSpectrumPhy> dl = carrier->GetPhy()->GetDownlinkSpectrumPhy();
+        if (on)
+        {
+            // A UE that never synchronised with a cell is on no channel yet: it joins the
+            // downlink's, with its bandwidth's spectrum model, when it first does.
+            if (dl->GetRxSpectrumModel())
+            {
+                dl->GetChannel()->AddRx(dl);
+            }
+        }
+        else
+        {
+            dl->GetChannel()->RemoveRx(dl);
+        }
+    }
+}
+
+bool
+LteRanStack::IsUeConnected(Ptr<NetDevice> ue) const
+{
+    const uint16_t cellId = Ue(ue, "IsUeConnected")->GetRrc()->GetCellId();
+    for (uint32_t i = 0; i < m_cells.GetN(); ++i)
+    {
+        if (GetCellId(m_cells.Get(i)) == cellId)
+        {
+            return GetReadiness(ue, m_cells.Get(i)) == READY;
+        }
+    }
+    return false;
 }
 
 Ipv4InterfaceContainer

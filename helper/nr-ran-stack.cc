@@ -20,6 +20,7 @@
 #include "ns3/nr-gnb-rrc.h"
 #include "ns3/nr-local-breakout.h"
 #include "ns3/nr-ran-observer.h"
+#include "ns3/nr-spectrum-phy.h"
 #include "ns3/nr-ue-net-device.h"
 #include "ns3/nr-ue-phy.h"
 #include "ns3/nr-ue-rrc.h"
@@ -385,6 +386,38 @@ void
 NrRanStack::Attach(Ptr<NetDevice> ue, Ptr<NetDevice> cell)
 {
     m_nr->AttachToGnb(Ue(ue, "Attach"), Gnb(cell, "Attach"));
+}
+
+void
+NrRanStack::SetUeOnAir(Ptr<NetDevice> ue, bool on)
+{
+    Ptr<NrUeNetDevice> dev = Ue(ue, "SetUeOnAir");
+    for (uint32_t i = 0; i < dev->GetCcMapSize(); ++i)
+    {
+        Ptr<NrSpectrumPhy> phy = dev->GetPhy(i)->GetSpectrumPhy();
+        if (on)
+        {
+            phy->GetSpectrumChannel()->AddRx(phy);
+        }
+        else
+        {
+            phy->GetSpectrumChannel()->RemoveRx(phy);
+        }
+    }
+}
+
+bool
+NrRanStack::IsUeConnected(Ptr<NetDevice> ue) const
+{
+    const uint16_t cellId = Ue(ue, "IsUeConnected")->GetRrc()->GetCellId();
+    for (uint32_t i = 0; i < m_cells.GetN(); ++i)
+    {
+        if (GetCellId(m_cells.Get(i)) == cellId)
+        {
+            return GetReadiness(ue, m_cells.Get(i)) == READY;
+        }
+    }
+    return false;
 }
 
 Ipv4InterfaceContainer

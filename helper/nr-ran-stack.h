@@ -57,6 +57,8 @@ class NrRanStack : public RanStack
     void AddX2(Ptr<Node> a, Ptr<Node> b) override;
     void InstallUeInternet(const NodeContainer& nodes, const NetDeviceContainer& devices) override;
     void Attach(Ptr<NetDevice> ue, Ptr<NetDevice> cell) override;
+    void SetUeOnAir(Ptr<NetDevice> ue, bool on) override;
+    bool IsUeConnected(Ptr<NetDevice> ue) const override;
     Ipv4InterfaceContainer InstallUplinkRoutes(const NodeContainer& nodes) override;
     Ptr<RanDownlink> CreateLocalBreakout(Ptr<NetDevice> cell) override;
     Ptr<RanObserver> CreateObserver() override;

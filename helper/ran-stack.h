@@ -144,6 +144,29 @@ class RanStack : public Object
     virtual void Attach(Ptr<NetDevice> ue, Ptr<NetDevice> cell) = 0;
 
     /**
+     * \brief Take a UE's radio off the air, or put it back on.
+     *
+     * Off the air, the UE's receivers leave the RAN's channels: it hears no base station, so
+     * it measures, decodes and reports nothing, and no transmission is delivered to it. That
+     * is most of what a UE costs a run. Its PHY's own subframe clock still runs (the RAN
+     * models give no way to stop it), and a cell it is connected to keeps its context. Take a
+     * UE off the air before it attaches, or when it is connected and has no traffic left.
+     * A UE puts itself back on whenever it synchronises with a cell: at its attach, and at a
+     * handover its cell had decided before it went off (an LTE UE is on no channel before its
+     * first attach).
+     * \param ue a UE device of this stack; another stops the run
+     * \param on true: on the air, as installed
+     */
+    virtual void SetUeOnAir(Ptr<NetDevice> ue, bool on) = 0;
+
+    /**
+     * \param ue a UE device of this stack; another stops the run
+     * \return whether it is connected normally to a cell, at both ends: attached, and in no
+     *         handover, nor one its cell is preparing
+     */
+    virtual bool IsUeConnected(Ptr<NetDevice> ue) const = 0;
+
+    /**
      * \brief Give each base-station node an address the UEs reach through the core, for the
      * uplink of a server on it.
      * \param nodes the base-station nodes, their RAN devices and X2 installed
