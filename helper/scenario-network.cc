@@ -131,6 +131,7 @@ BuildScenarioNetwork(const ScenarioOptions& o)
     }
     // 4. What hands them over, and what the servers do about it.
     net->SetAttribute("Trigger", StringValue(o.trigger));
+    net->SetAttribute("UeAirtime", StringValue(o.ueAirtime));
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
     edge->SetScheme(o.scheme);
     // After the scheme, which drops scheduler attributes set before it; before the KV

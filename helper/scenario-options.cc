@@ -74,6 +74,10 @@ ScenarioOptions::AddTo(CommandLine& cmd)
                  "routes: each UE leaves its first cell up to this many legs after 1 s",
                  departureSpread);
     cmd.AddValue("trigger", "a3, a2a4, planned or none", trigger);
+    cmd.AddValue("ueAirtime",
+                 "run (every UE on the air from the start) or session (a UE on the air from "
+                 "0.5 s before its session until 0.2 s after it)",
+                 ueAirtime);
     cmd.AddValue("tokens", "tokens each session generates, [1, 1000000]", tokens);
     cmd.AddValue("simTime", "when the run stops", simTime);
 }
@@ -109,6 +113,7 @@ ScenarioOptions::FlagAttributes()
             {"speedSpread", "ns3::GridRandomRoute::SpeedSpread"},
             {"departureSpread", "ns3::GridRandomRoute::DepartureSpread"},
             {"trigger", "ns3::EdgeLlmNetwork::Trigger"},
+            {"ueAirtime", "ns3::EdgeLlmNetwork::UeAirtime"},
             {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"}};
 }
 
@@ -165,6 +170,10 @@ ScenarioOptions::Check() const
     else if (trigger != "a3" && trigger != "a2a4" && trigger != "planned" && trigger != "none")
     {
         e << "--trigger = " << trigger << " is invalid; allowed: a3, a2a4, planned or none";
+    }
+    else if (ueAirtime != "run" && ueAirtime != "session")
+    {
+        e << "--ueAirtime = " << ueAirtime << " is invalid; allowed: run or session";
     }
     else if (!edgellm::ParseTime(simTime, time) || !(time > Seconds(1)))
     {
@@ -253,6 +262,7 @@ ScenarioOptions::ToParameters() const
             {"speedSpread", std::to_string(speedSpread)},
             {"departureSpread", std::to_string(departureSpread)},
             {"trigger", trigger},
+            {"ueAirtime", ueAirtime},
             {"tokens", std::to_string(tokens)},
             {"simTime", simTime},
             {"scheme", scheme}};

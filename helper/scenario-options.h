@@ -52,6 +52,7 @@ struct ScenarioOptions
     double speedSpread{0.25};
     double departureSpread{1};       //!< --departureSpread: on routes, legs after 1 s
     std::string trigger{"planned"};  //!< --trigger: a3, a2a4, planned or none
+    std::string ueAirtime{"run"};    //!< --ueAirtime: run or session (EdgeLlmNetwork)
     uint32_t tokens{400};            //!< --tokens: each session generates
     std::string simTime{"12s"};      //!< --simTime: text, so an error names the flag
     std::string scheme{"ctho"};      //!< --scheme: one registered scheme

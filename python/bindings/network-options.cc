@@ -54,6 +54,7 @@ const std::vector<OptionName> kOptions{
     {"speed_spread", "speedSpread"},
     {"departure_spread", "departureSpread"},
     {"trigger", "trigger"},
+    {"ue_airtime", "ueAirtime"},
     {"tokens", "tokens"},
     {"sim_time", "simTime"},
     {"scheme", "scheme"},
@@ -255,6 +256,7 @@ ReadNetworkOptions(const std::map<std::string, std::string>& given,
                                       std::make_pair("backhaulRate", &o.backhaulRate),
                                       std::make_pair("mobility", &o.mobility),
                                       std::make_pair("trigger", &o.trigger),
+                                      std::make_pair("ueAirtime", &o.ueAirtime),
                                       std::make_pair("simTime", &o.simTime),
                                       std::make_pair("scheme", &o.scheme)})
     {

@@ -199,6 +199,11 @@ NetworkTraces()
          "ns3::PallasScheduler::WindowTracedCallback",
          {"window_s", "sit_s"},
          &Plain<Time, Time>},
+        {"AirChange",
+         "network",
+         "ns3::EdgeLlmNetwork::AirChangeCallback",
+         {"imsi", "on_air"},
+         &Plain<uint64_t, bool>},
     };
     return traces;
 }

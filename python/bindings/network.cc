@@ -76,6 +76,10 @@ std::vector<Ptr<Object>>
 Network::Part(const std::string& part) const
 {
     Ptr<HandoverCoordinator> coordinator = m_net->GetEdgeLlmHelper()->GetCoordinator();
+    if (part == "network")
+    {
+        return {m_net};
+    }
     if (part == "observer")
     {
         return {m_net->GetObserver()};

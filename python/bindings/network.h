@@ -62,7 +62,7 @@ struct TraceCallables
 struct NetworkTrace
 {
     std::string name;                   //!< the ns-3 trace source's name, e.g. HandoverStarted
-    std::string part;                   //!< observer, coordinator, clients or scheduler
+    std::string part;                   //!< network, observer, coordinator, clients or scheduler
     std::string signature;              //!< the callback type the source declares
     std::vector<std::string> arguments; //!< what the callable gets, in order, with units
     /// the callback for the index-th callable of a set

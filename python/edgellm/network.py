@@ -24,8 +24,8 @@ __all__ = ["Network", "network_traces"]
 _INTEGERS = ("cells", "columns", "rows", "ues", "tokens", "seed", "run")
 _NUMBERS = ("spacing", "arrival_rate", "speed", "speed_spread", "departure_spread",
             "backhaul_loss", "gpu_load")
-_WORDS = ("ran", "layout", "backhaul", "mobility", "trigger", "scheme", "cross_traffic",
-          "stall_policy")
+_WORDS = ("ran", "layout", "backhaul", "mobility", "trigger", "ue_airtime", "scheme",
+          "cross_traffic", "stall_policy")
 _QUANTITIES = {
     "backhaul_rate": "4.5Gbps", "sim_time": "12s", "outage_after": "50ms",
     "outage_for": "1s", "cross_traffic_rate": "1Gbps", "cross_traffic_start": "2s",
@@ -91,7 +91,9 @@ class Network:
     "poisson"), ``arrival_rate`` (UEs/s, poisson), ``speed`` (m/s, 20), ``speed_spread``
     (routes: each UE's speed is speed x (1 + u), u uniform in [-speed_spread, speed_spread];
     0.25), ``departure_spread`` (routes: each UE leaves its first cell up to this many legs
-    after 1 s; 1), ``trigger`` ("planned", "a3", "a2a4" or "none"), ``tokens`` (per session,
+    after 1 s; 1), ``trigger`` ("planned", "a3", "a2a4" or "none"), ``ue_airtime`` ("run":
+    every UE on the air from the start; "session": from 0.5 s before its session until 0.2 s
+    after it, so the radio's work follows the UEs with a session), ``tokens`` (per session,
     400), ``sim_time`` (the horizon of routes and arrivals and run()'s default end, "12s"),
     ``scheme`` (a registered scheme, "ctho"), ``seed`` and ``run`` (ns-3's RngSeed and RngRun,
     1 and 1), and the fault
@@ -112,7 +114,7 @@ class Network:
     def __init__(self, *, ran=None, layout=None, cells=None, columns=None, rows=None,
                  spacing=None, backhaul=None, backhaul_rate=None, ues=None, mobility=None,
                  arrival_rate=None, speed=None, speed_spread=None, departure_spread=None,
-                 trigger=None, tokens=None, sim_time=None, scheme=None, seed=None, run=None,
+                 trigger=None, ue_airtime=None, tokens=None, sim_time=None, scheme=None, seed=None, run=None,
                  backhaul_loss=None, outage_after=None,
                  outage_for=None, cross_traffic=None, cross_traffic_rate=None,
                  cross_traffic_start=None, cross_traffic_for=None, stall_policy=None,

@@ -149,6 +149,8 @@ def test_grid_traces_fire_where_the_scheme_has_them(grid):
     (dict(sim_time="soon"), ValueError, "sim_time = soon is invalid"),
     (dict(stall_timeout="-1s"), ValueError, "stall_timeout = -1s is invalid"),
     (dict(seed=0), ValueError, "seed = 0 is invalid"),
+    (dict(ue_airtime="sometimes"), ValueError,
+     "ue_airtime = sometimes is invalid; allowed: run or session"),
     (dict(scheme="impactho", scheduler_attributes={"Windoe": "300ms"}), ValueError,
      "scheduler_attributes: Windoe = 300ms is invalid; allowed: an attribute of "
      "ns3::ImpactHoScheduler"),
@@ -262,3 +264,31 @@ def test_run_and_close_from_a_callback_are_refused():
     assert lines["close"] == "edgellm.Network: close() was called from a callback of the run"
     now, sessions = lines["now"].split()
     assert float(now) == 3.0 and int(sessions) > 0
+
+
+AIRTIME = r"""
+import json
+import edgellm
+
+# The default road's 3 UEs, each session of 100 tokens; they attach at the start (their
+# sessions open within 0.5 s of it) and leave once their sessions are over.
+net = edgellm.Network(ue_airtime="session", tokens=100, sim_time="8s", seed=1, run=1)
+changes, complete = [], {}
+net.connect("AirChange", lambda imsi, on: changes.append([imsi, on, net.now]))
+net.connect("SessionComplete", lambda imsi: complete.setdefault(imsi, net.now))
+net.run()
+print(json.dumps({"changes": changes, "complete": complete}))
+"""
+
+
+def test_ue_airtime_session_takes_each_ue_off_the_air_after_its_session():
+    result = json.loads(_child(AIRTIME))
+    complete = {int(k): v for k, v in result["complete"].items()}
+    assert len(complete) == 3
+    for imsi, done in complete.items():
+        mine = [(on, t) for i, on, t in result["changes"] if i == imsi]
+        # Off 0.2 s (LeaveDelay) after its last token, or a little later while it hands over;
+        # a UE that comes back on for a handover decided before it left goes off again.
+        assert mine and mine[0][0] is False, (imsi, mine)
+        assert done + 0.2 - 1e-9 <= mine[0][1] < done + 0.5, (imsi, done, mine)
+        assert mine[-1][0] is False, (imsi, mine)
