@@ -9,10 +9,14 @@ high-water mark. Writes, into --out:
   scaling.png               wall time and peak RSS against UEs, cells and context (the
                             sweeps of more than one point)
   <program>.txt             what each other benchmark printed
+  impactho-road-68.txt,     ImpactHO's 60 s road (edge-llm-bench-impactho --simTime=68) and
+  impactho-road-68.md       its LTE-only floor, each against the stored baseline of an earlier
+                            version of the module measured on the same machine
+                            (benchmarks/results/baseline/), as ratios
 
-The full set takes about 10 minutes on two cores (the simulated times are capped so that it
+The full set takes about 15 minutes on two cores (the simulated times are capped so that it
 stays well under half an hour); --smoke runs everything at the tiniest sizes, in seconds, to
-check that it all builds and runs.
+check that it all builds and runs (and reads the stored baseline).
 
 Needs Debian's python3-matplotlib: run it with /usr/bin/python3.
 """
@@ -20,6 +24,7 @@ Needs Debian's python3-matplotlib: run it with /usr/bin/python3.
 import argparse
 import csv
 import os
+import re
 import subprocess
 import sys
 import time
@@ -64,6 +69,12 @@ SMOKE_SWEEPS = [
      "base": {"layout": "grid", "ues": 2, "columns": 2, "rows": 2, "context": 1024},
      "sim_s": 8},
 ]
+
+# The 60 s road of ImpactHO against the stored baseline: the program's arguments and the file
+# that holds what the baseline version printed for them.
+ROAD_ARGS = ["--simTime=68"]
+ROAD_BASELINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "results", "baseline",
+                             "edge-llm-bench-impactho-68.txt")
 
 AXIS_LABELS = {"ues": "UEs", "cells": "cells (eNBs)", "context": "context (prompt tokens)"}
 
@@ -121,6 +132,59 @@ def run_others(bench_dir, out, smoke):
             print(text, file=sys.stderr)
             failed.append(name)
     return failed
+
+
+def read_road_rows(text):
+    """The kv and floor rows of edge-llm-bench-impactho's output: {run: (wall s, handovers,
+    sessions ok)}; raises ValueError if either is missing."""
+    rows = {}
+    for line in text.splitlines():
+        m = re.match(r"^(kv|floor)\s+\S+\s+([\d.]+)\s+[\d.]+\s+[\d.]+\s+[\d.]+\s+(\d+)\s+(\S+)",
+                     line)
+        if m:
+            rows[m.group(1)] = (float(m.group(2)), int(m.group(3)), m.group(4))
+    if set(rows) != {"kv", "floor"}:
+        raise ValueError("no kv and floor rows in edge-llm-bench-impactho's output")
+    return rows
+
+
+def run_road_baseline(bench_dir, out, smoke):
+    """Run the 60 s road beside its floor and compare both with the stored baseline; return
+    the names of what failed."""
+    with open(ROAD_BASELINE, encoding="utf-8") as f:
+        baseline_text = f.read()
+    try:
+        baseline = read_road_rows(baseline_text)
+    except ValueError as e:
+        print(f"{ROAD_BASELINE}: {e}", file=sys.stderr)
+        return ["the stored baseline"]
+    if smoke:
+        print(f"impactho road baseline: read ({baseline['kv'][0]:.1f} s, floor "
+              f"{baseline['floor'][0]:.1f} s); the 60 s road is not run with --smoke", flush=True)
+        return []
+    path = os.path.join(bench_dir, "edge-llm-bench-impactho")
+    code, text, wall = run_program(path, ROAD_ARGS)
+    with open(os.path.join(out, "impactho-road-68.txt"), "w", encoding="utf-8") as f:
+        f.write(text)
+    if code != 0:
+        print(text, file=sys.stderr)
+        return ["edge-llm-bench-impactho " + " ".join(ROAD_ARGS)]
+    now = read_road_rows(text)
+    first = baseline_text.splitlines()[0]
+    lines = ["| run | baseline wall s | now wall s | now / baseline | handovers (baseline, now) "
+             "| sessions ok (baseline, now) |", "|---|---|---|---|---|---|"]
+    for run in ("kv", "floor"):
+        b, n = baseline[run], now[run]
+        lines.append(f"| {run} | {b[0]:.2f} | {n[0]:.2f} | {n[0] / b[0]:.3f} | {b[1]}, {n[1]} "
+                     f"| {b[2]}, {n[2]} |")
+    lines += ["", f"edge-llm-bench-impactho {' '.join(ROAD_ARGS)}; the baseline: {first}"]
+    with open(os.path.join(out, "impactho-road-68.md"), "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"impactho road, 60 s: kv {now['kv'][0]:.1f} s ({now['kv'][0] / baseline['kv'][0]:.3f} "
+          f"of the baseline's), floor {now['floor'][0]:.1f} s "
+          f"({now['floor'][0] / baseline['floor'][0]:.3f}); {wall:.1f} s wall "
+          f"-> impactho-road-68.md", flush=True)
+    return []
 
 
 def run_point(path, arguments):
@@ -306,6 +370,7 @@ def main():
     sweeps = SMOKE_SWEEPS if args.smoke else FULL_SWEEPS
 
     failed = run_others(bench_dir, args.out, args.smoke)
+    failed += run_road_baseline(bench_dir, args.out, args.smoke)
     rows, failed_points = run_scaling(bench_dir, sweeps)
     failed += failed_points
     if rows:

@@ -227,6 +227,10 @@ add_test(NAME edge-llm-bench-scale-smoke COMMAND edge-llm-bench-scale --smoke --
 add_test(NAME edge-llm-bench-scale-context-memory
          COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:edge-llm-bench-scale>
                  -P ${PROJECT_SOURCE_DIR}/test/cmake/check-context-memory.cmake)
+# A crowded crossing, where a cycle group is re-planned after some of its prefills started.
+add_test(NAME edge-llm-bench-scale-crowded-crossing
+         COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:edge-llm-bench-scale>
+                 -P ${PROJECT_SOURCE_DIR}/test/cmake/check-crowded-crossing.cmake)
 if(EDGE_LLM_PLOT_PYTHON)
   add_test(NAME edge-llm-bench-run-all-smoke
            COMMAND ${EDGE_LLM_PLOT_PYTHON} ${PROJECT_SOURCE_DIR}/benchmarks/run-all.py --smoke

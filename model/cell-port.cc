@@ -131,6 +131,12 @@ LocalCellPort::ResizeQueuedPrefill(uint64_t imsi, uint64_t tokens)
     return m_engine->ResizeQueuedPrefill(imsi, tokens);
 }
 
+bool
+LocalCellPort::IsPrefillWaiting(uint64_t imsi) const
+{
+    return m_engine->IsPrefillWaiting(imsi);
+}
+
 void
 LocalCellPort::GrowContext(uint64_t imsi, uint64_t tokens)
 {

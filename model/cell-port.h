@@ -95,6 +95,8 @@ class CellPort : public SimpleRefCount<CellPort>
     /// Resize a queued prefill. \param imsi the UE \param tokens its new size (0: out of the
     /// queue) \return false if it is not queued (running or done)
     virtual bool ResizeQueuedPrefill(uint64_t imsi, uint64_t tokens) = 0;
+    /// \param imsi the UE \return true if its prefill is queued and has not started
+    virtual bool IsPrefillWaiting(uint64_t imsi) const = 0;
     /// Grow a session's context. \param imsi the UE \param tokens its new context
     virtual void GrowContext(uint64_t imsi, uint64_t tokens) = 0;
     /// \return when the engine's current iteration ends
@@ -242,6 +244,7 @@ class LocalCellPort : public CellPort
     void SubmitPrefillBatch(const std::vector<std::pair<uint64_t, uint64_t>>& jobs) override;
     void SubmitPrefill(uint64_t imsi, uint64_t tokens) override;
     bool ResizeQueuedPrefill(uint64_t imsi, uint64_t tokens) override;
+    bool IsPrefillWaiting(uint64_t imsi) const override;
     void GrowContext(uint64_t imsi, uint64_t tokens) override;
     Time GetIterationEnd() const override;
     Time GetPrefillBoundary(Time at) const override;

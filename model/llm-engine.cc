@@ -552,6 +552,14 @@ LlmEngine::ResizeQueuedPrefill(uint64_t imsi, uint64_t tokens)
     return true;
 }
 
+bool
+LlmEngine::IsPrefillWaiting(uint64_t imsi) const
+{
+    auto it = m_sessions.find(imsi);
+    return it != m_sessions.end() && it->second.phase == Phase::PREFILL_QUEUED &&
+           it->second.prefillDone == 0;
+}
+
 Time
 LlmEngine::GetIterationEnd() const
 {

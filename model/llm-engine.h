@@ -227,6 +227,13 @@ class LlmEngine : public Object
     bool ResizeQueuedPrefill(uint64_t imsi, uint64_t tokens);
 
     /**
+     * \param imsi a session, or none
+     * \return true if it has a prefill in its queue that has not started: one that
+     *         ResizeQueuedPrefill can still change
+     */
+    bool IsPrefillWaiting(uint64_t imsi) const;
+
+    /**
      * \return when the running iteration (prefill or decode) ends, or now if the GPU is idle:
      *         the earliest a prefill batch submitted now can start, before rounding up to a
      *         cycle boundary

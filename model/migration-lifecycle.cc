@@ -825,9 +825,11 @@ MigrationLifecycle::GetReplannableMembers(uint32_t group, uint16_t target)
     std::vector<OnlineGrouper::Member> members;
     for (const auto& [imsi, m] : m_migrations)
     {
-        // A transfer given up on has nothing left to re-plan: its prefill is fixed.
+        // A transfer given up on has nothing left to re-plan: its prefill is fixed. So is a
+        // prefill the target's engine has started (it took it while the GPU was free).
         if (m.GetPhase() != Migration::COMMITTED || m.group != group || m.IsOpen() ||
-            m.GaveUpOnLink() || m.route.size() != 2 || m.route.back() != target)
+            m.GaveUpOnLink() || m.route.size() != 2 || m.route.back() != target ||
+            (m.HasSubmittedPrefill() && !m_host->PortOf(target)->IsPrefillWaiting(imsi)))
         {
             continue;
         }

@@ -149,6 +149,12 @@ class FakeCell : public CellPort
         return false;
     }
 
+    bool IsPrefillWaiting(uint64_t) const override
+    {
+        Unused("IsPrefillWaiting");
+        return false;
+    }
+
     void GrowContext(uint64_t, uint64_t) override
     {
         Unused("GrowContext");
