@@ -14,7 +14,7 @@ high-water mark. Writes, into --out:
                             version of the module measured on the same machine
                             (benchmarks/results/baseline/), as ratios
 
-The full set takes about 15 minutes on two cores (the simulated times are capped so that it
+The full set takes about 23 minutes on two cores (the simulated times are capped so that it
 stays well under half an hour); --smoke runs everything at the tiniest sizes, in seconds, to
 check that it all builds and runs (and reads the stored baseline).
 
