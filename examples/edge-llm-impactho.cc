@@ -300,8 +300,9 @@ main(int argc, char* argv[])
         }
         anyUe = anyUe || ues > 0;
         std::cout << ues << " UEs over " << runs << " RngRun(s) from " << firstRun
-                  << "; rho = " << std::defaultfloat << std::setprecision(6) << point.rho << "/s, B = " << std::fixed
-                  << std::setprecision(1) << point.backhaulRate.GetBitRate() / 1e9 << " Gb/s, slot "
+                  << "; rho = " << std::defaultfloat << std::setprecision(6) << point.rho
+                  << "/s, B = " << std::fixed << std::setprecision(1)
+                  << point.backhaulRate.GetBitRate() / 1e9 << " Gb/s, slot "
                   << point.slot.GetMilliSeconds() << " ms, window "
                   << point.window.GetMilliSeconds() << " ms (0: none)\n";
         uint32_t onAir = 0;
