@@ -495,7 +495,8 @@ EdgeLlmNetwork::NearestCellAt(uint32_t j, Time t) const
     {
         return m_layout->GetNearestCell(UeTrajectory(ue.route).GetPosition(t.GetSeconds()));
     }
-    const double moving = std::max(0.0, (t - ue.moveStart).GetSeconds());
+    // A negative Time is not converted: ns-3's int64x64_t shifts its sign bit.
+    const double moving = t > ue.moveStart ? (t - ue.moveStart).GetSeconds() : 0.0;
     return m_layout->GetNearestCell(
         ue.start + Vector(ue.velocity.x * moving, ue.velocity.y * moving, ue.velocity.z * moving));
 }
