@@ -5,9 +5,9 @@
 /**
  * \file
  * \ingroup edge-llm
- * The ctHO paper's scenario on a packet-level LTE network: K UEs with LLM sessions on the
- * first eNB drive across the cell boundary; at each handover the session's KV cache is
- * recovered at the second eNB by re-prefill (tHO), transfer over the backhaul (cHO), both
+ * The ctHO paper's scenario on a packet-level LTE (or, with --ran=nr, 5G NR) network: K UEs with
+ * LLM sessions on the first eNB drive across the cell boundary; at each handover the session's KV
+ * cache is recovered at the second eNB by re-prefill (tHO), transfer over the backhaul (cHO), both
  * (ctHO), or not at all (Detour relays the tokens). The handover delay of each UE is measured
  * from the packets and the GPU queue, and compared with the analytic value of the same inputs.
  *
@@ -135,6 +135,7 @@ main(int argc, char* argv[])
     cmd.AddValue("bsDistance", "D_bs: distance between the eNBs, m, (260, 1e6]", config.bsDistance);
     cmd.AddValue("trigger", "boundary, a3 or none", config.trigger);
     cmd.AddValue("batching", "oracle (needs --trigger=boundary) or online", config.batching);
+    cmd.AddValue("ran", "the radio access network: lte, or nr (with 5G-LENA)", config.ran);
     cmd.AddValue("kvProfile",
                  "KV-cache model: " + edgellm::JoinNames(KvCacheProfile::PresetNames()),
                  config.kvProfile);
@@ -241,7 +242,8 @@ main(int argc, char* argv[])
               << config.cMax << "], R_bh = " << config.backhaulRate.GetBitRate() / 1e9
               << " Gb/s (planned " << config.plannedBackhaulRate.GetBitRate() / 1e9
               << "), T_c = " << config.prefillCycle.As(Time::MS) << ", trigger " << config.trigger
-              << ", " << config.batching << " batching\n";
+              << ", " << config.batching << " batching, over "
+              << (config.ran == "nr" ? "NR" : "LTE") << "\n";
     std::cout << "  ue  start[m]  prompt\n";
     for (std::size_t j = 0; j < inputs.prompts.size(); ++j)
     {

@@ -2,10 +2,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// ImpactHO on a road: 8 eNBs 300 m apart, UEs handing over as a Poisson process (rho per s)
-// at 20 to 30 m/s, each with a session of 4K, 8K or 16K tokens of Qwen3-8B (bf16), A3
-// handovers, a star backhaul whose shared link of B carries every KV transfer. Each scheme
-// runs on the same draw of each RngRun:
+// ImpactHO on a road: 8 eNBs (gNBs with --ran=nr) 300 m apart, UEs handing over as a Poisson
+// process (rho per s) at 20 to 30 m/s, each with a session of 4K, 8K or 16K tokens of Qwen3-8B
+// (bf16), A3 handovers, a star backhaul whose shared link of B carries every KV transfer. Each
+// scheme runs on the same draw of each RngRun:
 //
 //   ./edge-llm-impactho                       # 4 schemes, rho = 4/s, 2 RngRuns
 //   ./edge-llm-impactho --scheme=impactho,impact-equal --rho=1,2,4,8 --outDir=out
@@ -166,6 +166,7 @@ main(int argc, char* argv[])
                  "session: a UE is on the air from 0.5 s before its session opens until 0.2 s "
                  "after it ends; run: every UE from the start (slower, the same draws)",
                  config.ueAirtime);
+    cmd.AddValue("ran", "the radio access network: lte, or nr (with 5G-LENA)", config.ran);
     cmd.AddValue("outDir",
                  "write handovers.csv and sessions.csv there, each with a .json sidecar",
                  outDir);
@@ -304,7 +305,8 @@ main(int argc, char* argv[])
                   << "/s, B = " << std::fixed << std::setprecision(1)
                   << point.backhaulRate.GetBitRate() / 1e9 << " Gb/s, slot "
                   << point.slot.GetMilliSeconds() << " ms, window "
-                  << point.window.GetMilliSeconds() << " ms (0: none)\n";
+                  << point.window.GetMilliSeconds() << " ms (0: none), over "
+                  << (point.ran == "nr" ? "NR" : "LTE") << "\n";
         uint32_t onAir = 0;
         for (const auto& [name, scheduled] : byScheme)
         {

@@ -2,10 +2,10 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-// Pallas on a single handover: two cells 200 m apart, one UE at 20 m/s crossing at 3 s, its
-// session a prompt of 500 to 1500 tokens (drawn per RngRun) of Qwen3-32B-AWQ on an RTX A6000
-// (bf16 KV, 262,144 B per token), and the inter-cell link swept over 100, 300 and 500 Mb/s.
-// Each scheme runs on the same draw of each RngRun:
+// Pallas on a single handover, over LTE (or 5G NR with --ran=nr): two cells 200 m apart, one
+// UE at 20 m/s crossing at 3 s, its session a prompt of 500 to 1500 tokens (drawn per RngRun)
+// of Qwen3-32B-AWQ on an RTX A6000 (bf16 KV, 262,144 B per token), and the inter-cell link
+// swept over 100, 300 and 500 Mb/s. Each scheme runs on the same draw of each RngRun:
 //
 //   ./edge-llm-pallas                                  # 5 schemes x 3 rates x 2 RngRuns
 //   ./edge-llm-pallas --linkRates=300 --runs=5 --scheme=pallas,pallas-recompute
@@ -64,6 +64,7 @@ struct Flags
     std::string model{"qwen3-32b"};
     std::string predictor{"oracle"};
     uint32_t tokensAfter{40};
+    std::string ran{"lte"};
 };
 
 /// A model: its compute preset and KV profile.
@@ -175,6 +176,10 @@ Check(const Flags& f,
     {
         e << "--model = " << f.model << " is invalid; allowed: llama-3-8b, qwen3-14b or qwen3-32b";
     }
+    else if (const std::string problem = edgellm::CheckRanFlag("ran", f.ran); !problem.empty())
+    {
+        e << problem;
+    }
     else if (f.predictor != "oracle" && f.predictor != "trajectory")
     {
         e << "--predictor = " << f.predictor << " is invalid; allowed: oracle or trajectory";
@@ -262,6 +267,7 @@ main(int argc, char* argv[])
                  "heading)",
                  f.predictor);
     cmd.AddValue("tokensAfter", "tokens each session generates after its handover", f.tokensAfter);
+    cmd.AddValue("ran", "the radio access network: lte, or nr (with 5G-LENA)", f.ran);
     std::string outDir;
     bool quiet = false;
     cmd.AddValue("outDir",
@@ -327,7 +333,8 @@ main(int argc, char* argv[])
                                              : "repeated handovers on a grid")
               << ": " << f.model << " (" << model.compute << "), prompts " << f.promptMin << " to "
               << f.promptMax << " tokens, " << f.runs << " RngRun(s) from "
-              << RngSeedManager::GetRun() << ", predictor " << f.predictor << "\n";
+              << RngSeedManager::GetRun() << ", predictor " << f.predictor << ", over "
+              << (f.ran == "nr" ? "NR" : "LTE") << "\n";
 
     // The points of the study: (label, subdirectory, configuration).
     struct Spec
@@ -349,6 +356,7 @@ main(int argc, char* argv[])
         c.promptMaxTokens = f.promptMax > f.promptMin ? f.promptMax : 0;
         c.tokensAfter = f.tokensAfter;
         c.predictor = f.predictor;
+        c.ran = f.ran;
         c.windowMargin = MilliSeconds(f.windowMarginMs);
         c.showProgress = !quiet;
         // Full-Copy of the longest prompt at this rate, with room to decode after it.
@@ -429,10 +437,11 @@ main(int argc, char* argv[])
         std::vector<double> timeErrors;
         for (uint64_t r = firstRun; r < firstRun + f.runs; ++r)
         {
+            RngSeedManager::SetRun(r);
+            const PallasLineInputs inputs = experiment.Draw();
             for (const std::string& s : schemes)
             {
-                RngSeedManager::SetRun(r);
-                const PallasLineRun run = experiment.Run(s);
+                const PallasLineRun run = experiment.Run(s, inputs);
                 Point& p = points[s];
                 bool measured = true;
                 for (double sit : f.study == "grid" ? run.allSitsS : run.sitsS)

@@ -113,27 +113,29 @@ BackhaulTopology::CheckPairs(const NodeContainer& cells,
 }
 
 DataRate
-BackhaulTopology::NextRate(DataRate fixed)
+BackhaulTopology::DrawRate(Ptr<RandomVariableStream> mbps, double minMbps)
 {
-    if (!m_rateMbps)
-    {
-        return fixed;
-    }
     for (uint32_t draw = 0; draw < MAX_REDRAWS; ++draw)
     {
-        const double mbps = m_rateMbps->GetValue();
+        const double value = mbps->GetValue();
         // A rate that rounds to 0 bit/s is no link at all, whatever the floor.
-        if (std::isfinite(mbps) && mbps >= m_minRateMbps && std::llround(mbps * 1e6) > 0)
+        if (std::isfinite(value) && value >= minMbps && std::llround(value * 1e6) > 0)
         {
-            return DataRate(static_cast<uint64_t>(std::llround(mbps * 1e6)));
+            return DataRate(static_cast<uint64_t>(std::llround(value * 1e6)));
         }
     }
     NS_FATAL_ERROR("ns3::BackhaulTopology::RateMbps: "
                    << MAX_REDRAWS << " draws in a row fell below ns3::BackhaulTopology::"
-                   << "MinRateMbps = " << m_minRateMbps
+                   << "MinRateMbps = " << minMbps
                    << " Mb/s (or at 0); the distribution must put real weight on rates >= "
                       "MinRateMbps and > 0");
-    return fixed;
+    return DataRate(0);
+}
+
+DataRate
+BackhaulTopology::NextRate(DataRate fixed)
+{
+    return m_rateMbps ? DrawRate(m_rateMbps, m_minRateMbps) : fixed;
 }
 
 Time

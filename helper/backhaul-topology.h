@@ -108,6 +108,15 @@ class BackhaulTopology : public Object
      */
     virtual int64_t AssignStreams(int64_t stream);
 
+    /**
+     * \brief Draw a link's rate as RateMbps and MinRateMbps do: a draw that is not finite,
+     * falls below the floor, or rounds to 0 bit/s is drawn again, MAX_REDRAWS times at most.
+     * \param mbps the distribution, in Mb/s
+     * \param minMbps the floor, Mb/s
+     * \return the rate, rounded to the bit/s; the run stops if every draw fell below
+     */
+    static DataRate DrawRate(Ptr<RandomVariableStream> mbps, double minMbps);
+
   protected:
     /// Drops the rate and delay distributions and the links made.
     void DoDispose() override;

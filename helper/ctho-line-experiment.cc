@@ -5,6 +5,7 @@
 #include "ctho-line-experiment.h"
 
 #include "ctho-paper-scenario.h"
+#include "flag-checks.h"
 #include "handover-scheme-flag.h"
 
 #include "ns3/abort.h"
@@ -95,6 +96,10 @@ CtHoLineConfig::Check() const
     {
         e << "--moveStart = " << moveStart.As(Time::S)
           << " is invalid; allowed: a time >= 0, e.g. 2s";
+    }
+    else if (const std::string problem = edgellm::CheckRanFlag("ran", ran); !problem.empty())
+    {
+        e << problem;
     }
     else if (trigger != "boundary" && trigger != "a3" && trigger != "none")
     {
@@ -208,6 +213,7 @@ CtHoLineConfig::ToParameters() const
         {"moveStart", text(moveStart.GetNanoSeconds()) + "ns"},
         {"trigger", trigger},
         {"batching", batching},
+        {"ran", ran},
         {"kvProfile", kvProfile},
         {"kvBits", text(kvBits)},
         {"tokensAfter", text(tokensAfter)},
@@ -290,6 +296,7 @@ CtHoLineExperiment::Run(const std::string& scheme,
     const KvCacheProfile profile = KvCacheProfile::FromPreset(c.kvProfile, c.kvBits);
 
     Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+    s->SetRanStack(CreateRanStack(c.ran, "--ran"));
     s->SetAttribute("EnbCount", UintegerValue(2));
     s->SetAttribute("EnbSpacing", DoubleValue(c.bsDistance));
     s->SetAttribute("UeCount", UintegerValue(c.numUes));

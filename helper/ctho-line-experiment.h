@@ -52,6 +52,7 @@ struct CtHoLineConfig
     Time moveStart{Seconds(2)};                   //!< when the UEs start moving
     std::string trigger{"boundary"};              //!< boundary, a3 or none
     std::string batching{"oracle"};               //!< oracle (needs boundary) or online
+    std::string ran{"lte"};                       //!< the RAN: lte, or nr (with 5G-LENA)
     std::string kvProfile{"Qwen2.5-7B-Instruct"}; //!< a KvCacheProfile preset
     uint32_t kvBits{16};                          //!< bits per KV element
     uint32_t tokensAfter{1024};                   //!< tokens to decode after the handover
@@ -193,7 +194,8 @@ struct CtHoLineRegret
 
 /**
  * \ingroup edge-llm
- * \brief Runs the ctHO paper's line with the module's LTE network, servers and coordinator.
+ * \brief Runs the ctHO paper's line with the module's LTE or NR network, servers and
+ * coordinator.
  */
 class CtHoLineExperiment
 {

@@ -4,6 +4,8 @@
 
 #include "flag-checks.h"
 
+#include "ran-stack.h"
+
 #include "ns3/attribute-text.h"
 #include "ns3/type-id.h"
 
@@ -451,6 +453,22 @@ PrepareOutDir(const std::string& flag, const std::string& dir)
     if (!written)
     {
         return FlagError(flag, dir, WRITABLE_DIR) + " (cannot write there)";
+    }
+    return "";
+}
+
+std::string
+CheckRanFlag(const std::string& flag, const std::string& ran)
+{
+    if (ran != "lte" && ran != "nr")
+    {
+        return FlagError(flag, ran, "lte or nr");
+    }
+    if (!IsRanStackAvailable(ran))
+    {
+        return "--" + flag +
+               " = nr is invalid here: this build of edge-llm has no NR support (it needs "
+               "5G-LENA's nr module in the ns-3 tree); allowed: lte";
     }
     return "";
 }

@@ -91,6 +91,15 @@ std::string ReadTimeFlag(const std::string& flag,
                          const std::string& example);
 
 /**
+ * \brief Check a RAN's name, as the programs' --ran takes it.
+ * \param flag the flag, without its dashes
+ * \param ran its value
+ * \return an empty string, or the flag's error: a name other than lte and nr, or nr in a
+ *         build of the module without 5G-LENA's nr module
+ */
+std::string CheckRanFlag(const std::string& flag, const std::string& ran);
+
+/**
  * \brief Split a flag's comma-separated list.
  * \param text the flag's value
  * \return its items, in order; an empty item where the text has one (",," or a trailing

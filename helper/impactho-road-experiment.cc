@@ -6,6 +6,8 @@
 
 #include "edge-llm-helper.h"
 #include "edge-llm-network.h"
+#include "flag-checks.h"
+#include "ran-stack.h"
 #include "road-cell-layout.h"
 #include "star-backhaul-topology.h"
 #include "ue-mobility.h"
@@ -190,6 +192,10 @@ ImpactHoRoadConfig::Check() const
     {
         e << "--ueAirtime = " << ueAirtime << " is invalid; allowed: session or run";
     }
+    else if (const std::string problem = edgellm::CheckRanFlag("ran", ran); !problem.empty())
+    {
+        e << problem;
+    }
     return e.str();
 }
 
@@ -226,7 +232,8 @@ ImpactHoRoadConfig::ToParameters() const
             {"overload", overload},
             {"bufferTime", std::to_string(bufferTime.GetMicroSeconds()) + "us"},
             {"backhaulMtu", std::to_string(backhaulMtu)},
-            {"ueAirtime", ueAirtime}};
+            {"ueAirtime", ueAirtime},
+            {"ran", ran}};
 }
 
 std::vector<std::pair<std::string, std::string>>
@@ -349,6 +356,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
     const KvCacheProfile profile = KvCacheProfile::FromPreset(c.kvProfile, c.kvBits);
 
     Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+    net->SetRanStack(CreateRanStack(c.ran, "--ran"));
     net->SetCellLayout(CreateObjectWithAttributes<RoadCellLayout>("Count",
                                                                   UintegerValue(c.cells),
                                                                   "Spacing",

@@ -64,6 +64,8 @@ struct ImpactHoRoadConfig
     /// EdgeLlmNetwork's UeAirtime: session (a UE is on the air from shortly before its
     /// session until shortly after it) or run (every UE from the start)
     std::string ueAirtime{"session"};
+    /// The RAN: lte, or nr (with 5G-LENA's nr module)
+    std::string ran{"lte"};
 
     /**
      * \brief Check the settings without stopping the program.

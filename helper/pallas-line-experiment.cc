@@ -5,10 +5,12 @@
 #include "pallas-line-experiment.h"
 
 #include "edge-llm-network.h"
+#include "flag-checks.h"
 #include "grid-cell-layout.h"
 #include "line-cell-layout.h"
 #include "pallas-controller.h"
 #include "per-pair-backhaul-topology.h"
+#include "ran-stack.h"
 #include "ue-mobility.h"
 
 #include "ns3/abort.h"
@@ -52,13 +54,20 @@ const Time SESSION_START = MilliSeconds(200);
 PallasLineExperiment::PallasLineExperiment(const PallasLineConfig& config)
     : m_config(config)
 {
-    const std::string error = Check(config);
+    const std::string error = config.Check();
     NS_ABORT_MSG_IF(!error.empty(), "PallasLineExperiment: " << error);
 }
 
-std::string
-PallasLineExperiment::Check(const PallasLineConfig& c)
+const PallasLineConfig&
+PallasLineExperiment::GetConfig() const
 {
+    return m_config;
+}
+
+std::string
+PallasLineConfig::Check() const
+{
+    const PallasLineConfig& c = *this;
     std::ostringstream e;
     const auto presets = LlmComputeModel::PresetNames();
     const auto profiles = KvCacheProfile::PresetNames();
@@ -177,29 +186,44 @@ PallasLineExperiment::Check(const PallasLineConfig& c)
         e << "maxSimTime = " << c.maxSimTime.As(Time::S)
           << " is invalid; allowed: a time after crossing";
     }
+    else if (const std::string problem = edgellm::CheckRanFlag("ran", c.ran); !problem.empty())
+    {
+        e << problem;
+    }
     return e.str();
 }
 
-PallasLineRun
-PallasLineExperiment::Run(const std::string& scheme) const
+Ptr<CellLayout>
+PallasLineExperiment::MakeLayout() const
 {
     const PallasLineConfig& c = m_config;
-    PallasLineRun run;
-    run.scheme = scheme;
-    uint32_t prompt = c.promptTokens;
+    if (c.gridSide != 0)
+    {
+        Ptr<GridCellLayout> grid = CreateObject<GridCellLayout>();
+        grid->SetAttribute("Columns", UintegerValue(c.gridSide));
+        grid->SetAttribute("Rows", UintegerValue(c.gridSide));
+        grid->SetAttribute("Spacing", DoubleValue(c.spacingM));
+        return grid;
+    }
+    Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
+    line->SetAttribute("Count", UintegerValue(c.cells));
+    line->SetAttribute("Spacing", DoubleValue(c.spacingM));
+    return line;
+}
+
+PallasLineInputs
+PallasLineExperiment::Draw() const
+{
+    const PallasLineConfig& c = m_config;
+    PallasLineInputs inputs;
+    inputs.promptTokens = c.promptTokens;
     if (c.promptMaxTokens > c.promptTokens)
     {
         Ptr<UniformRandomVariable> draw = CreateObject<UniformRandomVariable>();
         draw->SetStream(PROMPT_STREAM);
-        prompt = draw->GetInteger(c.promptTokens, c.promptMaxTokens);
+        inputs.promptTokens = draw->GetInteger(c.promptTokens, c.promptMaxTokens);
     }
-    run.promptTokens = prompt;
-    const KvCacheProfile profile = KvCacheProfile::FromPreset(c.kvProfile);
-    const LlmComputeModel compute = LlmComputeModel::FromPreset(c.computePreset);
-
-    Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
-    Ptr<PerPairBackhaulTopology> pairs = CreateObject<PerPairBackhaulTopology>();
-    pairs->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(c.linkRate));
+    const Ptr<CellLayout> layout = MakeLayout();
     if (c.linkRateStdMbps > 0)
     {
         // Each link's rate drawn from N(mean, std^2) Mb/s, drawn again below the minimum.
@@ -207,18 +231,14 @@ PallasLineExperiment::Run(const std::string& scheme) const
         rate->SetAttribute("Mean", DoubleValue(c.linkRate.GetBitRate() / 1e6));
         rate->SetAttribute("Variance", DoubleValue(c.linkRateStdMbps * c.linkRateStdMbps));
         rate->SetStream(LINK_STREAM);
-        pairs->SetAttribute("RateMbps", PointerValue(rate));
-        pairs->SetAttribute("MinRateMbps", DoubleValue(c.linkRateMinMbps));
+        for (std::size_t pair = 0; pair < layout->GetNeighbourPairs().size(); ++pair)
+        {
+            inputs.linkRates.push_back(BackhaulTopology::DrawRate(rate, c.linkRateMinMbps));
+        }
     }
-    net->SetBackhaulTopology(pairs);
-    const double midpoint = (c.fromCell + 0.5) * c.spacingM;
     if (c.gridSide != 0)
     {
-        Ptr<GridCellLayout> grid = CreateObject<GridCellLayout>();
-        grid->SetAttribute("Columns", UintegerValue(c.gridSide));
-        grid->SetAttribute("Rows", UintegerValue(c.gridSide));
-        grid->SetAttribute("Spacing", DoubleValue(c.spacingM));
-        net->SetCellLayout(grid);
+        const Ptr<GridCellLayout> grid = DynamicCast<GridCellLayout>(layout);
         Ptr<GridRandomRoute> routes = CreateObject<GridRandomRoute>();
         routes->SetAttribute("Speed", DoubleValue(c.speedMps));
         routes->AssignStreams(ROUTE_STREAM);
@@ -227,18 +247,57 @@ PallasLineExperiment::Run(const std::string& scheme) const
         for (uint32_t j = 0; j < c.ues; ++j)
         {
             const uint32_t cell = startCell->GetInteger(0, grid->GetCellCount() - 1);
-            EdgeLlmUeSpec ue;
-            ue.route = routes->GetRoute(*grid, cell, 0, c.gridRoute.GetSeconds()).GetWaypoints();
-            ue.sessionStart = SESSION_START;
-            net->AddUe(ue);
+            inputs.routes.push_back(
+                routes->GetRoute(*grid, cell, 0, c.gridRoute.GetSeconds()).GetWaypoints());
         }
     }
-    else
+    return inputs;
+}
+
+PallasLineRun
+PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inputs) const
+{
+    const PallasLineConfig& c = m_config;
+    const Ptr<CellLayout> layout = MakeLayout();
+    NS_ABORT_MSG_IF(inputs.promptTokens < c.promptTokens ||
+                        inputs.promptTokens > std::max(c.promptTokens, c.promptMaxTokens) ||
+                        inputs.routes.size() != (c.gridSide != 0 ? c.ues : 0) ||
+                        inputs.linkRates.size() !=
+                            (c.linkRateStdMbps > 0 ? layout->GetNeighbourPairs().size() : 0),
+                    "PallasLineExperiment::Run: the inputs were not drawn for this configuration "
+                    "(PallasLineExperiment::Draw makes them)");
+    PallasLineRun run;
+    run.scheme = scheme;
+    const uint32_t prompt = inputs.promptTokens;
+    run.promptTokens = prompt;
+    const KvCacheProfile profile = KvCacheProfile::FromPreset(c.kvProfile);
+    const LlmComputeModel compute = LlmComputeModel::FromPreset(c.computePreset);
+
+    Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+    net->SetRanStack(CreateRanStack(c.ran, "--ran"));
+    Ptr<PerPairBackhaulTopology> pairs = CreateObject<PerPairBackhaulTopology>();
+    pairs->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(c.linkRate));
+    if (!inputs.linkRates.empty())
     {
-        Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
-        line->SetAttribute("Count", UintegerValue(c.cells));
-        line->SetAttribute("Spacing", DoubleValue(c.spacingM));
-        net->SetCellLayout(line);
+        // The drawn rates, link by link in the layout's pair order.
+        std::vector<double> mbps;
+        for (const DataRate& rate : inputs.linkRates)
+        {
+            mbps.push_back(rate.GetBitRate() / 1e6);
+        }
+        Ptr<DeterministicRandomVariable> rates = CreateObject<DeterministicRandomVariable>();
+        rates->SetValueArray(mbps.data(), mbps.size());
+        pairs->SetAttribute("RateMbps", PointerValue(rates));
+    }
+    net->SetBackhaulTopology(pairs);
+    net->SetCellLayout(layout);
+    const double midpoint = (c.fromCell + 0.5) * c.spacingM;
+    for (const std::vector<UeWaypoint>& route : inputs.routes)
+    {
+        EdgeLlmUeSpec ue;
+        ue.route = route;
+        ue.sessionStart = SESSION_START;
+        net->AddUe(ue);
     }
     for (uint32_t j = 0; c.gridSide == 0 && j < c.ues; ++j)
     {

@@ -6,12 +6,14 @@
 #define EDGE_LLM_PALLAS_LINE_EXPERIMENT_H
 
 #include "edge-llm-results.h"
+#include "ue-trajectory.h"
 
 #include "ns3/data-rate.h"
 #include "ns3/handover-record.h"
 #include "ns3/kv-transfer-receiver.h"
 #include "ns3/kv-transfer-sender.h"
 #include "ns3/nstime.h"
+#include "ns3/ptr.h"
 
 #include <cstdint>
 #include <string>
@@ -19,6 +21,8 @@
 
 namespace ns3
 {
+
+class CellLayout;
 
 /**
  * \ingroup edge-llm
@@ -70,7 +74,29 @@ struct PallasLineConfig
     /// LINK_STREAM), drawn again below linkRateMinMbps
     double linkRateStdMbps{0};
     double linkRateMinMbps{0}; //!< the truncation of the drawn rates, Mb/s
+    std::string ran{"lte"};    //!< the RAN: lte, or nr (with 5G-LENA's nr module)
     bool showProgress{false};  //!< print the run's progress on stderr
+
+    /**
+     * \brief Check the settings without stopping the program.
+     * \return an empty string, or the first invalid field, named with its allowed range
+     */
+    std::string Check() const;
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief The inputs of a run drawn once, from the RngRun's own streams, and shared by every
+ * scheme of a comparison.
+ */
+struct PallasLineInputs
+{
+    uint32_t promptTokens{0}; //!< every moving UE's prompt, tokens
+    /// Per neighbour pair of the layout, in its order, the link's rate; empty: every link at
+    /// linkRate (linkRateStdMbps = 0)
+    std::vector<DataRate> linkRates;
+    /// Per moving UE on a grid, its route; empty on the line
+    std::vector<std::vector<UeWaypoint>> routes;
 };
 
 /**
@@ -121,23 +147,31 @@ class PallasLineExperiment
     /// The random streams of the grid's routes (and the next, of their start cells).
     static constexpr int64_t ROUTE_STREAM = 10;
 
-    /// \param config the run; checked (stops with the field and its range)
+    /// \param config the run; checked (stops with Check()'s message)
     explicit PallasLineExperiment(const PallasLineConfig& config);
 
-    /**
-     * \param config a configuration
-     * \return the first invalid field, named with its allowed range; empty if valid
-     */
-    static std::string Check(const PallasLineConfig& config);
+    /// \return the settings
+    const PallasLineConfig& GetConfig() const;
 
     /**
-     * \brief Run one scheme, on the RngRun set now. Leaves the simulator destroyed.
+     * \brief Draw the prompt (stream PROMPT_STREAM), the links' rates (LINK_STREAM) and the
+     * grid's routes (ROUTE_STREAM on), from the RngRun set now.
+     * \return the draw
+     */
+    PallasLineInputs Draw() const;
+
+    /**
+     * \brief Run one scheme on the inputs. Leaves the simulator destroyed.
      * \param scheme a registered scheme name
+     * \param inputs from Draw(); inputs of another configuration stop the run
      * \return what it gave
      */
-    PallasLineRun Run(const std::string& scheme) const;
+    PallasLineRun Run(const std::string& scheme, const PallasLineInputs& inputs) const;
 
   private:
+    /// \return the cells' layout: the line, or the grid
+    Ptr<CellLayout> MakeLayout() const;
+
     PallasLineConfig m_config; //!< the run
 };
 

@@ -131,14 +131,9 @@ ScenarioOptions::Check() const
     std::ostringstream e;
     DataRate rate;
     Time time;
-    if (ran != "lte" && ran != "nr")
+    if (const std::string problem = edgellm::CheckRanFlag("ran", ran); !problem.empty())
     {
-        e << "--ran = " << ran << " is invalid; allowed: lte or nr";
-    }
-    else if (!IsRanStackAvailable(ran))
-    {
-        e << "--ran = nr is invalid here: this build of edge-llm has no NR support (it needs "
-             "5G-LENA's nr module in the ns-3 tree); allowed: lte";
+        e << problem;
     }
     else if (layout != "line" && layout != "road" && layout != "grid")
     {

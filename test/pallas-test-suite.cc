@@ -25,6 +25,18 @@ using namespace ns3;
 namespace
 {
 
+/**
+ * \param c the configuration
+ * \param scheme a scheme
+ * \return one run of the scheme on a draw at the RngRun set now
+ */
+PallasLineRun
+RunOnce(const PallasLineConfig& c, const std::string& scheme)
+{
+    const PallasLineExperiment experiment(c);
+    return experiment.Run(scheme, experiment.Draw());
+}
+
 /// A test case that leaves the simulator, the defaults and the run number clean.
 class EdgeLlmPallasTestCase : public TestCase
 {
@@ -188,7 +200,7 @@ class EdgeLlmPallasSitTestCase : public EdgeLlmPallasTestCase
             for (int k = 0; k < 3; ++k)
             {
                 RngSeedManager::SetRun(rngRun);
-                const PallasLineRun run = experiment.Run(schemes[k]);
+                const PallasLineRun run = experiment.Run(schemes[k], experiment.Draw());
                 Config::Reset();
                 const std::string where = schemes[k] + " run " + std::to_string(rngRun);
                 sit[k] = run.sitS;
@@ -248,7 +260,7 @@ class EdgeLlmPallasWrongTargetTestCase : public EdgeLlmPallasTestCase
         c.predictor = "wrong";
         // A long lead, so that the wrong target finishes its prefill and receives blocks.
         c.windowMargin = Seconds(1);
-        const PallasLineRun run = PallasLineExperiment(c).Run("pallas");
+        const PallasLineRun run = RunOnce(c, "pallas");
         NS_TEST_ASSERT_MSG_GT_OR_EQ(run.records.size(), 2u, "a prepared and a real record");
         const HandoverRecord* cancelled = nullptr;
         const HandoverRecord* migrated = nullptr;
@@ -311,7 +323,7 @@ class EdgeLlmPallasTilingTestCase : public EdgeLlmPallasTestCase
         c.kvProfile = "Llama-3-8B";
         c.windowMargin = MilliSeconds(1500);
         c.windowLimit = Seconds(1);
-        const PallasLineRun run = PallasLineExperiment(c).Run("pallas");
+        const PallasLineRun run = RunOnce(c, "pallas");
         const HandoverRecord* r = PreparedMigration(run);
         NS_TEST_ASSERT_MSG_NE(r, nullptr, "the handover was prepared");
         std::cout << "tiling: prefix " << r->prefillTokens << ", " << r->transferRanges.size()
@@ -347,7 +359,7 @@ class EdgeLlmPallasConcurrentTestCase : public EdgeLlmPallasTestCase
         c.iterationMode = "Mixed";
         c.crossing = Seconds(4);
         c.spacingM = 200;
-        const PallasLineRun run = PallasLineExperiment(c).Run("pallas");
+        const PallasLineRun run = RunOnce(c, "pallas");
         NS_TEST_EXPECT_MSG_EQ(run.prepares, 3u, "one prepare per moving UE");
         uint32_t prepared = 0;
         for (const HandoverRecord& r : run.records)
@@ -418,14 +430,14 @@ class EdgeLlmPallasHooksTestCase : public EdgeLlmPallasTestCase
             }
             return n;
         };
-        const PallasLineRun pallas = PallasLineExperiment(c).Run("test-pallas-none");
+        const PallasLineRun pallas = RunOnce(c, "test-pallas-none");
         NS_TEST_ASSERT_MSG_GT(pallas.prepares, 0u, "Pallas's own hooks prepare");
         NS_TEST_EXPECT_MSG_EQ(pallas.controllerCancels, 0u, "and cancel nothing, with the oracle");
         NS_TEST_EXPECT_MSG_GT(prepared(pallas, HandoverRecord::MIGRATED),
                               0u,
                               "a prepared migration committed");
 
-        const PallasLineRun never = PallasLineExperiment(c).Run("test-pallas-never-prepare");
+        const PallasLineRun never = RunOnce(c, "test-pallas-never-prepare");
         NS_TEST_EXPECT_MSG_EQ(never.prepares, 0u, "ShouldPrepare said no: nothing prepared");
         for (const HandoverRecord& r : never.records)
         {
@@ -436,7 +448,7 @@ class EdgeLlmPallasHooksTestCase : public EdgeLlmPallasTestCase
         NS_TEST_EXPECT_MSG_GT(never.records.size(), 0u, "the handover happened, reactively");
         NS_TEST_EXPECT_MSG_EQ(never.exactlyOnce, true, "every token once, never-prepare");
 
-        const PallasLineRun cancel = PallasLineExperiment(c).Run("test-pallas-always-cancel");
+        const PallasLineRun cancel = RunOnce(c, "test-pallas-always-cancel");
         std::cout << "hooks: pallas prepared " << pallas.prepares << ", cancelled "
                   << pallas.controllerCancels << "; never-prepare prepared " << never.prepares
                   << "; always-cancel prepared " << cancel.prepares << ", cancelled "
