@@ -4,6 +4,8 @@
 
 #include "lte-radio-defaults.h"
 
+#include "ran-stack.h"
+
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/fatal-error.h"
@@ -56,11 +58,6 @@ SetDefaultUnlessUserSet(const std::string& typeId,
     Config::SetDefault(typeId + "::" + attribute, value);
     SetByStack()[typeId + "::" + attribute] = CurrentDefault(typeId, attribute, false);
 }
-
-/// 3GPP TR 36.814 (Table A.2.1.1.2-3), macro cell at 2 GHz: 128.1 + 37.6 log10(R / km) dB,
-/// which is a log-distance model of exponent 3.76 and 15.3 dB at 1 m.
-constexpr double LOG_DISTANCE_EXPONENT = 3.76;
-constexpr double LOG_DISTANCE_LOSS_AT_1M_DB = 128.1 - 37.6 * 3.0;
 
 } // namespace
 
@@ -142,9 +139,9 @@ ApplyLteRadioDefaults(Ptr<LteHelper> lte, const LteRadioDefaults& settings)
                         "ns3::LteRanStack::PathlossModel = "
                             << settings.pathloss << " is invalid; allowed: " << LtePathlossNames());
     lte->SetAttribute("PathlossModel", StringValue("ns3::LogDistancePropagationLossModel"));
-    lte->SetPathlossModelAttribute("Exponent", DoubleValue(LOG_DISTANCE_EXPONENT));
+    lte->SetPathlossModelAttribute("Exponent", DoubleValue(MACRO_LOSS_EXPONENT));
     lte->SetPathlossModelAttribute("ReferenceDistance", DoubleValue(1.0));
-    lte->SetPathlossModelAttribute("ReferenceLoss", DoubleValue(LOG_DISTANCE_LOSS_AT_1M_DB));
+    lte->SetPathlossModelAttribute("ReferenceLoss", DoubleValue(MACRO_LOSS_AT_1M_DB));
 }
 
 void

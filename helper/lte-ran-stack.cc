@@ -11,8 +11,6 @@
 #include "ns3/component-carrier-ue.h"
 #include "ns3/double.h"
 #include "ns3/explaining-checker.h"
-#include "ns3/internet-stack-helper.h"
-#include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/log.h"
 #include "ns3/lte-attribute-checkers.h"
 #include "ns3/lte-enb-net-device.h"
@@ -202,7 +200,6 @@ LteRanStack::DoDispose()
 {
     m_lte = nullptr;
     m_epc = nullptr;
-    m_cells = NetDeviceContainer();
     RanStack::DoDispose();
 }
 
@@ -219,13 +216,11 @@ LteRanStack::RadioDefaults() const
 }
 
 void
-LteRanStack::SetTrigger(HandoverTrigger trigger)
+LteRanStack::DoSetTrigger(HandoverTrigger trigger)
 {
-    NS_ABORT_MSG_IF(m_cells.GetN() > 0, "LteRanStack::SetTrigger: call it before InstallCells");
     // The EPC makes its core nodes when it is made: before any base station, as a builder
     // calls this first.
     GetEpcHelper();
-    m_trigger = trigger;
     switch (trigger)
     {
     case HandoverTrigger::A3:
@@ -242,22 +237,16 @@ LteRanStack::SetTrigger(HandoverTrigger trigger)
     }
 }
 
-HandoverTrigger
-LteRanStack::GetTrigger() const
-{
-    return m_trigger;
-}
-
 NetDeviceContainer
 LteRanStack::InstallCells(const NodeContainer& nodes)
 {
     GetEpcHelper();
-    if (m_cells.GetN() == 0)
+    if (GetCells().GetN() == 0)
     {
         ApplyLteRadioDefaults(m_lte, RadioDefaults());
     }
     NetDeviceContainer devices = m_lte->InstallEnbDevice(nodes);
-    m_cells.Add(devices);
+    AddCells(devices);
     ConfigureSrs();
     if (!m_measurementPeriod.IsZero())
     {
@@ -275,7 +264,7 @@ LteRanStack::InstallUes(const NodeContainer& nodes)
     NetDeviceContainer devices = m_lte->InstallUeDevice(nodes);
     m_ues += devices.GetN();
     ConfigureSrs();
-    const bool rlf = m_trigger == HandoverTrigger::A3 || m_trigger == HandoverTrigger::A2A4;
+    const bool rlf = IsRanTriggered();
     for (uint32_t i = 0; i < devices.GetN(); ++i)
     {
         Ptr<LteUePhy> phy = Ue(devices.Get(i), "InstallUes")->GetPhy();
@@ -299,9 +288,9 @@ LteRanStack::ConfigureSrs()
         // Every UE may end up in one cell.
         srs = m_ues <= 30 ? 40 : m_ues <= 60 ? 80 : m_ues <= 120 ? 160 : 320;
     }
-    for (uint32_t i = 0; i < m_cells.GetN(); ++i)
+    for (uint32_t i = 0; i < GetCells().GetN(); ++i)
     {
-        Enb(m_cells.Get(i), "InstallCells")
+        Enb(GetCells().Get(i), "InstallCells")
             ->GetRrc()
             ->SetAttribute("SrsPeriodicity", UintegerValue(srs));
     }
@@ -314,17 +303,15 @@ LteRanStack::AddX2(Ptr<Node> a, Ptr<Node> b)
 }
 
 void
-LteRanStack::InstallUeInternet(const NodeContainer& nodes, const NetDeviceContainer& devices)
+LteRanStack::AssignUeAddresses(const NetDeviceContainer& devices)
 {
-    InternetStackHelper internet;
-    internet.Install(nodes);
     GetEpcHelper()->AssignUeIpv4Address(devices);
-    Ipv4StaticRoutingHelper routing;
-    for (uint32_t j = 0; j < nodes.GetN(); ++j)
-    {
-        routing.GetStaticRouting(nodes.Get(j)->GetObject<Ipv4>())
-            ->SetDefaultRoute(m_epc->GetUeDefaultGatewayAddress(), 1);
-    }
+}
+
+Ipv4Address
+LteRanStack::GetUeGateway()
+{
+    return GetEpcHelper()->GetUeDefaultGatewayAddress();
 }
 
 void
@@ -354,20 +341,6 @@ LteRanStack::SetUeOnAir(Ptr<NetDevice> ue, bool on)
             dl->GetChannel()->RemoveRx(dl);
         }
     }
-}
-
-bool
-LteRanStack::IsUeConnected(Ptr<NetDevice> ue) const
-{
-    const uint16_t cellId = Ue(ue, "IsUeConnected")->GetRrc()->GetCellId();
-    for (uint32_t i = 0; i < m_cells.GetN(); ++i)
-    {
-        if (GetCellId(m_cells.Get(i)) == cellId)
-        {
-            return GetReadiness(ue, m_cells.Get(i)) == READY;
-        }
-    }
-    return false;
 }
 
 Ipv4InterfaceContainer
@@ -449,21 +422,19 @@ LteRanStack::GetEpcHelper()
     return m_epc;
 }
 
-RanStack::Readiness
-LteRanStack::GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const
+RanStack::UeRrcState
+LteRanStack::GetUeRrcState(Ptr<NetDevice> ue) const
 {
-    Ptr<LteUeRrc> ueRrc = Ue(ue, "RequestHandover")->GetRrc();
-    Ptr<LteEnbNetDevice> enb = Enb(source, "RequestHandover");
-    Ptr<LteEnbRrc> enbRrc = enb->GetRrc();
-    const uint16_t rnti = ueRrc->GetRnti();
-    const bool servedBySource = ueRrc->GetCellId() == enb->GetCellId();
-    const bool ueReady = ueRrc->GetState() == LteUeRrc::CONNECTED_NORMALLY;
-    if (servedBySource && ueReady && enbRrc->HasUeManager(rnti) &&
-        enbRrc->GetUeManager(rnti)->GetState() == UeManager::CONNECTED_NORMALLY)
-    {
-        return READY;
-    }
-    return ueReady && !servedBySource ? ELSEWHERE : NOT_YET;
+    Ptr<LteUeRrc> rrc = Ue(ue, "GetUeRrcState")->GetRrc();
+    return {rrc->GetCellId(), rrc->GetRnti(), rrc->GetState() == LteUeRrc::CONNECTED_NORMALLY};
+}
+
+bool
+LteRanStack::IsContextConnected(Ptr<NetDevice> cell, uint16_t rnti) const
+{
+    Ptr<LteEnbRrc> rrc = Enb(cell, "IsContextConnected")->GetRrc();
+    return rrc->HasUeManager(rnti) &&
+           rrc->GetUeManager(rnti)->GetState() == UeManager::CONNECTED_NORMALLY;
 }
 
 void

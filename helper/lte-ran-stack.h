@@ -46,15 +46,11 @@ class LteRanStack : public RanStack
     ~LteRanStack() override;
 
     std::string GetName() const override;
-    void SetTrigger(HandoverTrigger trigger) override;
-    HandoverTrigger GetTrigger() const override;
     NetDeviceContainer InstallCells(const NodeContainer& nodes) override;
     NetDeviceContainer InstallUes(const NodeContainer& nodes) override;
     void AddX2(Ptr<Node> a, Ptr<Node> b) override;
-    void InstallUeInternet(const NodeContainer& nodes, const NetDeviceContainer& devices) override;
     void Attach(Ptr<NetDevice> ue, Ptr<NetDevice> cell) override;
     void SetUeOnAir(Ptr<NetDevice> ue, bool on) override;
-    bool IsUeConnected(Ptr<NetDevice> ue) const override;
     Ipv4InterfaceContainer InstallUplinkRoutes(const NodeContainer& nodes) override;
     Ptr<RanDownlink> CreateLocalBreakout(Ptr<NetDevice> cell) override;
     Ptr<RanObserver> CreateObserver() override;
@@ -70,7 +66,11 @@ class LteRanStack : public RanStack
   protected:
     /// Drops the LTE and EPC helpers and the cells.
     void DoDispose() override;
-    Readiness GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const override;
+    void DoSetTrigger(HandoverTrigger trigger) override;
+    UeRrcState GetUeRrcState(Ptr<NetDevice> ue) const override;
+    bool IsContextConnected(Ptr<NetDevice> cell, uint16_t rnti) const override;
+    void AssignUeAddresses(const NetDeviceContainer& devices) override;
+    Ipv4Address GetUeGateway() override;
     void DoRequestHandover(Ptr<NetDevice> ue,
                            Ptr<NetDevice> source,
                            uint16_t targetCellId) override;
@@ -86,19 +86,17 @@ class LteRanStack : public RanStack
     /// \return the radio settings of the attributes
     LteRadioDefaults RadioDefaults() const;
 
-    Time m_rlcReordering;                             //!< RlcUmReorderingTimer
-    std::string m_a3Preset;                           //!< A3Preset
-    double m_a3Hysteresis;                            //!< A3Hysteresis, dB
-    Time m_a3TimeToTrigger;                           //!< A3TimeToTrigger
-    std::string m_pathloss;                           //!< PathlossModel
-    Ptr<LteHelper> m_lte;                             //!< LTE
-    Ptr<PointToPointEpcHelper> m_epc;                 //!< EPC
-    HandoverTrigger m_trigger{HandoverTrigger::NONE}; //!< SetTrigger
-    uint16_t m_srsPeriodicity;                        //!< SrsPeriodicity (0: from the UEs)
-    Time m_cqiPeriodicity;                            //!< CqiPeriodicity
-    Time m_measurementPeriod;                         //!< MeasurementReportPeriod (0: none)
-    NetDeviceContainer m_cells;                       //!< every eNB installed
-    uint32_t m_ues{0};                                //!< UEs installed
+    Time m_rlcReordering;             //!< RlcUmReorderingTimer
+    std::string m_a3Preset;           //!< A3Preset
+    double m_a3Hysteresis;            //!< A3Hysteresis, dB
+    Time m_a3TimeToTrigger;           //!< A3TimeToTrigger
+    std::string m_pathloss;           //!< PathlossModel
+    Ptr<LteHelper> m_lte;             //!< LTE
+    Ptr<PointToPointEpcHelper> m_epc; //!< EPC
+    uint16_t m_srsPeriodicity;        //!< SrsPeriodicity (0: from the UEs)
+    Time m_cqiPeriodicity;            //!< CqiPeriodicity
+    Time m_measurementPeriod;         //!< MeasurementReportPeriod (0: none)
+    uint32_t m_ues{0};                //!< UEs installed
 };
 
 } // namespace ns3

@@ -11,14 +11,13 @@
 #include "ns3/explaining-checker.h"
 #include "ns3/ideal-beamforming-algorithm.h"
 #include "ns3/ideal-beamforming-helper.h"
-#include "ns3/internet-stack-helper.h"
-#include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/isotropic-antenna-model.h"
 #include "ns3/log.h"
 #include "ns3/nr-channel-helper.h"
 #include "ns3/nr-gnb-net-device.h"
 #include "ns3/nr-gnb-rrc.h"
 #include "ns3/nr-local-breakout.h"
+#include "ns3/nr-mac-scheduler.h"
 #include "ns3/nr-ran-observer.h"
 #include "ns3/nr-spectrum-phy.h"
 #include "ns3/nr-ue-net-device.h"
@@ -26,6 +25,7 @@
 #include "ns3/nr-ue-rrc.h"
 #include "ns3/object-factory.h"
 #include "ns3/pointer.h"
+#include "ns3/propagation-loss-model.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
@@ -142,6 +142,39 @@ NrRanStack::GetTypeId()
                           StringValue("LOS"),
                           MakeStringAccessor(&NrRanStack::m_condition),
                           OneOf("ChannelCondition", {"LOS", "NLOS", "Default"}))
+            .AddAttribute("PathlossModel",
+                          "3gpp: TR 38.901's path loss of Scenario and ChannelCondition (5G-LENA's "
+                          "ThreeGpp channel model). friis: free space. log-distance: TR 36.814's "
+                          "macro-cell loss, 128.1 + 37.6 log10(R/km) dB, the LTE stack's; with "
+                          "the same loss on both RANs, a comparison of them is one of their "
+                          "protocols. Shadowing is off in all three.",
+                          StringValue("3gpp"),
+                          MakeStringAccessor(&NrRanStack::m_pathloss),
+                          OneOf("PathlossModel", {"3gpp", "friis", "log-distance"}))
+            .AddAttribute("Scheduler",
+                          "The gNBs' MAC scheduler, the TypeId of an ns3::NrMacScheduler: "
+                          "ns3::NrMacSchedulerTdmaRR (5G-LENA's default, NrHelper's), or "
+                          "another of 5G-LENA's, such as ns3::NrMacSchedulerOfdmaPF or "
+                          "ns3::NrMacSchedulerTdmaPF.",
+                          StringValue("ns3::NrMacSchedulerTdmaRR"),
+                          MakeStringAccessor(&NrRanStack::m_scheduler),
+                          edgellm::MakeExplainingChecker(
+                              MakeStringChecker(),
+                              "ns3::NrRanStack::Scheduler",
+                              "the TypeId name of an ns3::NrMacScheduler, e.g. "
+                              "ns3::NrMacSchedulerTdmaRR or ns3::NrMacSchedulerOfdmaPF",
+                              [](const AttributeValue& v) {
+                                  TypeId tid;
+                                  const std::string name = static_cast<const StringValue&>(v).Get();
+                                  if (!TypeId::LookupByNameFailSafe(name, &tid))
+                                  {
+                                      return "no such TypeId";
+                                  }
+                                  return tid.IsChildOf(NrMacScheduler::GetTypeId()) &&
+                                                 tid.HasConstructor()
+                                             ? ""
+                                             : "not a scheduler that can be made";
+                              }))
             .AddAttribute("Fading",
                           "Use 38.901's fast fading and its beamforming gain (the 3GPP "
                           "spectrum propagation model); false keeps the path loss alone, much "
@@ -213,7 +246,6 @@ NrRanStack::DoDispose()
     m_algorithms.clear();
     m_nr = nullptr;
     m_epc = nullptr;
-    m_cells = NetDeviceContainer();
     RanStack::DoDispose();
 }
 
@@ -224,19 +256,11 @@ NrRanStack::GetName() const
 }
 
 void
-NrRanStack::SetTrigger(HandoverTrigger trigger)
+NrRanStack::DoSetTrigger(HandoverTrigger /* trigger */)
 {
-    NS_ABORT_MSG_IF(m_cells.GetN() > 0, "NrRanStack::SetTrigger: call it before InstallCells");
     // The core makes its nodes when it is made: before any base station, as a builder calls
-    // this first.
+    // this first. The algorithms are made with the gNBs.
     GetEpcHelper();
-    m_trigger = trigger;
-}
-
-HandoverTrigger
-NrRanStack::GetTrigger() const
-{
-    return m_trigger;
 }
 
 Ptr<NrHelper>
@@ -279,7 +303,21 @@ NrRanStack::MakeBand()
     {
         channel->SetChannelConditionModelAttribute("UpdatePeriod", TimeValue(MilliSeconds(0)));
     }
-    channel->SetPathlossAttribute("ShadowingEnabled", BooleanValue(false));
+    if (m_pathloss == "3gpp")
+    {
+        channel->SetPathlossAttribute("ShadowingEnabled", BooleanValue(false));
+    }
+    else if (m_pathloss == "friis")
+    {
+        channel->ConfigurePropagationFactory(FriisPropagationLossModel::GetTypeId());
+    }
+    else
+    {
+        channel->ConfigurePropagationFactory(LogDistancePropagationLossModel::GetTypeId());
+        channel->SetPathlossAttribute("Exponent", DoubleValue(MACRO_LOSS_EXPONENT));
+        channel->SetPathlossAttribute("ReferenceDistance", DoubleValue(1.0));
+        channel->SetPathlossAttribute("ReferenceLoss", DoubleValue(MACRO_LOSS_AT_1M_DB));
+    }
     channel->AssignChannelsToBands({m_band},
                                    m_fading ? NrChannelHelper::INIT_PROPAGATION |
                                                   NrChannelHelper::INIT_FADING
@@ -297,6 +335,7 @@ NrRanStack::MakeBand()
     m_nr->SetUeAntennaAttribute("NumColumns", UintegerValue(1));
     m_nr->SetUeAntennaAttribute("AntennaElement",
                                 PointerValue(CreateObject<IsotropicAntennaModel>()));
+    m_nr->SetSchedulerTypeId(TypeId::LookupByName(m_scheduler));
     m_nr->SetGnbPhyAttribute("Numerology", UintegerValue(m_numerology));
     m_nr->SetGnbPhyAttribute("TxPower", DoubleValue(m_gnbTxPower));
     m_nr->SetUePhyAttribute("TxPower", DoubleValue(m_ueTxPower));
@@ -308,8 +347,8 @@ NrRanStack::InstallCells(const NodeContainer& nodes)
     GetEpcHelper();
     MakeBand();
     NetDeviceContainer devices = m_nr->InstallGnbDevice(nodes, m_bwps);
-    m_cells.Add(devices);
-    if (m_trigger == HandoverTrigger::A3 || m_trigger == HandoverTrigger::A2A4)
+    AddCells(devices);
+    if (IsRanTriggered())
     {
         for (uint32_t i = 0; i < devices.GetN(); ++i)
         {
@@ -323,7 +362,7 @@ void
 NrRanStack::InstallHandoverAlgorithm(Ptr<NetDevice> gnb)
 {
     ObjectFactory factory;
-    if (m_trigger == HandoverTrigger::A3)
+    if (GetTrigger() == HandoverTrigger::A3)
     {
         factory.SetTypeId("ns3::NrA3RsrpHandoverAlgorithm");
         factory.Set("Hysteresis", DoubleValue(m_a3Hysteresis));
@@ -347,7 +386,7 @@ NrRanStack::InstallUes(const NodeContainer& nodes)
 {
     MakeBand();
     NetDeviceContainer devices = m_nr->InstallUeDevice(nodes, m_bwps);
-    const bool rlf = m_trigger == HandoverTrigger::A3 || m_trigger == HandoverTrigger::A2A4;
+    const bool rlf = IsRanTriggered();
     if (!rlf)
     {
         for (uint32_t i = 0; i < devices.GetN(); ++i)
@@ -369,17 +408,15 @@ NrRanStack::AddX2(Ptr<Node> a, Ptr<Node> b)
 }
 
 void
-NrRanStack::InstallUeInternet(const NodeContainer& nodes, const NetDeviceContainer& devices)
+NrRanStack::AssignUeAddresses(const NetDeviceContainer& devices)
 {
-    InternetStackHelper internet;
-    internet.Install(nodes);
     GetEpcHelper()->AssignUeIpv4Address(devices);
-    Ipv4StaticRoutingHelper routing;
-    for (uint32_t j = 0; j < nodes.GetN(); ++j)
-    {
-        routing.GetStaticRouting(nodes.Get(j)->GetObject<Ipv4>())
-            ->SetDefaultRoute(m_epc->GetUeDefaultGatewayAddress(), 1);
-    }
+}
+
+Ipv4Address
+NrRanStack::GetUeGateway()
+{
+    return GetEpcHelper()->GetUeDefaultGatewayAddress();
 }
 
 void
@@ -404,20 +441,6 @@ NrRanStack::SetUeOnAir(Ptr<NetDevice> ue, bool on)
             phy->GetSpectrumChannel()->RemoveRx(phy);
         }
     }
-}
-
-bool
-NrRanStack::IsUeConnected(Ptr<NetDevice> ue) const
-{
-    const uint16_t cellId = Ue(ue, "IsUeConnected")->GetRrc()->GetCellId();
-    for (uint32_t i = 0; i < m_cells.GetN(); ++i)
-    {
-        if (GetCellId(m_cells.Get(i)) == cellId)
-        {
-            return GetReadiness(ue, m_cells.Get(i)) == READY;
-        }
-    }
-    return false;
 }
 
 Ipv4InterfaceContainer
@@ -469,21 +492,19 @@ NrRanStack::AssignStreams(const NetDeviceContainer& devices, int64_t stream)
     return m_nr->AssignStreams(devices, stream);
 }
 
-RanStack::Readiness
-NrRanStack::GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const
+RanStack::UeRrcState
+NrRanStack::GetUeRrcState(Ptr<NetDevice> ue) const
 {
-    Ptr<NrUeRrc> ueRrc = Ue(ue, "RequestHandover")->GetRrc();
-    Ptr<NrGnbNetDevice> gnb = Gnb(source, "RequestHandover");
-    Ptr<NrGnbRrc> gnbRrc = gnb->GetRrc();
-    const uint16_t rnti = ueRrc->GetRnti();
-    const bool servedBySource = ueRrc->GetCellId() == gnb->GetCellId();
-    const bool ueReady = ueRrc->GetState() == NrUeRrc::CONNECTED_NORMALLY;
-    if (servedBySource && ueReady && gnbRrc->HasUeManager(rnti) &&
-        gnbRrc->GetUeManager(rnti)->GetState() == NrUeManager::CONNECTED_NORMALLY)
-    {
-        return READY;
-    }
-    return ueReady && !servedBySource ? ELSEWHERE : NOT_YET;
+    Ptr<NrUeRrc> rrc = Ue(ue, "GetUeRrcState")->GetRrc();
+    return {rrc->GetCellId(), rrc->GetRnti(), rrc->GetState() == NrUeRrc::CONNECTED_NORMALLY};
+}
+
+bool
+NrRanStack::IsContextConnected(Ptr<NetDevice> cell, uint16_t rnti) const
+{
+    Ptr<NrGnbRrc> rrc = Gnb(cell, "IsContextConnected")->GetRrc();
+    return rrc->HasUeManager(rnti) &&
+           rrc->GetUeManager(rnti)->GetState() == NrUeManager::CONNECTED_NORMALLY;
 }
 
 void

@@ -50,15 +50,11 @@ class NrRanStack : public RanStack
     ~NrRanStack() override;
 
     std::string GetName() const override;
-    void SetTrigger(HandoverTrigger trigger) override;
-    HandoverTrigger GetTrigger() const override;
     NetDeviceContainer InstallCells(const NodeContainer& nodes) override;
     NetDeviceContainer InstallUes(const NodeContainer& nodes) override;
     void AddX2(Ptr<Node> a, Ptr<Node> b) override;
-    void InstallUeInternet(const NodeContainer& nodes, const NetDeviceContainer& devices) override;
     void Attach(Ptr<NetDevice> ue, Ptr<NetDevice> cell) override;
     void SetUeOnAir(Ptr<NetDevice> ue, bool on) override;
-    bool IsUeConnected(Ptr<NetDevice> ue) const override;
     Ipv4InterfaceContainer InstallUplinkRoutes(const NodeContainer& nodes) override;
     Ptr<RanDownlink> CreateLocalBreakout(Ptr<NetDevice> cell) override;
     Ptr<RanObserver> CreateObserver() override;
@@ -74,7 +70,11 @@ class NrRanStack : public RanStack
   protected:
     /// Drops the handover algorithms, the NR and core helpers and the cells.
     void DoDispose() override;
-    Readiness GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const override;
+    void DoSetTrigger(HandoverTrigger trigger) override;
+    UeRrcState GetUeRrcState(Ptr<NetDevice> ue) const override;
+    bool IsContextConnected(Ptr<NetDevice> cell, uint16_t rnti) const override;
+    void AssignUeAddresses(const NetDeviceContainer& devices) override;
+    Ipv4Address GetUeGateway() override;
     void DoRequestHandover(Ptr<NetDevice> ue,
                            Ptr<NetDevice> source,
                            uint16_t targetCellId) override;
@@ -96,6 +96,8 @@ class NrRanStack : public RanStack
     double m_ueTxPower;                                 //!< UeTxPower, dBm
     std::string m_scenario;                             //!< Scenario
     std::string m_condition;                            //!< ChannelCondition
+    std::string m_pathloss;                             //!< PathlossModel
+    std::string m_scheduler;                            //!< Scheduler
     bool m_fading;                                      //!< Fading
     uint32_t m_gnbAntennaRows;                          //!< GnbAntennaRows
     uint32_t m_gnbAntennaCols;                          //!< GnbAntennaColumns
@@ -109,9 +111,7 @@ class NrRanStack : public RanStack
     OperationBandInfo m_band;                           //!< the band (owns the bandwidth part)
     BandwidthPartInfoPtrVector m_bwps;                  //!< its bandwidth parts
     bool m_bandMade{false};                             //!< whether MakeBand ran
-    HandoverTrigger m_trigger{HandoverTrigger::NONE};   //!< SetTrigger
     std::vector<Ptr<NrHandoverAlgorithm>> m_algorithms; //!< one per gNB, for a3 and a2a4
-    NetDeviceContainer m_cells;                         //!< every gNB installed
 };
 
 } // namespace ns3

@@ -5,6 +5,9 @@
 #include "ran-stack.h"
 
 #include "ns3/explaining-checker.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4.h"
 #include "ns3/log.h"
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
@@ -127,6 +130,7 @@ RanStack::DoDispose()
     {
         r.event.Cancel();
     }
+    m_cells = NetDeviceContainer();
     m_requests.clear();
     Object::DoDispose();
 }
@@ -201,6 +205,80 @@ uint32_t
 RanStack::GetRequestsDropped() const
 {
     return m_dropped;
+}
+
+void
+RanStack::SetTrigger(HandoverTrigger trigger)
+{
+    NS_ABORT_MSG_IF(m_cells.GetN() > 0,
+                    "ns3::" << GetInstanceTypeId().GetName()
+                            << "::SetTrigger: call it before InstallCells");
+    m_trigger = trigger;
+    DoSetTrigger(trigger);
+}
+
+HandoverTrigger
+RanStack::GetTrigger() const
+{
+    return m_trigger;
+}
+
+bool
+RanStack::IsRanTriggered() const
+{
+    return m_trigger == HandoverTrigger::A3 || m_trigger == HandoverTrigger::A2A4;
+}
+
+void
+RanStack::AddCells(const NetDeviceContainer& devices)
+{
+    m_cells.Add(devices);
+}
+
+const NetDeviceContainer&
+RanStack::GetCells() const
+{
+    return m_cells;
+}
+
+void
+RanStack::InstallUeInternet(const NodeContainer& nodes, const NetDeviceContainer& devices)
+{
+    InternetStackHelper internet;
+    internet.Install(nodes);
+    AssignUeAddresses(devices);
+    const Ipv4Address gateway = GetUeGateway();
+    Ipv4StaticRoutingHelper routing;
+    for (uint32_t j = 0; j < nodes.GetN(); ++j)
+    {
+        routing.GetStaticRouting(nodes.Get(j)->GetObject<Ipv4>())->SetDefaultRoute(gateway, 1);
+    }
+}
+
+bool
+RanStack::IsUeConnected(Ptr<NetDevice> ue) const
+{
+    const uint16_t cellId = GetUeRrcState(ue).cellId;
+    for (uint32_t i = 0; i < m_cells.GetN(); ++i)
+    {
+        if (GetCellId(m_cells.Get(i)) == cellId)
+        {
+            return GetReadiness(ue, m_cells.Get(i)) == READY;
+        }
+    }
+    return false;
+}
+
+RanStack::Readiness
+RanStack::GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const
+{
+    const UeRrcState state = GetUeRrcState(ue);
+    const bool servedBySource = state.cellId == GetCellId(source);
+    if (servedBySource && state.connectedNormally && IsContextConnected(source, state.rnti))
+    {
+        return READY;
+    }
+    return state.connectedNormally && !servedBySource ? ELSEWHERE : NOT_YET;
 }
 
 } // namespace ns3

@@ -7,6 +7,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/event-id.h"
+#include "ns3/ipv4-address.h"
 #include "ns3/ipv4-interface-container.h"
 #include "ns3/net-device-container.h"
 #include "ns3/node-container.h"
@@ -46,6 +47,12 @@ bool ParseHandoverTrigger(const std::string& name, HandoverTrigger* trigger);
  * \return its name, as ParseHandoverTrigger reads it
  */
 std::string ToString(HandoverTrigger trigger);
+
+/// The exponent of 3GPP TR 36.814's macro-cell loss (Table A.2.1.1.2-3, 2 GHz):
+/// 128.1 + 37.6 log10(R / km) dB is a log-distance loss of exponent 3.76 ...
+constexpr double MACRO_LOSS_EXPONENT = 3.76;
+/// ... and 15.3 dB at 1 m: the "log-distance" path loss of both stacks.
+constexpr double MACRO_LOSS_AT_1M_DB = 128.1 - 37.6 * 3.0;
 
 class RanStack;
 
@@ -101,10 +108,10 @@ class RanStack : public Object
      *        none, and switch off radio-link-failure detection on the UEs, so that the radio
      *        degrades with distance instead of the UE dropping off
      */
-    virtual void SetTrigger(HandoverTrigger trigger) = 0;
+    void SetTrigger(HandoverTrigger trigger);
 
     /// \return the trigger set, NONE by default
-    virtual HandoverTrigger GetTrigger() const = 0;
+    HandoverTrigger GetTrigger() const;
 
     /**
      * \brief Make a base station on each node (with mobility installed).
@@ -133,8 +140,7 @@ class RanStack : public Object
      * \param nodes the UE nodes
      * \param devices their RAN devices, in the same order
      */
-    virtual void InstallUeInternet(const NodeContainer& nodes,
-                                   const NetDeviceContainer& devices) = 0;
+    void InstallUeInternet(const NodeContainer& nodes, const NetDeviceContainer& devices);
 
     /**
      * \brief Attach a UE to a cell.
@@ -164,7 +170,7 @@ class RanStack : public Object
      * \return whether it is connected normally to a cell, at both ends: attached, and in no
      *         handover, nor one its cell is preparing
      */
-    virtual bool IsUeConnected(Ptr<NetDevice> ue) const = 0;
+    bool IsUeConnected(Ptr<NetDevice> ue) const;
 
     /**
      * \brief Give each base-station node an address the UEs reach through the core, for the
@@ -253,9 +259,59 @@ class RanStack : public Object
     /**
      * \param ue a UE device
      * \param source a base-station device
-     * \return whether the UE can be handed over out of source now
+     * \return whether the UE can be handed over out of source now: its RRC connected
+     *         normally to source, and source's context of it too
      */
-    virtual Readiness GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const = 0;
+    Readiness GetReadiness(Ptr<NetDevice> ue, Ptr<NetDevice> source) const;
+
+    /// What a UE's RRC says of its connection.
+    struct UeRrcState
+    {
+        uint16_t cellId{0};            //!< the cell it is connected to, or camps on
+        uint16_t rnti{0};              //!< its RNTI there
+        bool connectedNormally{false}; //!< in RRC CONNECTED_NORMALLY
+    };
+
+    /**
+     * \param ue a UE device of this stack; another stops the run
+     * \return its RRC's state
+     */
+    virtual UeRrcState GetUeRrcState(Ptr<NetDevice> ue) const = 0;
+
+    /**
+     * \param cell a base-station device of this stack; another stops the run
+     * \param rnti a UE's RNTI in that cell
+     * \return whether the cell's RRC holds a context of the UE, connected normally
+     */
+    virtual bool IsContextConnected(Ptr<NetDevice> cell, uint16_t rnti) const = 0;
+
+    /**
+     * \brief Give the UEs their addresses in the core network (InstallUeInternet).
+     * \param devices the UEs' RAN devices, with an Internet stack
+     */
+    virtual void AssignUeAddresses(const NetDeviceContainer& devices) = 0;
+
+    /// \return the UEs' default gateway in the core network
+    virtual Ipv4Address GetUeGateway() = 0;
+
+    /**
+     * \brief Apply a trigger (SetTrigger), before any base station is installed.
+     * \param trigger the trigger
+     */
+    virtual void DoSetTrigger(HandoverTrigger trigger) = 0;
+
+    /**
+     * \brief Remember base stations made, for IsUeConnected and SetTrigger's check.
+     * \param devices their devices
+     */
+    void AddCells(const NetDeviceContainer& devices);
+
+    /// \return every base station made, in order
+    const NetDeviceContainer& GetCells() const;
+
+    /// \return whether the RAN's own algorithm hands UEs over (A3, A2A4), so that a UE
+    ///         keeps its radio-link-failure detection
+    bool IsRanTriggered() const;
 
     /**
      * \brief Make the source start the handover; the UE is READY.
@@ -292,10 +348,12 @@ class RanStack : public Object
      */
     void Finish(std::size_t id, RequestOutcome outcome);
 
-    Time m_retry;                    //!< RequestRetry
-    std::vector<Request> m_requests; //!< every request made
-    uint32_t m_retries{0};           //!< requests put off, each time
-    uint32_t m_dropped{0};           //!< requests not made
+    HandoverTrigger m_trigger{HandoverTrigger::NONE}; //!< SetTrigger
+    NetDeviceContainer m_cells;                       //!< AddCells
+    Time m_retry;                                     //!< RequestRetry
+    std::vector<Request> m_requests;                  //!< every request made
+    uint32_t m_retries{0};                            //!< requests put off, each time
+    uint32_t m_dropped{0};                            //!< requests not made
 };
 
 } // namespace ns3
