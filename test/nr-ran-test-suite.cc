@@ -10,7 +10,10 @@
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/nr-local-breakout.h"
+#include "ns3/nr-ran-observer.h"
 #include "ns3/nr-ran-stack.h"
+#include "ns3/nr-ue-net-device.h"
+#include "ns3/nr-ue-rrc.h"
 #include "ns3/test.h"
 
 #include <algorithm>
@@ -368,6 +371,116 @@ class NrBreakoutRefusalTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief The RNTI collision NrRanObserver watches for, provoked and counted.
+ *
+ * A gNB gives each UE that joins it the RNTI after the last it gave. Four UEs stand by the
+ * first cell and one by the second; a sixth drives from the first to the second. The second
+ * cell gives the mover RNTI 2 (its one UE has 1), and the first has given 1 to 5, so unless
+ * the mover itself had 2, its new RNTI is another UE's at the cell it left. The expected count
+ * comes from the UEs' own RRC traces (each UE's cell and RNTI), not from the gNBs' maps the
+ * observer reads.
+ */
+class NrRntiCollisionTestCase : public TestCase
+{
+  public:
+    NrRntiCollisionTestCase()
+        : TestCase("NR RNTI collision: provoked, and counted as the UEs' own RNTIs predict")
+    {
+    }
+
+  private:
+    /// A UE's cell and RNTI, from its RRC's traces.
+    struct Where
+    {
+        uint16_t cell{0}; //!< its cell
+        uint16_t rnti{0}; //!< its RNTI there
+    };
+
+    void DoRun() override
+    {
+        Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
+        net->SetRanStack(CreateRanStack("nr"));
+        Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
+        line->SetAttribute("Count", UintegerValue(2));
+        line->SetAttribute("Spacing", DoubleValue(300));
+        net->SetCellLayout(line);
+        net->SetAttribute("Trigger", StringValue("planned"));
+        net->SetAttribute("SessionStart", TimeValue(MilliSeconds(300)));
+        Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+        edge->SetClientAttribute("PromptTokens", UintegerValue(256));
+        edge->SetClientAttribute("TokensToGenerate", UintegerValue(200));
+        EdgeLlmUeSpec mover;
+        mover.start = Vector(100, 20, 0);
+        mover.velocity = Vector(50, 0, 0);
+        mover.moveStart = Seconds(0.5);
+        net->AddUe(mover);
+        for (double x : {10.0, 20.0, 30.0, 40.0, 310.0})
+        {
+            EdgeLlmUeSpec standing;
+            standing.start = Vector(x, 20, 0);
+            net->AddUe(standing);
+        }
+        net->Build();
+        net->AssignStreams(1);
+
+        std::map<uint64_t, Where> where;
+        std::map<uint64_t, uint16_t> leaving;
+        uint32_t handovers = 0;
+        uint32_t predicted = 0;
+        for (uint32_t i = 0; i < net->GetUeDevices().GetN(); ++i)
+        {
+            Ptr<NrUeRrc> rrc = DynamicCast<NrUeNetDevice>(net->GetUeDevices().Get(i))->GetRrc();
+            rrc->TraceConnectWithoutContext(
+                "ConnectionEstablished",
+                Callback<void, uint64_t, uint16_t, uint16_t>(
+                    [&where](uint64_t imsi, uint16_t cell, uint16_t rnti) {
+                        where[imsi] = {cell, rnti};
+                    }));
+            rrc->TraceConnectWithoutContext(
+                "HandoverStart",
+                Callback<void, uint64_t, uint16_t, uint16_t, uint16_t>(
+                    [&leaving](uint64_t imsi, uint16_t source, uint16_t, uint16_t) {
+                        leaving[imsi] = source;
+                    }));
+            rrc->TraceConnectWithoutContext(
+                "HandoverEndOk",
+                Callback<void, uint64_t, uint16_t, uint16_t>(
+                    [&](uint64_t imsi, uint16_t cell, uint16_t rnti) {
+                        ++handovers;
+                        for (const auto& [other, w] : where)
+                        {
+                            if (other != imsi && w.cell == leaving[imsi] && w.rnti == rnti)
+                            {
+                                ++predicted;
+                            }
+                        }
+                        where[imsi] = {cell, rnti};
+                    }));
+        }
+        Ptr<NrRanObserver> observer = DynamicCast<NrRanObserver>(net->GetObserver());
+        NS_TEST_ASSERT_MSG_NE(observer, nullptr, "the NR stack's observer");
+        uint32_t traced = 0;
+        observer->TraceConnectWithoutContext(
+            "RntiCollision",
+            Callback<void, uint64_t, uint16_t, uint16_t, uint64_t>(
+                [&traced](uint64_t, uint16_t, uint16_t, uint64_t) { ++traced; }));
+        Simulator::Stop(Seconds(4));
+        Simulator::Run();
+        std::cout << "RNTI collisions: " << handovers << " handover(s), " << predicted
+                  << " predicted from the UEs' RNTIs, " << observer->GetRntiCollisions()
+                  << " counted by the observer\n";
+        NS_TEST_EXPECT_MSG_EQ(where.size(), 6u, "every UE connected");
+        NS_TEST_EXPECT_MSG_EQ(handovers, 1u, "the mover handed over once");
+        NS_TEST_EXPECT_MSG_EQ(predicted, 1u, "the layout provokes a collision");
+        NS_TEST_EXPECT_MSG_EQ(observer->GetRntiCollisions(), predicted, "counted as predicted");
+        NS_TEST_EXPECT_MSG_EQ(traced, predicted, "traced as counted");
+        Simulator::Destroy();
+        net->Dispose();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The NR RAN stack under the module's tests.
  */
 class NrRanTestSuite : public TestSuite
@@ -381,6 +494,7 @@ class NrRanTestSuite : public TestSuite
         AddTestCase(new NrLineServingTestCase("ns3::DetourScheduler"), edgellm::TEST_QUICK);
         AddTestCase(new NrA3TestCase(), edgellm::TEST_QUICK);
         AddTestCase(new NrAgainstLteTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new NrRntiCollisionTestCase(), edgellm::TEST_QUICK);
     }
 };
 
