@@ -66,6 +66,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/handover-scheduler-test.cc
     test/gtest/handover-contract-death-test.cc
     test/gtest/cell-layout-test.cc
+    test/gtest/ran-stack-test.cc
     test/gtest/ue-trajectory-test.cc
     test/gtest/ue-mobility-test.cc
     test/gtest/lte-measurement-reports-death-test.cc

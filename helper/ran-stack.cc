@@ -211,8 +211,7 @@ void
 RanStack::SetTrigger(HandoverTrigger trigger)
 {
     NS_ABORT_MSG_IF(m_cells.GetN() > 0,
-                    "ns3::" << GetInstanceTypeId().GetName()
-                            << "::SetTrigger: call it before InstallCells");
+                    GetInstanceTypeId().GetName() << "::SetTrigger: call it before InstallCells");
     m_trigger = trigger;
     DoSetTrigger(trigger);
 }

@@ -114,7 +114,8 @@ class RanStack : public Object
     HandoverTrigger GetTrigger() const;
 
     /**
-     * \brief Make a base station on each node (with mobility installed).
+     * \brief Make a base station on each node (with mobility installed); a stack records
+     * them with AddCells.
      * \param nodes the base-station nodes
      * \return their RAN devices, in the same order
      */
