@@ -15,6 +15,7 @@
 #include "ns3/log.h"
 #include "ns3/nr-channel-helper.h"
 #include "ns3/nr-gnb-net-device.h"
+#include "ns3/nr-gnb-phy.h"
 #include "ns3/nr-gnb-rrc.h"
 #include "ns3/nr-local-breakout.h"
 #include "ns3/nr-mac-scheduler.h"
@@ -384,18 +385,31 @@ NrRanStack::InstallHandoverAlgorithm(Ptr<NetDevice> gnb)
 NetDeviceContainer
 NrRanStack::InstallUes(const NodeContainer& nodes)
 {
+    NS_ABORT_MSG_IF(GetCells().GetN() == 0, "NrRanStack::InstallUes: install the gNBs first");
     MakeBand();
     NetDeviceContainer devices = m_nr->InstallUeDevice(nodes, m_bwps);
     const bool rlf = IsRanTriggered();
-    if (!rlf)
+    Ptr<NrGnbNetDevice> gnb = Gnb(GetCells().Get(0), "InstallUes");
+    for (uint32_t i = 0; i < devices.GetN(); ++i)
     {
-        for (uint32_t i = 0; i < devices.GetN(); ++i)
+        Ptr<NrUeNetDevice> ue = Ue(devices.Get(i), "InstallUes");
+        for (uint32_t cc = 0; cc < ue->GetCcMapSize(); ++cc)
+        {
+            // A UE's PHY runs its slots from time 0 at numerology 0 until it attaches, when
+            // NrHelper::AttachToGnb gives it the gNB's slot. A UE attached later (UeAirtime
+            // "session") would change its slot length in the middle of a slot, and schedule
+            // the next one in the past; with the gNBs' slot from the start it changes nothing.
+            Ptr<NrUePhy> phy = ue->GetPhy(cc);
+            Ptr<NrGnbPhy> cell = gnb->GetPhy(cc);
+            phy->SetSymbolsPerSlot(cell->GetSymbolsPerSlot());
+            phy->SetNumerology(cell->GetNumerology());
+            phy->SetPattern(cell->GetPattern());
+        }
+        if (!rlf)
         {
             // Without an algorithm to hand it over, a UE that dropped off would reattach
             // wherever it could, not where its next planned handover starts from.
-            Ue(devices.Get(i), "InstallUes");
-            NrHelper::GetUePhy(devices.Get(i), 0)
-                ->SetAttribute("EnableRlfDetection", BooleanValue(false));
+            ue->GetPhy(0)->SetAttribute("EnableRlfDetection", BooleanValue(false));
         }
     }
     return devices;
