@@ -88,7 +88,7 @@ cmake --build cmake-cache -j "$jobs" --target $targets > build.log 2>&1 ||
 echo "built in $(( $(date +%s) - start )) s"
 
 echo "== test.py, each edge-llm suite"
-suites=$(./test.py --no-build --list 2>/dev/null | awk '{print $NF}' | grep '^edge-llm' | sort -u)
+suites=$(./test.py --no-build --list 2>/dev/null | awk '$1 != "example" {print $NF}' | grep '^edge-llm' | sort -u)
 failed=0
 for suite in $suites; do
     if ./test.py --no-build -s "$suite" > "test-$suite.log" 2>&1; then
