@@ -24,6 +24,7 @@
 #include "ns3/handover-scheme-flag.h"
 #include "ns3/input-checks.h"
 #include "ns3/kv-cache-profile.h"
+#include "ns3/kv-transfer-application.h"
 #include "ns3/token-log-flag.h"
 
 #include <cmath>
@@ -270,9 +271,7 @@ main(int argc, char* argv[])
         {
             tokensOnce = tokensOnce && ue.complete && ue.delivered == ue.tokensToGenerate;
         }
-        bytesConserved = bytesConserved &&
-                         run.sent.announced == run.sent.sent + run.sent.withdrawn &&
-                         run.sent.sent == run.received.received + run.received.stale;
+        bytesConserved = bytesConserved && KvLedgerBalances(run.sent, run.received);
         capHit = capHit || run.endTime >= config.maxSimTime;
     };
     for (const std::string& s : schemes)

@@ -463,9 +463,7 @@ main(int argc, char* argv[])
                     }
                 }
                 results.push_back(run.results);
-                const bool balanced =
-                    run.kvSent.announced == run.kvSent.sent + run.kvSent.withdrawn &&
-                    run.kvSent.sent == run.kvReceived.received + run.kvReceived.stale;
+                const bool balanced = KvLedgerBalances(run.kvSent, run.kvReceived);
                 if (!run.exactlyOnce || !balanced || !measured)
                 {
                     std::cerr << s << ", " << spec.label << ", RngRun " << r << ": "

@@ -139,8 +139,7 @@ main(int argc, char* argv[])
                   << std::setw(10) << (c->IsComplete() ? "yes" : "no") << std::setw(20)
                   << s.announced << std::setw(12) << s.sent << std::setw(12) << s.withdrawn
                   << std::setw(12) << r.received << std::setw(12) << r.stale << "\n";
-        ok = ok && c->IsComplete() && s.announced == s.sent + s.withdrawn &&
-             s.sent == r.received + r.stale;
+        ok = ok && c->IsComplete() && KvLedgerBalances(s, r);
     }
     uint32_t withSession = 0;
     for (const HandoverRecord& r : records)

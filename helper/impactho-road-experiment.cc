@@ -540,8 +540,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         const KvTransferSenderCounters s = net->GetKvSent(client->GetImsi());
         const KvTransferReceiverCounters r = net->GetKvReceived(client->GetImsi());
         run.sentBytes += s.sent;
-        run.ledgerBalances = run.ledgerBalances && s.announced == s.sent + s.withdrawn &&
-                             s.sent == r.received + r.stale;
+        run.ledgerBalances = run.ledgerBalances && KvLedgerBalances(s, r);
     }
     run.onAirPeak = net->GetUeAirtime() ? net->GetUeAirtime()->GetOnAirPeak() : sessions;
     run.results = CollectRunResults(scheme, run.records, net->GetClients());

@@ -18,6 +18,21 @@ namespace ns3
 
 /**
  * \ingroup edge-llm
+ * \brief The byte ledger of one session's KV transfers (the manual's "The byte ledger").
+ * \param sent the senders' counters
+ * \param received the receivers' counters
+ * \return whether every byte announced was sent or withdrawn, and every byte sent was read
+ *         as current or stale
+ */
+inline bool
+KvLedgerBalances(const KvTransferSenderCounters& sent, const KvTransferReceiverCounters& received)
+{
+    return sent.announced == sent.sent + sent.withdrawn &&
+           sent.sent == received.received + received.stale;
+}
+
+/**
+ * \ingroup edge-llm
  * \brief Hosts the KV-transfer endpoints of one node: a receiver, and a sender per peer.
  *
  * The receiver listens on Port from the start of the application; each sender opens its

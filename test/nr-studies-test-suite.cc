@@ -14,6 +14,7 @@
 #include "ns3/handover-record.h"
 #include "ns3/impact-accuracy-model.h"
 #include "ns3/impactho-road-experiment.h"
+#include "ns3/kv-transfer-application.h"
 #include "ns3/pallas-line-experiment.h"
 #include "ns3/ran-stack.h"
 #include "ns3/test.h"
@@ -31,19 +32,6 @@ namespace
 /// X2 handover with ideal RRC or LTE's RRC); the rest is the model's. A delay further above
 /// the model's than this is a defect of the path, not the radio.
 constexpr double kRadioSlackS = 0.05;
-
-/**
- * \param sent a sender's counters
- * \param received its receivers'
- * \return whether every KV byte announced was sent or withdrawn, and every byte sent was read
- *         as current or stale
- */
-bool
-LedgerBalances(const KvTransferSenderCounters& sent, const KvTransferReceiverCounters& received)
-{
-    return sent.announced == sent.sent + sent.withdrawn &&
-           sent.sent == received.received + received.stale;
-}
 
 /**
  * \brief Check that a run's handovers went over NR: 5G-LENA's ideal RRC completes a handover
@@ -121,7 +109,7 @@ class NrCtHoLineTestCase : public TestCase
                                           where << ": UE " << ue.imsi << " got " << ue.delivered
                                                 << " of " << ue.tokensToGenerate << " tokens");
                 }
-                NS_TEST_EXPECT_MSG_EQ(LedgerBalances(run.sent, run.received),
+                NS_TEST_EXPECT_MSG_EQ(KvLedgerBalances(run.sent, run.received),
                                       true,
                                       where << ": the KV ledger balances");
                 std::size_t migrated = 0;
@@ -234,7 +222,7 @@ class NrPallasLineTestCase : public TestCase
                                   schemes[k] << ": " << run.tokensDelivered << " of "
                                              << run.tokensExpected << " tokens, "
                                              << run.tokensRepeated << " repeated");
-            NS_TEST_EXPECT_MSG_EQ(LedgerBalances(run.kvSent, run.kvReceived),
+            NS_TEST_EXPECT_MSG_EQ(KvLedgerBalances(run.kvSent, run.kvReceived),
                                   true,
                                   schemes[k] << ": the KV ledger balances");
             NS_TEST_ASSERT_MSG_EQ(std::isnan(run.sitS), false, schemes[k] << ": SIT measured");
