@@ -5,6 +5,7 @@
 // The NR RAN stack (5G-LENA): local breakout, the observer, planned and A3 handovers, and the
 // module's invariants over NR; compiled only when the module is built with the nr module.
 
+#include "line-network-cases.h"
 #include "test-durations.h"
 
 #include "ns3/core-module.h"
@@ -64,13 +65,7 @@ RunLine(const std::string& ran,
         uint32_t tokens)
 {
     LineRun out;
-    Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
-    net->SetRanStack(CreateRanStack(ran));
-    Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
-    line->SetAttribute("Count", UintegerValue(3));
-    line->SetAttribute("Spacing", DoubleValue(300));
-    net->SetCellLayout(line);
-    net->SetAttribute("Trigger", StringValue(trigger));
+    Ptr<EdgeLlmNetwork> net = edgellm::MakeLineNetwork(ran, 3, trigger);
     net->SetAttribute("SessionStart", TimeValue(MilliSeconds(300)));
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
     edge->SetSchedulerType(scheduler);
@@ -418,13 +413,7 @@ class NrRntiCollisionTestCase : public TestCase
 
     void DoRun() override
     {
-        Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
-        net->SetRanStack(CreateRanStack("nr"));
-        Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
-        line->SetAttribute("Count", UintegerValue(2));
-        line->SetAttribute("Spacing", DoubleValue(300));
-        net->SetCellLayout(line);
-        net->SetAttribute("Trigger", StringValue("planned"));
+        Ptr<EdgeLlmNetwork> net = edgellm::MakeLineNetwork("nr", 2, "planned");
         net->SetAttribute("SessionStart", TimeValue(MilliSeconds(300)));
         Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
         edge->SetClientAttribute("PromptTokens", UintegerValue(256));
@@ -501,72 +490,6 @@ class NrRntiCollisionTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
- * \brief A handover the NR target refuses takes LTE's path (the scenario suite's
- * RefusedHandoverTestCase): reported as refused, never started, and the session stays at the
- * source with every token and no migration.
- */
-class NrHandoverRefusedTestCase : public TestCase
-{
-  public:
-    NrHandoverRefusedTestCase()
-        : TestCase("NR handover refused by the target: reported, and the session stays")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        const uint32_t tokens = 200;
-        Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
-        net->SetRanStack(CreateRanStack("nr"));
-        Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
-        line->SetAttribute("Count", UintegerValue(2));
-        line->SetAttribute("Spacing", DoubleValue(300));
-        net->SetCellLayout(line);
-        net->SetAttribute("Trigger", StringValue("planned"));
-        Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
-        edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
-        EdgeLlmUeSpec ue;
-        ue.start = Vector(130, 20, 0);
-        ue.velocity = Vector(20, 0, 0);
-        ue.moveStart = Seconds(0.5);
-        net->AddUe(ue);
-        net->Build();
-        net->AssignStreams(1);
-        // The target admits no handover.
-        DynamicCast<NrGnbNetDevice>(net->GetCellDevices().Get(1))
-            ->GetRrc()
-            ->SetAttribute("AdmitHandoverRequest", BooleanValue(false));
-        uint32_t refused = 0;
-        uint32_t started = 0;
-        net->GetObserver()->TraceConnectWithoutContext(
-            "HandoverRefused",
-            Callback<void, uint64_t, uint16_t, uint16_t>(
-                [&refused](uint64_t, uint16_t, uint16_t) { ++refused; }));
-        net->GetObserver()->TraceConnectWithoutContext(
-            "HandoverStarted",
-            Callback<void, uint64_t, uint16_t, uint16_t>(
-                [&started](uint64_t, uint16_t, uint16_t) { ++started; }));
-        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(0));
-        Simulator::Stop(Seconds(4));
-        Simulator::Run();
-        const uint64_t imsi = client->GetImsi();
-        NS_TEST_EXPECT_MSG_EQ(net->GetPlannedHandovers().size(), 1u, "one crossing");
-        NS_TEST_EXPECT_MSG_EQ(refused, 1u, "reported as refused");
-        NS_TEST_EXPECT_MSG_EQ(started, 0u, "never started");
-        NS_TEST_EXPECT_MSG_EQ(net->GetObserver()->GetServingCellId(imsi),
-                              net->GetCellIds()[0],
-                              "still served by the source");
-        NS_TEST_EXPECT_MSG_EQ(client->IsComplete(), true, "the session completed");
-        NS_TEST_EXPECT_MSG_EQ(client->GetDeliveredTokens(), tokens, "every token");
-        NS_TEST_EXPECT_MSG_EQ(edge->GetCoordinator()->GetRecords().size(), 0u, "no migration");
-        Simulator::Destroy();
-        net->Dispose();
-    }
-};
-
-/**
- * \ingroup edge-llm-tests
  * \brief The NR RAN stack under the module's tests.
  */
 class NrRanTestSuite : public TestSuite
@@ -581,7 +504,15 @@ class NrRanTestSuite : public TestSuite
         AddTestCase(new NrA3TestCase(), edgellm::TEST_QUICK);
         AddTestCase(new NrAgainstLteTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new NrRntiCollisionTestCase(), edgellm::TEST_QUICK);
-        AddTestCase(new NrHandoverRefusedTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new edgellm::RefusedHandoverTestCase(
+                        "NR handover refused by the target: reported, and the session stays",
+                        "nr",
+                        [](Ptr<EdgeLlmNetwork>, Ptr<NetDevice> target) {
+                            DynamicCast<NrGnbNetDevice>(target)->GetRrc()->SetAttribute(
+                                "AdmitHandoverRequest",
+                                BooleanValue(false));
+                        }),
+                    edgellm::TEST_QUICK);
     }
 };
 

@@ -5,10 +5,13 @@
 // The scenario layer: every cell layout with every trigger, serving on a road and a grid, the
 // star backhaul's shared uplink, and a refused handover.
 
+#include "line-network-cases.h"
 #include "test-durations.h"
 
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
+#include "ns3/lte-enb-net-device.h"
+#include "ns3/lte-enb-rrc.h"
 #include "ns3/mobility-model.h"
 #include "ns3/test.h"
 
@@ -397,70 +400,6 @@ class StarChoTransfersTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
- * \brief A handover the target refuses is reported as refused, and the session stays at the
- * source: every token arrives, and nothing migrates.
- */
-class RefusedHandoverTestCase : public TestCase
-{
-  public:
-    RefusedHandoverTestCase()
-        : TestCase("A refused handover is reported, and the session stays at the source")
-    {
-    }
-
-  private:
-    void DoRun() override
-    {
-        const uint32_t tokens = 200;
-        Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
-        Ptr<LineCellLayout> line = CreateObject<LineCellLayout>();
-        line->SetAttribute("Count", UintegerValue(2));
-        line->SetAttribute("Spacing", DoubleValue(300));
-        net->SetCellLayout(line);
-        net->SetAttribute("Trigger", StringValue("planned"));
-        Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
-        edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
-        EdgeLlmUeSpec ue;
-        ue.start = Vector(130, 20, 0);
-        ue.velocity = Vector(20, 0, 0);
-        ue.moveStart = Seconds(0.5);
-        net->AddUe(ue);
-        net->Build();
-        net->AssignStreams(1);
-        // The target admits no handover.
-        Config::Set("/NodeList/" + std::to_string(net->GetCellNodes().Get(1)->GetId()) +
-                        "/DeviceList/0/LteEnbRrc/AdmitHandoverRequest",
-                    BooleanValue(false));
-        uint32_t refused = 0;
-        uint32_t started = 0;
-        net->GetObserver()->TraceConnectWithoutContext(
-            "HandoverRefused",
-            Callback<void, uint64_t, uint16_t, uint16_t>(
-                [&refused](uint64_t, uint16_t, uint16_t) { ++refused; }));
-        net->GetObserver()->TraceConnectWithoutContext(
-            "HandoverStarted",
-            Callback<void, uint64_t, uint16_t, uint16_t>(
-                [&started](uint64_t, uint16_t, uint16_t) { ++started; }));
-        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(0));
-        Simulator::Stop(Seconds(4));
-        Simulator::Run();
-        const uint64_t imsi = client->GetImsi();
-        NS_TEST_ASSERT_MSG_EQ(net->GetPlannedHandovers().size(), 1u, "one crossing");
-        NS_TEST_ASSERT_MSG_EQ(refused, 1u, "reported as refused");
-        NS_TEST_ASSERT_MSG_EQ(started, 0u, "never started");
-        NS_TEST_ASSERT_MSG_EQ(net->GetObserver()->GetServingCellId(imsi),
-                              net->GetCellIds()[0],
-                              "still served by the source");
-        NS_TEST_ASSERT_MSG_EQ(client->IsComplete(), true, "the session completed");
-        NS_TEST_ASSERT_MSG_EQ(client->GetDeliveredTokens(), tokens, "every token");
-        NS_TEST_ASSERT_MSG_EQ(edge->GetCoordinator()->GetRecords().size(), 0u, "no migration");
-        Simulator::Destroy();
-        net->Dispose();
-    }
-};
-
-/**
- * \ingroup edge-llm-tests
  * \brief On the grid, a cHO transfer cancelled by the next handover (a newer epoch), the
  * session then relayed hop by hop to a cell its holder has no link to, and resumed there from
  * a whole re-prefill: every token once and in order, every cancelled byte under its reason.
@@ -691,7 +630,15 @@ class ScenarioTestSuite : public TestSuite
         AddTestCase(new ServingInvariantsTestCase("road", "ns3::CtHoScheduler", "star"),
                     edgellm::TEST_QUICK);
         AddTestCase(new StarChoTransfersTestCase(), edgellm::TEST_QUICK);
-        AddTestCase(new RefusedHandoverTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new edgellm::RefusedHandoverTestCase(
+                        "A refused handover is reported, and the session stays at the source",
+                        "lte",
+                        [](Ptr<EdgeLlmNetwork>, Ptr<NetDevice> target) {
+                            target->GetObject<LteEnbNetDevice>()->GetRrc()->SetAttribute(
+                                "AdmitHandoverRequest",
+                                BooleanValue(false));
+                        }),
+                    edgellm::TEST_QUICK);
         AddTestCase(new GridCancelRelayResumeTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new ScenarioMeasurementReportTestCase(), edgellm::TEST_QUICK);
     }
