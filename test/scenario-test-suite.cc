@@ -10,8 +10,6 @@
 
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
-#include "ns3/lte-enb-net-device.h"
-#include "ns3/lte-enb-rrc.h"
 #include "ns3/mobility-model.h"
 #include "ns3/test.h"
 
@@ -634,9 +632,9 @@ class ScenarioTestSuite : public TestSuite
                         "A refused handover is reported, and the session stays at the source",
                         "lte",
                         [](Ptr<EdgeLlmNetwork>, Ptr<NetDevice> target) {
-                            target->GetObject<LteEnbNetDevice>()->GetRrc()->SetAttribute(
-                                "AdmitHandoverRequest",
-                                BooleanValue(false));
+                            Config::Set("/NodeList/" + std::to_string(target->GetNode()->GetId()) +
+                                            "/DeviceList/0/LteEnbRrc/AdmitHandoverRequest",
+                                        BooleanValue(false));
                         }),
                     edgellm::TEST_QUICK);
         AddTestCase(new GridCancelRelayResumeTestCase(), edgellm::TEST_QUICK);
