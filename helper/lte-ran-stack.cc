@@ -4,7 +4,6 @@
 
 #include "lte-ran-stack.h"
 
-#include "lte-epc-routes.h"
 #include "lte-radio-defaults.h"
 
 #include "ns3/boolean.h"
@@ -57,7 +56,7 @@ Ue(Ptr<NetDevice> dev, const char* what)
 TypeId
 LteRanStack::GetTypeId()
 {
-    static TypeId tid =
+    static TypeId tid = AddSharedAttributes(
         TypeId("ns3::LteRanStack")
             .SetParent<RanStack>()
             .SetGroupName("EdgeLlm")
@@ -97,31 +96,11 @@ LteRanStack::GetTypeId()
                                                               : "not a report interval LTE defines";
                                                }))
             .AddAttribute(
-                "S1uLinkDelay",
-                "One-way delay of each eNB's S1-U link to the SGW (>= 0).",
-                TimeValue(Seconds(0)),
-                MakeTimeAccessor(&LteRanStack::m_s1uDelay),
-                edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::S1uLinkDelay", true))
-            .AddAttribute(
                 "S5LinkDelay",
                 "One-way delay of the SGW-PGW link (>= 0).",
                 TimeValue(Seconds(0)),
                 MakeTimeAccessor(&LteRanStack::m_s5Delay),
                 edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::S5LinkDelay", true))
-            .AddAttribute(
-                "X2LinkDelay",
-                "One-way delay of each X2 link, the path of handover signalling and of "
-                "the source's forwarded data (>= 0).",
-                TimeValue(Seconds(0)),
-                MakeTimeAccessor(&LteRanStack::m_x2Delay),
-                edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::X2LinkDelay", true))
-            .AddAttribute(
-                "UplinkLinkDelay",
-                "One-way delay of the link from each eNB to the PGW that carries "
-                "the UEs' prompts and acknowledgements to its server (>= 0).",
-                TimeValue(MilliSeconds(1)),
-                MakeTimeAccessor(&LteRanStack::m_uplinkDelay),
-                edgellm::MakeTimeNotNegativeChecker("ns3::LteRanStack::UplinkLinkDelay", true))
             .AddAttribute(
                 "RlcUmReorderingTimer",
                 "t-Reordering of every RLC UM entity, [0, 200 ms] (3GPP TS 36.331's range). "
@@ -156,20 +135,6 @@ LteRanStack::GetTypeId()
                                   }
                                   return n == "custom" ? "" : "unknown preset";
                               }))
-            .AddAttribute("A3Hysteresis",
-                          "Hysteresis of the custom A3Preset, dB, [0, 15] (36.331).",
-                          DoubleValue(2.0),
-                          MakeDoubleAccessor(&LteRanStack::m_a3Hysteresis),
-                          edgellm::MakeExplainingChecker(MakeDoubleChecker<double>(0.0, 15.0),
-                                                         "ns3::LteRanStack::A3Hysteresis",
-                                                         "a number of dB in [0, 15]"))
-            .AddAttribute("A3TimeToTrigger",
-                          "Time to trigger of the custom A3Preset, [0, 5120 ms] (36.331).",
-                          TimeValue(MilliSeconds(40)),
-                          MakeTimeAccessor(&LteRanStack::m_a3TimeToTrigger),
-                          edgellm::MakeTimeRangeChecker("ns3::LteRanStack::A3TimeToTrigger",
-                                                        MilliSeconds(5120),
-                                                        "a time in [0, 5120 ms]"))
             .AddAttribute("PathlossModel",
                           "friis: ns-3's free-space default, optimistic at the cell edge. "
                           "log-distance: 3GPP TR 36.814's macro-cell loss, 128.1 + 37.6 "
@@ -184,7 +149,8 @@ LteRanStack::GetTypeId()
                               [](const AttributeValue& v) {
                                   const std::string n = static_cast<const StringValue&>(v).Get();
                                   return n == "friis" || n == "log-distance" ? "" : "unknown model";
-                              }));
+                              })),
+        {"ns3::LteRanStack", "eNB", "the SGW", "the custom A3Preset", "TS 36.331"});
     return tid;
 }
 
@@ -343,12 +309,10 @@ LteRanStack::SetUeOnAir(Ptr<NetDevice> ue, bool on)
     }
 }
 
-Ipv4InterfaceContainer
-LteRanStack::InstallUplinkRoutes(const NodeContainer& nodes)
+Ptr<Node>
+LteRanStack::GetPgwNode()
 {
-    LteEpcRoutes routes;
-    routes.SetChannelAttribute("Delay", TimeValue(m_uplinkDelay));
-    return routes.Install(GetEpcHelper(), nodes);
+    return GetEpcHelper()->GetPgwNode();
 }
 
 Ptr<RanDownlink>

@@ -51,7 +51,6 @@ class LteRanStack : public RanStack
     void AddX2(Ptr<Node> a, Ptr<Node> b) override;
     void Attach(Ptr<NetDevice> ue, Ptr<NetDevice> cell) override;
     void SetUeOnAir(Ptr<NetDevice> ue, bool on) override;
-    Ipv4InterfaceContainer InstallUplinkRoutes(const NodeContainer& nodes) override;
     Ptr<RanDownlink> CreateLocalBreakout(Ptr<NetDevice> cell) override;
     Ptr<RanObserver> CreateObserver() override;
     uint16_t GetCellId(Ptr<NetDevice> cell) const override;
@@ -71,6 +70,7 @@ class LteRanStack : public RanStack
     bool IsContextConnected(Ptr<NetDevice> cell, uint16_t rnti) const override;
     void AssignUeAddresses(const NetDeviceContainer& devices) override;
     Ipv4Address GetUeGateway() override;
+    Ptr<Node> GetPgwNode() override;
     void DoRequestHandover(Ptr<NetDevice> ue,
                            Ptr<NetDevice> source,
                            uint16_t targetCellId) override;
@@ -79,17 +79,12 @@ class LteRanStack : public RanStack
     /// Set the SRS periodicity of every eNB, from the UEs installed when it is 0.
     void ConfigureSrs();
 
-    Time m_s1uDelay;    //!< S1uLinkDelay
-    Time m_s5Delay;     //!< S5LinkDelay
-    Time m_x2Delay;     //!< X2LinkDelay
-    Time m_uplinkDelay; //!< UplinkLinkDelay
+    Time m_s5Delay; //!< S5LinkDelay
     /// \return the radio settings of the attributes
     LteRadioDefaults RadioDefaults() const;
 
     Time m_rlcReordering;             //!< RlcUmReorderingTimer
     std::string m_a3Preset;           //!< A3Preset
-    double m_a3Hysteresis;            //!< A3Hysteresis, dB
-    Time m_a3TimeToTrigger;           //!< A3TimeToTrigger
     std::string m_pathloss;           //!< PathlossModel
     Ptr<LteHelper> m_lte;             //!< LTE
     Ptr<PointToPointEpcHelper> m_epc; //!< EPC

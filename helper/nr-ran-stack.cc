@@ -4,8 +4,6 @@
 
 #include "nr-ran-stack.h"
 
-#include "core-uplink-routes.h"
-
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/explaining-checker.h"
@@ -83,12 +81,27 @@ OneOf(const std::string& attribute, const std::vector<std::string>& names)
                                           });
 }
 
+/// \return why a Scheduler value is refused, or "" if it names a scheduler that can be made
+std::string
+SchedulerProblem(const AttributeValue& v)
+{
+    TypeId tid;
+    const std::string name = static_cast<const StringValue&>(v).Get();
+    if (!TypeId::LookupByNameFailSafe(name, &tid))
+    {
+        return "no such TypeId";
+    }
+    return tid.IsChildOf(NrMacScheduler::GetTypeId()) && tid.HasConstructor()
+               ? ""
+               : "not a scheduler that can be made";
+}
+
 } // namespace
 
 TypeId
 NrRanStack::GetTypeId()
 {
-    static TypeId tid =
+    static TypeId tid = AddSharedAttributes(
         TypeId("ns3::NrRanStack")
             .SetParent<RanStack>()
             .SetGroupName("EdgeLlm")
@@ -164,18 +177,7 @@ NrRanStack::GetTypeId()
                               "ns3::NrRanStack::Scheduler",
                               "the TypeId name of an ns3::NrMacScheduler, e.g. "
                               "ns3::NrMacSchedulerTdmaRR or ns3::NrMacSchedulerOfdmaPF",
-                              [](const AttributeValue& v) {
-                                  TypeId tid;
-                                  const std::string name = static_cast<const StringValue&>(v).Get();
-                                  if (!TypeId::LookupByNameFailSafe(name, &tid))
-                                  {
-                                      return "no such TypeId";
-                                  }
-                                  return tid.IsChildOf(NrMacScheduler::GetTypeId()) &&
-                                                 tid.HasConstructor()
-                                             ? ""
-                                             : "not a scheduler that can be made";
-                              }))
+                              &SchedulerProblem))
             .AddAttribute("Fading",
                           "Use 38.901's fast fading and its beamforming gain (the 3GPP "
                           "spectrum propagation model); false keeps the path loss alone, much "
@@ -197,40 +199,8 @@ NrRanStack::GetTypeId()
                           MakeUintegerAccessor(&NrRanStack::m_gnbAntennaCols),
                           edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(1, 16),
                                                          "ns3::NrRanStack::GnbAntennaColumns",
-                                                         "an integer in [1, 16]"))
-            .AddAttribute(
-                "S1uLinkDelay",
-                "One-way delay of each gNB's link to the core's user plane (>= 0).",
-                TimeValue(Seconds(0)),
-                MakeTimeAccessor(&NrRanStack::m_s1uDelay),
-                edgellm::MakeTimeNotNegativeChecker("ns3::NrRanStack::S1uLinkDelay", true))
-            .AddAttribute("X2LinkDelay",
-                          "One-way delay of each X2 link, the path of handover signalling and of "
-                          "the source's forwarded data (>= 0).",
-                          TimeValue(Seconds(0)),
-                          MakeTimeAccessor(&NrRanStack::m_x2Delay),
-                          edgellm::MakeTimeNotNegativeChecker("ns3::NrRanStack::X2LinkDelay", true))
-            .AddAttribute(
-                "UplinkLinkDelay",
-                "One-way delay of the link from each gNB to the PGW that carries "
-                "the UEs' prompts and acknowledgements to its server (>= 0).",
-                TimeValue(MilliSeconds(1)),
-                MakeTimeAccessor(&NrRanStack::m_uplinkDelay),
-                edgellm::MakeTimeNotNegativeChecker("ns3::NrRanStack::UplinkLinkDelay", true))
-            .AddAttribute("A3Hysteresis",
-                          "Hysteresis of the a3 trigger, dB, [0, 15] (38.331).",
-                          DoubleValue(2.0),
-                          MakeDoubleAccessor(&NrRanStack::m_a3Hysteresis),
-                          edgellm::MakeExplainingChecker(MakeDoubleChecker<double>(0.0, 15.0),
-                                                         "ns3::NrRanStack::A3Hysteresis",
-                                                         "a number of dB in [0, 15]"))
-            .AddAttribute("A3TimeToTrigger",
-                          "Time to trigger of the a3 trigger, [0, 5120 ms] (38.331).",
-                          TimeValue(MilliSeconds(40)),
-                          MakeTimeAccessor(&NrRanStack::m_a3TimeToTrigger),
-                          edgellm::MakeTimeRangeChecker("ns3::NrRanStack::A3TimeToTrigger",
-                                                        MilliSeconds(5120),
-                                                        "a time in [0, 5120 ms]"));
+                                                         "an integer in [1, 16]"))),
+        {"ns3::NrRanStack", "gNB", "the core's user plane", "the a3 trigger", "TS 38.331"});
     return tid;
 }
 
@@ -457,21 +427,10 @@ NrRanStack::SetUeOnAir(Ptr<NetDevice> ue, bool on)
     }
 }
 
-Ipv4InterfaceContainer
-NrRanStack::InstallUplinkRoutes(const NodeContainer& nodes)
+Ptr<Node>
+NrRanStack::GetPgwNode()
 {
-    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
-    {
-        NS_ABORT_MSG_UNLESS((*it)->GetNDevices() > 0 &&
-                                DynamicCast<NrGnbNetDevice>((*it)->GetDevice(0)),
-                            "NrRanStack::InstallUplinkRoutes: node "
-                                << (*it)->GetId()
-                                << " has no NrGnbNetDevice as device 0; install the gNBs and X2 "
-                                   "first");
-    }
-    CoreUplinkRoutes routes;
-    routes.SetChannelAttribute("Delay", TimeValue(m_uplinkDelay));
-    return routes.Install(GetEpcHelper()->GetPgwNode(), m_epc->GetUeDefaultGatewayAddress(), nodes);
+    return GetEpcHelper()->GetPgwNode();
 }
 
 Ptr<RanDownlink>

@@ -55,7 +55,6 @@ class NrRanStack : public RanStack
     void AddX2(Ptr<Node> a, Ptr<Node> b) override;
     void Attach(Ptr<NetDevice> ue, Ptr<NetDevice> cell) override;
     void SetUeOnAir(Ptr<NetDevice> ue, bool on) override;
-    Ipv4InterfaceContainer InstallUplinkRoutes(const NodeContainer& nodes) override;
     Ptr<RanDownlink> CreateLocalBreakout(Ptr<NetDevice> cell) override;
     Ptr<RanObserver> CreateObserver() override;
     uint16_t GetCellId(Ptr<NetDevice> cell) const override;
@@ -75,6 +74,7 @@ class NrRanStack : public RanStack
     bool IsContextConnected(Ptr<NetDevice> cell, uint16_t rnti) const override;
     void AssignUeAddresses(const NetDeviceContainer& devices) override;
     Ipv4Address GetUeGateway() override;
+    Ptr<Node> GetPgwNode() override;
     void DoRequestHandover(Ptr<NetDevice> ue,
                            Ptr<NetDevice> source,
                            uint16_t targetCellId) override;
@@ -101,11 +101,6 @@ class NrRanStack : public RanStack
     bool m_fading;                                      //!< Fading
     uint32_t m_gnbAntennaRows;                          //!< GnbAntennaRows
     uint32_t m_gnbAntennaCols;                          //!< GnbAntennaColumns
-    Time m_s1uDelay;                                    //!< S1uLinkDelay
-    Time m_x2Delay;                                     //!< X2LinkDelay
-    Time m_uplinkDelay;                                 //!< UplinkLinkDelay
-    double m_a3Hysteresis;                              //!< A3Hysteresis, dB
-    Time m_a3TimeToTrigger;                             //!< A3TimeToTrigger
     Ptr<NrHelper> m_nr;                                 //!< NR
     Ptr<NrPointToPointEpcHelper> m_epc;                 //!< core
     OperationBandInfo m_band;                           //!< the band (owns the bandwidth part)

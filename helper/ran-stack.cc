@@ -4,6 +4,9 @@
 
 #include "ran-stack.h"
 
+#include "core-uplink-routes.h"
+
+#include "ns3/double.h"
 #include "ns3/explaining-checker.h"
 #include "ns3/internet-stack-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
@@ -117,6 +120,46 @@ RanStack::GetTypeId()
                         return t.IsStrictlyPositive() && t <= Seconds(1) ? "" : "out of range";
                     }));
     return tid;
+}
+
+TypeId
+RanStack::AddSharedAttributes(TypeId tid, const SharedAttributeText& text)
+{
+    const std::string& t = text.typeName;
+    return tid
+        .AddAttribute("S1uLinkDelay",
+                      "One-way delay of each " + text.cell + "'s S1-U link to " + text.core +
+                          " (>= 0).",
+                      TimeValue(Seconds(0)),
+                      MakeTimeAccessor(&RanStack::m_s1uDelay),
+                      edgellm::MakeTimeNotNegativeChecker(t + "::S1uLinkDelay", true))
+        .AddAttribute("X2LinkDelay",
+                      "One-way delay of each X2 link, the path of handover signalling and of "
+                      "the source's forwarded data (>= 0).",
+                      TimeValue(Seconds(0)),
+                      MakeTimeAccessor(&RanStack::m_x2Delay),
+                      edgellm::MakeTimeNotNegativeChecker(t + "::X2LinkDelay", true))
+        .AddAttribute("UplinkLinkDelay",
+                      "One-way delay of the link from each " + text.cell +
+                          " to the PGW that carries the UEs' prompts and acknowledgements to "
+                          "its server (>= 0).",
+                      TimeValue(MilliSeconds(1)),
+                      MakeTimeAccessor(&RanStack::m_uplinkDelay),
+                      edgellm::MakeTimeNotNegativeChecker(t + "::UplinkLinkDelay", true))
+        .AddAttribute("A3Hysteresis",
+                      "Hysteresis of " + text.a3 + ", dB, [0, 15] (" + text.spec + ").",
+                      DoubleValue(2.0),
+                      MakeDoubleAccessor(&RanStack::m_a3Hysteresis),
+                      edgellm::MakeExplainingChecker(MakeDoubleChecker<double>(0.0, 15.0),
+                                                     t + "::A3Hysteresis",
+                                                     "a number of dB in [0, 15]"))
+        .AddAttribute("A3TimeToTrigger",
+                      "Time to trigger of " + text.a3 + ", [0, 5120 ms] (" + text.spec + ").",
+                      TimeValue(MilliSeconds(40)),
+                      MakeTimeAccessor(&RanStack::m_a3TimeToTrigger),
+                      edgellm::MakeTimeRangeChecker(t + "::A3TimeToTrigger",
+                                                    MilliSeconds(5120),
+                                                    "a time in [0, 5120 ms]"));
 }
 
 RanStack::RanStack() = default;
@@ -252,6 +295,27 @@ RanStack::InstallUeInternet(const NodeContainer& nodes, const NetDeviceContainer
     {
         routing.GetStaticRouting(nodes.Get(j)->GetObject<Ipv4>())->SetDefaultRoute(gateway, 1);
     }
+}
+
+Ipv4InterfaceContainer
+RanStack::InstallUplinkRoutes(const NodeContainer& nodes)
+{
+    for (auto it = nodes.Begin(); it != nodes.End(); ++it)
+    {
+        bool isCell = false;
+        for (uint32_t i = 0; (*it)->GetNDevices() > 0 && i < m_cells.GetN(); ++i)
+        {
+            isCell = isCell || m_cells.Get(i) == (*it)->GetDevice(0);
+        }
+        NS_ABORT_MSG_UNLESS(isCell,
+                            GetInstanceTypeId().GetName()
+                                << "::InstallUplinkRoutes: node " << (*it)->GetId()
+                                << " has no cell of this stack as device 0; install the cells "
+                                   "and X2 first");
+    }
+    CoreUplinkRoutes routes;
+    routes.SetChannelAttribute("Delay", TimeValue(m_uplinkDelay));
+    return routes.Install(GetPgwNode(), GetUeGateway(), nodes);
 }
 
 bool

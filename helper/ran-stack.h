@@ -175,11 +175,13 @@ class RanStack : public Object
 
     /**
      * \brief Give each base-station node an address the UEs reach through the core, for the
-     * uplink of a server on it.
-     * \param nodes the base-station nodes, their RAN devices and X2 installed
+     * uplink of a server on it: a point-to-point link of UplinkLinkDelay to the core's gateway
+     * (CoreUplinkRoutes).
+     * \param nodes the base-station nodes, each with its cell of this stack as device 0 and
+     *        its X2 links installed; another stops the run
      * \return per node, in the same order, the interface whose address a server binds
      */
-    virtual Ipv4InterfaceContainer InstallUplinkRoutes(const NodeContainer& nodes) = 0;
+    Ipv4InterfaceContainer InstallUplinkRoutes(const NodeContainer& nodes);
 
     /**
      * \param cell a base-station device of this stack
@@ -248,6 +250,35 @@ class RanStack : public Object
   protected:
     /// Cancels the handover requests still waiting for their retry.
     void DoDispose() override;
+
+    /// How a stack's documentation of the attributes that every stack has names its RAN.
+    struct SharedAttributeText
+    {
+        std::string typeName; //!< the stack's TypeId name, e.g. "ns3::LteRanStack"
+        std::string cell;     //!< its base station, e.g. "eNB"
+        std::string core;     //!< where its S1-U link goes, e.g. "the SGW"
+        std::string a3;       //!< what A3Hysteresis and A3TimeToTrigger set
+        std::string spec;     //!< the RRC specification of their ranges, e.g. "TS 36.331"
+    };
+
+    /**
+     * \brief Add the attributes every stack has, with its own name, to its TypeId: the core's
+     * S1uLinkDelay, X2LinkDelay and UplinkLinkDelay, and the a3 trigger's A3Hysteresis and
+     * A3TimeToTrigger. They set the protected members below.
+     * \param tid the stack's TypeId, being made
+     * \param text how to name the stack's RAN in their documentation and errors
+     * \return tid
+     */
+    static TypeId AddSharedAttributes(TypeId tid, const SharedAttributeText& text);
+
+    /// \return the core's gateway node, which InstallUplinkRoutes links each cell's node to
+    virtual Ptr<Node> GetPgwNode() = 0;
+
+    Time m_s1uDelay;          //!< S1uLinkDelay
+    Time m_x2Delay;           //!< X2LinkDelay
+    Time m_uplinkDelay;       //!< UplinkLinkDelay
+    double m_a3Hysteresis{0}; //!< A3Hysteresis, dB
+    Time m_a3TimeToTrigger;   //!< A3TimeToTrigger
 
     /// A UE's readiness for a handover out of a cell.
     enum Readiness : uint8_t

@@ -4,9 +4,17 @@
 
 // What RanStack decides for both RANs from the two reads each stack makes (a UE's RRC state,
 // and whether a cell holds its context connected): a UE's readiness for a handover,
-// IsUeConnected, and the fate of a requested handover, against tables written out by hand,
-// on a stack whose reads are scripted.
+// IsUeConnected, the fate of a requested handover, and the uplink routes' links to the core,
+// against tables written out by hand, on a stack whose reads are scripted.
 
+#include "ns3/channel.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-routing-table-entry.h"
+#include "ns3/ipv4-static-routing-helper.h"
+#include "ns3/ipv4-static-routing.h"
+#include "ns3/ipv4.h"
+#include "ns3/node-container.h"
+#include "ns3/nstime.h"
 #include "ns3/ran-stack.h"
 #include "ns3/simple-net-device.h"
 #include "ns3/simulator.h"
@@ -41,6 +49,22 @@ class ScriptedRanStack : public RanStack
         AddCells(made);
         return cell;
     }
+
+    /// \return a cell with this id as device 0 of the node, remembered as the stack's
+    Ptr<NetDevice> MakeCellOn(Ptr<Node> node, uint16_t id)
+    {
+        Ptr<NetDevice> cell = MakeCell(id);
+        node->AddDevice(cell);
+        return cell;
+    }
+
+    /// \param delay the UplinkLinkDelay (the attribute of each RAN's stack)
+    void SetUplinkDelay(Time delay)
+    {
+        m_uplinkDelay = delay;
+    }
+
+    Ptr<Node> pgw; //!< the core's gateway node
 
     /// \return a cell id unknown to the stack's cells
     Ptr<NetDevice> MakeForeignCell(uint16_t id)
@@ -80,11 +104,6 @@ class ScriptedRanStack : public RanStack
 
     void SetUeOnAir(Ptr<NetDevice>, bool) override
     {
-    }
-
-    Ipv4InterfaceContainer InstallUplinkRoutes(const NodeContainer&) override
-    {
-        return {};
     }
 
     Ptr<RanDownlink> CreateLocalBreakout(Ptr<NetDevice>) override
@@ -130,6 +149,11 @@ class ScriptedRanStack : public RanStack
     Ipv4Address GetUeGateway() override
     {
         return Ipv4Address("7.0.0.1");
+    }
+
+    Ptr<Node> GetPgwNode() override
+    {
+        return pgw;
     }
 
     void DoSetTrigger(HandoverTrigger trigger) override
@@ -274,4 +298,64 @@ TEST(RanStackDeathTest, TriggerAfterTheCellsStopsTheRun)
     Ptr<ScriptedRanStack> stack = CreateObject<ScriptedRanStack>();
     stack->MakeCell(1);
     EXPECT_DEATH(stack->SetTrigger(HandoverTrigger::A3), "SetTrigger: call it before InstallCells");
+}
+
+TEST(RanStack, UplinkRoutesLinkEachCellToTheGateway)
+{
+    Ptr<ScriptedRanStack> stack = CreateObject<ScriptedRanStack>();
+    NodeContainer cells(2);
+    stack->pgw = CreateObject<Node>();
+    // The cells first, as a RAN's helper makes them: the Internet stack adds a loopback device.
+    stack->MakeCellOn(cells.Get(0), 1);
+    stack->MakeCellOn(cells.Get(1), 2);
+    InternetStackHelper internet;
+    internet.Install(cells);
+    internet.Install(stack->pgw);
+    stack->SetUplinkDelay(MilliSeconds(3));
+
+    Ipv4InterfaceContainer servers = stack->InstallUplinkRoutes(cells);
+    ASSERT_EQ(servers.GetN(), 2u);
+    Ipv4StaticRoutingHelper routing;
+    for (uint32_t i = 0; i < 2; ++i)
+    {
+        // The server's interface is the cell node's end of a link of UplinkLinkDelay to the
+        // gateway node.
+        Ptr<Ipv4> ip = servers.Get(i).first;
+        EXPECT_EQ(ip->GetObject<Node>(), cells.Get(i)) << "cell " << i;
+        Ptr<NetDevice> end = ip->GetNetDevice(servers.Get(i).second);
+        Ptr<Channel> link = end->GetChannel();
+        ASSERT_TRUE(link) << "cell " << i;
+        ASSERT_EQ(link->GetNDevices(), 2u);
+        EXPECT_EQ(link->GetDevice(1)->GetNode(), stack->pgw) << "cell " << i;
+        TimeValue delay;
+        link->GetAttribute("Delay", delay);
+        EXPECT_EQ(delay.Get(), MilliSeconds(3)) << "cell " << i;
+        // The cell's node routes the UEs' /8 (of the gateway 7.0.0.1) over that link.
+        Ptr<Ipv4StaticRouting> table = routing.GetStaticRouting(ip);
+        bool routed = false;
+        for (uint32_t r = 0; r < table->GetNRoutes(); ++r)
+        {
+            const Ipv4RoutingTableEntry route = table->GetRoute(r);
+            routed = routed || (route.GetDest() == Ipv4Address("7.0.0.0") &&
+                                route.GetDestNetworkMask() == Ipv4Mask("255.0.0.0") &&
+                                route.GetInterface() == servers.Get(i).second);
+        }
+        EXPECT_TRUE(routed) << "cell " << i;
+    }
+    stack->Dispose();
+    Simulator::Destroy();
+}
+
+TEST(RanStackDeathTest, UplinkRoutesNeedTheStacksCellAsDeviceZero)
+{
+    Ptr<ScriptedRanStack> stack = CreateObject<ScriptedRanStack>();
+    stack->pgw = CreateObject<Node>();
+    Ptr<Node> bare = CreateObject<Node>();
+    Ptr<Node> foreign = CreateObject<Node>();
+    foreign->AddDevice(CreateObject<SimpleNetDevice>());
+    stack->MakeCellOn(CreateObject<Node>(), 1);
+    EXPECT_DEATH(stack->InstallUplinkRoutes(NodeContainer(bare)),
+                 "InstallUplinkRoutes: node [0-9]+ has no cell of this stack as device 0");
+    EXPECT_DEATH(stack->InstallUplinkRoutes(NodeContainer(foreign)),
+                 "InstallUplinkRoutes: node [0-9]+ has no cell of this stack as device 0");
 }
