@@ -199,7 +199,7 @@ NrRanStack::GetTypeId()
                           MakeUintegerAccessor(&NrRanStack::m_gnbAntennaCols),
                           edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(1, 16),
                                                          "ns3::NrRanStack::GnbAntennaColumns",
-                                                         "an integer in [1, 16]"))),
+                                                         "an integer in [1, 16]")),
         {"ns3::NrRanStack", "gNB", "the core's user plane", "the a3 trigger", "TS 38.331"});
     return tid;
 }
