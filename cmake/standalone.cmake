@@ -103,7 +103,19 @@ if(EDGE_LLM_SANITIZE)
   return()
 endif()
 
+include(${CMAKE_CURRENT_LIST_DIR}/allocator.cmake)
 add_subdirectory(examples)
+# The examples link the malloc that configure reported (or none of tcmalloc's).
+find_program(EDGE_LLM_LDD ldd)
+if(EDGE_LLM_LDD)
+  add_test(NAME edge-llm-allocator COMMAND ${EDGE_LLM_LDD} $<TARGET_FILE:edge-llm-impactho>)
+  if(EDGE_LLM_ALLOCATOR_USED STREQUAL "tcmalloc")
+    set_tests_properties(edge-llm-allocator PROPERTIES PASS_REGULAR_EXPRESSION
+                         "libtcmalloc_minimal")
+  else()
+    set_tests_properties(edge-llm-allocator PROPERTIES FAIL_REGULAR_EXPRESSION "libtcmalloc")
+  endif()
+endif()
 
 # The Python module edgellm, with pybind11 and Debian's interpreter (whose packages its runner
 # and tests use; the first python3 on PATH may be another one). Python is looked for here, not
@@ -202,7 +214,8 @@ if(EDGE_LLM_BENCHMARKS)
   find_package(benchmark REQUIRED)
   add_executable(edge-llm-bench-ctho-solver benchmarks/ctho-solver-benchmark.cc)
   target_link_libraries(edge-llm-bench-ctho-solver PRIVATE ns3-edge-llm benchmark::benchmark)
-  set_target_properties(edge-llm-bench-ctho-solver PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+  edge_llm_link_allocator(edge-llm-bench-ctho-solver)
+set_target_properties(edge-llm-bench-ctho-solver PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                              ${PROJECT_BINARY_DIR}/benchmarks)
   # Keeps the benchmarks building and running; asserts nothing about time.
   add_test(NAME edge-llm-bench-smoke
@@ -213,6 +226,7 @@ endif()
 add_executable(edge-llm-bench-kv-transfer benchmarks/kv-transfer-benchmark.cc
                                           benchmarks/kv-transfer-multi-session.cc)
 target_link_libraries(edge-llm-bench-kv-transfer PRIVATE ns3-edge-llm)
+edge_llm_link_allocator(edge-llm-bench-kv-transfer)
 set_target_properties(edge-llm-bench-kv-transfer PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                            ${PROJECT_BINARY_DIR}/benchmarks)
 add_test(NAME edge-llm-bench-kv-transfer-smoke COMMAND edge-llm-bench-kv-transfer --smoke)
@@ -220,6 +234,7 @@ add_test(NAME edge-llm-bench-kv-transfer-smoke COMMAND edge-llm-bench-kv-transfe
 # One scaling point per process, since peak RSS is a per-process high-water mark.
 add_executable(edge-llm-bench-scale benchmarks/scale-benchmark.cc)
 target_link_libraries(edge-llm-bench-scale PRIVATE ns3-edge-llm)
+edge_llm_link_allocator(edge-llm-bench-scale)
 set_target_properties(edge-llm-bench-scale PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                      ${PROJECT_BINARY_DIR}/benchmarks)
 add_test(NAME edge-llm-bench-scale-smoke COMMAND edge-llm-bench-scale --smoke --header)
@@ -240,6 +255,7 @@ endif()
 # ImpactHO's road: the packet-level KV transfers against the same road without them.
 add_executable(edge-llm-bench-impactho benchmarks/impactho-road-benchmark.cc)
 target_link_libraries(edge-llm-bench-impactho PRIVATE ns3-edge-llm)
+edge_llm_link_allocator(edge-llm-bench-impactho)
 set_target_properties(edge-llm-bench-impactho PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                         ${PROJECT_BINARY_DIR}/benchmarks)
 add_test(NAME edge-llm-bench-impactho-smoke COMMAND edge-llm-bench-impactho --smoke)
@@ -247,6 +263,7 @@ add_test(NAME edge-llm-bench-impactho-smoke COMMAND edge-llm-bench-impactho --sm
 # The module's cost over the LTE simulation, against ns-3's UdpClient with the same traffic.
 add_executable(edge-llm-bench-module-overhead benchmarks/module-overhead-benchmark.cc)
 target_link_libraries(edge-llm-bench-module-overhead PRIVATE ns3-edge-llm)
+edge_llm_link_allocator(edge-llm-bench-module-overhead)
 set_target_properties(edge-llm-bench-module-overhead PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                                ${PROJECT_BINARY_DIR}/benchmarks)
 add_test(NAME edge-llm-bench-module-overhead-smoke
