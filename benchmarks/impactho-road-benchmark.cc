@@ -11,13 +11,14 @@
 //          no prefill at a target.
 //
 // Prints, per run, the wall time, the simulated time, the KV bytes handed to TCP, the wall
-// time per simulated second, and the KV run's extra wall time per GB moved, and the ratio of
-// the two wall times measured here:
+// time per simulated second, and the KV run's extra wall time per GB moved, its DATA messages
+// and their mean size, and the ratio of the two wall times measured here:
 //
 //   ./edge-llm-bench-impactho                # simTime 20 s: UEs enter over 10.5 s
 //   ./edge-llm-bench-impactho --simTime=68   # 60 s of arrivals, about 240 handovers
 //   ./edge-llm-bench-impactho --smoke        # the tiniest run, to check that it works
 //   ./edge-llm-bench-impactho --ueAirtime=run  # every UE on the air for the whole run
+//   ./edge-llm-bench-impactho --backhaulMtu=9000  # the backhaul's frames of before
 //
 // benchmarks/run-all.py runs the 60 s road and compares it with the stored baseline of an
 // earlier version of the module, measured on the same machine
@@ -45,6 +46,7 @@ main(int argc, char* argv[])
     double rho = 4;
     bool smoke = false;
     std::string ueAirtime = "session";
+    uint32_t backhaulMtu = ImpactHoRoadConfig().backhaulMtu;
     CommandLine cmd(__FILE__);
     cmd.AddValue("simTime", "when each run stops at the latest, s, >= 10", simTimeS);
     cmd.AddValue("rho", "handovers per s, (0, 50]", rho);
@@ -52,9 +54,14 @@ main(int argc, char* argv[])
     cmd.AddValue("ueAirtime",
                  "session (a UE on the air only while its session matters) or run",
                  ueAirtime);
+    cmd.AddValue("backhaulMtu",
+                 "MTU of the star's backhaul links, bytes, [576, 65000]",
+                 backhaulMtu);
     {
         const std::string bad = edgellm::CheckNumberFlags(
-            {{"simTime", false, "a time >= 10 s"}, {"rho", false, "(0, 50] handovers/s"}},
+            {{"simTime", false, "a time >= 10 s"},
+             {"rho", false, "(0, 50] handovers/s"},
+             {"backhaulMtu", true, "an integer in [576, 65000]", 576, 65000}},
             argc,
             argv);
         if (!bad.empty())
@@ -77,6 +84,7 @@ main(int argc, char* argv[])
     config.simTime = Seconds(simTimeS);
     config.rho = rho;
     config.ueAirtime = ueAirtime;
+    config.backhaulMtu = backhaulMtu;
     const std::string error = config.Check();
     if (!error.empty())
     {
@@ -91,7 +99,7 @@ main(int argc, char* argv[])
         return 1;
     }
     std::cout << inputs.arrivalS.size() << " UEs at rho = " << rho << "/s, simTime " << simTimeS
-              << " s, --ueAirtime=" << ueAirtime << "\n";
+              << " s, --ueAirtime=" << ueAirtime << ", --backhaulMtu=" << backhaulMtu << "\n";
     std::cout << "run     scheme             wall[s]  simulated[s]  KV to TCP[GB]  "
                  "wall/sim s  handovers  sessions ok\n";
     double wall[2] = {0, 0};
@@ -99,6 +107,8 @@ main(int argc, char* argv[])
     double simulated[2] = {0, 0};
     std::size_t handovers[2] = {0, 0};
     uint32_t onAir = 0;
+    uint64_t dataMessages = 0;
+    uint64_t dataBytes = 0;
     bool ok = true;
     const char* names[2] = {"impactho", "detour"};
     for (int k = 0; k < 2; ++k)
@@ -110,6 +120,11 @@ main(int argc, char* argv[])
         gb[k] = run.sentBytes / 1e9;
         handovers[k] = run.records.size();
         onAir = std::max(onAir, run.onAirPeak);
+        if (k == 0)
+        {
+            dataMessages = run.dataMessages;
+            dataBytes = run.sentBytes;
+        }
         ok = ok && run.complete == run.sessions && run.ledgerBalances;
         std::cout << std::left << std::setw(8) << (k == 0 ? "kv" : "floor") << std::setw(17)
                   << names[k] << std::right << std::fixed << std::setprecision(2) << std::setw(9)
@@ -119,6 +134,13 @@ main(int argc, char* argv[])
                   << run.sessions << "\n";
     }
     std::cout << "UEs on the air at once: at most " << onAir << "\n";
+    if (dataMessages > 0)
+    {
+        // Each DATA message costs the policy's selection and a header to parse; rationed ones
+        // are sized to TCP's free room, so their number depends on how acknowledgements come.
+        std::cout << "DATA messages of the kv run: " << dataMessages << ", " << std::setprecision(1)
+                  << dataBytes / 1e3 / dataMessages << " kB each on average\n";
+    }
     std::cout << std::setprecision(2) << "kv / floor wall time: " << wall[0] / wall[1]
               << "; the transfers take " << 100 * (wall[0] - wall[1]) / wall[0]
               << " % of the kv run's wall time";

@@ -540,6 +540,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         const KvTransferSenderCounters s = net->GetKvSent(client->GetImsi());
         const KvTransferReceiverCounters r = net->GetKvReceived(client->GetImsi());
         run.sentBytes += s.sent;
+        run.dataMessages += s.messages;
         run.ledgerBalances = run.ledgerBalances && KvLedgerBalances(s, r);
     }
     run.onAirPeak = net->GetUeAirtime() ? net->GetUeAirtime()->GetOnAirPeak() : sessions;

@@ -114,6 +114,7 @@ struct ImpactHoRoadRun
     uint64_t abandonedBytes{0}; //!< KV bytes left behind by windows
     uint64_t budgetBytes{0};    //!< the impact schemes: the sum of every slot budget given
     uint64_t sentBytes{0};      //!< KV bytes handed to TCP, all sessions
+    uint64_t dataMessages{0};   //!< the DATA messages that carried them
     double worstDelayS{0};      //!< the longest handover delay, hoStart to resume, s
     uint32_t onAirPeak{0};      //!< most UEs on the air at once; every UE with ueAirtime run
     /// per migrated handover (as accuracy): from its start until the fraction that had

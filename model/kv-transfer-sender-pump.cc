@@ -110,6 +110,7 @@ KvTransferSender::NextMessage()
                                bytes);
     job.info.remainingBytes -= bytes;
     job.info.sentBytes += bytes;
+    ++m_counters[job.info.imsi].messages;
     next.first += units;
     if (next.Empty())
     {

@@ -70,6 +70,9 @@ struct KvTransferSenderCounters
     uint64_t withdrawn{0}; //!< KV bytes withdrawn: announced and never handed to TCP
     std::array<uint64_t, KV_DISCARD_REASONS> withdrawnBy{}; //!< withdrawn, by KvDiscardReason
     uint64_t acked{0}; //!< KV bytes of transfers the peer's TCP has acknowledged in full
+    /// DATA messages begun, each with its own header at the receiver: a transfer's bytes over
+    /// its messages is their mean size (a rationed message is sized to TCP's free room)
+    uint64_t messages{0};
 
     /**
      * \brief Add another sender's (or session's) counts, field by field.
@@ -82,6 +85,7 @@ struct KvTransferSenderCounters
         sent += other.sent;
         withdrawn += other.withdrawn;
         acked += other.acked;
+        messages += other.messages;
         for (std::size_t r = 0; r < withdrawnBy.size(); ++r)
         {
             withdrawnBy[r] += other.withdrawnBy[r];

@@ -615,6 +615,9 @@ class KvTransferRangesTestCase : public TestCase
             NS_TEST_ASSERT_MSG_EQ(m_tokens[0][1], 3u, "epoch");
         }
         NS_TEST_ASSERT_MSG_LT_OR_EQ(m_largest, 8192u, "two 4096-byte entries fit 10000 bytes");
+        // Two entries a message, nothing rationed: ceil(20/2) + ceil(7/2) + ceil(1/2) = 15.
+        NS_TEST_ASSERT_MSG_EQ(m_order.size(), 15u, "DATA messages on the wire");
+        NS_TEST_ASSERT_MSG_EQ(b.sender->GetCounters(9).messages, 15u, "DATA messages counted");
         NS_TEST_ASSERT_MSG_EQ(!m_order.empty() && m_order.front() == 500u,
                               true,
                               "the given order, not sorted");
