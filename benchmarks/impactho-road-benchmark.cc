@@ -108,7 +108,6 @@ main(int argc, char* argv[])
     std::size_t handovers[2] = {0, 0};
     uint32_t onAir = 0;
     uint64_t dataMessages = 0;
-    uint64_t dataBytes = 0;
     bool ok = true;
     const char* names[2] = {"impactho", "detour"};
     for (int k = 0; k < 2; ++k)
@@ -123,7 +122,6 @@ main(int argc, char* argv[])
         if (k == 0)
         {
             dataMessages = run.dataMessages;
-            dataBytes = run.sentBytes;
         }
         ok = ok && run.complete == run.sessions && run.ledgerBalances;
         std::cout << std::left << std::setw(8) << (k == 0 ? "kv" : "floor") << std::setw(17)
@@ -139,7 +137,7 @@ main(int argc, char* argv[])
         // Each DATA message costs the policy's selection and a header to parse; rationed ones
         // are sized to TCP's free room, so their number depends on how acknowledgements come.
         std::cout << "DATA messages of the kv run: " << dataMessages << ", " << std::setprecision(1)
-                  << dataBytes / 1e3 / dataMessages << " kB each on average\n";
+                  << gb[0] * 1e6 / dataMessages << " kB each on average\n";
     }
     std::cout << std::setprecision(2) << "kv / floor wall time: " << wall[0] / wall[1]
               << "; the transfers take " << 100 * (wall[0] - wall[1]) / wall[0]

@@ -215,7 +215,7 @@ if(EDGE_LLM_BENCHMARKS)
   add_executable(edge-llm-bench-ctho-solver benchmarks/ctho-solver-benchmark.cc)
   target_link_libraries(edge-llm-bench-ctho-solver PRIVATE ns3-edge-llm benchmark::benchmark)
   edge_llm_link_allocator(edge-llm-bench-ctho-solver)
-set_target_properties(edge-llm-bench-ctho-solver PROPERTIES RUNTIME_OUTPUT_DIRECTORY
+  set_target_properties(edge-llm-bench-ctho-solver PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                              ${PROJECT_BINARY_DIR}/benchmarks)
   # Keeps the benchmarks building and running; asserts nothing about time.
   add_test(NAME edge-llm-bench-smoke

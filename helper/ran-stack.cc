@@ -15,6 +15,8 @@
 #include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -302,12 +304,9 @@ RanStack::InstallUplinkRoutes(const NodeContainer& nodes)
 {
     for (auto it = nodes.Begin(); it != nodes.End(); ++it)
     {
-        bool isCell = false;
-        for (uint32_t i = 0; (*it)->GetNDevices() > 0 && i < m_cells.GetN(); ++i)
-        {
-            isCell = isCell || m_cells.Get(i) == (*it)->GetDevice(0);
-        }
-        NS_ABORT_MSG_UNLESS(isCell,
+        NS_ABORT_MSG_UNLESS((*it)->GetNDevices() > 0 &&
+                                std::find(m_cells.Begin(), m_cells.End(), (*it)->GetDevice(0)) !=
+                                    m_cells.End(),
                             GetInstanceTypeId().GetName()
                                 << "::InstallUplinkRoutes: node " << (*it)->GetId()
                                 << " has no cell of this stack as device 0; install the cells "
