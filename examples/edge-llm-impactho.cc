@@ -167,6 +167,10 @@ main(int argc, char* argv[])
                  "after it ends; run: every UE from the start (slower, the same draws)",
                  config.ueAirtime);
     cmd.AddValue("ran", "the radio access network: lte, or nr (with 5G-LENA)", config.ran);
+    cmd.AddValue("cachedPrompt",
+                 "the fraction of each prompt in its first cell's cache when its session "
+                 "opens, [0, 1]; 0: that cell prefills it whole",
+                 config.cachedPrompt);
     cmd.AddValue("outDir",
                  "write handovers.csv and sessions.csv there, each with a .json sidecar",
                  outDir);
@@ -179,7 +183,8 @@ main(int argc, char* argv[])
             edgellm::CheckArguments(cmd,
                                     {{"tokens", true, "an integer in [1, 1000000]", 1, 1e6},
                                      {"runs", true, "an integer in [1, 1000]", 1, 1000},
-                                     {"kvBits", true, "2, 4, 8 or 16", 2, 16}},
+                                     {"kvBits", true, "2, 4, 8 or 16", 2, 16},
+                                     {"cachedPrompt", false, "a fraction in [0, 1]", 0, 1}},
                                     {"quiet"},
                                     argc,
                                     argv);
@@ -316,7 +321,10 @@ main(int argc, char* argv[])
             }
         }
         std::cout << "UEs on the air at once: at most " << onAir
-                  << " (--ueAirtime=" << point.ueAirtime << ")\n";
+                  << " (--ueAirtime=" << point.ueAirtime
+                  << "); prompts cached at the first cell: " << std::defaultfloat
+                  << std::setprecision(6) << point.cachedPrompt << " (--cachedPrompt)\n"
+                  << std::fixed << std::setprecision(1);
         std::cout << "scheme            HOs  mean acc  P5 acc  starved  of bound  abandoned[GB]  "
                      "worst delay[ms]  t(0.99M) P50[ms]  reached  sessions ok\n";
         for (const std::string& name : schemes)

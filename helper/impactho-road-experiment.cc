@@ -58,9 +58,13 @@ constexpr double ROAD_OFFSET = 30;
 /// The arrivals start here, s: the network has attached its UEs, and a session opened
 /// SESSION_LEAD_S before its UE enters has started after the attach.
 constexpr double FIRST_ARRIVAL_S = 1.5;
-/// A session opens this long before its UE enters, s, so that even a 16K-token prefill has
-/// ended and the session decodes when its handover comes.
+/// A session whose first cell prefills its prompt opens this long before its UE enters, s, so
+/// that even a 16K-token prefill has ended and the session decodes when its handover comes.
 constexpr double SESSION_LEAD_S = 1.0;
+/// A session whose prompt is cached whole opens this long before its UE reaches its boundary,
+/// s: it decodes at once, so that opening, with 300 tokens at 13.3 ms a step, leaves it about
+/// 2.5 s of tokens to generate after A3's handover (0.3 to 1.1 s past the boundary).
+constexpr double CACHED_SESSION_LEAD_S = 1.0;
 /// Time kept after the last arrival's window for its session to generate its last tokens, s.
 constexpr double DECODE_MARGIN_S = 5.5;
 
@@ -196,6 +200,10 @@ ImpactHoRoadConfig::Check() const
     {
         e << problem;
     }
+    else if (!(cachedPrompt >= 0 && cachedPrompt <= 1))
+    {
+        e << "--cachedPrompt = " << cachedPrompt << " is invalid; allowed: a fraction in [0, 1]";
+    }
     return e.str();
 }
 
@@ -233,7 +241,8 @@ ImpactHoRoadConfig::ToParameters() const
             {"bufferTime", std::to_string(bufferTime.GetMicroSeconds()) + "us"},
             {"backhaulMtu", std::to_string(backhaulMtu)},
             {"ueAirtime", ueAirtime},
-            {"ran", ran}};
+            {"ran", ran},
+            {"cachedPrompt", std::to_string(cachedPrompt)}};
 }
 
 std::vector<std::pair<std::string, std::string>>
@@ -250,6 +259,7 @@ ImpactHoRoadConfig::FlagAttributes()
             {"ueAirtime", "ns3::EdgeLlmNetwork::UeAirtime"},
             {"kvProfile", "ns3::HandoverCoordinator::KvEntryBytes"},
             {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"},
+            {"cachedPrompt", "ns3::LlmEngine::CachedPromptFraction"},
             {"backhaulRate", "ns3::KvTransferSender::SocketBufferBytes"}};
 }
 
@@ -410,7 +420,10 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         ue.start = Vector(boundaryX - inputs.speed[j] * c.leadTime.GetSeconds(), 0, 0);
         ue.velocity = Vector(inputs.speed[j], 0, 0);
         ue.moveStart = Seconds(inputs.arrivalS[j]);
-        ue.sessionStart = Seconds(inputs.arrivalS[j] - SESSION_LEAD_S);
+        ue.sessionStart =
+            Seconds(c.cachedPrompt == 1
+                        ? inputs.arrivalS[j] + c.leadTime.GetSeconds() - CACHED_SESSION_LEAD_S
+                        : inputs.arrivalS[j] - SESSION_LEAD_S);
         NS_LOG_INFO("UE " << j << ": enters at " << inputs.arrivalS[j] << " s at "
                           << inputs.speed[j] << " m/s, crosses boundary " << inputs.boundary[j]
                           << " at " << inputs.arrivalS[j] + c.leadTime.GetSeconds() << " s, "
@@ -442,6 +455,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         edge->SetSchedulerAttribute("Overload", StringValue(c.overload));
     }
     edge->SetClientAttribute("TokensToGenerate", UintegerValue(c.tokens));
+    edge->SetEngineAttribute("CachedPromptFraction", DoubleValue(c.cachedPrompt));
     net->Build();
     net->AssignStreams(RADIO_STREAM);
 

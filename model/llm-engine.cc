@@ -17,6 +17,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <sstream>
 
@@ -160,6 +161,23 @@ LlmEngine::GetTypeId()
                                                    return f > 0 && f <= 1000 ? ""
                                                                              : "outside (0, 1000]";
                                                }))
+            .AddAttribute("CachedPromptFraction",
+                          "Fraction of each new session's prompt whose KV is already in this GPU's "
+                          "memory when the session opens, as a prefix cache keeps a conversation's "
+                          "earlier turns: only the rest is prefilled, and always the prompt's last "
+                          "token, whose logits give the first generated token. 0: every prompt is "
+                          "prefilled whole. Sessions arriving by handover are not affected. "
+                          "Range [0, 1].",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&LlmEngine::m_cachedPromptFraction),
+                          edgellm::MakeExplainingChecker(
+                              MakeDoubleChecker<double>(),
+                              "ns3::LlmEngine::CachedPromptFraction",
+                              "a number in [0, 1]",
+                              [](const AttributeValue& v) -> std::string {
+                                  const double f = static_cast<const DoubleValue&>(v).Get();
+                                  return f >= 0 && f <= 1 ? "" : "outside [0, 1]";
+                              }))
             .AddTraceSource("KvTokensInUse",
                             "KV tokens reserved by admitted sessions.",
                             MakeTraceSourceAccessor(&LlmEngine::m_kvTokensInUse),
@@ -323,13 +341,22 @@ LlmEngine::AddSession(uint64_t imsi, uint64_t promptTokens, uint64_t tokensToGen
     Session s;
     s.reservedTokens = SaturatingAdd(promptTokens, tokensToGenerate);
     s.contextTokens = promptTokens;
-    s.prefillTokens = promptTokens;
+    s.prefillTokens = promptTokens - CachedPromptTokens(promptTokens);
     s.decodeWanted = true;
     s.endTokenIndex = tokensToGenerate;
     return Admit(imsi,
                  s,
                  std::to_string(promptTokens) + " prompt + " + std::to_string(tokensToGenerate) +
                      " to generate");
+}
+
+uint64_t
+LlmEngine::CachedPromptTokens(uint64_t promptTokens) const
+{
+    // The last token is computed even on a whole hit, for the logits that start decoding.
+    const auto cached = static_cast<uint64_t>(
+        std::floor(m_cachedPromptFraction * static_cast<double>(promptTokens)));
+    return std::min(cached, promptTokens - 1);
 }
 
 LlmEngine::Admission

@@ -175,6 +175,9 @@ class LlmEngine : public Object
      * \brief A new request: admit it, prefill its prompt, then generate tokens 0 ..
      * tokensToGenerate - 1.
      *
+     * The part of the prompt that CachedPromptFraction says is cached is not prefilled, but
+     * it is held (and reserved) as the session's context all the same.
+     *
      * A rejection fires SessionRejected and the rejected callback before this returns.
      * \param imsi the UE; no session of it may exist
      * \param promptTokens prompt length, >= 1
@@ -405,7 +408,6 @@ class LlmEngine : public Object
         Time prefillFrom;                      //!< Mixed: its prefill boundary, when queued
         bool prefillUrgent{false};             //!< whether that prefill is urgent
         bool decodeWanted{false};              //!< decode once no prefill is pending
-        bool prefillSetsContext{false};        //!< a new request: its prefill is its context
         uint64_t nextTokenIndex{0};            //!< next token to emit
         uint64_t endTokenIndex{0};             //!< one past its last token
         uint64_t generatedTokens{0};           //!< tokens emitted here
@@ -416,6 +418,12 @@ class LlmEngine : public Object
     Session& GetOrFatal(uint64_t imsi, const char* call);
     /// \return the session of imsi, or stop the run naming the call
     const Session& GetOrFatal(uint64_t imsi, const char* call) const;
+    /**
+     * \param promptTokens a new session's prompt, >= 1
+     * \return the tokens of it already cached: CachedPromptFraction of it, rounded down, and
+     *         at most all but the last
+     */
+    uint64_t CachedPromptTokens(uint64_t promptTokens) const;
     /**
      * \brief Common part of AddSession and AddResumedSession.
      * \param imsi the UE
@@ -475,6 +483,7 @@ class LlmEngine : public Object
     IterationMode m_iterationMode{IterationMode::SEPARATE}; //!< IterationMode
     uint64_t m_chunkTokens;                                 //!< ChunkTokens
     double m_loadFactor{1.0};                               //!< LoadFactor
+    double m_cachedPromptFraction{0.0};                     //!< CachedPromptFraction
     std::size_t m_decodeInBatch{0};        //!< of m_batch, the decoding sessions (at its front)
     std::vector<uint64_t> m_prefillsEnded; //!< sessions whose prefill the last iteration ended
     TracedValue<uint64_t> m_kvTokensInUse; //!< KV tokens reserved

@@ -708,6 +708,64 @@ QuickRoad()
     return config;
 }
 
+/**
+ * The road's sessions open with their context cached at their first cell (cachedPrompt 1), or
+ * prefilled there (0), told apart at the application by each session's time to first token:
+ * with the prompt prefilled it is at least p(prompt), the prefill alone, p(L) = 9.4267e-5 L +
+ * 2.4e-3 s (the servers' default compute model, the ctHO paper's curve); with it cached the
+ * first cell prefills one token, so the first token comes sooner than that.
+ */
+class ImpactHoRoadCachedPromptTestCase : public ImpactHoTestCase
+{
+  public:
+    ImpactHoRoadCachedPromptTestCase()
+        : ImpactHoTestCase("impactho road: a cached prompt is not prefilled at the first cell, "
+                           "a prompt not cached is, told by each session's first token")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const double cached : {0.0, 1.0})
+        {
+            ImpactHoRoadConfig config = QuickRoad();
+            config.cachedPrompt = cached;
+            RngSeedManager::SetRun(2);
+            const ImpactHoRoadExperiment experiment(config);
+            const ImpactHoRoadInputs inputs = experiment.Draw();
+            const ImpactHoRoadRun run = experiment.Run("impact-equal", inputs);
+            NS_TEST_ASSERT_MSG_EQ(run.complete, run.sessions, "every token, cached " << cached);
+            NS_TEST_ASSERT_MSG_EQ(run.results.sessions.size(),
+                                  inputs.context.size(),
+                                  "a session per UE");
+            for (std::size_t j = 0; j < run.results.sessions.size() && j < inputs.context.size();
+                 ++j)
+            {
+                const double ttft = run.results.sessions[j].summary.ttftS;
+                const double prefill = 9.4267e-5 * inputs.context[j] + 2.4e-3;
+                if (cached == 0)
+                {
+                    NS_TEST_ASSERT_MSG_GT_OR_EQ(ttft,
+                                                prefill,
+                                                "UE " << j << ": the first token waits for the "
+                                                      << inputs.context[j] << "-token prefill");
+                }
+                else
+                {
+                    NS_TEST_ASSERT_MSG_LT(ttft,
+                                          prefill,
+                                          "UE " << j << ": no prefill of its " << inputs.context[j]
+                                                << " tokens");
+                    NS_TEST_ASSERT_MSG_GT_OR_EQ(ttft,
+                                                9.4267e-5 + 2.4e-3,
+                                                "UE " << j << ": its last token is prefilled");
+                }
+            }
+        }
+    }
+};
+
 /// (i) The solver's fallback in the simulation, by the link's rate against B_min.
 class ImpactHoFallbackTestCase : public ImpactHoTestCase
 {
@@ -858,6 +916,7 @@ class ImpactHoRoadTestSuite : public TestSuite
                                                        "2 cells, a quarter of the bytes and "
                                                        "the rate, RngRun 2 and 3"),
                     edgellm::TEST_QUICK);
+        AddTestCase(new ImpactHoRoadCachedPromptTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new ImpactHoRoadComparisonTestCase(ShortRoad(),
                                                        {1, 2, 3, 4, 5},
                                                        "8 cells, 11 s, RngRun 1 to 5"),

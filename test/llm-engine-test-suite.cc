@@ -702,6 +702,79 @@ class LlmEngineRandomTestCase : public EngineTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief A prompt cached in part or whole: only the rest is prefilled (and always the last
+ * token), while decoding costs, and memory holds, the whole prompt.
+ *
+ * Expected by hand from the bench's coefficients: p(L) = 1e-4 L + 2e-3 s for one sequence, a
+ * decode step of one sequence with context c = 10e-3 + 1e-3 + 1e-6 c s.
+ */
+class LlmEngineCachedPromptTestCase : public EngineTestCase
+{
+  public:
+    LlmEngineCachedPromptTestCase()
+        : EngineTestCase("LlmEngine: CachedPromptFraction leaves the cached part unprefilled")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        struct Case
+        {
+            double fraction;
+            uint64_t prompt;
+            uint64_t prefilled; // by hand: prompt - min(floor(fraction x prompt), prompt - 1)
+            double firstTokenS; // by hand: p(prefilled) + one step of context prompt
+        };
+
+        const std::vector<Case> cases{
+            {0.0, 1000, 1000, 0.102 + 0.012},
+            {0.5, 1000, 500, 0.052 + 0.012},
+            {0.999, 1000, 1, 0.0021 + 0.012},
+            {1.0, 1000, 1, 0.0021 + 0.012},
+            {0.25, 3, 3, 0.0023 + 0.011003},
+            {1.0, 1, 1, 0.0021 + 0.011001},
+        };
+        for (const Case& k : cases)
+        {
+            Ptr<LlmEngine> e = MakeEngine(Coefficients());
+            e->SetAttribute("CachedPromptFraction", DoubleValue(k.fraction));
+            Recorder r(e);
+            const uint64_t n = 3;
+            e->AddSession(1, k.prompt, n);
+            Simulator::Run();
+            NS_TEST_ASSERT_MSG_EQ(r.prefillStarts.size(), 1u, "one prefill, at f = " << k.fraction);
+            if (r.prefillStarts.size() == 1)
+            {
+                NS_TEST_ASSERT_MSG_EQ(r.prefillStarts[0].tokens,
+                                      k.prefilled,
+                                      "prefilled tokens at f = " << k.fraction << ", prompt "
+                                                                 << k.prompt);
+            }
+            NS_TEST_ASSERT_MSG_EQ(r.tokens.size(), n, "every token once at f = " << k.fraction);
+            if (!r.tokens.empty())
+            {
+                NS_TEST_ASSERT_MSG_EQ_TOL(r.tokens[0].at.GetSeconds(),
+                                          k.firstTokenS,
+                                          2e-9,
+                                          "first token at f = " << k.fraction << ", prompt "
+                                                                << k.prompt);
+            }
+            NS_TEST_ASSERT_MSG_EQ(r.maxKv, k.prompt + n, "the whole prompt is held in memory");
+            Simulator::Destroy();
+        }
+        Ptr<LlmEngine> e = CreateObject<LlmEngine>();
+        NS_TEST_ASSERT_MSG_EQ(e->SetAttributeFailSafe("CachedPromptFraction", DoubleValue(1.01)),
+                              false,
+                              "a fraction above 1 is refused");
+        NS_TEST_ASSERT_MSG_EQ(e->SetAttributeFailSafe("CachedPromptFraction", DoubleValue(-0.1)),
+                              false,
+                              "a negative fraction is refused");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The engine's attributes refuse values outside their ranges.
  */
 class LlmEngineAttributeTestCase : public EngineTestCase
@@ -755,6 +828,7 @@ class LlmEngineTestSuite : public TestSuite
         AddTestCase(new LlmEngineRandomTestCase(MilliSeconds(10), LlmEngine::SEPARATE));
         AddTestCase(new LlmEngineRandomTestCase(Seconds(0), LlmEngine::MIXED));
         AddTestCase(new LlmEngineRandomTestCase(MilliSeconds(10), LlmEngine::MIXED));
+        AddTestCase(new LlmEngineCachedPromptTestCase);
         AddTestCase(new LlmEngineAttributeTestCase);
     }
 };
