@@ -43,6 +43,7 @@
 
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
+#include "ns3/flag-checks.h"
 #include "ns3/internet-module.h"
 #include "ns3/point-to-point-module.h"
 
@@ -53,6 +54,7 @@
 #include <iostream>
 #include <limits>
 #include <malloc.h>
+#include <sstream>
 #include <string>
 #include <sys/resource.h>
 
@@ -62,7 +64,7 @@ namespace
 {
 
 /// Ranges of the flags.
-constexpr uint32_t MAX_UES = 200;
+constexpr uint32_t MAX_UES = 1000;
 constexpr uint32_t MIN_CELLS = 2;
 constexpr uint32_t MAX_CELLS = 64;
 constexpr uint32_t MAX_CONTEXT = 131072;
@@ -439,7 +441,7 @@ main(int argc, char* argv[])
 
     CommandLine cmd(__FILE__);
     cmd.AddValue("layout", "line, road or grid", layout);
-    cmd.AddValue("ues", "moving UEs, one session each [1, 200]", ues);
+    cmd.AddValue("ues", "moving UEs, one session each [1, 1000]", ues);
     cmd.AddValue("cells", "eNBs along the line or road [2, 64]; grid: a square number", cells);
     cmd.AddValue("columns",
                  "grid: columns [1, 8], with --rows (0: the square of --cells)",
@@ -450,6 +452,21 @@ main(int argc, char* argv[])
     cmd.AddValue("header", "print the CSV header line first", header);
     cmd.AddValue("smoke", "a tiny run that only checks the program works", smoke);
     cmd.AddValue("floor", "the same LTE network and handovers without the module", floor);
+    // As typed, before CommandLine reads them: it would wrap "-3" around in an unsigned flag.
+    if (const std::string typed =
+            edgellm::CheckNumberFlags({{"ues", true, "[1, 1000]", 1, MAX_UES},
+                                       {"cells", true, "[2, 64]", MIN_CELLS, MAX_CELLS},
+                                       {"columns", true, "[1, 8]", 0, MAX_GRID_SIDE},
+                                       {"rows", true, "[1, 8]", 0, MAX_GRID_SIDE},
+                                       {"context", true, "[1, 131072]", 1, MAX_CONTEXT},
+                                       {"simTime", false, "(0, 3600]", 0, MAX_SIM_TIME_S, true}},
+                                      argc,
+                                      argv);
+        !typed.empty())
+    {
+        std::cerr << typed << "\n";
+        return 1;
+    }
     cmd.Parse(argc, argv);
 
     if (layout != "line" && layout != "road" && layout != "grid")
@@ -497,17 +514,29 @@ main(int argc, char* argv[])
         }
         cells = columns * rows;
     }
-    NS_ABORT_MSG_IF(ues < 1 || ues > MAX_UES,
-                    "--ues = " << ues << " is invalid; allowed: [1, " << MAX_UES << "]");
-    NS_ABORT_MSG_IF(cells < MIN_CELLS || cells > MAX_CELLS,
-                    "--cells = " << cells << " is invalid; allowed: [" << MIN_CELLS << ", "
-                                 << MAX_CELLS << "]");
-    NS_ABORT_MSG_IF(context < 1 || context > MAX_CONTEXT,
-                    "--context = " << context << " is invalid; allowed: [1, " << MAX_CONTEXT
-                                   << "]");
-    NS_ABORT_MSG_IF(!(simTime > 0 && simTime <= MAX_SIM_TIME_S),
-                    "--simTime = " << simTime << " is invalid; allowed: (0, " << MAX_SIM_TIME_S
-                                   << "]");
+    std::ostringstream bad;
+    if (ues < 1 || ues > MAX_UES)
+    {
+        bad << "--ues = " << ues << " is invalid; allowed: [1, " << MAX_UES << "]";
+    }
+    else if (cells < MIN_CELLS || cells > MAX_CELLS)
+    {
+        bad << "--cells = " << cells << " is invalid; allowed: [" << MIN_CELLS << ", " << MAX_CELLS
+            << "]";
+    }
+    else if (context < 1 || context > MAX_CONTEXT)
+    {
+        bad << "--context = " << context << " is invalid; allowed: [1, " << MAX_CONTEXT << "]";
+    }
+    else if (!(simTime > 0 && simTime <= MAX_SIM_TIME_S))
+    {
+        bad << "--simTime = " << simTime << " is invalid; allowed: (0, " << MAX_SIM_TIME_S << "]";
+    }
+    if (!bad.str().empty())
+    {
+        std::cerr << bad.str() << "\n";
+        return 1;
+    }
 
     const Point p = layout == "line" ? RunLinePoint(ues, cells, context, Seconds(simTime), floor)
                                      : RunNetworkPoint({layout, cells, columns, rows},

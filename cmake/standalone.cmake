@@ -238,6 +238,12 @@ edge_llm_link_allocator(edge-llm-bench-scale)
 set_target_properties(edge-llm-bench-scale PROPERTIES RUNTIME_OUTPUT_DIRECTORY
                                                      ${PROJECT_BINARY_DIR}/benchmarks)
 add_test(NAME edge-llm-bench-scale-smoke COMMAND edge-llm-bench-scale --smoke --header)
+# A point's flags are refused with exit 1 and their range, as typed and after parsing.
+add_test(NAME edge-llm-bench-scale-refuses-bad-points
+         COMMAND sh -c "for a in --ues=1001 --ues=-3 --simTime=0; do \"$0\" $a 2>&1; echo exit=$?; done"
+                 $<TARGET_FILE:edge-llm-bench-scale>)
+set_tests_properties(edge-llm-bench-scale-refuses-bad-points PROPERTIES PASS_REGULAR_EXPRESSION
+  "^--ues = 1001 is invalid; allowed: \\[1, 1000\\]\nexit=1\n--ues = -3 is invalid; allowed: \\[1, 1000\\]\nexit=1\n--simTime = 0 is invalid; allowed: \\(0, 3600\\]\nexit=1\n$")
 # Fails if a session's context costs memory (KV payloads are virtual); about 10 s.
 add_test(NAME edge-llm-bench-scale-context-memory
          COMMAND ${CMAKE_COMMAND} -DBENCH=$<TARGET_FILE:edge-llm-bench-scale>
