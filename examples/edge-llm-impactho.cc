@@ -118,8 +118,11 @@ main(int argc, char* argv[])
          "65000",
          [](const std::string& t, ImpactHoRoadConfig& c) {
              double mtu = 0;
-             if (!edgellm::ParseFiniteNumber(t, mtu) || mtu != std::floor(mtu) || mtu < 576 ||
-                 mtu > 65000)
+             // Digits only, as a count is typed: "1e3" is not an MTU a user means.
+             const bool digits =
+                 !t.empty() && t.size() <= 5 &&
+                 std::all_of(t.begin(), t.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
+             if (!digits || !edgellm::ParseFiniteNumber(t, mtu) || mtu < 576 || mtu > 65000)
              {
                  return "--backhaulMtu = " + t +
                         " is invalid; allowed: an integer in [576, 65000], or a comma-separated "

@@ -63,6 +63,8 @@ struct Flags
     uint32_t promptMax{1500};
     std::string model{"qwen3-32b"};
     std::string predictor{"oracle"};
+    std::string trigger{"planned"};
+    double predictorLagMs{0};
     uint32_t tokensAfter{40};
     std::string ran{"lte"};
 };
@@ -184,6 +186,15 @@ Check(const Flags& f,
     {
         e << "--predictor = " << f.predictor << " is invalid; allowed: oracle or trajectory";
     }
+    else if (f.trigger != "planned" && f.trigger != "a3")
+    {
+        e << "--trigger = " << f.trigger << " is invalid; allowed: planned or a3";
+    }
+    else if (f.trigger == "a3" && f.predictor == "oracle")
+    {
+        e << "--predictor = oracle is invalid with --trigger=a3; allowed: trajectory (the "
+             "oracle is told the planned handovers, which A3 does not make)";
+    }
     else if (f.tokensAfter < 1 || f.tokensAfter > 100000)
     {
         e << "--tokensAfter = " << f.tokensAfter
@@ -266,6 +277,13 @@ main(int argc, char* argv[])
                  "oracle (the handovers known in advance) or trajectory (constant velocity and "
                  "heading)",
                  f.predictor);
+    cmd.AddValue("trigger",
+                 "planned (each handover requested at its crossing, as the oracle is told) or "
+                 "a3 (the RAN's A3 rule, from measurements)",
+                 f.trigger);
+    cmd.AddValue("predictorLag",
+                 "the predictor's Lag, ms, [-10000, 10000]: added to each predicted time",
+                 f.predictorLagMs);
     cmd.AddValue("tokensAfter", "tokens each session generates after its handover", f.tokensAfter);
     cmd.AddValue("ran", "the radio access network: lte, or nr (with 5G-LENA)", f.ran);
     std::string outDir;
@@ -286,7 +304,8 @@ main(int argc, char* argv[])
              {"promptMax", true, "an integer in [--promptMin, 32768]", 0, 32768},
              {"tokensAfter", true, "an integer in [1, 100000]", 1, 100000},
              {"ues", true, "an integer in [1, 16]", 1, 16},
-             {"windowMargin", false, "[0, 60000] ms", 0, 60000}},
+             {"windowMargin", false, "[0, 60000] ms", 0, 60000},
+             {"predictorLag", false, "[-10000, 10000] ms", -10000, 10000}},
             {"quiet"},
             argc,
             argv);
@@ -333,8 +352,10 @@ main(int argc, char* argv[])
                                              : "repeated handovers on a grid")
               << ": " << f.model << " (" << model.compute << "), prompts " << f.promptMin << " to "
               << f.promptMax << " tokens, " << f.runs << " RngRun(s) from "
-              << RngSeedManager::GetRun() << ", predictor " << f.predictor << ", over "
-              << (f.ran == "nr" ? "NR" : "LTE") << "\n";
+              << RngSeedManager::GetRun() << ", predictor " << f.predictor
+              << (f.predictorLagMs != 0 ? " (lag " + edgellm::FormatValue(f.predictorLagMs) + " ms)"
+                                        : std::string())
+              << ", " << f.trigger << " handovers, over " << (f.ran == "nr" ? "NR" : "LTE") << "\n";
 
     // The points of the study: (label, subdirectory, configuration).
     struct Spec
@@ -356,6 +377,8 @@ main(int argc, char* argv[])
         c.promptMaxTokens = f.promptMax > f.promptMin ? f.promptMax : 0;
         c.tokensAfter = f.tokensAfter;
         c.predictor = f.predictor;
+        c.trigger = f.trigger;
+        c.predictorLag = MilliSeconds(f.predictorLagMs);
         c.ran = f.ran;
         c.windowMargin = MilliSeconds(f.windowMarginMs);
         c.showProgress = !quiet;
@@ -435,6 +458,7 @@ main(int argc, char* argv[])
         uint64_t predicted = 0;
         double correct = 0;
         std::vector<double> timeErrors;
+        std::vector<double> signedErrors; // predicted - real, s, every handover of every run
         for (uint64_t r = firstRun; r < firstRun + f.runs; ++r)
         {
             RngSeedManager::SetRun(r);
@@ -482,6 +506,9 @@ main(int argc, char* argv[])
                     {
                         timeErrors.push_back(run.absTimeErrorP50S);
                     }
+                    signedErrors.insert(signedErrors.end(),
+                                        run.timeErrorsS.begin(),
+                                        run.timeErrorsS.end());
                 }
             }
         }
@@ -545,7 +572,10 @@ main(int argc, char* argv[])
         }
         else
         {
-            std::cout << std::setprecision(1) << Mean(timeErrors) * 1e3 << " ms\n";
+            std::cout << std::setprecision(1) << Mean(timeErrors) * 1e3
+                      << " ms; predicted - real, P5 / P50 / P95 over the handovers: "
+                      << Pct(signedErrors, 5) * 1e3 << " / " << Pct(signedErrors, 50) * 1e3 << " / "
+                      << Pct(signedErrors, 95) * 1e3 << " ms\n";
         }
         if (!outDir.empty())
         {
@@ -567,6 +597,8 @@ main(int argc, char* argv[])
                                {"promptMax", std::to_string(f.promptMax)},
                                {"model", f.model},
                                {"predictor", f.predictor},
+                               {"trigger", f.trigger},
+                               {"predictorLagMs", std::to_string(f.predictorLagMs)},
                                {"windowMarginMs", std::to_string(f.windowMarginMs)},
                                {"tokensAfter", std::to_string(f.tokensAfter)},
                                {"scheme", scheme.GetValue()},

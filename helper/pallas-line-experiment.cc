@@ -190,6 +190,21 @@ PallasLineConfig::Check() const
     {
         e << problem;
     }
+    else if (c.trigger != "planned" && c.trigger != "a3")
+    {
+        e << "trigger = " << c.trigger << " is invalid; allowed: planned or a3";
+    }
+    else if (c.trigger == "a3" && (c.predictor == "oracle" || c.predictor == "wrong"))
+    {
+        e << "predictor = " << c.predictor
+          << " is invalid with trigger = a3; allowed: trajectory or none (the oracle is told "
+             "the planned handovers, which A3 does not make)";
+    }
+    else if (c.predictorLag < Seconds(-10) || c.predictorLag > Seconds(10))
+    {
+        e << "predictorLag = " << c.predictorLag.As(Time::MS)
+          << " is invalid; allowed: a time in [-10 s, 10 s]";
+    }
     return e.str();
 }
 
@@ -309,7 +324,7 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
         ue.sessionStart = SESSION_START;
         net->AddUe(ue);
     }
-    net->SetAttribute("Trigger", StringValue("planned"));
+    net->SetAttribute("Trigger", StringValue(c.trigger));
     net->SetAttribute("ResidentUesPerCell", UintegerValue(c.residentsPerCell));
 
     // Tokens decoded until the crossing, at batch 1 (the residents slow it, which only
@@ -432,6 +447,7 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
     {
         predictor->SetAttribute("Horizon", TimeValue(c.horizon));
         predictor->SetAttribute("ControlPeriod", TimeValue(c.controlPeriod));
+        predictor->SetAttribute("Lag", TimeValue(c.predictorLag));
         predictor->SetObserver(net->GetObserver());
         predictor->SetCells(cells);
         for (uint32_t j = 0; j < c.ues; ++j)
@@ -523,6 +539,7 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
         {
             run.absTimeErrorP50S = meter->GetAbsTimeErrorPercentile(50);
         }
+        run.timeErrorsS = meter->GetTimeErrors();
     }
     if (predictor)
     {

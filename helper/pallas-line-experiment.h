@@ -55,6 +55,11 @@ struct PallasLineConfig
     /// Handover predictor: oracle (told the planned handovers), wrong (told each with another
     /// neighbour of the source as its target), trajectory (TrajectoryHandoverPredictor) or none
     std::string predictor{"oracle"};
+    /// How handovers happen: planned (each requested at its crossing, as the oracle is told)
+    /// or a3 (the RAN's A3 rule, from measurements; oracle and wrong then do not apply)
+    std::string trigger{"planned"};
+    /// The predictor's Lag: added to each predicted time, [-10 s, 10 s]
+    Time predictorLag{0};
     Time horizon{Seconds(5)};              //!< the predictor's Horizon
     Time controlPeriod{MilliSeconds(100)}; //!< the predictor's and Pallas's ControlPeriod
     Time windowLimit{MilliSeconds(1500)};  //!< Pallas's WindowLimit
@@ -129,6 +134,8 @@ struct PallasLineRun
     uint64_t handoversPredicted{0};        //!< of those, predicted
     double targetAccuracy{0};              //!< the meter's target accuracy, [0, 1]
     double absTimeErrorP50S{0};            //!< the meter's median |time error|, s; NaN if none
+    /// the meter's time errors, predicted minus real, s, one per predicted handover
+    std::vector<double> timeErrorsS;
 };
 
 /**

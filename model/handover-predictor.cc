@@ -116,6 +116,16 @@ HandoverPredictor::GetTypeId()
                                            Seconds(0),
                                            MilliSeconds(5120),
                                            false))
+            .AddAttribute(
+                "Lag",
+                "Added to every predicted handover time, [-10 s, 10 s]: what lies "
+                "between the predictor's estimate and the RAN's trigger and the "
+                "predictor does not model (L3 filtering, the report period), as "
+                "calibrated on other draws. A time it moves before now becomes now "
+                "(the handover is due).",
+                TimeValue(Seconds(0)),
+                MakeTimeAccessor(&HandoverPredictor::m_lag),
+                TimeRangeChecker("ns3::HandoverPredictor::Lag", Seconds(-10), Seconds(10), false))
             .AddAttribute("Horizon",
                           "How far ahead a handover is predicted, (0, 3600 s]; none later.",
                           TimeValue(Seconds(10)),
@@ -223,7 +233,12 @@ HandoverPredictor::Predict(uint64_t imsi)
     {
         return HandoverPrediction{};
     }
-    const HandoverPrediction p = DoPredict(imsi, node->second, serving);
+    HandoverPrediction p = DoPredict(imsi, node->second, serving);
+    if (p.found && !m_lag.IsZero())
+    {
+        p.handoverTimeS =
+            std::max(p.handoverTimeS + m_lag.GetSeconds(), Simulator::Now().GetSeconds());
+    }
     NS_LOG_LOGIC("IMSI " << imsi << " in cell " << serving << ": "
                          << (p.found ? "to " + std::to_string(p.targetCell) + " at " +
                                            std::to_string(p.handoverTimeS) + " s"

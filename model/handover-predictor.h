@@ -175,6 +175,7 @@ class HandoverPredictor : public Object
 
     double m_hysteresisDb;                           //!< Hysteresis, dB
     Time m_timeToTrigger;                            //!< TimeToTrigger
+    Time m_lag;                                      //!< Lag
     Time m_horizon;                                  //!< Horizon
     Time m_controlPeriod;                            //!< ControlPeriod
     Ptr<RanObserver> m_observer;                     //!< the RAN

@@ -5,7 +5,8 @@ exit 1 and one line on stderr that names what was typed, never a signal, never C
 whole help, never a run past a short limit.
 
 - The flags are read from each example's --PrintHelp, their kinds from test/invalid-flags.csv
-  (time, rate, count, real, choice, boolean, dir, file; "-list" for a comma-separated list);
+  (time, rate, count, real, signed-real, choice, boolean, dir, file; "-list" for a
+  comma-separated list);
   each kind has a table of values that no flag of that kind takes. A flag is also given
   twice (a bad value hidden by a good one) and, unless it is a boolean, without a value.
 - Every attribute of test/invalid-inputs.csv (the module's TypeIds) is given its refused
@@ -43,6 +44,9 @@ HOSTILE = {
               "nan", "inf", "0x10", "1e3"],
     "real": ["", "abc", "-1", "nan", "inf", "-inf", "1e308", "-1e308", "99999999999999999999",
              "0x10"],
+    # A real that may be negative (a signed offset).
+    "signed-real": ["", "abc", "nan", "inf", "-inf", "1e308", "-1e308", "99999999999999999999",
+                    "0x10"],
     "choice": ["", "abc", "-1", "1e308", "nan", "NONE,", "a b"],
     "boolean": ["", "abc", "2", "-1", "yes", "nan"],
     "dir": ["/proc/edge-llm-bad", "/dev/null/sub"],

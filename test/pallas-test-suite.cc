@@ -7,6 +7,7 @@
 #include "ns3/config.h"
 #include "ns3/handover-record.h"
 #include "ns3/handover-scheme-registry.h"
+#include "ns3/kv-transfer-application.h"
 #include "ns3/pallas-line-experiment.h"
 #include "ns3/pallas-scheduler.h"
 #include "ns3/rng-seed-manager.h"
@@ -169,6 +170,77 @@ class PallasHookTestScheduler : public PallasScheduler
 NS_OBJECT_ENSURE_REGISTERED(PallasHookTestScheduler);
 
 } // namespace ns3
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Under A3 (trigger a3) with the trajectory predictor: the handover comes by A3, after
+ * the geometric crossing; Pallas prepares it before it comes and commits the prepared
+ * migration, whose prefix and suffix tile the context, every token once and the ledger
+ * balanced; and the predictor's Lag moves every scored prediction by exactly the lag, on the
+ * same draws (the radio's handover does not depend on it).
+ */
+class EdgeLlmPallasA3TestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasA3TestCase()
+        : EdgeLlmPallasTestCase("Pallas under A3 with the trajectory predictor, and its Lag")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PallasLineConfig c;
+        c.trigger = "a3";
+        c.predictor = "trajectory";
+        const Time lag = MilliSeconds(250);
+        for (uint32_t rngRun = 1; rngRun <= 2; ++rngRun)
+        {
+            RngSeedManager::SetRun(rngRun);
+            c.predictorLag = Seconds(0);
+            const PallasLineRun plain = RunOnce(c, "pallas");
+            c.predictorLag = lag;
+            const PallasLineRun lagged = RunOnce(c, "pallas");
+            for (const PallasLineRun* run : {&plain, &lagged})
+            {
+                const std::string where = "RngRun " + std::to_string(rngRun) + ", lag " +
+                                          std::to_string(run == &plain ? 0 : 250) + " ms";
+                NS_TEST_EXPECT_MSG_EQ(run->exactlyOnce, true, where << ": every token once");
+                NS_TEST_EXPECT_MSG_EQ(KvLedgerBalances(run->kvSent, run->kvReceived),
+                                      true,
+                                      where << ": the ledger");
+                const HandoverRecord* r = PreparedMigration(*run);
+                NS_TEST_ASSERT_MSG_NE(r, nullptr, where << ": a prepared migration");
+                // The UE crosses the midpoint at c.crossing; A3 fires on measurements after it.
+                NS_TEST_EXPECT_MSG_GT(r->hoStart,
+                                      c.crossing,
+                                      where << ": by A3, past the midpoint");
+                NS_TEST_EXPECT_MSG_LT(r->preparedAt, r->hoStart, where << ": prepared before");
+                CheckTiling(*r, QWEN3_32B_BYTES_PER_TOKEN, where);
+            }
+            NS_TEST_ASSERT_MSG_EQ(plain.timeErrorsS.size(), 1u, "one handover scored");
+            NS_TEST_ASSERT_MSG_EQ(lagged.timeErrorsS.size(), 1u, "one handover scored");
+            NS_TEST_EXPECT_MSG_EQ(PreparedMigration(plain)->hoStart,
+                                  PreparedMigration(lagged)->hoStart,
+                                  "the same handover with and without the lag");
+            NS_TEST_EXPECT_MSG_EQ_TOL(lagged.timeErrorsS[0] - plain.timeErrorsS[0],
+                                      lag.GetSeconds(),
+                                      1e-9,
+                                      "RngRun " << rngRun << ": the lag moves the prediction");
+        }
+        PallasLineConfig bad;
+        bad.trigger = "a3";
+        NS_TEST_EXPECT_MSG_EQ(bad.Check(),
+                              "predictor = oracle is invalid with trigger = a3; allowed: "
+                              "trajectory or none (the oracle is told the planned handovers, "
+                              "which A3 does not make)",
+                              "the oracle needs planned handovers");
+        bad.trigger = "A3";
+        NS_TEST_EXPECT_MSG_EQ(bad.Check(),
+                              "trigger = A3 is invalid; allowed: planned or a3",
+                              "an unknown trigger");
+    }
+};
 
 /**
  * \ingroup edge-llm-tests
@@ -473,6 +545,7 @@ class EdgeLlmPallasTestSuite : public TestSuite
         AddTestCase(new EdgeLlmPallasTilingTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasConcurrentTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasHooksTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPallasA3TestCase, edgellm::TEST_QUICK);
     }
 };
 
