@@ -238,6 +238,13 @@ Pct(const std::vector<double>& v, double p)
     return v.empty() ? std::nan("") : edgellm::NearestRankPercentile(v, p);
 }
 
+/// \return s in ms rounded to 0.1 ms, without a sign on a zero (a rounding error's "-0.0")
+double
+Ms(double s)
+{
+    return std::round(s * 1e4) / 10 + 0.0;
+}
+
 } // namespace
 
 int
@@ -574,8 +581,8 @@ main(int argc, char* argv[])
         {
             std::cout << std::setprecision(1) << Mean(timeErrors) * 1e3
                       << " ms; predicted - real, P5 / P50 / P95 over the handovers: "
-                      << Pct(signedErrors, 5) * 1e3 << " / " << Pct(signedErrors, 50) * 1e3 << " / "
-                      << Pct(signedErrors, 95) * 1e3 << " ms\n";
+                      << Ms(Pct(signedErrors, 5)) << " / " << Ms(Pct(signedErrors, 50)) << " / "
+                      << Ms(Pct(signedErrors, 95)) << " ms\n";
         }
         if (!outDir.empty())
         {

@@ -140,6 +140,52 @@ KeepEarliest(HandoverPrediction& best, uint16_t cell, double timeS)
     }
 }
 
+/**
+ * \brief When a condition that holds now began on the extrapolated path: its root in
+ * [-horizon, 0], found as the forward one is. A UE standing still, or one inside for the
+ * whole horizon back, gives 0 (now), since how long it has been inside is unknown.
+ * \param condition the A3 condition's sign, at t s from now
+ * \param in the input
+ * \param intervals sampling intervals of the horizon
+ * \return the start, s from now, <= 0
+ */
+template <typename Condition>
+double
+PastEntry(const Condition& condition, const TrajectoryPredictionInput& in, uint64_t intervals)
+{
+    if (in.velocity.GetLength() == 0.0)
+    {
+        return 0.0;
+    }
+    double after = 0.0;
+    double valueAfter = condition(0.0);
+    for (uint64_t j = 1; j <= intervals; ++j)
+    {
+        const double t = -std::min(static_cast<double>(j) * in.sampleStepS, in.horizonS);
+        const double value = condition(t);
+        if (!(value > 0.0))
+        {
+            if (value == 0.0)
+            {
+                return t;
+            }
+            std::uintmax_t iterations = 100;
+            const auto bracket =
+                boost::math::tools::toms748_solve(condition,
+                                                  t,
+                                                  after,
+                                                  value,
+                                                  valueAfter,
+                                                  boost::math::tools::eps_tolerance<double>(50),
+                                                  iterations);
+            return 0.5 * (bracket.first + bracket.second);
+        }
+        after = t;
+        valueAfter = value;
+    }
+    return 0.0;
+}
+
 } // namespace
 
 HandoverPrediction
@@ -165,7 +211,7 @@ PredictByTrajectory(const TrajectoryPredictionInput& in)
         double before = 0.0;
         double valueBefore = condition(0.0);
         bool entered = valueBefore > 0.0;
-        double entry = 0.0;
+        double entry = entered ? PastEntry(condition, in, intervals) : 0.0;
         for (uint64_t j = 1; j <= intervals && !entered; ++j)
         {
             const double t = std::min(static_cast<double>(j) * in.sampleStepS, in.horizonS);

@@ -76,8 +76,11 @@ struct TrajectoryPredictionInput
  * the condition holds on one interval at most. Its start is bracketed by sampling at
  * sampleStepS over [nowS, nowS + horizonS] and refined by Boost.Math's TOMS 748 solver. The
  * handover fires TTT after the start if the condition still holds then and that is within the
- * horizon. A condition already holding at nowS is taken to start at nowS: how long it has
- * held is the radio stack's TTT timer, unknown here.
+ * horizon. A condition already holding at nowS started where the path extrapolated backwards
+ * left it, up to horizonS before nowS (refined as the forward start is), and the handover is
+ * predicted TTT after that start: before nowS if it is overdue (HandoverPredictor makes such a
+ * time now, after its Lag, so that a calibrated lag keeps its reference). A UE standing still,
+ * or one inside for the whole horizon back, is taken to start at nowS.
  *
  * The target is the neighbour that fires first; of neighbours firing at the same time, the
  * lowest id. The function is deterministic: a caller modelling position errors adds its noise

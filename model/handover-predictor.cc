@@ -121,8 +121,10 @@ HandoverPredictor::GetTypeId()
                 "Added to every predicted handover time, [-10 s, 10 s]: what lies "
                 "between the predictor's estimate and the RAN's trigger and the "
                 "predictor does not model (L3 filtering, the report period), as "
-                "calibrated on other draws. A time it moves before now becomes now "
-                "(the handover is due).",
+                "calibrated on other draws. A time before now, after it, becomes now "
+                "(the handover is due). The trajectory predictor's overdue times keep "
+                "their start, so the lag applies to them too; the measurement "
+                "predictor's are now already.",
                 TimeValue(Seconds(0)),
                 MakeTimeAccessor(&HandoverPredictor::m_lag),
                 TimeRangeChecker("ns3::HandoverPredictor::Lag", Seconds(-10), Seconds(10), false))
@@ -234,8 +236,10 @@ HandoverPredictor::Predict(uint64_t imsi)
         return HandoverPrediction{};
     }
     HandoverPrediction p = DoPredict(imsi, node->second, serving);
-    if (p.found && !m_lag.IsZero())
+    if (p.found)
     {
+        // An overdue time (the trajectory's rule began before now) becomes now only after the
+        // lag, so that the lag moves the time the rule began, not the clock.
         p.handoverTimeS =
             std::max(p.handoverTimeS + m_lag.GetSeconds(), Simulator::Now().GetSeconds());
     }

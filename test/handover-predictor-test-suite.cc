@@ -385,6 +385,64 @@ class EdgeLlmPredictionMeterTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief Lag moves every predicted time by itself, before a time past now becomes now: an
+ * overdue time keeps its reference (by hand, from the scripted predictions).
+ */
+class EdgeLlmPredictorLagTestCase : public TestCase
+{
+  public:
+    EdgeLlmPredictorLagTestCase()
+        : TestCase("Lag: added to each predicted time, then a time before now is now")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Ptr<EdgeLlmScriptedRanObserver> ran = CreateObject<EdgeLlmScriptedRanObserver>();
+        Ptr<EdgeLlmScriptedPredictor> p = CreateObject<EdgeLlmScriptedPredictor>();
+        p->SetObserver(ran);
+        p->AddUe(1, nullptr);
+        ran->Ready(1, 10);
+
+        struct Case
+        {
+            double lagS;
+            double scriptedS; // the subclass's time
+            double expectedS; // max(scripted + lag, now = 0.5 s)
+        };
+
+        const std::vector<Case> cases{{0.25, 2.0, 2.25},
+                                      {-0.25, 2.0, 1.75},
+                                      {-2.0, 2.0, 0.5},
+                                      {0.25, 0.4, 0.65},
+                                      {0.0, 0.4, 0.5},
+                                      {0.0, 2.0, 2.0}};
+        std::vector<double> got;
+        Simulator::Schedule(Seconds(0.5), [&]() {
+            for (const Case& c : cases)
+            {
+                p->SetAttribute("Lag", TimeValue(Seconds(c.lagS)));
+                p->next = {true, 12, c.scriptedS};
+                got.push_back(p->Predict(1).handoverTimeS);
+            }
+        });
+        Simulator::Run();
+        NS_TEST_ASSERT_MSG_EQ(got.size(), cases.size(), "every case predicted");
+        for (std::size_t i = 0; i < cases.size(); ++i)
+        {
+            NS_TEST_EXPECT_MSG_EQ_TOL(got[i],
+                                      cases[i].expectedS,
+                                      1e-9,
+                                      "lag " << cases[i].lagS << " s, scripted "
+                                             << cases[i].scriptedS << " s, at 0.5 s");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The predictor and meter's test suite.
  */
 class EdgeLlmHandoverPredictorTestSuite : public TestSuite
@@ -395,6 +453,7 @@ class EdgeLlmHandoverPredictorTestSuite : public TestSuite
     {
         AddTestCase(new EdgeLlmPredictionMeterTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmTrajectoryPredictorAccuracyTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPredictorLagTestCase(), edgellm::TEST_QUICK);
     }
 };
 

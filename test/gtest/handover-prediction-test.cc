@@ -163,13 +163,23 @@ TEST(HandoverPredictionTest, TrajectoryNeedsTheConditionForTheWholeTtt)
     EXPECT_FALSE(PredictByTrajectory(in).found);
 }
 
-TEST(HandoverPredictionTest, TrajectoryAlreadyInsideStartsNow)
+TEST(HandoverPredictionTest, TrajectoryAlreadyInsideCountsFromItsStart)
 {
-    // At 300 m, past x* = 274.6 m: the condition holds now, and fires TTT from now; a UE
-    // standing still there fires too, one standing before x* never.
+    // At 300 m, past x* = 274.6 m at 10 m/s: the condition began (300 - x*) / 10 = 2.54 s ago,
+    // at 2 - 2.54 s, and fired TTT after that, before now (overdue); a UE standing still there
+    // fires TTT from now, one standing before x* never.
     TrajectoryPredictionInput in = TwoCellsOnALine();
     in.position = Vector(300, 0, 0);
-    EXPECT_NEAR(PredictByTrajectory(in).handoverTimeS, 2.256, 1e-12);
+    const double started = 2.0 - (300.0 - CrossingPoint(500, 3.0, 3.5)) / 10.0;
+    EXPECT_NEAR(PredictByTrajectory(in).handoverTimeS, started + 0.256, 1e-9);
+    // The step that brackets the start does not move it.
+    TrajectoryPredictionInput coarse = in;
+    coarse.sampleStepS = 0.7;
+    EXPECT_NEAR(PredictByTrajectory(coarse).handoverTimeS, started + 0.256, 1e-9);
+    // Inside for longer than the horizon back: counted from now.
+    TrajectoryPredictionInput shortBack = in;
+    shortBack.horizonS = 2.0;
+    EXPECT_NEAR(PredictByTrajectory(shortBack).handoverTimeS, 2.256, 1e-12);
     in.velocity = Vector(0, 0, 0);
     EXPECT_NEAR(PredictByTrajectory(in).handoverTimeS, 2.256, 1e-12);
     in.position = Vector(250, 0, 0);
