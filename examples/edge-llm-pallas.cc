@@ -65,6 +65,7 @@ struct Flags
     std::string predictor{"oracle"};
     std::string trigger{"planned"};
     double predictorLagMs{0};
+    uint32_t streamStep{1};
     uint32_t tokensAfter{40};
     std::string ran{"lte"};
 };
@@ -291,6 +292,10 @@ main(int argc, char* argv[])
     cmd.AddValue("predictorLag",
                  "the predictor's Lag, ms, [-10000, 10000]: added to each predicted time",
                  f.predictorLagMs);
+    cmd.AddValue("streamStep",
+                 "tokens Pallas streams at a time as the source makes them, [1, 16]: 16 (a "
+                 "block) leaves the last partial block for the handover, 1 none",
+                 f.streamStep);
     cmd.AddValue("tokensAfter", "tokens each session generates after its handover", f.tokensAfter);
     cmd.AddValue("ran", "the radio access network: lte, or nr (with 5G-LENA)", f.ran);
     std::string outDir;
@@ -312,7 +317,8 @@ main(int argc, char* argv[])
              {"tokensAfter", true, "an integer in [1, 100000]", 1, 100000},
              {"ues", true, "an integer in [1, 16]", 1, 16},
              {"windowMargin", false, "[0, 60000] ms", 0, 60000},
-             {"predictorLag", false, "[-10000, 10000] ms", -10000, 10000}},
+             {"predictorLag", false, "[-10000, 10000] ms", -10000, 10000},
+             {"streamStep", true, "an integer in [1, 16]", 1, 16}},
             {"quiet"},
             argc,
             argv);
@@ -386,6 +392,7 @@ main(int argc, char* argv[])
         c.predictor = f.predictor;
         c.trigger = f.trigger;
         c.predictorLag = MilliSeconds(f.predictorLagMs);
+        c.streamStepTokens = f.streamStep;
         c.ran = f.ran;
         c.windowMargin = MilliSeconds(f.windowMarginMs);
         c.showProgress = !quiet;
@@ -605,6 +612,7 @@ main(int argc, char* argv[])
                                {"model", f.model},
                                {"predictor", f.predictor},
                                {"trigger", f.trigger},
+                               {"streamStep", std::to_string(f.streamStep)},
                                {"predictorLagMs", std::to_string(f.predictorLagMs)},
                                {"windowMarginMs", std::to_string(f.windowMarginMs)},
                                {"tokensAfter", std::to_string(f.tokensAfter)},

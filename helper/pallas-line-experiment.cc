@@ -200,6 +200,11 @@ PallasLineConfig::Check() const
           << " is invalid with trigger = a3; allowed: trajectory or none (the oracle is told "
              "the planned handovers, which A3 does not make)";
     }
+    else if (c.streamStepTokens < 1 || c.streamStepTokens > 16)
+    {
+        e << "streamStepTokens = " << c.streamStepTokens
+          << " is invalid; allowed: an integer in [1, 16]";
+    }
     else if (c.predictorLag < Seconds(-10) || c.predictorLag > Seconds(10))
     {
         e << "predictorLag = " << c.predictorLag.As(Time::MS)
@@ -352,6 +357,7 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
         edge->SetSchedulerAttribute("WindowMargin", TimeValue(c.windowMargin));
     }
     edge->SetCoordinatorAttribute("Batching", StringValue("online"));
+    edge->SetCoordinatorAttribute("OpenTransferStep", UintegerValue(c.streamStepTokens));
     // The coordinator weighs each session's cache by its servers' model.
     edge->SetServerAttribute("KvCache", PointerValue(KvCacheModel::FromProfile(profile)));
     edge->SetEngineAttribute("IterationMode", StringValue(c.iterationMode));

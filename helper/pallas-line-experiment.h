@@ -60,6 +60,9 @@ struct PallasLineConfig
     std::string trigger{"planned"};
     /// The predictor's Lag: added to each predicted time, [-10 s, 10 s]
     Time predictorLag{0};
+    /// The coordinator's OpenTransferStep: tokens the prepared migration streams at a time,
+    /// [1, 16]; 16 leaves the last partial block for the seal
+    uint32_t streamStepTokens{1};
     Time horizon{Seconds(5)};              //!< the predictor's Horizon
     Time controlPeriod{MilliSeconds(100)}; //!< the predictor's and Pallas's ControlPeriod
     Time windowLimit{MilliSeconds(1500)};  //!< Pallas's WindowLimit

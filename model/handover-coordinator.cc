@@ -128,6 +128,19 @@ HandoverCoordinator::GetTypeId()
                 MakeTimeAccessor(&HandoverCoordinator::m_stallTimeout),
                 edgellm::MakeTimeNotNegativeChecker("ns3::HandoverCoordinator::StallTimeout",
                                                     false))
+            .AddAttribute(
+                "OpenTransferStep",
+                "Tokens a prepared migration that keeps decoding (an open transfer, "
+                "Pallas's) sends at a time, as the source fills them, the rest going "
+                "with the seal at the handover: 1 sends each token's KV as it is "
+                "generated, so that the seal carries at most the token of the step in "
+                "flight; 16 sends whole 16-token blocks, as Pallas's paper does, and the "
+                "last partial block (up to 15 tokens) with the seal. Range [1, 65536].",
+                UintegerValue(1),
+                MakeUintegerAccessor(&HandoverCoordinator::m_openTransferStep),
+                edgellm::MakeExplainingChecker(MakeUintegerChecker<uint32_t>(1, 65536),
+                                               "ns3::HandoverCoordinator::OpenTransferStep",
+                                               "an integer in [1, 65536]"))
             .AddAttribute("TargetMemoryFull",
                           "What a handover does when the target's KV memory cannot hold the "
                           "session now but could once others finish (one larger than the "
@@ -485,7 +498,7 @@ HandoverCoordinator::SessionClosed(uint64_t imsi)
 MigrationLifecycle::Settings
 HandoverCoordinator::GetMigrationSettings() const
 {
-    return {m_stallPolicy, m_stallTimeout, m_memoryFull};
+    return {m_stallPolicy, m_stallTimeout, m_memoryFull, m_openTransferStep};
 }
 
 bool

@@ -415,6 +415,7 @@ class HandoverCoordinator : public Object,
     StallPolicy m_stallPolicy;                  //!< StallPolicy
     Time m_stallTimeout;                        //!< StallTimeout
     MemoryFullPolicy m_memoryFull;              //!< TargetMemoryFull
+    uint32_t m_openTransferStep{1};             //!< OpenTransferStep
     LinkFailurePolicy m_linkFailurePolicy;      //!< LinkFailurePolicy
     Time m_linkFailureTimeout;                  //!< LinkFailureTimeout
 

@@ -154,7 +154,7 @@ MigrationLifecycle::Start(uint64_t imsi,
         // An open transfer holds whole blocks of its growing tail; the rest goes later, by
         // appends and with the seal.
         const bool tail = open && i + 1 == plan.transfer.size();
-        r.end = std::min(r.end, tail ? context / BLOCK_TOKENS * BLOCK_TOKENS : units);
+        r.end = std::min(r.end, tail ? context / settings.openStep * settings.openStep : units);
         if (r.first < r.end)
         {
             transfer.push_back(r);
@@ -634,12 +634,13 @@ MigrationLifecycle::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t inde
         return;
     }
     const uint64_t context = m_host->PortOf(cellId)->GetContextTokens(imsi);
-    const uint64_t full = context / BLOCK_TOKENS * BLOCK_TOKENS;
+    const uint64_t step = m_host->GetMigrationSettings().openStep;
+    const uint64_t full = context / step * step;
     if (full <= m.openEnd)
     {
         return;
     }
-    // A block is sent once the source has filled it: its KV no longer changes.
+    // A step is sent once the source has filled it: its KV no longer changes.
     GrowOpenTransfer(imsi, m, full, false);
 }
 

@@ -75,6 +75,7 @@ class MigrationLifecycle
         StallPolicy stallPolicy{STALL_WAIT};       //!< StallPolicy
         Time stallTimeout;                         //!< StallTimeout
         MemoryFullPolicy memoryFull{MEMORY_QUEUE}; //!< TargetMemoryFull
+        uint64_t openStep{1};                      //!< OpenTransferStep, tokens
     };
 
     /// What it asks of its coordinator: the directory of cells (whose ports reach their KV

@@ -382,7 +382,8 @@ class EdgeLlmPallasTilingTestCase : public EdgeLlmPallasTestCase
 {
   public:
     EdgeLlmPallasTilingTestCase()
-        : EdgeLlmPallasTestCase("Prefix + streamed suffix = the context at the handover")
+        : EdgeLlmPallasTestCase("Prefix + streamed suffix = the context at the handover, "
+                                "streamed a token or a block at a time")
     {
     }
 
@@ -394,15 +395,36 @@ class EdgeLlmPallasTilingTestCase : public EdgeLlmPallasTestCase
         c.kvProfile = "Llama-3-8B";
         c.windowMargin = MilliSeconds(1500);
         c.windowLimit = Seconds(1);
-        const PallasLineRun run = RunOnce(c, "pallas");
-        const HandoverRecord* r = PreparedMigration(run);
-        NS_TEST_ASSERT_MSG_NE(r, nullptr, "the handover was prepared");
-        std::cout << "tiling: prefix " << r->prefillTokens << ", " << r->transferRanges.size()
-                  << " streamed ranges, context " << r->contextTokens << " at the handover\n";
-        NS_TEST_EXPECT_MSG_GT(r->transferRanges.size(), 2u, "blocks streamed, then the seal");
-        // Llama-3-8B bf16: 32 layers x 8 KV heads x 128 x 2 x 2 bytes.
-        CheckTiling(*r, 131072, "llama");
-        NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce, true, "every token once");
+        double sit[2] = {0, 0};
+        for (const uint32_t step : {1U, 16U})
+        {
+            c.streamStepTokens = step;
+            const PallasLineRun run = RunOnce(c, "pallas");
+            const HandoverRecord* r = PreparedMigration(run);
+            NS_TEST_ASSERT_MSG_NE(r, nullptr, "the handover was prepared, step " << step);
+            std::cout << "tiling, step " << step << ": prefix " << r->prefillTokens << ", "
+                      << r->transferRanges.size() << " streamed ranges, context "
+                      << r->contextTokens << " at the handover, SIT " << run.sitS << " s\n";
+            NS_TEST_EXPECT_MSG_GT(r->transferRanges.size(), 2u, "steps streamed, then the seal");
+            // Llama-3-8B bf16: 32 layers x 8 KV heads x 128 x 2 x 2 bytes.
+            CheckTiling(*r, 131072, "llama, step " + std::to_string(step));
+            NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce, true, "every token once");
+            // After the context at the prepare, each range is one step the source filled; the
+            // last, the seal's, is what was left of a step: shorter than one.
+            const auto& ranges = r->transferRanges;
+            for (std::size_t i = 1; i + 1 < ranges.size(); ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ(ranges[i].end - ranges[i].first,
+                                      step,
+                                      "range " << i << " is one step of " << step);
+                NS_TEST_EXPECT_MSG_EQ(ranges[i].end % step, 0u, "it ends on a step");
+            }
+            const uint64_t last = ranges.back().end - ranges.back().first;
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(last, step, "the seal: at most a step");
+            sit[step == 1 ? 0 : 1] = run.sitS;
+        }
+        // The seal of a step of 1 carries at most a token; of 16, up to 15 tokens more.
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(sit[0], sit[1], "streaming each token ends no later");
     }
 };
 
