@@ -438,10 +438,14 @@ class DeadlineTestCase : public ContractTestCase
 class PreparedTestCase : public ContractTestCase
 {
   public:
-    PreparedTestCase()
+    /// \param step the coordinator's OpenTransferStep, tokens
+    explicit PreparedTestCase(uint32_t step)
         : ContractTestCase("A predicted handover: the prefix is prefilled at the target before "
-                           "it, the suffix streams in blocks as the source decodes, the seal "
-                           "goes at the handover, and the session resumes with all of it")
+                           "it, the suffix streams " +
+                           std::string(step == 1 ? "a token" : "a block") +
+                           " at a time as the source decodes, the seal goes at the handover, "
+                           "and the session resumes with all of it"),
+          m_step(step)
     {
     }
 
@@ -449,6 +453,7 @@ class PreparedTestCase : public ContractTestCase
     void DoRun() override
     {
         auto b = MakeBench("ns3::HookTestScheduler", "boundary", nullptr);
+        b->coordinator->SetAttribute("OpenTransferStep", UintegerValue(m_step));
         const Time crossing = b->s->GetBoundaryCrossings().at(0).time;
         bool prepared = false;
         Simulator::Schedule(crossing - Seconds(1) - Simulator::Now(), [&b, &prepared, crossing]() {
@@ -498,7 +503,13 @@ class PreparedTestCase : public ContractTestCase
             case KvTransferHeader::BEGIN:
                 ++begins;
                 beginsAfterSeal += t > sealSent ? 1 : 0;
-                NS_TEST_ASSERT_MSG_EQ(h.GetFirst() % 16, 0u, "ranges start on a block");
+                // After the first range (from the prefix), each starts where a step ends.
+                NS_TEST_ASSERT_MSG_EQ((begins == 1 || h.GetFirst() % m_step == 0),
+                                      true,
+                                      "range at " << h.GetFirst() << " starts on a step");
+                NS_TEST_ASSERT_MSG_EQ((begins == 1 || h.GetCount() <= m_step),
+                                      true,
+                                      "a range after the first is at most a step");
                 NS_TEST_ASSERT_MSG_LT(t, r.hoStart + MilliSeconds(1), "sent as decoded");
                 break;
             case KvTransferHeader::SEAL:
@@ -535,6 +546,8 @@ class PreparedTestCase : public ContractTestCase
         CheckLedger(*b);
         b->s->Dispose();
     }
+
+    uint32_t m_step; //!< OpenTransferStep
 };
 
 class WrongPredictionTestCase : public ContractTestCase
@@ -761,7 +774,8 @@ class HandoverContractTestSuite : public TestSuite
     {
         AddTestCase(new SlotBudgetsTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new DeadlineTestCase(), edgellm::TEST_QUICK);
-        AddTestCase(new PreparedTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new PreparedTestCase(16), edgellm::TEST_QUICK);
+        AddTestCase(new PreparedTestCase(1), edgellm::TEST_QUICK);
         AddTestCase(new WrongPredictionTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new TerminalStatesTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new PreparedSessionEndsTestCase(), edgellm::TEST_QUICK);
