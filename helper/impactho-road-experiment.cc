@@ -62,8 +62,8 @@ constexpr double FIRST_ARRIVAL_S = 1.5;
 /// that even a 16K-token prefill has ended and the session decodes when its handover comes.
 constexpr double SESSION_LEAD_S = 1.0;
 /// A session whose prompt is cached whole opens this long before its UE reaches its boundary,
-/// s: it decodes at once, so that opening, with 300 tokens at 13.3 ms a step, leaves it about
-/// 2.5 s of tokens to generate after A3's handover (0.3 to 1.1 s past the boundary).
+/// s: it decodes at once, and with 300 tokens at 13.3 ms a step (4 s) it still has 1.9 to
+/// 2.7 s of them to generate when A3 hands it over, 0.3 to 1.1 s past the boundary.
 constexpr double CACHED_SESSION_LEAD_S = 1.0;
 /// Time kept after the last arrival's window for its session to generate its last tokens, s.
 constexpr double DECODE_MARGIN_S = 5.5;

@@ -33,13 +33,14 @@ namespace ns3
  * would drive 150 m before its first handover, and one per 300 m after). So that a run of a
  * few seconds sees rho handovers per second, each UE enters at its Poisson arrival t_j
  * LeadTime before a cell boundary drawn uniformly among the road's, and hands over, by A3,
- * shortly after crossing it. Its session (its prompt is the context) opens 1 s before t_j.
- * The paper's UE arrives at its handover with its context: by default that context is in
- * its first cell's prefix cache when the session opens (cachedPrompt = 1), as a
- * conversation's earlier turns would have left it, so that the cells' GPUs do not prefill
- * rho contexts of up to 16K tokens a second, which is the road's subject only for the
- * schemes that re-prefill at the target. UEs enter from 1.5 s until 8 s before SimTime
- * (with the default lead and window), so that every session ends within the run.
+ * shortly after crossing it. Its session's prompt is its context. The paper's UE arrives at
+ * its handover with its context: by default that context is in its first cell's prefix cache
+ * when the session opens (cachedPrompt = 1), as a conversation's earlier turns would have left
+ * it, and the session opens 1 s before its UE reaches its boundary; the cells' GPUs then do
+ * not prefill rho contexts of up to 16K tokens a second, which overloads them at rho = 12.
+ * With cachedPrompt < 1 the first cell prefills the rest, and the session opens 1 s before t_j
+ * so that a 16K-token prefill has ended by the handover. UEs enter from 1.5 s until 8 s before
+ * SimTime (with the default lead and window), so that every session ends within the run.
  */
 struct ImpactHoRoadConfig
 {

@@ -121,9 +121,6 @@ class MigrationLifecycle
         Migration::Traces migration; //!< MigrationTransition and MigrationState
     };
 
-    /// The block size of a paged KV cache: an open transfer grows by whole blocks.
-    static constexpr uint64_t BLOCK_TOKENS = KvCacheProfile::DEFAULT_BLOCK_TOKENS;
-
     /**
      * \param host its coordinator
      * \param parts the coordinator's pieces it works with; they must outlive it
