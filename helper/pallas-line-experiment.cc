@@ -207,8 +207,9 @@ PallasLineConfig::Check() const
     }
     else if (c.predictorLag < Seconds(-10) || c.predictorLag > Seconds(10))
     {
-        e << "predictorLag = " << c.predictorLag.As(Time::MS)
-          << " is invalid; allowed: a time in [-10 s, 10 s]";
+        // From its nanoseconds: ns-3's conversion of a negative time to a unit is undefined.
+        e << "predictorLag = " << static_cast<double>(c.predictorLag.GetNanoSeconds()) / 1e6
+          << " ms is invalid; allowed: a time in [-10 s, 10 s]";
     }
     return e.str();
 }

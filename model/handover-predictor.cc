@@ -239,9 +239,11 @@ HandoverPredictor::Predict(uint64_t imsi)
     if (p.found)
     {
         // An overdue time (the trajectory's rule began before now) becomes now only after the
-        // lag, so that the lag moves the time the rule began, not the clock.
-        p.handoverTimeS =
-            std::max(p.handoverTimeS + m_lag.GetSeconds(), Simulator::Now().GetSeconds());
+        // lag, so that the lag moves the time the rule began, not the clock. The lag may be
+        // negative: read from its integer nanoseconds, as ns-3's conversion to seconds shifts
+        // a negative value left (undefined behaviour).
+        const double lagS = static_cast<double>(m_lag.GetNanoSeconds()) * 1e-9;
+        p.handoverTimeS = std::max(p.handoverTimeS + lagS, Simulator::Now().GetSeconds());
     }
     NS_LOG_LOGIC("IMSI " << imsi << " in cell " << serving << ": "
                          << (p.found ? "to " + std::to_string(p.targetCell) + " at " +
