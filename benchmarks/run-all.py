@@ -276,7 +276,8 @@ def write_markdown(rows, sweeps, path):
     lines.append("wall s: wall time of Simulator::Run; LTE floor: the same network, mobility and "
                  "handovers without the module (no traffic); ns / event: wall time per simulator "
                  "event; peak RSS: the process's high-water mark (getrusage); heap at end: heap "
-                 "in use when the run is over (mallinfo2).")
+                 "in use when the run is over (the allocator's own count: tcmalloc's when "
+                 "linked, else mallinfo2).")
     for sweep in sweeps:
         points = [r for r in rows if r["sweep"] == sweep["name"]]
         if not points:

@@ -50,6 +50,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <dlfcn.h>
 #include <iomanip>
 #include <iostream>
 #include <limits>
@@ -96,6 +97,28 @@ constexpr double GRID_SPEED_MPS = 10;
 constexpr int64_t ARRIVAL_STREAM = 1000;
 constexpr int64_t ROUTE_STREAM = 1001;
 constexpr int64_t START_CELL_STREAM = 1002;
+
+/**
+ * \return bytes the program's allocator holds for its callers now: tcmalloc's own count when
+ * the program runs on it (EDGE_LLM_ALLOCATOR), since glibc's mallinfo2 sees only glibc's heap
+ * and would read 0; else glibc's
+ */
+uint64_t
+HeapInUseBytes()
+{
+    using NumericProperty = int (*)(const char*, size_t*);
+    if (const auto get = reinterpret_cast<NumericProperty>(
+            dlsym(RTLD_DEFAULT, "MallocExtension_GetNumericProperty")))
+    {
+        size_t bytes = 0;
+        if (get("generic.current_allocated_bytes", &bytes) != 0)
+        {
+            return bytes;
+        }
+    }
+    const struct mallinfo2 heap = mallinfo2();
+    return heap.uordblks + heap.hblkhd;
+}
 
 /// What one point measured.
 struct Point
@@ -159,8 +182,7 @@ Measure(const Parts& parts, Time simTime, bool floor)
     p.events = Simulator::GetEventCount();
     // Heap in use once the run is over: unlike the peak RSS it does not depend on when the
     // allocator happened to return memory, so it shows state kept per token exactly.
-    const struct mallinfo2 heap = mallinfo2();
-    p.heapEndKb = (heap.uordblks + heap.hblkhd) / 1024;
+    p.heapEndKb = HeapInUseBytes() / 1024;
 
     for (uint32_t i = 0; i < parts.clients.GetN(); ++i)
     {
