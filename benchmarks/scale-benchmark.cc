@@ -55,7 +55,6 @@
 #include <iostream>
 #include <limits>
 #include <malloc.h>
-#include <sstream>
 #include <string>
 #include <sys/resource.h>
 
@@ -536,30 +535,6 @@ main(int argc, char* argv[])
         }
         cells = columns * rows;
     }
-    std::ostringstream bad;
-    if (ues < 1 || ues > MAX_UES)
-    {
-        bad << "--ues = " << ues << " is invalid; allowed: [1, " << MAX_UES << "]";
-    }
-    else if (cells < MIN_CELLS || cells > MAX_CELLS)
-    {
-        bad << "--cells = " << cells << " is invalid; allowed: [" << MIN_CELLS << ", " << MAX_CELLS
-            << "]";
-    }
-    else if (context < 1 || context > MAX_CONTEXT)
-    {
-        bad << "--context = " << context << " is invalid; allowed: [1, " << MAX_CONTEXT << "]";
-    }
-    else if (!(simTime > 0 && simTime <= MAX_SIM_TIME_S))
-    {
-        bad << "--simTime = " << simTime << " is invalid; allowed: (0, " << MAX_SIM_TIME_S << "]";
-    }
-    if (!bad.str().empty())
-    {
-        std::cerr << bad.str() << "\n";
-        return 1;
-    }
-
     const Point p = layout == "line" ? RunLinePoint(ues, cells, context, Seconds(simTime), floor)
                                      : RunNetworkPoint({layout, cells, columns, rows},
                                                        ues,

@@ -117,19 +117,19 @@ main(int argc, char* argv[])
         {"backhaulMtu",
          "65000",
          [](const std::string& t, ImpactHoRoadConfig& c) {
-             double mtu = 0;
              // Digits only, as a count is typed: "1e3" is not an MTU a user means.
-             const bool digits =
-                 !t.empty() && t.size() <= 5 &&
-                 std::all_of(t.begin(), t.end(), [](char ch) { return ch >= '0' && ch <= '9'; });
-             if (!digits || !edgellm::ParseFiniteNumber(t, mtu) || mtu < 576 || mtu > 65000)
+             const std::string bad = edgellm::CheckNumber(
+                 {"backhaulMtu",
+                  true,
+                  "an integer in [576, 65000], or a comma-separated list of them",
+                  576,
+                  65000},
+                 t);
+             if (bad.empty())
              {
-                 return "--backhaulMtu = " + t +
-                        " is invalid; allowed: an integer in [576, 65000], or a comma-separated "
-                        "list of them";
+                 c.backhaulMtu = static_cast<uint32_t>(std::stoul(t));
              }
-             c.backhaulMtu = static_cast<uint32_t>(mtu);
-             return std::string();
+             return bad;
          }},
     };
     std::string simTimeText = "11s";

@@ -116,6 +116,12 @@ FlagError(const std::string& flag, const std::string& value, const std::string& 
     return "--" + flag + " = " + value + " is invalid; allowed: " + allowed;
 }
 
+std::string
+CheckNumber(const NumberFlag& flag, const std::string& value)
+{
+    return NumberProblem(flag, value);
+}
+
 bool
 ParseFiniteNumber(const std::string& text, double& value)
 {

@@ -138,6 +138,15 @@ struct NumberFlag
 std::string CheckNumberFlags(const std::vector<NumberFlag>& flags, int argc, char* argv[]);
 
 /**
+ * \brief Refuse one numeric text as typed, as CheckNumberFlags refuses a flag's: an item of
+ * a list flag, for one.
+ * \param flag the flag's kind and range
+ * \param value the text
+ * \return an empty string, or the error (FlagError with the flag's allowed words)
+ */
+std::string CheckNumber(const NumberFlag& flag, const std::string& value);
+
+/**
  * \brief Refuse a boolean flag whose value is neither true nor false, before CommandLine reads
  * it: CommandLine would print its whole help without naming the flag's values.
  * \param flags the program's boolean flags, without dashes

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <boost/math/tools/roots.hpp>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -141,49 +142,56 @@ KeepEarliest(HandoverPrediction& best, uint16_t cell, double timeS)
 }
 
 /**
- * \brief When a condition that holds now began on the extrapolated path: its root in
- * [-horizon, 0], found as the forward one is. A UE standing still, or one inside for the
- * whole horizon back, gives 0 (now), since how long it has been inside is unknown.
- * \param condition the A3 condition's sign, at t s from now
+ * \brief Where a condition changes sign along the extrapolated path: walking from now in
+ * steps of sampleStepS, forwards (direction 1) or backwards (-1) over the horizon, the first
+ * sample on the other side of 0 than now's, the change bracketed between it and the sample
+ * before and refined by Boost.Math's TOMS 748 solver (a sample outside at exactly 0 is the
+ * change itself).
+ * \param condition the A3 condition's sign, at t s from now; > 0 inside
  * \param in the input
  * \param intervals sampling intervals of the horizon
- * \return the start, s from now, <= 0
+ * \param direction 1 or -1
+ * \return the change, s from now; none within the horizon
  */
 template <typename Condition>
-double
-PastEntry(const Condition& condition, const TrajectoryPredictionInput& in, uint64_t intervals)
+std::optional<double>
+SignChange(const Condition& condition,
+           const TrajectoryPredictionInput& in,
+           uint64_t intervals,
+           double direction)
 {
-    if (in.velocity.GetLength() == 0.0)
-    {
-        return 0.0;
-    }
-    double after = 0.0;
-    double valueAfter = condition(0.0);
+    double previous = 0.0;
+    double valuePrevious = condition(0.0);
+    const bool insideNow = valuePrevious > 0.0;
     for (uint64_t j = 1; j <= intervals; ++j)
     {
-        const double t = -std::min(static_cast<double>(j) * in.sampleStepS, in.horizonS);
+        const double t = direction * std::min(static_cast<double>(j) * in.sampleStepS, in.horizonS);
         const double value = condition(t);
-        if (!(value > 0.0))
+        if ((value > 0.0) != insideNow)
         {
-            if (value == 0.0)
+            // The bracket, in time order: [earlier, later] with their values.
+            const double outside = insideNow ? t : previous;
+            const double valueOutside = insideNow ? value : valuePrevious;
+            if (valueOutside == 0.0)
             {
-                return t;
+                return outside;
             }
+            const bool forwards = direction > 0;
             std::uintmax_t iterations = 100;
             const auto bracket =
                 boost::math::tools::toms748_solve(condition,
-                                                  t,
-                                                  after,
-                                                  value,
-                                                  valueAfter,
+                                                  forwards ? previous : t,
+                                                  forwards ? t : previous,
+                                                  forwards ? valuePrevious : value,
+                                                  forwards ? value : valuePrevious,
                                                   boost::math::tools::eps_tolerance<double>(50),
                                                   iterations);
             return 0.5 * (bracket.first + bracket.second);
         }
-        after = t;
-        valueAfter = value;
+        previous = t;
+        valuePrevious = value;
     }
-    return 0.0;
+    return std::nullopt;
 }
 
 } // namespace
@@ -208,39 +216,21 @@ PredictByTrajectory(const TrajectoryPredictionInput& in)
             return SquaredDistance(in.position, in.velocity, t, serving) -
                    k * SquaredDistance(in.position, in.velocity, t, neighbour);
         };
-        double before = 0.0;
-        double valueBefore = condition(0.0);
-        bool entered = valueBefore > 0.0;
-        double entry = entered ? PastEntry(condition, in, intervals) : 0.0;
-        for (uint64_t j = 1; j <= intervals && !entered; ++j)
+        // Inside now, the condition began where the path entered it backwards (a UE standing
+        // still, or inside for the whole horizon back: now); else it begins ahead, if at all.
+        double entry = 0.0;
+        if (condition(0.0) > 0.0)
         {
-            const double t = std::min(static_cast<double>(j) * in.sampleStepS, in.horizonS);
-            const double value = condition(t);
-            if (value > 0.0)
+            if (in.velocity.GetLength() != 0.0)
             {
-                entered = true;
-                if (valueBefore == 0.0)
-                {
-                    entry = before;
-                }
-                else
-                {
-                    std::uintmax_t iterations = 100;
-                    const auto bracket = boost::math::tools::toms748_solve(
-                        condition,
-                        before,
-                        t,
-                        valueBefore,
-                        value,
-                        boost::math::tools::eps_tolerance<double>(50),
-                        iterations);
-                    entry = 0.5 * (bracket.first + bracket.second);
-                }
+                entry = SignChange(condition, in, intervals, -1.0).value_or(0.0);
             }
-            before = t;
-            valueBefore = value;
         }
-        if (!entered)
+        else if (const auto ahead = SignChange(condition, in, intervals, 1.0))
+        {
+            entry = *ahead;
+        }
+        else
         {
             continue;
         }

@@ -142,6 +142,7 @@ MigrationLifecycle::Start(uint64_t imsi,
     m.group = record.group;
     m.plan = plan;
     m.nextToken = next;
+    m.openStep = settings.openStep;
     bool open = keepDecoding;
     const uint64_t context = record.contextTokens;
     const uint64_t units =
@@ -634,8 +635,7 @@ MigrationLifecycle::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t inde
         return;
     }
     const uint64_t context = m_host->PortOf(cellId)->GetContextTokens(imsi);
-    const uint64_t step = m_host->GetMigrationSettings().openStep;
-    const uint64_t full = context / step * step;
+    const uint64_t full = context / m.openStep * m.openStep;
     if (full <= m.openEnd)
     {
         return;

@@ -254,6 +254,7 @@ class Migration
     std::vector<uint16_t> route; //!< cells the tokens cross, holder first, target last
     SessionPlan plan;            //!< its plan
     uint64_t openEnd{0};         //!< end of the tokens appended to an open transfer
+    uint64_t openStep{1};        //!< tokens an open transfer appends at a time, from its start
     uint64_t sentAtStart{0};     //!< the sender's sent counter at its start
     uint64_t receivedAtStart{0}; //!< the target receiver's received counter then
     double expectedS{0};         //!< the (expected) handover time it was planned for, s
