@@ -158,6 +158,10 @@ main(int argc, char* argv[])
                  "importance or random: the entries' order and accuracy curve",
                  config.order);
     cmd.AddValue("kvProfile", "the sessions' model, a KvCacheProfile preset", config.kvProfile);
+    cmd.AddValue("computePreset",
+                 "every cell's GPU, an LlmComputeModel preset (the re-prefilling baselines' "
+                 "prefill)",
+                 config.computePreset);
     cmd.AddValue("kvBits", "bits per KV element: 2, 4, 8 or 16", config.kvBits);
     cmd.AddValue("simTime",
                  "when a run stops at the latest; UEs enter from 1.5 s until 8 s before it",

@@ -15,7 +15,9 @@
 #include "ns3/config.h"
 #include "ns3/double.h"
 #include "ns3/edge-llm-client.h"
+#include "ns3/edge-llm-server.h"
 #include "ns3/enum.h"
+#include "ns3/gpu-compute-model.h"
 #include "ns3/handover-coordinator.h"
 #include "ns3/handover-scheme-registry.h"
 #include "ns3/impact-clairvoyant-bound.h"
@@ -25,6 +27,8 @@
 #include "ns3/kv-cache-profile.h"
 #include "ns3/kv-transfer-application.h"
 #include "ns3/kv-transfer-receiver.h"
+#include "ns3/llm-compute-model.h"
+#include "ns3/llm-engine.h"
 #include "ns3/log.h"
 #include "ns3/pointer.h"
 #include "ns3/queue-size.h"
@@ -130,6 +134,12 @@ ImpactHoRoadConfig::Check() const
         e << "--kvProfile = " << kvProfile
           << " is invalid; allowed: " << edgellm::JoinNames(presets);
     }
+    else if (const std::vector<std::string> computes = LlmComputeModel::PresetNames();
+             std::find(computes.begin(), computes.end(), computePreset) == computes.end())
+    {
+        e << "--computePreset = " << computePreset
+          << " is invalid; allowed: " << edgellm::JoinNames(computes);
+    }
     else if (!KvCacheProfile::IsAllowedBits(kvBits))
     {
         e << "--kvBits = " << kvBits << " is invalid; allowed: 2, 4, 8 or 16";
@@ -229,6 +239,7 @@ ImpactHoRoadConfig::ToParameters() const
             {"maxSpeed", std::to_string(maxSpeed)},
             {"contexts", contextText.str()},
             {"kvProfile", kvProfile},
+            {"computePreset", computePreset},
             {"kvBits", std::to_string(kvBits)},
             {"backhaulRate", std::to_string(backhaulRate.GetBitRate()) + "bps"},
             {"slot", std::to_string(slot.GetMilliSeconds()) + "ms"},
@@ -458,6 +469,12 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
     edge->SetEngineAttribute("CachedPromptFraction", DoubleValue(c.cachedPrompt));
     net->Build();
     net->AssignStreams(RADIO_STREAM);
+    Ptr<GpuComputeModel> gpu = CreateObject<GpuComputeModel>();
+    gpu->ApplyPreset(c.computePreset);
+    for (uint32_t i = 0; i < net->GetServers().GetN(); ++i)
+    {
+        DynamicCast<EdgeLlmServer>(net->GetServers().Get(i))->GetEngine()->SetComputeModel(gpu);
+    }
 
     uint64_t* budget = &run.budgetBytes;
     if (IsImpactScheme(typeName))
@@ -508,6 +525,8 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
     run.sessions = sessions;
     const ImpactAccuracyModel curve(c.Curve());
     const double y99 = curve.InverseAccuracy(0.99 * curve.GetParams().fullAccuracy);
+    const double wholeCache =
+        ImpactAccuracyModel(ImpactAccuracyParams::ImportanceOrder()).Accuracy(1.0);
     for (const HandoverRecord& r : run.records)
     {
         if (r.outcome != HandoverRecord::MIGRATED)
@@ -515,8 +534,9 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
             continue;
         }
         auto a = r.policyValues.find("accuracy");
-        // tHO and cHO resume with the whole context: A(1).
-        run.accuracy.push_back(a != r.policyValues.end() ? a->second : curve.Accuracy(1.0));
+        // tHO and cHO resume with the whole context: A(1), in any order the importance
+        // curve's.
+        run.accuracy.push_back(a != r.policyValues.end() ? a->second : wholeCache);
         run.abandonedBytes += r.abandonedBytes;
         run.worstDelayS = std::max(run.worstDelayS, (r.kvReady - r.hoStart).GetSeconds());
         double t99 = std::numeric_limits<double>::quiet_NaN();

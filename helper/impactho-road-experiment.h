@@ -27,7 +27,8 @@ namespace ns3
  *
  * Defaults are the paper's: 8 eNBs 300 m apart, rho = 4 handovers/s, 20 to 30 m/s, contexts
  * uniform over {4K, 8K, 16K} tokens of Qwen3-8B at 16 bits, B = 20 Gb/s, Delta t = 100 ms,
- * T_max = 500 ms, A3 handovers.
+ * T_max = 500 ms, A3 handovers. The paper gives no prefill time; Qwen3-8B's is the ctHO
+ * paper's Qwen2.5-7B fit scaled by the models' weights (the qwen3-8b-ctho-scaled preset).
  *
  * The paper's process is one of handovers, not of UEs entering at the road's start (a UE
  * would drive 150 m before its first handover, and one per 300 m after). So that a run of a
@@ -51,6 +52,7 @@ struct ImpactHoRoadConfig
     double maxSpeed{30};                               //!< m/s, >= minSpeed
     std::vector<uint32_t> contexts{4096, 8192, 16384}; //!< drawn uniformly, tokens
     std::string kvProfile{"Qwen3-8B"};                 //!< a KvCacheProfile preset
+    std::string computePreset{"qwen3-8b-ctho-scaled"}; //!< GPUs: an LlmComputeModel preset
     uint32_t kvBits{16};                               //!< bits per KV element
     DataRate backhaulRate{DataRate("20Gbps")};         //!< B, the star's shared link
     Time slot{MilliSeconds(100)};                      //!< Delta t

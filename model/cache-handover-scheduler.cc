@@ -24,9 +24,10 @@ CacheHandoverScheduler::GetTypeId()
             .SetGroupName("EdgeLlm")
             .AddConstructor<CacheHandoverScheduler>()
             .AddAttribute("RecordAccuracy",
-                          "Also record ImpactHO's fraction_arrived and accuracy "
-                          "(the importance-order curve) of each handover, as "
-                          "the impact-full scheme does.",
+                          "Also record ImpactHO's fraction_arrived and accuracy of each "
+                          "handover, as the impact-full scheme does: a whole cache scores the "
+                          "importance curve's A(1), a part of it (sent by position) the "
+                          "random-order curve.",
                           BooleanValue(false),
                           MakeBooleanAccessor(&CacheHandoverScheduler::m_recordAccuracy),
                           edgellm::MakeExplainingBooleanChecker(
@@ -57,11 +58,13 @@ CacheHandoverScheduler::DoCompleteRecord(HandoverRecord& record) const
     {
         return;
     }
-    // Its plan (L = 0) sends the whole context in TOKEN units: prefix 0.
+    // Its plan (L = 0) sends the whole context in TOKEN units, by position: a part of it is
+    // worth a random part, and what a stall re-prefilled counts as arrived.
     const double y = ImpactFractionArrived(record);
     record.policyValues["fraction_arrived"] = y;
     record.policyValues["accuracy"] =
-        ImpactAccuracyModel(ImpactAccuracyParams::ImportanceOrder()).Accuracy(y);
+        ImpactAccuracyModel(ImpactCurveOf(record, y, ImpactAccuracyParams::ImportanceOrder()))
+            .Accuracy(y);
 }
 
 } // namespace ns3

@@ -191,7 +191,7 @@ struct MigrationView
     uint64_t receivedBytes{0};  //!< of those, arrived at the target
     double weight{1};           //!< the plan's weight
     double handoverStartS{0};   //!< its handover start, s (the expected one while prepared)
-    double resumeAtS{-1};       //!< AT_DEADLINE: when it resumes, s; negative otherwise
+    double resumeAtS{-1};       //!< AT_DEADLINE: its resume deadline, s; negative otherwise
     SessionKvProfile kv;        //!< its KV-cache shape
     /// the unit its plan sends in: a budget is best a whole number of them
     KvTransferHeader::RangeUnit unit{KvTransferHeader::TOKEN};

@@ -62,10 +62,11 @@ struct HandoverRecord
     /// The unit of transferRanges and arrived
     KvTransferHeader::RangeUnit unit{KvTransferHeader::TOKEN};
     std::vector<TokenRange> transferRanges; //!< the KV ranges the plan sent, resolved
-    /// The KV ranges that arrived by the resume, as the target's receiver counted them
+    /// The KV ranges that arrived by the resume, as the target's receiver counted them; with
+    /// a resume deadline (AT_DEADLINE), by the deadline, even if a late prefix held the resume
     std::vector<TokenRange> arrived;
-    /// KV bytes of the transfer that had not arrived when the session resumed (a deadline):
-    /// withdrawn before TCP, or in flight and then dropped as stale
+    /// KV bytes of the transfer that had not arrived by the deadline of a resume: withdrawn
+    /// before TCP, in flight and then dropped as stale, or arrived after the deadline
     uint64_t abandonedBytes{0};
     uint64_t wastedBytes{0};    //!< KV bytes of prepared work thrown away (sent to TCP)
     double wastedGpuSeconds{0}; //!< GPU time of prepared prefills thrown away, s

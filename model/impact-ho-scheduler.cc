@@ -168,8 +168,11 @@ ImpactSlotScheduler::DoSlot(const HandoverSlotInput& input)
     for (std::size_t i = 0; i < input.migrations.size(); ++i)
     {
         const MigrationView& m = input.migrations[i];
+        // A session past its window gets nothing: what arrives after it does not count, and a
+        // late prefix that holds its resume must not hold the link too.
+        const bool windowOver = m.resumeAtS >= 0 && slotStartS >= m.resumeAtS - 1e-12;
         const bool eligible = m.committed && m.handoverStartS <= slotStartS + 1e-12 &&
-                              m.sentBytes < m.announcedBytes && !m.links.empty();
+                              !windowOver && m.sentBytes < m.announcedBytes && !m.links.empty();
         if (eligible)
         {
             groups[m_shared.GetBitRate() > 0 ? 0 : m.links.front()].push_back(i);
@@ -237,11 +240,12 @@ ImpactFractionArrived(const HandoverRecord& record)
     if (record.unit == KvTransferHeader::TOKEN)
     {
         // A token-unit plan holds its re-prefilled prefix, whole (the resume waits for it),
-        // and the positions that arrived.
+        // the positions that arrived, and those a stall re-prefilled.
         return record.contextTokens == 0
                    ? 1.0
                    : std::min(1.0,
-                              static_cast<double>(record.prefillTokens + arrived) /
+                              static_cast<double>(record.prefillTokens + arrived +
+                                                  record.reprefillTokens) /
                                   static_cast<double>(record.contextTokens));
     }
     const uint64_t total = CountUnits(record.transferRanges);
@@ -250,15 +254,24 @@ ImpactFractionArrived(const HandoverRecord& record)
     return total == 0 ? 1.0 : static_cast<double>(arrived) / static_cast<double>(total);
 }
 
+ImpactAccuracyParams
+ImpactCurveOf(const HandoverRecord& record, double y, const ImpactAccuracyParams& entryOrder)
+{
+    // The random curve reaches its asymptote M only at y = infinity; a whole cache is the
+    // whole cache in any order.
+    if (y >= 1)
+    {
+        return ImpactAccuracyParams::ImportanceOrder();
+    }
+    return record.unit == KvTransferHeader::TOKEN ? ImpactAccuracyParams::RandomOrder()
+                                                  : entryOrder;
+}
+
 void
 ImpactSlotScheduler::DoCompleteRecord(HandoverRecord& record) const
 {
     const double y = ImpactFractionArrived(record);
-    // A part of the cache held by position (a TOKEN-unit plan: the hybrid, re-prefill) is
-    // worth a random part; a whole cache has A(1) whatever the order it came in.
-    const ImpactAccuracyModel model(y < 1 && record.unit == KvTransferHeader::TOKEN
-                                        ? ImpactAccuracyParams::RandomOrder()
-                                        : GetAccuracyParams());
+    const ImpactAccuracyModel model(ImpactCurveOf(record, y, GetAccuracyParams()));
     const double a = model.Accuracy(y);
     const double full = model.GetParams().fullAccuracy;
     const double compound = GetCompoundAccuracy(record.imsi) * a / full;

@@ -24,11 +24,27 @@ namespace ns3
  * \ingroup edge-llm
  * \brief The fraction of its context a migrated session resumed with, from what its target's
  * receiver counted: for an ENTRY-unit plan, the entries that arrived over those sent; for a
- * TOKEN-unit plan, its re-prefilled prefix and the positions that arrived over its context.
+ * TOKEN-unit plan, its re-prefilled prefix, the positions that arrived and those re-prefilled
+ * after a stall (HandoverRecord::reprefillTokens) over its context.
  * \param record the session's record, completed
  * \return y in [0, 1]
  */
 double ImpactFractionArrived(const HandoverRecord& record);
+
+/**
+ * \ingroup edge-llm
+ * \brief The accuracy curve a session's y is scored on: a whole cache (y = 1) has the
+ * importance curve's A(1) whatever its order; a part of a TOKEN-unit plan, held by position,
+ * is worth a random part (the random-order curve); a part of an ENTRY-unit plan is scored on
+ * the curve of the order its entries were sent in.
+ * \param record the session's record, completed
+ * \param y its ImpactFractionArrived
+ * \param entryOrder the curve of the ENTRY-unit plan's order
+ * \return the curve
+ */
+ImpactAccuracyParams ImpactCurveOf(const HandoverRecord& record,
+                                   double y,
+                                   const ImpactAccuracyParams& entryOrder);
 
 /**
  * \ingroup edge-llm

@@ -291,6 +291,12 @@ LayerWeights(double hidden, double query, double kv, double mlp)
     return 2 * hidden * query + 2 * hidden * kv + 3 * hidden * mlp;
 }
 
+/// Linear weights of the ctHO paper's model and of ImpactHO's, which is scaled from it (the same
+/// GPU and stack): Qwen2.5-7B 28 layers of hidden 3584 (query 3584, KV 512) and MLP 18944;
+/// Qwen3-8B 36 layers of hidden 4096 (query 4096, KV 1024) and MLP 12288.
+constexpr double QWEN2_5_7B_LAYERS = 28 * LayerWeights(3584, 3584, 512, 18944);
+constexpr double QWEN3_8B_LAYERS = 36 * LayerWeights(4096, 4096, 1024, 12288);
+
 /// AWQ, 4-bit weights in groups of 128, each group with an fp16 scale and a 4-bit zero.
 constexpr double AWQ_BYTES_PER_WEIGHT = 0.5 + (2.0 + 0.5) / 128;
 
@@ -346,6 +352,7 @@ std::vector<std::string>
 LlmComputeModel::PresetNames()
 {
     return {"qwen2.5-7b-ctho-paper",
+            "qwen3-8b-ctho-scaled",
             "llama-7b-llumnix",
             "llama-30b-llumnix",
             "llama-3.1-8b-a100",
@@ -370,6 +377,18 @@ LlmComputeModel::FromPreset(const std::string& name)
                                BorrowedDecode(),
                                "ctHO paper (Lee, Park, Zheng, Park, arXiv 2603.28018): "
                                "Qwen2.5-7B-Instruct, p(L) = 9.4267e-5 L + 2.4e-3 s",
+                               BORROWED_DECODE);
+    }
+    if (name == "qwen3-8b-ctho-scaled")
+    {
+        const double scale = QWEN3_8B_LAYERS / QWEN2_5_7B_LAYERS;
+        return LlmComputeModel(PrefillCurve::Linear(9.4267e-5 * scale, 2.4e-3 * scale),
+                               BatchPrefillMode::PADDED_MAX,
+                               BorrowedDecode(),
+                               "scaled: the ctHO paper's Qwen2.5-7B-Instruct fit (Lee, Park, "
+                               "Zheng, Park, arXiv 2603.28018), p(L) = 9.4267e-5 L + 2.4e-3 s, "
+                               "times Qwen3-8B's non-embedding parameters over Qwen2.5-7B's "
+                               "(6.946e9 / 6.525e9)",
                                BORROWED_DECODE);
     }
     if (name == "llama-7b-llumnix")

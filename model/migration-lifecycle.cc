@@ -538,8 +538,30 @@ MigrationLifecycle::DeadlineReached(uint64_t imsi, uint32_t epoch)
     {
         return;
     }
-    it->second.DeadlineReached();
+    Migration& m = it->second;
+    m.DeadlineReached();
+    if (m.IsWindowOver() && !m.arrivalsFixed)
+    {
+        // The window is over: what the session resumes with is what arrived by now, even if a
+        // late prefix holds the resume. The slot hook funds it no more (its resumeAtS is past).
+        HandoverRecord& record = Record(m.record);
+        for (const TokenRange& r : m_host->PortOf(m.route.back())->GetReceivedRanges(imsi).Ranges())
+        {
+            record.arrived.push_back(r);
+        }
+        record.abandonedBytes = AbandonedBytes(imsi, record);
+        m.arrivalsFixed = true;
+    }
     TryResume(imsi);
+}
+
+uint64_t
+MigrationLifecycle::AbandonedBytes(uint64_t imsi, const HandoverRecord& record) const
+{
+    const SessionKvProfile kv = m_host->GetKvProfile(imsi);
+    const uint64_t bpu =
+        record.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;
+    return record.kvBytes - std::min(record.kvBytes, CountUnits(record.arrived) * bpu);
 }
 
 void
@@ -555,9 +577,10 @@ MigrationLifecycle::TryResume(uint64_t imsi)
     Ptr<CellPort> h = m_host->PortOf(record.holderCell);
     Ptr<CellPort> t = m_host->PortOf(record.targetCell);
     // What the session resumes with is what the target's receiver counted, not the plan.
-    if (!m.GaveUpOnLink())
+    // A stalled transfer given up on fixed its arrived ranges then (Reprefill), and a window
+    // at its end (DeadlineReached).
+    if (!m.GaveUpOnLink() && !m.arrivalsFixed)
     {
-        // A stalled transfer given up on fixed its arrived ranges then (Reprefill).
         for (const TokenRange& r : t->GetReceivedRanges(imsi).Ranges())
         {
             record.arrived.push_back(r);
@@ -566,11 +589,10 @@ MigrationLifecycle::TryResume(uint64_t imsi)
     if (!m.KvDone())
     {
         // The window is over: the rest of the transfer is abandoned.
-        const uint64_t arrivedUnits = CountUnits(record.arrived);
-        const SessionKvProfile kv = m_host->GetKvProfile(imsi);
-        const uint64_t bpu =
-            record.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;
-        record.abandonedBytes = record.kvBytes - std::min(record.kvBytes, arrivedUnits * bpu);
+        if (!m.arrivalsFixed)
+        {
+            record.abandonedBytes = AbandonedBytes(imsi, record);
+        }
         RetireEpoch(imsi, m, KvDiscardReason::WINDOW_END);
     }
     m_migrations.erase(it);

@@ -260,6 +260,9 @@ class MigrationLifecycle
     void GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, bool seal);
     /// Resume a session at its target if it may. \param imsi the UE
     void TryResume(uint64_t imsi);
+    /// \param imsi the UE \param record its record, with what arrived
+    /// \return the KV bytes of its transfer that did not arrive
+    uint64_t AbandonedBytes(uint64_t imsi, const HandoverRecord& record) const;
     /// \param from a cell \param to another \return true if from has a KV sender to to
     bool HasKvLink(uint16_t from, uint16_t to) const;
     /// \param m a migration \return the port of the cell its transfer leaves from

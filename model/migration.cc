@@ -519,6 +519,12 @@ Migration::GaveUpOnLink() const
 }
 
 bool
+Migration::IsWindowOver() const
+{
+    return m_state.kv == KvStep::WINDOW_OVER;
+}
+
+bool
 Migration::IsStalled() const
 {
     return m_state.link == LinkWatch::STALLED;

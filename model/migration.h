@@ -233,6 +233,8 @@ class Migration
     bool IsOpen() const;
     /// \return true if the transfer was given up on (GIVEN_UP)
     bool GaveUpOnLink() const;
+    /// \return true if its KV had not all arrived when its resume deadline passed
+    bool IsWindowOver() const;
     /// \return true if the last stall check found the link silent
     bool IsStalled() const;
     /// \return true if it may resume at the target now
@@ -267,8 +269,11 @@ class Migration
     uint64_t prefillTokens{0};              //!< the prefix it prefills at the target, tokens
     std::vector<TokenRange> transferRanges; //!< the KV ranges it sends, in its plan's units
     uint64_t stallSeenReceived{0};          //!< the target's received counter at the last check
-    EventId deadlineTimer;                  //!< its resume deadline (AT_DEADLINE)
-    EventId stallTimer;                     //!< its next stall check
+    /// What it resumes with was fixed at its window's end, before the resume (which a late
+    /// prefix holds): KV that arrives after it does not count
+    bool arrivalsFixed{false};
+    EventId deadlineTimer; //!< its resume deadline (AT_DEADLINE)
+    EventId stallTimer;    //!< its next stall check
 
   private:
     /// The one place a transition happens: log it and trace it.

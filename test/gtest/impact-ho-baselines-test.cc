@@ -198,6 +198,41 @@ TEST(ImpactHoBaselinesTest, TokenPlansCountThePrefixAndUseTheRandomCurveForAPart
     }
 }
 
+TEST(ImpactHoBaselinesTest, AStallsReprefilledTokensCountAsArrived)
+{
+    // 2000 prefilled, 2000 arrived, 4000 re-prefilled after a stall: the whole context.
+    const ImpactAccuracyModel importance(ImpactAccuracyParams::ImportanceOrder());
+    const ImpactAccuracyModel random(ImpactAccuracyParams::RandomOrder());
+    for (const std::string type : {"ns3::ImpactHybridScheduler", "ns3::ImpactReprefillScheduler"})
+    {
+        Ptr<HandoverScheduler> s = Make(type);
+        HandoverRecord r;
+        r.imsi = 3;
+        r.unit = KvTransferHeader::TOKEN;
+        r.contextTokens = 8000;
+        r.prefillTokens = 2000;
+        r.transferRanges = {{2000, 8000}};
+        r.arrived = {{2000, 4000}};
+        r.reprefillTokens = 4000;
+        s->CompleteRecord(r);
+        EXPECT_DOUBLE_EQ(r.policyValues.at("fraction_arrived"), 1.0) << type;
+        EXPECT_DOUBLE_EQ(r.policyValues.at("accuracy"), importance.Accuracy(1.0)) << type;
+    }
+    // impact-full (prefix 0) with half its context arrived and a quarter re-prefilled: 3/4 of
+    // it, held by position, worth a random part.
+    Ptr<HandoverScheduler> full =
+        edgellm::HandoverSchemeFactory("impact-full").Create<HandoverScheduler>();
+    HandoverRecord r;
+    r.unit = KvTransferHeader::TOKEN;
+    r.contextTokens = 8192;
+    r.transferRanges = {{0, 8192}};
+    r.arrived = {{0, 4096}};
+    r.reprefillTokens = 2048;
+    full->CompleteRecord(r);
+    EXPECT_DOUBLE_EQ(r.policyValues.at("fraction_arrived"), 0.75);
+    EXPECT_DOUBLE_EQ(r.policyValues.at("accuracy"), random.Accuracy(0.75));
+}
+
 TEST(ImpactHoBaselinesTest, FullCacheIsCacheHandoverWithAnAccuracy)
 {
     EXPECT_EQ(edgellm::HandoverSchedulerTypeOf("impact-full"), "ns3::CacheHandoverScheduler");

@@ -188,6 +188,52 @@ TEST(ImpactHoSchedulerTest, RecordsTheFractionThatArrivedAndCompounds)
                      ImpactAccuracyModel(ImpactAccuracyParams::RandomOrder()).Accuracy(0.25));
 }
 
+TEST(ImpactHoSchedulerTest, AWholeCacheScoresTheImportanceCeilingInAnyOrder)
+{
+    // The random curve tends to M only as y grows without bound: A_rand(1) = 0.917, but a
+    // whole cache is the same cache whichever order its entries came in.
+    const double ceiling = ImpactAccuracyModel(ImpactAccuracyParams::ImportanceOrder()).Accuracy(1);
+    ASSERT_LT(ImpactAccuracyModel(ImpactAccuracyParams::RandomOrder()).Accuracy(1), ceiling - 0.02);
+    for (const std::string type :
+         {"ns3::ImpactHoScheduler", "ns3::ImpactEqualScheduler", "ns3::ImpactHybridScheduler"})
+    {
+        Ptr<HandoverScheduler> s = Make(type);
+        s->SetAttribute("Order", StringValue("random"));
+        HandoverRecord r;
+        r.imsi = 5;
+        r.unit = KvTransferHeader::ENTRY;
+        r.transferRanges = {{0, 1000}};
+        r.arrived = {{0, 1000}};
+        s->CompleteRecord(r);
+        EXPECT_DOUBLE_EQ(r.policyValues.at("fraction_arrived"), 1.0) << type;
+        EXPECT_DOUBLE_EQ(r.policyValues.at("accuracy"), ceiling) << type;
+        EXPECT_DOUBLE_EQ(r.policyValues.at("compound_accuracy"), ceiling) << type;
+    }
+}
+
+TEST(ImpactHoSchedulerTest, ASessionPastItsWindowGetsNoBudget)
+{
+    // Two sessions of the same need; the first's window ended at the slot's start (1 s), the
+    // second's ends later. A late prefix may hold the first's resume: its link must not be.
+    for (const std::string type : {"ns3::ImpactHoScheduler", "ns3::ImpactHybridScheduler"})
+    {
+        Ptr<HandoverScheduler> s = Make(type);
+        HandoverSlotInput in = TwoSessions(1e9, 600000000, 0, 600000000, 0);
+        in.migrations[0].resumeAtS = 1.0;
+        in.migrations[1].resumeAtS = 1.45;
+        const SlotBudgets b = s->Slot(in);
+        EXPECT_EQ(b.count(1), 0u) << type;
+        ASSERT_EQ(b.count(2), 1u) << type;
+        EXPECT_GT(b.at(2), 0u) << type;
+        // Without a window (resumeAtS < 0) both are served.
+        in.migrations[0].resumeAtS = -1;
+        in.slot = 11;
+        in.nowS = 1.1;
+        const SlotBudgets both = s->Slot(in);
+        EXPECT_EQ(both.count(1), 1u) << type;
+    }
+}
+
 TEST(ImpactHoSchedulerTest, ProportionalFairnessEqualisesTheBitsSent)
 {
     Ptr<HandoverScheduler> s = Make("ns3::ImpactPfScheduler");

@@ -297,6 +297,7 @@ TEST(LlmComputeModel, PresetsBeforeTheA6000OnesStateTheirSources)
 TEST(LlmComputeModel, PresetNamesListsEveryPreset)
 {
     const std::vector<std::string> names{"qwen2.5-7b-ctho-paper",
+                                         "qwen3-8b-ctho-scaled",
                                          "llama-7b-llumnix",
                                          "llama-30b-llumnix",
                                          "llama-3.1-8b-a100",
@@ -308,6 +309,25 @@ TEST(LlmComputeModel, PresetNamesListsEveryPreset)
     {
         EXPECT_NO_THROW(LlmComputeModel::FromPreset(n)) << n;
     }
+}
+
+TEST(LlmComputeModel, Qwen3_8bIsTheCthoFitScaledByParameters)
+{
+    // Non-embedding (linear-layer) weights, from each model's configuration:
+    // - Qwen2.5-7B: 28 x (2 x 3584 x 3584 + 2 x 3584 x 512 + 3 x 3584 x 18944) = 6,525,288,448
+    // - Qwen3-8B: 36 x (2 x 4096 x 4096 + 2 x 4096 x 1024 + 3 x 4096 x 12288) = 6,945,767,424
+    // a scale of 1.0644384 on p(L) = 9.4267e-5 L + 2.4e-3 s: 413.553 / 824.552 / 1,646.548 ms
+    // at 4K / 8K / 16K tokens, ImpactHO's contexts.
+    const auto m = LlmComputeModel::FromPreset("qwen3-8b-ctho-scaled");
+    EXPECT_NEAR(m.PrefillTime(4096), 0.413553, 1e-6);
+    EXPECT_NEAR(m.PrefillTime(8192), 0.824552, 1e-6);
+    EXPECT_NEAR(m.PrefillTime(16384), 1.646548, 1e-6);
+    // The paper's batch rule, padded to the longest prompt, and its borrowed decode.
+    EXPECT_EQ(m.GetBatchMode(), BatchPrefillMode::PADDED_MAX);
+    EXPECT_NEAR(m.DecodeStepTime(1, 1000), 13.3e-3, 1e-12);
+    EXPECT_THAT(m.GetPrefillSource(), HasSubstr("arXiv 2603.28018"));
+    EXPECT_THAT(m.GetPrefillSource(), HasSubstr("Qwen3-8B"));
+    EXPECT_THAT(m.GetDecodeSource(), HasSubstr("borrowed"));
 }
 
 // The Pallas prototype's models on an RTX A6000, each against the figure it was calibrated
