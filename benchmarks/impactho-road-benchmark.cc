@@ -30,6 +30,7 @@
 #include "ns3/edge-llm-module.h"
 #include "ns3/flag-checks.h"
 #include "ns3/impactho-road-experiment.h"
+#include "ns3/llm-compute-model.h"
 
 #include <algorithm>
 #include <chrono>
@@ -94,6 +95,8 @@ main(int argc, char* argv[])
     config.ueAirtime = ueAirtime;
     config.backhaulMtu = backhaulMtu;
     config.cachedPrompt = cachedPrompt;
+    // The baseline's GPUs ran the servers' default preset, not the road's Qwen3-8B.
+    config.computePreset = LlmComputeModel::DefaultPresetName();
     const std::string error = config.Check();
     if (!error.empty())
     {
