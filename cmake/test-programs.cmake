@@ -44,6 +44,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/impact-clairvoyant-bound-test.cc
     test/gtest/impact-ho-scheduler-test.cc
     test/gtest/impact-ho-baselines-test.cc
+    test/gtest/impact-slot-reference-test.cc
     test/gtest/pallas-window-model-test.cc
     test/gtest/pallas-scheduler-test.cc
     test/gtest/handover-prediction-test.cc

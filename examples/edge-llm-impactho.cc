@@ -34,6 +34,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <numeric>
 #include <sstream>
 #include <string>
 
@@ -332,11 +333,12 @@ main(int argc, char* argv[])
                   << "); prompts cached at the first cell: " << std::defaultfloat
                   << std::setprecision(6) << point.cachedPrompt << " (--cachedPrompt)\n"
                   << std::fixed << std::setprecision(1);
-        std::cout << "scheme            HOs  mean acc  P5 acc  starved  of bound  abandoned[GB]  "
-                     "worst delay[ms]  t(0.99M) P50[ms]  reached  sessions ok\n";
+        std::cout << "scheme            HOs  mean acc  P5 acc  starved  of bound  ref acc  of ref  "
+                     "abandoned[GB]  worst delay[ms]  t(0.99M) P50[ms]  reached  sessions ok\n";
         for (const std::string& name : schemes)
         {
             std::vector<double> accuracy;
+            std::vector<double> reference;
             std::vector<double> t99;
             double bound = 0;
             double abandoned = 0;
@@ -347,6 +349,9 @@ main(int argc, char* argv[])
             for (const ImpactHoRoadRun& run : byScheme[name])
             {
                 accuracy.insert(accuracy.end(), run.accuracy.begin(), run.accuracy.end());
+                reference.insert(reference.end(),
+                                 run.referenceAccuracy.begin(),
+                                 run.referenceAccuracy.end());
                 t99.insert(t99.end(), run.timeTo99S.begin(), run.timeTo99S.end());
                 bound += run.clairvoyantBound;
                 abandoned += run.abandonedBytes / 1e9;
@@ -364,6 +369,21 @@ main(int argc, char* argv[])
             const auto reached = static_cast<uint32_t>(
                 std::count_if(t99.begin(), t99.end(), [](double t) { return !std::isnan(t); }));
             const double median = FiniteMedian(t99);
+            // The slot reference of the same handovers: the paper's model, no network.
+            std::ostringstream refText;
+            std::ostringstream ofRef;
+            if (reference.empty() || reference.size() != accuracy.size())
+            {
+                refText << "-";
+                ofRef << "-";
+            }
+            else
+            {
+                const double refMean = std::accumulate(reference.begin(), reference.end(), 0.0) /
+                                       static_cast<double>(reference.size());
+                refText << std::fixed << std::setprecision(3) << refMean;
+                ofRef << std::fixed << std::setprecision(3) << s.mean / refMean;
+            }
             std::ostringstream ofBound;
             std::ostringstream p50;
             if (std::isnan(bound) || bound <= 0)
@@ -384,12 +404,12 @@ main(int argc, char* argv[])
             }
             std::cout << std::left << std::setw(16) << name << std::right << std::setw(5) << s.count
                       << std::setprecision(3) << std::setw(10) << s.mean << std::setw(8) << s.p5
-                      << std::setw(9) << s.starved << std::setw(10) << ofBound.str()
-                      << std::setprecision(2) << std::setw(15) << abandoned << std::setprecision(1)
-                      << std::setw(17) << worst * 1e3 << std::setw(18) << p50.str() << std::setw(6)
-                      << reached << "/" << std::left << std::setw(4) << t99.size() << std::right
-                      << std::setw(5) << complete << "/" << sessions << (good ? "" : "  FAILED")
-                      << "\n";
+                      << std::setw(9) << s.starved << std::setw(10) << ofBound.str() << std::setw(9)
+                      << refText.str() << std::setw(8) << ofRef.str() << std::setprecision(2)
+                      << std::setw(15) << abandoned << std::setprecision(1) << std::setw(17)
+                      << worst * 1e3 << std::setw(18) << p50.str() << std::setw(6) << reached << "/"
+                      << std::left << std::setw(4) << t99.size() << std::right << std::setw(5)
+                      << complete << "/" << sessions << (good ? "" : "  FAILED") << "\n";
             if (!(std::isfinite(s.mean) && std::isfinite(s.p5) && std::isfinite(abandoned) &&
                   std::isfinite(worst)))
             {

@@ -22,6 +22,7 @@
 #include "ns3/handover-scheme-registry.h"
 #include "ns3/impact-clairvoyant-bound.h"
 #include "ns3/impact-ho-scheduler.h"
+#include "ns3/impact-slot-reference.h"
 #include "ns3/input-checks.h"
 #include "ns3/kv-cache-model.h"
 #include "ns3/kv-cache-profile.h"
@@ -327,6 +328,57 @@ ImpactHoClairvoyantBound(const ImpactHoRoadConfig& config,
     return in.ues.empty() ? 0.0 : SolveImpactClairvoyantBound(in).bound;
 }
 
+std::vector<double>
+ImpactHoSlotReference(const ImpactHoRoadConfig& config,
+                      const std::string& scheme,
+                      const std::vector<HandoverRecord>& records)
+{
+    const std::string typeName = edgellm::HandoverSchedulerTypeOf(scheme);
+    if (config.window.IsZero() || !IsImpactScheme(typeName))
+    {
+        return {};
+    }
+    // A scheduler of the scheme, set as the run's, whose allocator the reference calls.
+    Ptr<ImpactSlotScheduler> scheduler =
+        edgellm::HandoverSchemeFactory(scheme).Create<ImpactSlotScheduler>();
+    scheduler->SetAttribute("Slot", TimeValue(config.slot));
+    scheduler->SetAttribute("Window", TimeValue(config.window));
+    scheduler->SetAttribute("Order", StringValue(config.order));
+    if (typeName == ImpactHoScheduler::GetTypeId().GetName())
+    {
+        scheduler->SetAttribute("Overload", StringValue(config.overload));
+    }
+    ImpactSlotReferenceInput in;
+    in.capacityBps = static_cast<double>(config.backhaulRate.GetBitRate());
+    in.slotSeconds = config.slot.GetSeconds();
+    in.windowSeconds = config.window.GetSeconds();
+    in.accuracy = config.Curve();
+    for (const HandoverRecord& r : records)
+    {
+        if (r.outcome != HandoverRecord::MIGRATED)
+        {
+            continue;
+        }
+        ImpactSlotReferenceUe ue;
+        ue.handoverS = r.hoStart.GetSeconds();
+        ue.cacheBits = 8.0 * static_cast<double>(r.kvBytes);
+        ue.positional = r.unit == KvTransferHeader::TOKEN;
+        ue.prefixFraction = ue.positional && r.contextTokens > 0
+                                ? std::min(1.0,
+                                           static_cast<double>(r.prefillTokens) /
+                                               static_cast<double>(r.contextTokens))
+                                : 0.0;
+        in.ues.push_back(ue);
+    }
+    return RunImpactSlotReference(in,
+                                  [scheduler](const std::vector<ImpactSlotMember>& members,
+                                              double capacityBps,
+                                              double slotS) {
+                                      return scheduler->AllocateSlot(members, capacityBps, slotS);
+                                  })
+        .accuracies;
+}
+
 ImpactHoRoadExperiment::ImpactHoRoadExperiment(const ImpactHoRoadConfig& config)
     : m_config(config)
 {
@@ -567,6 +619,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         run.timeTo99S.push_back(t99);
     }
     run.clairvoyantBound = ImpactHoClairvoyantBound(c, run.records, entryBytes);
+    run.referenceAccuracy = ImpactHoSlotReference(c, scheme, run.records);
     for (uint32_t j = 0; j < sessions; ++j)
     {
         Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(j));

@@ -136,6 +136,10 @@ struct ImpactHoRoadRun
     /// the clairvoyant bound (SolveImpactClairvoyantBound) on the sum of A over the migrated
     /// handovers, with every one's arrival, cache and window known: NaN with no window
     double clairvoyantBound{0};
+    /// per migrated handover (as accuracy): A(y) of the slot reference (ImpactHoSlotReference)
+    /// on the run's own handovers; empty for a scheme that is not a slot scheduler, or with no
+    /// window
+    std::vector<double> referenceAccuracy;
     Time endTime; //!< when the run stopped
 };
 
@@ -168,6 +172,24 @@ struct ImpactHoAccuracySummary
 double ImpactHoClairvoyantBound(const ImpactHoRoadConfig& config,
                                 const std::vector<HandoverRecord>& records,
                                 uint64_t entryBytes);
+
+/**
+ * \ingroup edge-llm
+ * \brief The slot reference of a run (RunImpactSlotReference): its migrated handovers, at the
+ * instants they started, moved by the scheme's own allocator in the paper's slots, at B itself
+ * (no goodput factor, no network).
+ *
+ * Each migrated handover's transfer is its record's kvBytes; a TOKEN-unit plan (the hybrid,
+ * re-prefill) holds its re-prefilled prefix over its context and is positional.
+ * \param config the road
+ * \param scheme a registered slot-scheduler scheme (impactho, impact-equal, ...)
+ * \param records the run's records
+ * \return A(y) per migrated handover, in record order; empty with no window or for a scheme
+ * that is not a slot scheduler
+ */
+std::vector<double> ImpactHoSlotReference(const ImpactHoRoadConfig& config,
+                                          const std::string& scheme,
+                                          const std::vector<HandoverRecord>& records);
 
 /**
  * \param accuracy per handover

@@ -124,6 +124,14 @@ ImpactSlotScheduler::GetCompoundAccuracy(uint64_t imsi) const
     return it == m_compound.end() ? GetAccuracyParams().fullAccuracy : it->second;
 }
 
+std::vector<double>
+ImpactSlotScheduler::AllocateSlot(const std::vector<ImpactSlotMember>& members,
+                                  double capacityBps,
+                                  double slotS)
+{
+    return Allocate(members, capacityBps, slotS);
+}
+
 void
 ImpactSlotScheduler::CountMode(uint64_t imsi, const std::string& mode)
 {

@@ -7,6 +7,7 @@
 
 #include "handover-scheduler.h"
 #include "impact-accuracy-model.h"
+#include "impact-slot-reference.h"
 #include "impact-water-filling.h"
 
 #include "ns3/data-rate.h"
@@ -123,15 +124,21 @@ class ImpactSlotScheduler : public HandoverScheduler
      */
     double GetCompoundAccuracy(uint64_t imsi) const;
 
+    /**
+     * \brief Split one group's capacity for one slot, as the slot hook does (Allocate), for
+     * a model of the same scheme outside the simulation: RunImpactSlotReference.
+     * \param members the sessions in transfer, not empty
+     * \param capacityBps B, bit/s, > 0
+     * \param slotS Delta t, s, > 0
+     * \return one rate per member, bit/s, in member order
+     */
+    std::vector<double> AllocateSlot(const std::vector<ImpactSlotMember>& members,
+                                     double capacityBps,
+                                     double slotS);
+
   protected:
     /// One session of an allocation group.
-    struct Member
-    {
-        uint64_t imsi{0};         //!< the session
-        double cacheBits{0};      //!< S_i, its whole transfer, bit
-        double sentFraction{0};   //!< x_i, fraction handed to TCP so far, in [0, 1]
-        double handoverStartS{0}; //!< tau_i, its handover start, s
-    };
+    using Member = ImpactSlotMember;
 
     /**
      * \brief Split one group's capacity for one slot.

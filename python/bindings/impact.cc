@@ -4,8 +4,14 @@
 
 #include "bindings.h"
 
+#include "ns3/handover-scheme-registry.h"
 #include "ns3/impact-accuracy-model.h"
+#include "ns3/impact-ho-scheduler.h"
+#include "ns3/impact-slot-reference.h"
 #include "ns3/impact-water-filling.h"
+#include "ns3/input-checks.h"
+#include "ns3/nstime.h"
+#include "ns3/string.h"
 
 #include <pybind11/stl.h>
 #include <sstream>
@@ -170,6 +176,93 @@ BindImpact(py::module_& m)
         py::arg("slot_seconds"),
         "One slot of ImpactHO's weighted water-filling: ues a list of WaterFillingUe, "
         "capacity_bps B >= 0, slot_seconds Delta t > 0.");
+
+    py::class_<ImpactSlotReferenceUe>(m, "SlotReferenceUe", "One handover of the slot reference.")
+        .def(py::init(
+                 [](double handoverS, double cacheBits, double prefixFraction, bool positional) {
+                     return ImpactSlotReferenceUe{handoverS, cacheBits, prefixFraction, positional};
+                 }),
+             py::arg("handover_s"),
+             py::arg("cache_bits"),
+             py::arg("prefix_fraction") = 0.0,
+             py::arg("positional") = false,
+             "handover_s: when it starts, s >= 0; cache_bits: its transfer S_i >= 0; "
+             "prefix_fraction: of the context held without it (re-prefilled), in [0, 1]; "
+             "positional: sent by position, so a part is worth a random part.")
+        .def_readonly("handover_s", &ImpactSlotReferenceUe::handoverS)
+        .def_readonly("cache_bits", &ImpactSlotReferenceUe::cacheBits)
+        .def_readonly("prefix_fraction", &ImpactSlotReferenceUe::prefixFraction)
+        .def_readonly("positional", &ImpactSlotReferenceUe::positional)
+        .def("__repr__", [](const ImpactSlotReferenceUe& u) {
+            return "SlotReferenceUe(handover_s=" + Repr(u.handoverS) +
+                   ", cache_bits=" + Repr(u.cacheBits) +
+                   ", prefix_fraction=" + Repr(u.prefixFraction) +
+                   ", positional=" + (u.positional ? "True" : "False") + ")";
+        });
+
+    py::class_<ImpactSlotReferenceResult>(m,
+                                          "SlotReferenceResult",
+                                          "Each handover's y and A(y) at its window's end.")
+        .def_readonly("fractions", &ImpactSlotReferenceResult::fractions, "y_i, in input order")
+        .def_readonly("accuracies", &ImpactSlotReferenceResult::accuracies, "A(y_i)")
+        .def_readonly("mean_accuracy",
+                      &ImpactSlotReferenceResult::meanAccuracy,
+                      "their mean; NaN for no handover")
+        .def_readonly("slots", &ImpactSlotReferenceResult::slots, "slots that served one")
+        .def("__repr__", [](const ImpactSlotReferenceResult& r) {
+            return "SlotReferenceResult(mean_accuracy=" + Repr(r.meanAccuracy) +
+                   ", handovers=" + std::to_string(r.fractions.size()) +
+                   ", slots=" + std::to_string(r.slots) + ")";
+        });
+
+    m.def(
+        "slot_reference",
+        [](const std::string& scheme,
+           const std::vector<ImpactSlotReferenceUe>& ues,
+           double capacityBps,
+           double slotSeconds,
+           double windowSeconds,
+           const std::string& order,
+           bool proRata) {
+            const std::string type = HandoverSchedulerTypeOf(scheme);
+            if (!TypeId::LookupByName(type).IsChildOf(ImpactSlotScheduler::GetTypeId()))
+            {
+                ThrowInvalid("scheme",
+                             "\"" + scheme + "\"",
+                             "a slot scheme: impactho, impact-equal, impact-pf, impact-wta, "
+                             "impact-hybrid or impact-reprefill");
+            }
+            if (order != "importance" && order != "random")
+            {
+                ThrowInvalid("order", "\"" + order + "\"", "importance or random");
+            }
+            Ptr<ImpactSlotScheduler> s =
+                HandoverSchemeFactory(scheme).Create<ImpactSlotScheduler>();
+            s->SetAttribute("Order", StringValue(order));
+            ImpactSlotReferenceInput in;
+            in.ues = ues;
+            in.capacityBps = capacityBps;
+            in.slotSeconds = slotSeconds;
+            in.windowSeconds = windowSeconds;
+            in.proRata = proRata;
+            in.accuracy = s->GetAccuracyParams();
+            return RunImpactSlotReference(
+                in,
+                [s](const std::vector<ImpactSlotMember>& members, double b, double dt) {
+                    return s->AllocateSlot(members, b, dt);
+                });
+        },
+        py::arg("scheme"),
+        py::arg("ues"),
+        py::arg("capacity_bps"),
+        py::arg("slot_seconds") = 0.1,
+        py::arg("window_seconds") = 0.5,
+        py::arg("order") = "importance",
+        py::arg("pro_rata") = false,
+        "ImpactHO's slot reference: the handovers (a list of SlotReferenceUe) moved by the "
+        "scheme's own allocator in slots of slot_seconds, each for the slots of its window "
+        "(from the first slot at or after it; pro_rata: from its instant), at capacity_bps B "
+        "itself, with no network.");
 }
 
 } // namespace python

@@ -2,7 +2,7 @@
 """edge-llm from Python.
 
 The pure models run in this process (``ctho_plan``, ``CtHoSolver``, ``water_filling_slot``,
-``AccuracyModel``, ``PallasWindowModel``), and so does one scenario network a process may
+``slot_reference``, ``AccuracyModel``, ``PallasWindowModel``), and so does one scenario network a process may
 build, run and trace (``Network``); every other simulation runs as an example program in a
 process of its own (``run``, ``run_handover``, ...), and ``edgellm.sweep`` runs grids of
 them on local cores or a Dask cluster.
@@ -36,12 +36,15 @@ from .solvers import (
     CtHoSolver,
     KvCacheProfile,
     PallasWindowModel,
+    SlotReferenceResult,
+    SlotReferenceUe,
     WaterFillingUe,
     accuracy,
     backhaul_tokens_per_second,
     ctho_plan,
     pallas_window,
     pallas_window_limit,
+    slot_reference,
     water_filling_slot,
 )
 
@@ -51,9 +54,9 @@ __all__ = [
     "run_ctho_analytic", "run_custom_policy", "run_handover", "run_impactho", "run_pallas",
     "run_scenario", "run_streaming", "set_default",
     "AccuracyEnvelope", "AccuracyModel", "AccuracyParams", "ComputeModel", "CtHoSolver",
-    "KvCacheProfile", "PallasWindowModel", "WaterFillingUe", "accuracy",
-    "backhaul_tokens_per_second", "ctho_plan", "pallas_window",
-    "pallas_window_limit", "water_filling_slot", "sweep",
+    "KvCacheProfile", "PallasWindowModel", "SlotReferenceResult", "SlotReferenceUe",
+    "WaterFillingUe", "accuracy", "backhaul_tokens_per_second", "ctho_plan", "pallas_window",
+    "pallas_window_limit", "slot_reference", "water_filling_slot", "sweep",
 ]
 
 

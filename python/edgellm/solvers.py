@@ -13,9 +13,12 @@ from ._edgellm import (
     CtHoSolver,
     KvCacheProfile,
     PallasWindowModel,
+    SlotReferenceResult,
+    SlotReferenceUe,
     WaterFillingUe,
     backhaul_tokens_per_second,
     pallas_window_limit,
+    slot_reference,
 )
 from ._edgellm import water_filling_slot as _water_filling_slot
 
@@ -27,12 +30,15 @@ __all__ = [
     "CtHoSolver",
     "KvCacheProfile",
     "PallasWindowModel",
+    "SlotReferenceResult",
+    "SlotReferenceUe",
     "WaterFillingUe",
     "accuracy",
     "backhaul_tokens_per_second",
     "ctho_plan",
     "pallas_window",
     "pallas_window_limit",
+    "slot_reference",
     "water_filling_slot",
 ]
 

@@ -141,6 +141,27 @@ def hand_ues():
             {"cache_bits": 1e6, "sent_fraction": 0.5, "accuracy": params}]
 
 
+def test_slot_reference_by_hand():
+    # Equal allocation of 1 Gb/s between two 1-Gbit transfers, handed over at 0 and 0.25 s,
+    # slots of 100 ms, windows of 500 ms: the second is served from slot 3 (0.3 s). Alone a
+    # slot moves 0.1 of a cache, shared 0.05: 3 x 0.1 + 2 x 0.05 = 0.4 each, over 8 slots.
+    ues = [edgellm.SlotReferenceUe(0.0, 1e9), edgellm.SlotReferenceUe(0.25, 1e9)]
+    r = edgellm.slot_reference("impact-equal", ues, capacity_bps=1e9)
+    assert r.fractions == [approx(0.4), approx(0.4)]
+    assert r.slots == 8
+    curve = edgellm.AccuracyModel(edgellm.AccuracyParams())
+    assert r.mean_accuracy == approx(curve.accuracy(0.4))
+    # Pro rata the second starts at its instant, half of slot 2: 0.35 and 0.375.
+    pro = edgellm.slot_reference("impact-equal", ues, capacity_bps=1e9, pro_rata=True)
+    assert pro.fractions == [approx(0.35), approx(0.375)]
+    # Re-prefill funds no transfer: y is the prefix, on the random-order curve.
+    prefix = edgellm.slot_reference(
+        "impact-reprefill", [edgellm.SlotReferenceUe(0.0, 1e9, 0.25, True)], capacity_bps=1e9)
+    assert prefix.fractions == [approx(0.25)]
+    random = edgellm.AccuracyModel(edgellm.AccuracyParams.random_order())
+    assert prefix.accuracies == [approx(random.accuracy(0.25))]
+
+
 def test_water_filling_slot_by_hand():
     slot = edgellm.water_filling_slot(hand_ues(), capacity_bps=5.5e6, slot_seconds=0.1)
     assert slot.mode == "water-filling"
@@ -240,6 +261,12 @@ def test_backhaul_tokens_per_second_by_hand():
         (lambda: edgellm.water_filling_slot([(0.0, 0.0)], 1e6, 0.1), "cacheBits"),
         (lambda: edgellm.water_filling_slot([], 1e6, 0.0), "slotSeconds"),
         (lambda: edgellm.water_filling_slot(["x"], 1e6, 0.1), "ues entry"),
+        (lambda: edgellm.slot_reference("tho", [], 1e9), "scheme"),
+        (lambda: edgellm.slot_reference("impactho", [], 0.0), "capacityBps"),
+        (lambda: edgellm.slot_reference("impactho", [], 1e9, order="sorted"), "order"),
+        (lambda: edgellm.slot_reference(
+            "impactho", [edgellm.SlotReferenceUe(1.0, 1e9, prefix_fraction=2.0)], 1e9),
+         "ues[0].prefixFraction"),
         (lambda: edgellm.pallas_window(**dict(PALLAS, alpha=2.0)), "alpha"),
         (lambda: edgellm.pallas_window(**dict(PALLAS, grid_step_s=1e-12)), "grid"),
         (lambda: edgellm.PallasWindowModel(**PALLAS).sit(-1.0), "windowS"),
