@@ -159,6 +159,14 @@ main(int argc, char* argv[])
                  "importance or random: the entries' order and accuracy curve",
                  config.order);
     cmd.AddValue("kvProfile", "the sessions' model, a KvCacheProfile preset", config.kvProfile);
+    cmd.AddValue("trigger",
+                 "how handovers happen: a3 (the RAN's measurements) or planned (as each UE "
+                 "crosses its boundary, at the Poisson arrivals exactly)",
+                 config.trigger);
+    cmd.AddValue(
+        "goodput",
+        "the share of B the slot schedulers plan on, (0, 1] (ImpactSlotScheduler::Goodput)",
+        config.goodput);
     cmd.AddValue("computePreset",
                  "every cell's GPU, an LlmComputeModel preset (the re-prefilling baselines' "
                  "prefill)",
@@ -192,7 +200,8 @@ main(int argc, char* argv[])
                                     {{"tokens", true, "an integer in [1, 1000000]", 1, 1e6},
                                      {"runs", true, "an integer in [1, 1000]", 1, 1000},
                                      {"kvBits", true, "2, 4, 8 or 16", 2, 16},
-                                     {"cachedPrompt", false, "a fraction in [0, 1]", 0, 1}},
+                                     {"cachedPrompt", false, "a fraction in [0, 1]", 0, 1},
+                                     {"goodput", false, "a fraction in (0, 1]", 0, 1, true}},
                                     {"quiet"},
                                     argc,
                                     argv);

@@ -215,6 +215,14 @@ ImpactHoRoadConfig::Check() const
     {
         e << "--cachedPrompt = " << cachedPrompt << " is invalid; allowed: a fraction in [0, 1]";
     }
+    else if (trigger != "a3" && trigger != "planned")
+    {
+        e << "--trigger = " << trigger << " is invalid; allowed: a3 or planned";
+    }
+    else if (!(goodput > 0 && goodput <= 1))
+    {
+        e << "--goodput = " << goodput << " is invalid; allowed: a fraction in (0, 1]";
+    }
     return e.str();
 }
 
@@ -254,7 +262,9 @@ ImpactHoRoadConfig::ToParameters() const
             {"backhaulMtu", std::to_string(backhaulMtu)},
             {"ueAirtime", ueAirtime},
             {"ran", ran},
-            {"cachedPrompt", std::to_string(cachedPrompt)}};
+            {"cachedPrompt", std::to_string(cachedPrompt)},
+            {"trigger", trigger},
+            {"goodput", std::to_string(goodput)}};
 }
 
 std::vector<std::pair<std::string, std::string>>
@@ -272,6 +282,8 @@ ImpactHoRoadConfig::FlagAttributes()
             {"kvProfile", "ns3::HandoverCoordinator::KvEntryBytes"},
             {"tokens", "ns3::EdgeLlmClient::TokensToGenerate"},
             {"cachedPrompt", "ns3::LlmEngine::CachedPromptFraction"},
+            {"trigger", "ns3::EdgeLlmNetwork::Trigger"},
+            {"goodput", "ns3::ImpactSlotScheduler::Goodput"},
             {"backhaulRate", "ns3::KvTransferSender::SocketBufferBytes"}};
 }
 
@@ -493,7 +505,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
                           << inputs.context[j] << " tokens");
         net->AddUe(ue);
     }
-    net->SetAttribute("Trigger", StringValue("a3"));
+    net->SetAttribute("Trigger", StringValue(c.trigger));
     // Each UE matters from its session's start to its end, and the radio's work with it.
     net->SetAttribute("UeAirtime", StringValue(c.ueAirtime));
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
@@ -504,6 +516,7 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         edge->SetSchedulerAttribute("Window", TimeValue(c.window));
         edge->SetSchedulerAttribute("Order", StringValue(c.order));
         edge->SetSchedulerAttribute("SharedRate", DataRateValue(c.backhaulRate));
+        edge->SetSchedulerAttribute("Goodput", DoubleValue(c.goodput));
         // The slot hook's budgets are spent by a per-slot KV-transfer policy of that slot.
         edge->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
         edge->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(c.slot));
@@ -620,6 +633,15 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
     }
     run.clairvoyantBound = ImpactHoClairvoyantBound(c, run.records, entryBytes);
     run.referenceAccuracy = ImpactHoSlotReference(c, scheme, run.records);
+    // Beside each migrated handover's own accuracy in handovers.csv (policy_...).
+    std::size_t k = 0;
+    for (HandoverRecord& r : run.records)
+    {
+        if (r.outcome == HandoverRecord::MIGRATED && k < run.referenceAccuracy.size())
+        {
+            r.policyValues["reference_accuracy"] = run.referenceAccuracy[k++];
+        }
+    }
     for (uint32_t j = 0; j < sessions; ++j)
     {
         Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(j));

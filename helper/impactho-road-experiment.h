@@ -76,6 +76,13 @@ struct ImpactHoRoadConfig
     /// the fraction of each prompt already in its first cell's cache when its session opens
     /// (LlmEngine::CachedPromptFraction), [0, 1]; 0: the first cell prefills it whole
     double cachedPrompt{1};
+    /// How handovers happen (EdgeLlmNetwork::Trigger): a3 (the RAN's measurements, which
+    /// bring them tenths of a second to over a second after the boundary, on the 200 ms grid
+    /// of its reports) or planned (requested as each UE crosses its boundary: the Poisson
+    /// arrivals, exactly)
+    std::string trigger{"a3"};
+    /// ImpactSlotScheduler::Goodput: the share of B the slot schedulers plan on, (0, 1]
+    double goodput{0.95};
 
     /**
      * \brief Check the settings without stopping the program.
@@ -137,8 +144,8 @@ struct ImpactHoRoadRun
     /// handovers, with every one's arrival, cache and window known: NaN with no window
     double clairvoyantBound{0};
     /// per migrated handover (as accuracy): A(y) of the slot reference (ImpactHoSlotReference)
-    /// on the run's own handovers; empty for a scheme that is not a slot scheduler, or with no
-    /// window
+    /// on the run's own handovers, also its record's policyValues["reference_accuracy"]; empty
+    /// for a scheme that is not a slot scheduler, or with no window
     std::vector<double> referenceAccuracy;
     Time endTime; //!< when the run stopped
 };

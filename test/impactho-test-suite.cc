@@ -16,7 +16,9 @@
 #include "ns3/impactho-road-experiment.h"
 #include "ns3/test.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <vector>
@@ -718,9 +720,10 @@ QuickRoad()
 /**
  * The road's sessions open with their context cached at their first cell (cachedPrompt 1), or
  * prefilled there (0), told apart at the application by each session's time to first token:
- * with the prompt prefilled it is at least p(prompt), the prefill alone, p(L) = 9.4267e-5 L +
- * 2.4e-3 s (the servers' default compute model, the ctHO paper's curve); with it cached the
- * first cell prefills one token, so the first token comes sooner than that.
+ * with the prompt prefilled it is at least p(prompt), the prefill alone (the road's GPUs'
+ * preset, qwen3-8b-ctho-scaled: 1.0644 x (9.4267e-5 L + 2.4e-3) s, derived by hand in the
+ * compute model's tests); with it cached the first cell prefills one token, so the first
+ * token comes sooner than that.
  */
 class ImpactHoRoadCachedPromptTestCase : public ImpactHoTestCase
 {
@@ -750,7 +753,8 @@ class ImpactHoRoadCachedPromptTestCase : public ImpactHoTestCase
                  ++j)
             {
                 const double ttft = run.results.sessions[j].summary.ttftS;
-                const double prefill = 9.4267e-5 * inputs.context[j] + 2.4e-3;
+                const LlmComputeModel gpu = LlmComputeModel::FromPreset(config.computePreset);
+                const double prefill = gpu.PrefillTime(inputs.context[j]);
                 if (cached == 0)
                 {
                     NS_TEST_ASSERT_MSG_GT_OR_EQ(ttft,
@@ -765,9 +769,72 @@ class ImpactHoRoadCachedPromptTestCase : public ImpactHoTestCase
                                           "UE " << j << ": no prefill of its " << inputs.context[j]
                                                 << " tokens");
                     NS_TEST_ASSERT_MSG_GT_OR_EQ(ttft,
-                                                9.4267e-5 + 2.4e-3,
+                                                gpu.PrefillTime(1),
                                                 "UE " << j << ": its last token is prefilled");
                 }
+            }
+        }
+    }
+};
+
+/**
+ * The road's trigger: planned handovers start as each UE crosses its boundary, at its Poisson
+ * arrival plus the lead time (the inputs' own times); A3's come later, after the RSRP filter
+ * and the time to trigger. Compared as sorted lists: every UE hands over once.
+ */
+class ImpactHoRoadTriggerTestCase : public ImpactHoTestCase
+{
+  public:
+    ImpactHoRoadTriggerTestCase()
+        : ImpactHoTestCase("impactho road: planned handovers start where the UEs cross their "
+                           "boundaries, at the drawn times; A3's later")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const std::string trigger : {"planned", "a3"})
+        {
+            ImpactHoRoadConfig config = QuickRoad();
+            config.trigger = trigger;
+            RngSeedManager::SetRun(3);
+            const ImpactHoRoadExperiment experiment(config);
+            const ImpactHoRoadInputs inputs = experiment.Draw();
+            const ImpactHoRoadRun run = experiment.Run("impact-equal", inputs);
+            NS_TEST_ASSERT_MSG_EQ(run.complete, run.sessions, trigger << ": every token");
+            std::vector<double> crossing;
+            for (double a : inputs.arrivalS)
+            {
+                crossing.push_back(a + config.leadTime.GetSeconds());
+            }
+            std::vector<double> start;
+            for (const HandoverRecord& r : run.records)
+            {
+                start.push_back(r.hoStart.GetSeconds());
+            }
+            std::sort(crossing.begin(), crossing.end());
+            std::sort(start.begin(), start.end());
+            NS_TEST_ASSERT_MSG_EQ(start.size(), crossing.size(), trigger << ": one each");
+            double least = std::numeric_limits<double>::infinity();
+            double most = -least;
+            for (std::size_t i = 0; i < std::min(start.size(), crossing.size()); ++i)
+            {
+                least = std::min(least, start[i] - crossing[i]);
+                most = std::max(most, start[i] - crossing[i]);
+            }
+            std::clog << trigger << ": handover start - boundary crossing in [" << least << ", "
+                      << most << "] s\n";
+            if (trigger == "planned")
+            {
+                // Requested at the crossing; the source's HandoverStart follows within the RRC
+                // exchange, a few ms.
+                NS_TEST_ASSERT_MSG_GT_OR_EQ(least, 0.0, "not before the crossing");
+                NS_TEST_ASSERT_MSG_LT(most, 0.05, "within 50 ms of it");
+            }
+            else
+            {
+                NS_TEST_ASSERT_MSG_GT(least, 0.1, "A3 hands over after its filter and TTT");
             }
         }
     }
@@ -945,6 +1012,7 @@ class ImpactHoRoadTestSuite : public TestSuite
                                                        "the rate, RngRun 2 and 3"),
                     edgellm::TEST_QUICK);
         AddTestCase(new ImpactHoRoadCachedPromptTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ImpactHoRoadTriggerTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new ImpactHoRoadComparisonTestCase(ShortRoad(),
                                                        {1, 2, 3, 4, 5},
                                                        "8 cells, 11 s, RngRun 1 to 5"),
