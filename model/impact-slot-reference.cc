@@ -23,6 +23,21 @@ constexpr double SLOT_EPSILON = 1e-9;
 
 } // namespace
 
+std::string
+ImpactSlotWindowName(ImpactSlotWindow window)
+{
+    switch (window)
+    {
+    case ImpactSlotWindow::WHOLE_SLOTS:
+        return "whole-slots";
+    case ImpactSlotWindow::TO_DEADLINE:
+        return "to-deadline";
+    case ImpactSlotWindow::PRO_RATA:
+        return "pro-rata";
+    }
+    return "unknown";
+}
+
 void
 ImpactSlotReferenceInput::Check() const
 {
@@ -52,7 +67,8 @@ RunImpactSlotReference(const ImpactSlotReferenceInput& input, const ImpactSlotAl
     const std::size_t n = input.ues.size();
     const double dt = input.slotSeconds;
     // Each handover's window as a span of slots [first, end), and the part of each slot it
-    // may use: 1 aligned; pro rata, the slot's overlap with [tau, tau + T_max).
+    // may use: whole slots, or the slot's overlap with its window ([the first slot's start or
+    // tau, tau + T_max)).
     std::vector<int64_t> first(n);
     std::vector<int64_t> end(n);
     const auto windowSlots =
@@ -60,20 +76,16 @@ RunImpactSlotReference(const ImpactSlotReferenceInput& input, const ImpactSlotAl
     for (std::size_t i = 0; i < n; ++i)
     {
         const double tau = input.ues[i].handoverS;
-        if (input.proRata)
-        {
-            first[i] = static_cast<int64_t>(std::floor(tau / dt + SLOT_EPSILON));
-            end[i] =
-                static_cast<int64_t>(std::ceil((tau + input.windowSeconds) / dt - SLOT_EPSILON));
-        }
-        else
-        {
-            first[i] = static_cast<int64_t>(std::ceil(tau / dt - SLOT_EPSILON));
-            end[i] = first[i] + windowSlots;
-        }
+        first[i] = input.window == ImpactSlotWindow::PRO_RATA
+                       ? static_cast<int64_t>(std::floor(tau / dt + SLOT_EPSILON))
+                       : static_cast<int64_t>(std::ceil(tau / dt - SLOT_EPSILON));
+        end[i] =
+            input.window == ImpactSlotWindow::WHOLE_SLOTS
+                ? first[i] + windowSlots
+                : static_cast<int64_t>(std::ceil((tau + input.windowSeconds) / dt - SLOT_EPSILON));
     }
     auto share = [&](std::size_t i, int64_t k) {
-        if (!input.proRata)
+        if (input.window == ImpactSlotWindow::WHOLE_SLOTS)
         {
             return 1.0;
         }

@@ -50,6 +50,29 @@ struct ImpactSlotReferenceUe
 
 /**
  * \ingroup edge-llm
+ * \brief Which slots a handover's window covers in the slot reference, and how much of each.
+ */
+enum class ImpactSlotWindow
+{
+    /// ceil(T_max / Delta t) whole slots from the first that starts at or after the handover:
+    /// the paper's model (and the clairvoyant bound's)
+    WHOLE_SLOTS,
+    /// from the first slot that starts at or after the handover until it resumes, T_max after
+    /// it, the last slot in part: the slot hook's timing in the simulation
+    TO_DEADLINE,
+    /// from the handover's instant to T_max after it, the first and last slots in part: a
+    /// budget from the handover on
+    PRO_RATA,
+};
+
+/**
+ * \param window a window timing
+ * \return its name: whole-slots, to-deadline or pro-rata
+ */
+std::string ImpactSlotWindowName(ImpactSlotWindow window);
+
+/**
+ * \ingroup edge-llm
  * \brief Inputs of the slot reference: the paper's model of a run's handovers.
  */
 struct ImpactSlotReferenceInput
@@ -58,10 +81,8 @@ struct ImpactSlotReferenceInput
     double capacityBps{0};                  //!< B, bit/s, > 0
     double slotSeconds{0.1};                //!< Delta t, s, > 0
     double windowSeconds{0.5};              //!< T_max, s, > 0
-    /// false: a handover is served from the first slot that starts at or after it, for
-    /// ceil(T_max / Delta t) slots (the paper's model, and the packet level's slot loop);
-    /// true: from its instant, each slot's rate times the part of the slot inside its window
-    bool proRata{false};
+    /// the slots of each handover's window, and the part of each it may use
+    ImpactSlotWindow window{ImpactSlotWindow::WHOLE_SLOTS};
     ImpactAccuracyParams accuracy; //!< the curve of the entries' order
 
     /// \brief Check every field; throws std::invalid_argument naming the field and its range.
@@ -86,7 +107,7 @@ struct ImpactSlotReferenceResult
  *
  * Slots of Delta t start at t = 0. In every slot, the handovers whose window covers it and
  * whose transfer is not whole are the members; the allocator splits B among them, and each
- * moves exactly its rate x Delta t (pro rata: x the part of the slot inside its window): no
+ * moves exactly its rate x Delta t x the part of the slot its window may use: no
  * network, no TCP, no goodput factor, no radio. After its window a handover has y_i =
  * prefix_i + (1 - prefix_i) x_i and A(y_i): the curve's, a whole cache the importance curve's
  * A(1), a positional part the random-order curve's (ImpactCurveOf's rule).

@@ -223,7 +223,7 @@ BindImpact(py::module_& m)
            double slotSeconds,
            double windowSeconds,
            const std::string& order,
-           bool proRata) {
+           const std::string& window) {
             const std::string type = HandoverSchedulerTypeOf(scheme);
             if (!TypeId::LookupByName(type).IsChildOf(ImpactSlotScheduler::GetTypeId()))
             {
@@ -244,7 +244,23 @@ BindImpact(py::module_& m)
             in.capacityBps = capacityBps;
             in.slotSeconds = slotSeconds;
             in.windowSeconds = windowSeconds;
-            in.proRata = proRata;
+            bool known = false;
+            for (ImpactSlotWindow w : {ImpactSlotWindow::WHOLE_SLOTS,
+                                       ImpactSlotWindow::TO_DEADLINE,
+                                       ImpactSlotWindow::PRO_RATA})
+            {
+                if (ImpactSlotWindowName(w) == window)
+                {
+                    in.window = w;
+                    known = true;
+                }
+            }
+            if (!known)
+            {
+                ThrowInvalid("window",
+                             "\"" + window + "\"",
+                             "whole-slots, to-deadline or pro-rata");
+            }
             in.accuracy = s->GetAccuracyParams();
             return RunImpactSlotReference(
                 in,
@@ -258,10 +274,12 @@ BindImpact(py::module_& m)
         py::arg("slot_seconds") = 0.1,
         py::arg("window_seconds") = 0.5,
         py::arg("order") = "importance",
-        py::arg("pro_rata") = false,
+        py::arg("window") = "whole-slots",
         "ImpactHO's slot reference: the handovers (a list of SlotReferenceUe) moved by the "
         "scheme's own allocator in slots of slot_seconds, each for the slots of its window "
-        "(from the first slot at or after it; pro_rata: from its instant), at capacity_bps B "
+        "(window: whole-slots, the paper's, from the first slot at or after it; to-deadline, "
+        "the simulation's, from that slot until T_max after it; pro-rata, from its instant to "
+        "T_max after it), at capacity_bps B "
         "itself, with no network.");
 }
 

@@ -152,8 +152,11 @@ def test_slot_reference_by_hand():
     curve = edgellm.AccuracyModel(edgellm.AccuracyParams())
     assert r.mean_accuracy == approx(curve.accuracy(0.4))
     # Pro rata the second starts at its instant, half of slot 2: 0.35 and 0.375.
-    pro = edgellm.slot_reference("impact-equal", ues, capacity_bps=1e9, pro_rata=True)
+    pro = edgellm.slot_reference("impact-equal", ues, capacity_bps=1e9, window="pro-rata")
     assert pro.fractions == [approx(0.35), approx(0.375)]
+    # To the deadline: from slot 3 to 0.75 s, the last slot in half: 0.35 for the second.
+    cut = edgellm.slot_reference("impact-equal", ues, capacity_bps=1e9, window="to-deadline")
+    assert cut.fractions == [approx(0.4), approx(0.35)]
     # Re-prefill funds no transfer: y is the prefix, on the random-order curve.
     prefix = edgellm.slot_reference(
         "impact-reprefill", [edgellm.SlotReferenceUe(0.0, 1e9, 0.25, True)], capacity_bps=1e9)
@@ -264,6 +267,7 @@ def test_backhaul_tokens_per_second_by_hand():
         (lambda: edgellm.slot_reference("tho", [], 1e9), "scheme"),
         (lambda: edgellm.slot_reference("impactho", [], 0.0), "capacityBps"),
         (lambda: edgellm.slot_reference("impactho", [], 1e9, order="sorted"), "order"),
+        (lambda: edgellm.slot_reference("impactho", [], 1e9, window="late"), "window"),
         (lambda: edgellm.slot_reference(
             "impactho", [edgellm.SlotReferenceUe(1.0, 1e9, prefix_fraction=2.0)], 1e9),
          "ues[0].prefixFraction"),

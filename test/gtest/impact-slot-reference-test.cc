@@ -34,13 +34,13 @@ EqualShare(const std::vector<ImpactSlotMember>& members, double capacityBps, dou
 
 /// Two handovers of 1 Gbit on 1 Gb/s, slots of 100 ms, windows of 500 ms, at 0 and 0.25 s.
 ImpactSlotReferenceInput
-TwoHandovers(bool proRata)
+TwoHandovers(ImpactSlotWindow window)
 {
     ImpactSlotReferenceInput in;
     in.capacityBps = 1e9;
     in.slotSeconds = 0.1;
     in.windowSeconds = 0.5;
-    in.proRata = proRata;
+    in.window = window;
     in.ues = {{0.0, 1e9, 0, false}, {0.25, 1e9, 0, false}};
     return in;
 }
@@ -52,7 +52,8 @@ TEST(ImpactSlotReferenceTest, AlignedWindowsStartAtTheNextSlot)
     // The first is served in slots 0 to 4, the second from slot 3 (0.3 s, the first start at
     // or after 0.25 s) to 7. Alone a slot moves 0.1 of a cache, shared 0.05: the first gets
     // 3 x 0.1 + 2 x 0.05 = 0.4, the second 2 x 0.05 + 3 x 0.1 = 0.4, over 8 slots.
-    const ImpactSlotReferenceResult r = RunImpactSlotReference(TwoHandovers(false), EqualShare);
+    const ImpactSlotReferenceResult r =
+        RunImpactSlotReference(TwoHandovers(ImpactSlotWindow::WHOLE_SLOTS), EqualShare);
     ASSERT_EQ(r.fractions.size(), 2u);
     EXPECT_NEAR(r.fractions[0], 0.4, 1e-12);
     EXPECT_NEAR(r.fractions[1], 0.4, 1e-12);
@@ -62,13 +63,27 @@ TEST(ImpactSlotReferenceTest, AlignedWindowsStartAtTheNextSlot)
     EXPECT_NEAR(r.meanAccuracy, a.Accuracy(0.4), 1e-12);
 }
 
+TEST(ImpactSlotReferenceTest, WindowsToTheDeadlineCutTheirLastSlot)
+{
+    // The slot hook's timing: from the next slot, until T_max after the handover. The second
+    // is served in slots 3 to 6 and half of slot 7 (to 0.75 s): 2 x 0.05 + 2 x 0.1 + 0.05 =
+    // 0.35; the first, at a slot's start, as before: 0.4.
+    const ImpactSlotReferenceResult r =
+        RunImpactSlotReference(TwoHandovers(ImpactSlotWindow::TO_DEADLINE), EqualShare);
+    EXPECT_NEAR(r.fractions[0], 0.4, 1e-12);
+    EXPECT_NEAR(r.fractions[1], 0.35, 1e-12);
+    EXPECT_EQ(r.slots, 8u);
+    EXPECT_EQ(ImpactSlotWindowName(ImpactSlotWindow::TO_DEADLINE), "to-deadline");
+}
+
 TEST(ImpactSlotReferenceTest, ProRataWindowsStartAtTheHandover)
 {
     // The second's window is [0.25, 0.75): half of slot 2, slots 3 to 6, half of slot 7.
     // First: slots 0, 1 alone (0.2), slot 2 shared (0.05), slots 3, 4 shared (0.1): 0.35.
     // Second: slot 2 shared, half (0.025), slots 3, 4 shared (0.1), 5, 6 alone (0.2), half of
     // slot 7 alone (0.05): 0.375.
-    const ImpactSlotReferenceResult r = RunImpactSlotReference(TwoHandovers(true), EqualShare);
+    const ImpactSlotReferenceResult r =
+        RunImpactSlotReference(TwoHandovers(ImpactSlotWindow::PRO_RATA), EqualShare);
     EXPECT_NEAR(r.fractions[0], 0.35, 1e-12);
     EXPECT_NEAR(r.fractions[1], 0.375, 1e-12);
     EXPECT_EQ(r.slots, 8u);
@@ -158,19 +173,19 @@ TEST(ImpactSlotReferenceTest, ImpactHoNeverBeatsTheClairvoyantBound)
 
 TEST(ImpactSlotReferenceTest, RefusesBadInputByName)
 {
-    ImpactSlotReferenceInput in = TwoHandovers(false);
+    ImpactSlotReferenceInput in = TwoHandovers(ImpactSlotWindow::WHOLE_SLOTS);
     in.capacityBps = 0;
     EXPECT_THAT(InvalidMessage([&] { RunImpactSlotReference(in, EqualShare); }),
                 HasSubstr("capacityBps"));
-    in = TwoHandovers(false);
+    in = TwoHandovers(ImpactSlotWindow::WHOLE_SLOTS);
     in.windowSeconds = -1;
     EXPECT_THAT(InvalidMessage([&] { RunImpactSlotReference(in, EqualShare); }),
                 HasSubstr("windowSeconds"));
-    in = TwoHandovers(false);
+    in = TwoHandovers(ImpactSlotWindow::WHOLE_SLOTS);
     in.ues[1].prefixFraction = 1.5;
     EXPECT_THAT(InvalidMessage([&] { RunImpactSlotReference(in, EqualShare); }),
                 HasSubstr("ues[1].prefixFraction"));
-    in = TwoHandovers(false);
+    in = TwoHandovers(ImpactSlotWindow::WHOLE_SLOTS);
     in.ues[0].handoverS = std::nan("");
     EXPECT_THAT(InvalidMessage([&] { RunImpactSlotReference(in, EqualShare); }),
                 HasSubstr("ues[0].handoverS"));
@@ -178,9 +193,10 @@ TEST(ImpactSlotReferenceTest, RefusesBadInputByName)
     auto greedy = [](const std::vector<ImpactSlotMember>& m, double b, double) {
         return std::vector<double>(m.size(), b);
     };
-    EXPECT_THROW(RunImpactSlotReference(TwoHandovers(false), greedy), std::runtime_error);
+    EXPECT_THROW(RunImpactSlotReference(TwoHandovers(ImpactSlotWindow::WHOLE_SLOTS), greedy),
+                 std::runtime_error);
     // No handover: no slot, a mean of NaN.
-    in = TwoHandovers(false);
+    in = TwoHandovers(ImpactSlotWindow::WHOLE_SLOTS);
     in.ues.clear();
     const ImpactSlotReferenceResult none = RunImpactSlotReference(in, EqualShare);
     EXPECT_EQ(none.slots, 0u);
