@@ -15,7 +15,9 @@
 // --rho, --slot, --window, --backhaulRate and --overload take comma-separated lists, and
 // every combination is a point of the sweep. Per point and scheme it prints the mean and P5
 // accuracy (nearest rank), the starved users (accuracy below A(y0)), the fraction of the
-// clairvoyant bound, the KV bytes the windows abandoned, the worst handover delay and the
+// clairvoyant bound, the slot reference's mean accuracy on the same handovers (the paper's
+// model, no network) and the fraction of it reached, the KV bytes the windows abandoned, the
+// worst handover delay and the
 // time until A >= 0.99 M; it exits 1 if a session missed tokens or a KV ledger does not
 // balance.
 

@@ -121,6 +121,15 @@ RunImpactSlotReference(const ImpactSlotReferenceInput& input, const ImpactSlotAl
             }
             if (members.empty())
             {
+                // Skip the idle slots to the next window's first (a sparse run of long gaps, or
+                // a tiny Delta t, is not a loop over every slot).
+                int64_t next = to;
+                for (std::size_t i = 0; i < n; ++i)
+                {
+                    const bool later = k + 1 < end[i] && x[i] < 1 && input.ues[i].cacheBits > 0;
+                    next = std::min(next, first[i] > k ? first[i] : (later ? k + 1 : to));
+                }
+                k = next - 1;
                 continue;
             }
             const std::vector<double> rates = allocate(members, input.capacityBps, dt);
