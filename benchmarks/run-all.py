@@ -14,9 +14,10 @@ high-water mark. Writes, into --out:
                             version of the module measured on the same machine
                             (benchmarks/results/baseline/), as ratios
 
-The full set takes about 23 minutes on two cores (the simulated times are capped so that it
-stays well under half an hour); --smoke runs everything at the tiniest sizes, in seconds, to
-check that it all builds and runs (and reads the stored baseline).
+The full set took about 23 minutes on two cores before the 1,000-UE grid point, whose run
+alone takes more than 80 minutes of one core, and its LTE floor about as long: start it with
+three hours to spare. --smoke runs everything at the tiniest sizes, in seconds, to check that
+it all builds and runs (and reads the stored baseline).
 
 Needs Debian's python3-matplotlib: run it with /usr/bin/python3.
 """
