@@ -14,9 +14,9 @@ high-water mark. Writes, into --out:
                             version of the module measured on the same machine
                             (benchmarks/results/baseline/), as ratios
 
-The full set took about 23 minutes on two cores before the 1,000-UE grid point, whose run
-alone takes more than 80 minutes of one core, and its LTE floor about as long: start it with
-three hours to spare. --smoke runs everything at the tiniest sizes, in seconds, to check that
+The full set took about 23 minutes on two cores before the 1,000-UE grid point, whose
+module run alone took more than 100 minutes of one core (it was stopped there, unfinished),
+and its LTE floor about as long: start it with four hours to spare. --smoke runs everything at the tiniest sizes, in seconds, to check that
 it all builds and runs (and reads the stored baseline).
 
 Needs Debian's python3-matplotlib: run it with /usr/bin/python3.
