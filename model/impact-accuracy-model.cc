@@ -27,6 +27,16 @@ ImpactAccuracyParams::RandomOrder()
     return ImpactAccuracyParams{0.941, 6.0, 0.5};
 }
 
+ImpactAccuracyParams
+ImpactCurveFor(double y, bool positional, const ImpactAccuracyParams& entryOrder)
+{
+    if (y >= 1)
+    {
+        return ImpactAccuracyParams::ImportanceOrder();
+    }
+    return positional ? ImpactAccuracyParams::RandomOrder() : entryOrder;
+}
+
 void
 ImpactAccuracyParams::Check(const std::string& prefix) const
 {

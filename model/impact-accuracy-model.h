@@ -64,6 +64,23 @@ struct ImpactAccuracyParams
 
 /**
  * \ingroup edge-llm
+ * \brief The curve a session holding a fraction y of its cache is scored on.
+ *
+ * A whole cache (y >= 1) is the whole cache in any order: the importance curve's A(1), since
+ * the random-order curve reaches M only at y = infinity. A part held by position (a TOKEN-unit
+ * plan) is a random part; a part sent entry by entry is scored on the curve of its order.
+ *
+ * \param y the fraction of the cache held
+ * \param positional whether the part is a positional one
+ * \param entryOrder the curve of the order the entries were sent in
+ * \return the curve
+ */
+ImpactAccuracyParams ImpactCurveFor(double y,
+                                    bool positional,
+                                    const ImpactAccuracyParams& entryOrder);
+
+/**
+ * \ingroup edge-llm
  * \brief The accuracy curve A(y) of ImpactHO, its slope and the inverse of its slope.
  *
  * Pure and cheap to copy. y is a fraction of the UE's cache; the formulas hold for any real

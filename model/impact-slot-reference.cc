@@ -166,11 +166,8 @@ RunImpactSlotReference(const ImpactSlotReferenceInput& input, const ImpactSlotAl
         const ImpactSlotReferenceUe& ue = input.ues[i];
         const double sent = ue.cacheBits > 0 ? x[i] : 1.0;
         const double y = std::min(1.0, ue.prefixFraction + (1 - ue.prefixFraction) * sent);
-        // A whole cache is the whole cache in any order; a positional part is a random part.
-        const ImpactAccuracyParams curve = y >= 1          ? ImpactAccuracyParams::ImportanceOrder()
-                                           : ue.positional ? ImpactAccuracyParams::RandomOrder()
-                                                           : input.accuracy;
-        const double a = ImpactAccuracyModel(curve).Accuracy(y);
+        const double a =
+            ImpactAccuracyModel(ImpactCurveFor(y, ue.positional, input.accuracy)).Accuracy(y);
         result.fractions.push_back(y);
         result.accuracies.push_back(a);
         total += a;

@@ -110,7 +110,7 @@ struct ImpactSlotReferenceResult
  * moves exactly its rate x Delta t x the part of the slot its window may use: no
  * network, no TCP, no goodput factor, no radio. After its window a handover has y_i =
  * prefix_i + (1 - prefix_i) x_i and A(y_i): the curve's, a whole cache the importance curve's
- * A(1), a positional part the random-order curve's (ImpactCurveOf's rule).
+ * A(1), a positional part the random-order curve's (ImpactCurveFor).
  *
  * \param input the handovers; checked here (std::invalid_argument naming the field)
  * \param allocate the allocator of the scheme; a rate below 0, or rates above B, throw

@@ -37,6 +37,16 @@ MissingUnits(const std::vector<TokenRange>& planned, const edgellm::RangeSet& re
     return missing;
 }
 
+/// What the session resumes with: the ranges the target's receiver counted.
+void
+RecordArrivals(HandoverRecord& record, const edgellm::RangeSet& received)
+{
+    for (const TokenRange& r : received.Ranges())
+    {
+        record.arrived.push_back(r);
+    }
+}
+
 } // namespace
 
 MigrationLifecycle::MigrationLifecycle(Host* host, Parts parts, Traces traces)
@@ -545,10 +555,7 @@ MigrationLifecycle::DeadlineReached(uint64_t imsi, uint32_t epoch)
         // The window is over: what the session resumes with is what arrived by now, even if a
         // late prefix holds the resume. The slot hook funds it no more (its resumeAtS is past).
         HandoverRecord& record = Record(m.record);
-        for (const TokenRange& r : m_host->PortOf(m.route.back())->GetReceivedRanges(imsi).Ranges())
-        {
-            record.arrived.push_back(r);
-        }
+        RecordArrivals(record, m_host->PortOf(m.route.back())->GetReceivedRanges(imsi));
         record.abandonedBytes = AbandonedBytes(imsi, record);
         m.arrivalsFixed = true;
     }
@@ -581,10 +588,7 @@ MigrationLifecycle::TryResume(uint64_t imsi)
     // at its end (DeadlineReached).
     if (!m.GaveUpOnLink() && !m.arrivalsFixed)
     {
-        for (const TokenRange& r : t->GetReceivedRanges(imsi).Ranges())
-        {
-            record.arrived.push_back(r);
-        }
+        RecordArrivals(record, t->GetReceivedRanges(imsi));
     }
     if (!m.KvDone())
     {
@@ -745,10 +749,7 @@ MigrationLifecycle::Reprefill(uint64_t imsi, Migration& m)
     Ptr<CellPort> t = m_host->PortOf(m.route.back());
     // What the session resumes with is fixed now, before the epoch is retired.
     const edgellm::RangeSet received = t->GetReceivedRanges(imsi);
-    for (const TokenRange& r : received.Ranges())
-    {
-        record.arrived.push_back(r);
-    }
+    RecordArrivals(record, received);
     const uint64_t tokens = MissingUnits(m.transferRanges, received);
     const SessionKvProfile kv = m_host->GetKvProfile(imsi);
     record.abandonedBytes = std::min(record.kvBytes, tokens * kv.bytesPerToken);

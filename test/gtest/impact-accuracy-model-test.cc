@@ -252,3 +252,32 @@ TEST(ImpactAccuracyModel, BadParametersAreRefusedByName)
                 HasSubstr("ues[3].inflection (y0) = 1 is invalid"));
     EXPECT_NO_THROW(ImpactAccuracyModel(ImpactAccuracyParams{1.0, 1e-3, 0.0}));
 }
+
+TEST(ImpactCurveFor, AWholeCacheIsScoredOnTheImportanceCurveInAnyOrder)
+{
+    // By hand: on the importance curve u = 30 x 0.935 = 28.05 and
+    // A(1) = 0.4705 (1 + 28.05 / sqrt(1 + 28.05^2)) = 0.9407; the random one's is 0.9169.
+    const double importanceAtOne = 0.4705 * (1 + 28.05 / std::sqrt(1 + 28.05 * 28.05));
+    const ImpactAccuracyParams other{0.9, 10.0, 0.2};
+    for (bool positional : {true, false})
+    {
+        const ImpactAccuracyParams curve = ImpactCurveFor(1.0, positional, other);
+        EXPECT_NEAR(ImpactAccuracyModel(curve).Accuracy(1.0), importanceAtOne, 1e-12);
+        EXPECT_NEAR(ImpactAccuracyModel(ImpactCurveFor(1.5, positional, other)).Accuracy(1.0),
+                    importanceAtOne,
+                    1e-12);
+        EXPECT_EQ(curve.inflection, ImpactAccuracyParams::ImportanceOrder().inflection);
+    }
+}
+
+TEST(ImpactCurveFor, APartIsScoredOnTheCurveOfItsOrder)
+{
+    const ImpactAccuracyParams other{0.9, 10.0, 0.2};
+    // A positional part is a random part: A(0.5) = M / 2 = 0.4705 at the random curve's y0.
+    EXPECT_NEAR(ImpactAccuracyModel(ImpactCurveFor(0.5, true, other)).Accuracy(0.5), 0.4705, 1e-12);
+    const ImpactAccuracyParams entries = ImpactCurveFor(0.5, false, other);
+    EXPECT_EQ(entries.fullAccuracy, 0.9);
+    EXPECT_EQ(entries.steepness, 10.0);
+    EXPECT_EQ(entries.inflection, 0.2);
+    EXPECT_EQ(ImpactCurveFor(0.999, false, other).inflection, 0.2);
+}
