@@ -148,8 +148,8 @@ main(int argc, char* argv[])
                  sweep[2].text);
     cmd.AddValue("backhaulRate", "B, the star's shared link, > 0; a list sweeps", sweep[3].text);
     cmd.AddValue("overload",
-                 "impactho below B_min: equalized-bytes, winner-take-all or admission; a list "
-                 "sweeps",
+                 "impactho below B_min: equalized-bytes, winner-take-all, admission or "
+                 "no-admission; a list sweeps",
                  sweep[4].text);
     cmd.AddValue("backhaulMtu",
                  "the star's IP MTU, bytes, [576, 65000]: 65000 carries a transfer in a seventh "

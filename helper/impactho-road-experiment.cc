@@ -198,10 +198,10 @@ ImpactHoRoadConfig::Check() const
           << " is invalid; allowed: an integer in [576, 65000]";
     }
     else if (overload != "equalized-bytes" && overload != "winner-take-all" &&
-             overload != "admission")
+             overload != "admission" && overload != "no-admission")
     {
         e << "--overload = " << overload
-          << " is invalid; allowed: equalized-bytes, winner-take-all or admission";
+          << " is invalid; allowed: equalized-bytes, winner-take-all, admission or no-admission";
     }
     else if (ueAirtime != "session" && ueAirtime != "run")
     {

@@ -66,7 +66,7 @@ struct ImpactHoRoadConfig
     /// carries a transfer in a seventh of 9000's packets, as TSO/GRO batch segments
     uint32_t backhaulMtu{65000};
     std::string order{"importance"}; //!< importance or random
-    /// ImpactHO's Overload: equalized-bytes, winner-take-all or admission
+    /// ImpactHO's Overload: equalized-bytes, winner-take-all, admission or no-admission
     std::string overload{"equalized-bytes"};
     /// EdgeLlmNetwork's UeAirtime: session (a UE is on the air from shortly before its
     /// session until shortly after it) or run (every UE from the start)

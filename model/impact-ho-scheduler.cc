@@ -265,14 +265,7 @@ ImpactFractionArrived(const HandoverRecord& record)
 ImpactAccuracyParams
 ImpactCurveOf(const HandoverRecord& record, double y, const ImpactAccuracyParams& entryOrder)
 {
-    // The random curve reaches its asymptote M only at y = infinity; a whole cache is the
-    // whole cache in any order.
-    if (y >= 1)
-    {
-        return ImpactAccuracyParams::ImportanceOrder();
-    }
-    return record.unit == KvTransferHeader::TOKEN ? ImpactAccuracyParams::RandomOrder()
-                                                  : entryOrder;
+    return ImpactCurveFor(y, record.unit == KvTransferHeader::TOKEN, entryOrder);
 }
 
 void
@@ -313,14 +306,17 @@ ImpactHoScheduler::GetTypeId()
                           "equal shares, each capped at y0), winner-take-all (cascading, "
                           "greedy by accuracy gain per bit) or admission (the sessions of "
                           "smallest need to reach y0 are admitted while their needs fit, and "
-                          "water-fill; the others get nothing in the slot).",
+                          "water-fill; the others get nothing in the slot) or no-admission "
+                          "(no admission control: every session gets the share of B its need "
+                          "to reach y0 is of B_min, so none reaches y0 in the slot).",
                           EnumValue(ImpactHoScheduler::EQUALIZED_BYTES),
                           edgellm::MakeEnumMemberAccessor(&ImpactHoScheduler::m_overload),
                           edgellm::MakeExplainingEnumChecker<Overload>(
                               "ns3::ImpactHoScheduler::Overload",
                               {{ImpactHoScheduler::EQUALIZED_BYTES, "equalized-bytes"},
                                {ImpactHoScheduler::WINNER_TAKE_ALL, "winner-take-all"},
-                               {ImpactHoScheduler::ADMISSION, "admission"}}));
+                               {ImpactHoScheduler::ADMISSION, "admission"},
+                               {ImpactHoScheduler::NO_ADMISSION, "no-admission"}}));
     return tid;
 }
 
@@ -404,6 +400,18 @@ ImpactHoScheduler::Allocate(const std::vector<Member>& members, double capacityB
             rates[admitted[j]] = part.ues[j].rateBps;
         }
         mode = "admission";
+    }
+    else if (result.mode == ImpactWaterFillingMode::EQUALIZED_BYTES && m_overload == NO_ADMISSION)
+    {
+        // Every session's need to reach y0, scaled by B / B_min < 1: the slot the water-filling
+        // would give if it admitted everyone and the link were B_min.
+        const double scale = capacityBps / result.minimumCapacityBps;
+        for (std::size_t i = 0; i < members.size(); ++i)
+        {
+            const double x = std::min(1.0, std::max(0.0, members[i].sentFraction));
+            rates[i] = scale * members[i].cacheBits * std::max(0.0, curve.inflection - x) / slotS;
+        }
+        mode = "no-admission";
     }
     else
     {

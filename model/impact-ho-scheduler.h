@@ -215,6 +215,10 @@ class ImpactHoScheduler : public ImpactSlotScheduler
         /// admitted while their needs fit in B Delta t, and water-fill among themselves; the
         /// others get nothing in the slot (the cheapest one gets all, if none fits)
         ADMISSION,
+        /// no admission control and no fallback: every session keeps the share of B that its
+        /// need S_i [y0 - x_i]^+ is of B_min (the water-filling's floors scaled down to fit
+        /// B), so nobody is refused and nobody reaches y0 in the slot
+        NO_ADMISSION,
     };
 
     /**

@@ -307,6 +307,28 @@ TEST(ImpactHoBaselinesTest, AdmissionWithNoNeedThatFitsServesTheCheapest)
     EXPECT_EQ(b.at(2), 23193u * 512);
 }
 
+TEST(ImpactHoBaselinesTest, NoAdmissionScalesEveryNeedToTheSlot)
+{
+    // The caches of OverloadOptionsBelowBmin (needs 260, 65 and 130 Mbit to reach y0, B_min
+    // Delta t = 455 Mbit against the slot's 95 Mbit), and a fourth session already past y0
+    // (x = 0.1), which needs nothing. By hand, each need times 95 / 455: 54.2857, 13.5714 and
+    // 27.1429 Mbit, that is 6,785,714, 1,696,428 and 3,392,857 bytes: 13,253, 3,313 and 6,626
+    // whole entries of 512 bytes. Nobody reaches y0; Equalized-Bytes would give 7,731 each.
+    const auto in = Slot({{1, 0.9, 500000000, 0},
+                          {2, 0.9, 125000000, 0},
+                          {3, 0.9, 250000000, 0},
+                          {4, 0.9, 250000000, 25000000}},
+                         KvTransferHeader::ENTRY);
+    Ptr<HandoverScheduler> s = Make("ns3::ImpactHoScheduler");
+    s->SetAttribute("Overload", StringValue("no-admission"));
+    const SlotBudgets b = s->Slot(in);
+    ASSERT_EQ(b.size(), 3u);
+    EXPECT_EQ(b.at(1), 13253u * 512);
+    EXPECT_EQ(b.at(2), 3313u * 512);
+    EXPECT_EQ(b.at(3), 6626u * 512);
+    EXPECT_EQ(b.count(4), 0u);
+}
+
 TEST(ImpactAccuracyModelInverse, ReachesTheAccuracyAskedFor)
 {
     const ImpactAccuracyModel a(ImpactAccuracyParams::ImportanceOrder());
