@@ -633,14 +633,23 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
     }
     run.clairvoyantBound = ImpactHoClairvoyantBound(c, run.records, entryBytes);
     run.referenceAccuracy = ImpactHoSlotReference(c, scheme, run.records);
-    // Beside each migrated handover's own accuracy in handovers.csv (policy_...).
+    // Beside each migrated handover's own accuracy in handovers.csv (policy_...). The bound
+    // is the run's, on the sum over its handovers: each of them carries it, so that a table
+    // of many runs gives each run's share of it.
     std::size_t k = 0;
     for (HandoverRecord& r : run.records)
     {
-        if (r.outcome == HandoverRecord::MIGRATED && k < run.referenceAccuracy.size())
+        if (r.outcome != HandoverRecord::MIGRATED)
         {
-            r.policyValues["reference_accuracy"] = run.referenceAccuracy[k++];
+            continue;
         }
+        if (k < run.referenceAccuracy.size())
+        {
+            r.policyValues["reference_accuracy"] = run.referenceAccuracy[k];
+        }
+        r.policyValues["time_to_99_s"] = run.timeTo99S[k];
+        r.policyValues["run_clairvoyant_bound"] = run.clairvoyantBound;
+        ++k;
     }
     for (uint32_t j = 0; j < sessions; ++j)
     {
