@@ -18,6 +18,7 @@ impactho-order.png, impactho-overload.png, impactho-t99.png, impactho-slot.png a
 impactho-window.png into --out-dir, and the sweep's one table into OUT_DIR/data.
 """
 
+import math
 import sys
 
 from edgellm_finder import find_edgellm
@@ -97,7 +98,7 @@ def bound_share(frame):
 def titled(ax, text, run, quick):
     if quick:
         text += ", 2-bit KV, B = 2.5 Gb/s"
-    ax.set_title("%s; %d RngRuns per point, 95 %% CI" % (text, run.runs), fontsize=9)
+    ax.set_title("%s\n%d RngRuns per point, 95 %% CI" % (text, run.runs), fontsize=9)
 
 
 def main(argv=None):
@@ -206,6 +207,8 @@ def main(argv=None):
     ax.set_xticks(range(len(shown)))
     ax.set_xticklabels([OVERLOAD_LABELS[o] for o in shown], fontsize=8)
     ax.set_ylabel("users starved (A < M/2) per run")
+    ax.set_ylim(0, max([1.0] + [r["mean"] + (r["half"] if r["half"] == r["half"] else 0)
+                                for r in rows]) * 1.15)
     titled(ax, "ImpactHO, rho = %g/s" % rho_o, run, args.quick)
     ax.grid(True, axis="y", alpha=0.3)
     run.save(fig, "impactho-overload")
@@ -214,7 +217,10 @@ def main(argv=None):
     # Time to 0.99 M without a window, per context length: each run's median.
     t99 = select(frame, rho=rho_t, slot=BASE["slot"], window="0ms", order="importance",
                  overload=BASE["overload"])
-    t99["context"] = t99["context_tokens"].astype(float)
+    # A handover's context is its prompt (4K, 8K or 16K tokens) and what it generated before:
+    # each goes to its prompt's power of two.
+    t99["context"] = t99["context_tokens"].astype(float).map(lambda c: 2.0 ** math.floor(
+        math.log2(c)))
     fig, ax = plt.subplots(figsize=(5.6, 4))
     medians = per_run(t99, "context", "policy_time_to_99_s", "median")
     plot_lines(ax, summarize(medians, "context"), "context", order=schedulers, labels=LABELS,
@@ -225,6 +231,7 @@ def main(argv=None):
     ax.set_xticklabels(["%dK" % (t // 1024) for t in ticks])
     ax.set_xlabel("context (tokens)")
     ax.set_ylabel("time to 0.99 M after the handover, median (ms)")
+    ax.set_ylim(bottom=0)
     titled(ax, "no window, rho = %g/s" % rho_t, run, args.quick)
     ax.legend(fontsize=7)
     run.save(fig, "impactho-t99")
