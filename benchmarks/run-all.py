@@ -14,15 +14,18 @@ high-water mark. Writes, into --out:
                             version of the module measured on the same machine
                             (benchmarks/results/baseline/), as ratios
 
-The full set took about 23 minutes on two cores before the 1,000-UE grid point, whose
-module run alone took more than 100 minutes of one core (it was stopped there, unfinished),
-and its LTE floor about as long: start it with four hours to spare. --smoke runs everything at the tiniest sizes, in seconds, to check that
-it all builds and runs (and reads the stored baseline).
+--jobs 2 runs each scaling point's module run beside its floor, one per core (they then
+share the memory bus and the last-level cache); the other programs run one at a time. The
+1,000-UE grid point costs most: its LTE floor alone takes about 3 minutes of one core per
+simulated second. With --jobs 2 the whole set took 85 minutes on two cores, 69 of them that
+point. --smoke runs everything at the tiniest sizes, in seconds, to check that it
+all builds and runs (and reads the stored baseline).
 
 Needs Debian's python3-matplotlib: run it with /usr/bin/python3.
 """
 
 import argparse
+import concurrent.futures
 import csv
 import os
 import re
@@ -31,7 +34,8 @@ import sys
 import time
 
 # One axis varies per sweep; the others stay at the sweep's base. sim_s caps the simulated
-# time of every point of the sweep, so that the points simulate the same span. A base without
+# time of every point of the sweep, so that the points simulate the same span; "extra" holds
+# further arguments of every point, module and floor alike. A base without
 # "layout" is the line (edge-llm-bench-scale's default).
 FULL_SWEEPS = [
     # All UEs on one cell, handed over to the other: the load ns-3 needs a longer SRS period
@@ -52,12 +56,13 @@ FULL_SWEEPS = [
     {"name": "grid", "axis": "ues", "values": [64],
      "base": {"layout": "grid", "ues": 64, "columns": 8, "rows": 8, "context": 1024},
      "sim_s": 30},
-    # The same grid with 1,000 UEs, about 16 a cell. Their sessions open 5 ms apart (5 s), they
-    # set off over one 10 s leg from 6.3 s, and each crosses its first boundary half a leg
-    # later: by 24 s every UE has handed over once.
+    # The same grid with 1,000 UEs, about 16 a cell. Their sessions open 1 ms apart (1 s; the
+    # network's default, 5 ms, would take 5 s of a run that costs minutes per simulated
+    # second), they set off over one 10 s leg from about 2.3 s, and each crosses its first
+    # boundary half a leg later: by 10 s about the first 270 UEs have handed over once.
     {"name": "grid-1000", "axis": "ues", "values": [1000],
      "base": {"layout": "grid", "ues": 1000, "columns": 8, "rows": 8, "context": 1024},
-     "sim_s": 24},
+     "extra": ["--ns3::EdgeLlmNetwork::SessionStagger=1ms"], "sim_s": 10},
 ]
 
 SMOKE_SWEEPS = [
@@ -100,6 +105,16 @@ def positive_dir(text):
     return text
 
 
+def jobs_count(text):
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value not in (1, 2):
+        raise argparse.ArgumentTypeError(f"--jobs = {text} is invalid; allowed: 1 or 2")
+    return value
+
+
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--build", type=positive_dir, default="build",
@@ -108,6 +123,9 @@ def parse_args():
                         help="directory for the outputs (made if missing)")
     parser.add_argument("--smoke", action="store_true",
                         help="every benchmark at its tiniest size, in seconds")
+    parser.add_argument("--jobs", type=jobs_count, default=1,
+                        help="1 (default): one process at a time; 2: each scaling point's module "
+                             "run and its LTE floor side by side, one per core")
     args = parser.parse_args()
     bench_dir = os.path.join(args.build, "benchmarks")
     if not os.path.isdir(bench_dir):
@@ -203,9 +221,9 @@ def run_point(path, arguments):
     return next(csv.DictReader(lines[-2:])), code, text
 
 
-def run_scaling(bench_dir, sweeps):
-    """Run every scaling point, and its LTE-only floor, each in its own process; return
-    (rows, names of failed points)."""
+def run_scaling(bench_dir, sweeps, jobs):
+    """Run every scaling point, and its LTE-only floor, each in its own process (with jobs = 2
+    the two side by side); return (rows, names of failed points)."""
     path = os.path.join(bench_dir, "edge-llm-bench-scale")
     if not os.path.exists(path):
         print(f"edge-llm-bench-scale: missing ({path} not built); no scaling table", flush=True)
@@ -216,10 +234,17 @@ def run_scaling(bench_dir, sweeps):
             point = dict(sweep["base"])
             point[sweep["axis"]] = value
             arguments = [f"--{k}={v}" for k, v in point.items()]
-            arguments += [f"--simTime={sweep['sim_s']}"]
+            arguments += [f"--simTime={sweep['sim_s']}"] + sweep.get("extra", [])
             label = f"{sweep['name']} sweep, " + " ".join(arguments)
-            row, code, text = run_point(path, arguments)
-            floor, floor_code, floor_text = run_point(path, arguments + ["--floor"])
+            if jobs == 2:
+                with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+                    module_run = pool.submit(run_point, path, arguments)
+                    floor_run = pool.submit(run_point, path, arguments + ["--floor"])
+                    row, code, text = module_run.result()
+                    floor, floor_code, floor_text = floor_run.result()
+            else:
+                row, code, text = run_point(path, arguments)
+                floor, floor_code, floor_text = run_point(path, arguments + ["--floor"])
             if row is None or floor is None:
                 print(f"{label}: FAILED (exit {code}, floor exit {floor_code})\n{text}"
                       f"\n{floor_text}", file=sys.stderr, flush=True)
@@ -302,7 +327,8 @@ def write_markdown(rows, sweeps, path):
             r = points[0]
             lines.append(
                 f"- {sweep['name']} ({r['layout']}, {r['ues']} UEs, {r['cells']} cells, "
-                f"{r['sim_s']} s): wall {float(r['run_wall_s']):.2f} s, LTE floor "
+                f"{r['sim_s']} s" + "".join(f", {a}" for a in sweep.get("extra", []))
+                + f"): wall {float(r['run_wall_s']):.2f} s, LTE floor "
                 f"{float(r['floor_run_wall_s']):.2f} s (wall / floor {wall_ratio(r):.2f}); "
                 f"{ns_per_event(r):.0f} ns per event (LTE floor {floor_ns_per_event(r):.0f}); "
                 f"{r['handovers']} handovers"
@@ -390,7 +416,7 @@ def main():
 
     failed = run_others(bench_dir, args.out, args.smoke)
     failed += run_road_baseline(bench_dir, args.out, args.smoke)
-    rows, failed_points = run_scaling(bench_dir, sweeps)
+    rows, failed_points = run_scaling(bench_dir, sweeps, args.jobs)
     failed += failed_points
     if rows:
         write_csv(rows, os.path.join(args.out, "scaling.csv"))
