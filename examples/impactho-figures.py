@@ -13,9 +13,10 @@ slot Delta t and the transfer window T_max.
 The full mode runs 4 RngRuns per point, each long enough for about 60 handovers at its rho
 (over 200 per point): 20 points, 12 of them of 6 schedulers, the longest study of the module,
 best run on a Dask cluster (--scheduler). Each point is the mean over RngRuns of a statistic
-of each run, with a 95 % Student-t interval over the runs. Writes impactho-rho.png, impactho-bound.png,
-impactho-order.png, impactho-overload.png, impactho-t99.png, impactho-slot.png and
-impactho-window.png into --out-dir, and the sweep's one table into OUT_DIR/data.
+of each run, with a 95 % Student-t interval over the runs. Writes impactho-rho.png,
+impactho-bound.png, impactho-order.png, impactho-overload.png, impactho-t99.png,
+impactho-slot.png and impactho-window.png into --out-dir, and the sweep's one table into
+OUT_DIR/data.
 """
 
 import math
