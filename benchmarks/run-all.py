@@ -236,15 +236,12 @@ def run_scaling(bench_dir, sweeps, jobs):
             arguments = [f"--{k}={v}" for k, v in point.items()]
             arguments += [f"--simTime={sweep['sim_s']}"] + sweep.get("extra", [])
             label = f"{sweep['name']} sweep, " + " ".join(arguments)
-            if jobs == 2:
-                with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-                    module_run = pool.submit(run_point, path, arguments)
-                    floor_run = pool.submit(run_point, path, arguments + ["--floor"])
-                    row, code, text = module_run.result()
-                    floor, floor_code, floor_text = floor_run.result()
-            else:
-                row, code, text = run_point(path, arguments)
-                floor, floor_code, floor_text = run_point(path, arguments + ["--floor"])
+            # One worker runs the module, then the floor; two run them side by side.
+            with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+                module_run = pool.submit(run_point, path, arguments)
+                floor_run = pool.submit(run_point, path, arguments + ["--floor"])
+                row, code, text = module_run.result()
+                floor, floor_code, floor_text = floor_run.result()
             if row is None or floor is None:
                 print(f"{label}: FAILED (exit {code}, floor exit {floor_code})\n{text}"
                       f"\n{floor_text}", file=sys.stderr, flush=True)
