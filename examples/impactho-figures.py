@@ -15,7 +15,8 @@ The full mode runs 4 RngRuns per point, each long enough for about 60 handovers 
 best run on a Dask cluster (--scheduler). Each point is the mean over RngRuns of a statistic
 of each run, with a 95 % Student-t interval over the runs. Writes impactho-rho.png,
 impactho-bound.png, impactho-order.png, impactho-overload.png, impactho-t99.png,
-impactho-slot.png and impactho-window.png into --out-dir, and the sweep's one table into
+impactho-slot.png and impactho-window.png into --out-dir, with impactho-points.csv (every
+point drawn: its mean, interval, RngRuns and handovers), and the sweep's one table into
 OUT_DIR/data.
 """
 
@@ -154,8 +155,10 @@ def main(argv=None):
              "mean accuracy at the window's end"),
             ("bound", bound_share(by_rho), "share of the clairvoyant bound (sum of A)")):
         fig, ax = plt.subplots(figsize=(5.6, 4))
-        plot_lines(ax, summarize(values, "rho"), "rho", order=schedulers + [FULL_CACHE],
-                   labels=LABELS)
+        summary = summarize(values, "rho")
+        run.keep_points("impactho-" + name, summary, "rho", frame=by_rho,
+                        metric="policy_accuracy")
+        plot_lines(ax, summary, "rho", order=schedulers + [FULL_CACHE], labels=LABELS)
         ax.set_ylim(0, 1.05)
         ax.set_xlabel("handover arrival rate rho (1/s)")
         ax.set_ylabel(ylabel)
@@ -175,6 +178,8 @@ def main(argv=None):
     fig, ax = plt.subplots(figsize=(5.6, 4))
     summary = summarize(per_run(ablation, "rho", "policy_accuracy", "mean", by="order"), "rho",
                         by="order")
+    run.keep_points("impactho-order", summary, "rho", by="order", frame=ablation,
+                    metric="policy_accuracy")
     for order, colour, marker in (("importance", line_styles("impactho")[0], "o"),
                                   ("random", "tab:gray", "x")):
         part = summary[summary["order"] == order].sort_values("rho")
@@ -199,6 +204,8 @@ def main(argv=None):
     starved = per_run(over, "overload", "policy_accuracy",
                       lambda s: float((s < STARVED_BELOW).sum()))
     counted = summarize(starved, "overload")
+    run.keep_points("impactho-overload", counted, "overload", frame=over,
+                    metric="policy_accuracy")
     fig, ax = plt.subplots(figsize=(5.6, 4))
     shown = [o for o in OVERLOADS if o in set(counted["overload"])]
     rows = [counted[counted["overload"] == o].iloc[0] for o in shown]
@@ -223,9 +230,10 @@ def main(argv=None):
     t99["context"] = t99["context_tokens"].astype(float).map(lambda c: 2.0 ** math.floor(
         math.log2(c)))
     fig, ax = plt.subplots(figsize=(5.6, 4))
-    medians = per_run(t99, "context", "policy_time_to_99_s", "median")
-    plot_lines(ax, summarize(medians, "context"), "context", order=schedulers, labels=LABELS,
-               scale=1e3)
+    medians = summarize(per_run(t99, "context", "policy_time_to_99_s", "median"), "context")
+    run.keep_points("impactho-t99", medians, "context", frame=t99,
+                    metric="policy_time_to_99_s")
+    plot_lines(ax, medians, "context", order=schedulers, labels=LABELS, scale=1e3)
     ax.set_xscale("log", base=2)
     ticks = sorted(set(t99["context"]))
     ax.set_xticks(ticks)
@@ -247,6 +255,8 @@ def main(argv=None):
         part["x"] = part[swept].astype(str).map(x_of)
         fig, ax = plt.subplots(figsize=(5.6, 4))
         accuracy = summarize(per_run(part, "x", "policy_accuracy", "mean"), "x")
+        run.keep_points("impactho-" + swept, accuracy, "x", frame=part,
+                        metric="policy_accuracy")
         plot_lines(ax, accuracy, "x", order=schedulers, labels=LABELS)
         # Accuracy lies in [0, 1]; an interval of a few runs may reach past it.
         ax.set_ylim(0, 1)
@@ -257,6 +267,7 @@ def main(argv=None):
         ax.legend(fontsize=7)
         run.save(fig, "impactho-" + swept)
         plt.close(fig)
+    run.save_points("impactho-points")
     return run.finish()
 
 

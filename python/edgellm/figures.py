@@ -9,6 +9,7 @@ over those runs: the runs are independent draws, the handovers within a run are 
 
 import argparse
 import math
+import numbers
 import os
 import sys
 
@@ -170,6 +171,7 @@ class FigureRun:
                              % (args.out_dir, self.data_dir, e.strerror)) from None
         self.failures = []
         self.written = []
+        self.points = []
 
     def runs_or(self, full_default):
         """The RngRuns of a sweep whose full mode has its own default: --runs, else 2 in the
@@ -203,6 +205,40 @@ class FigureRun:
         path = os.path.join(self.args.out_dir, name + ".png")
         fig.tight_layout()
         fig.savefig(path, dpi=110)
+        self.written.append(path)
+        print("wrote %s" % path)
+
+    def keep_points(self, figure, summary, x, by="scheme", frame=None, metric=None):
+        """Keep a figure's points, ``summarize``'s table, for ``save_points``. Given the
+        sweep's ``frame`` and the ``metric`` the points were made of, each point also counts
+        the rows of its runs that have the metric (for a per-handover metric, its handovers);
+        without them that count is left empty."""
+        import pandas
+
+        rows = pandas.DataFrame({"figure": figure, "series": summary[by],
+                                 "x": ["%g" % v if isinstance(v, numbers.Number) else str(v)
+                                       for v in summary[x]],
+                                 "mean": summary["mean"],
+                                 "ci_low": summary["mean"] - summary["half"],
+                                 "ci_high": summary["mean"] + summary["half"],
+                                 "runs": summary["n"]})
+        if frame is not None:
+            counts = frame.dropna(subset=[metric]).groupby([by, x]).size()
+            rows["samples"] = [int(counts.get((s, p), 0)) for s, p in zip(summary[by],
+                                                                          summary[x])]
+        self.points.append(rows)
+
+    def save_points(self, name):
+        """Write every kept point as OUT_DIR/NAME.csv: figure, series, x, mean, ci_low and
+        ci_high (the Student-t interval; empty for one run), runs and samples."""
+        import pandas
+
+        path = os.path.join(self.args.out_dir, name + ".csv")
+        table = pandas.concat(self.points, ignore_index=True)
+        if "samples" not in table.columns:
+            table["samples"] = float("nan")
+        table["samples"] = table["samples"].astype("Int64")
+        table.to_csv(path, index=False, float_format="%.4f")
         self.written.append(path)
         print("wrote %s" % path)
 
