@@ -226,7 +226,8 @@ def main(argv=None):
     t99 = select(frame, rho=rho_t, slot=BASE["slot"], window="0ms", order="importance",
                  overload=BASE["overload"])
     # A handover's context is its prompt (4K, 8K or 16K tokens) and what it generated before:
-    # each goes to its prompt's power of two.
+    # each goes to its prompt's power of two. A UE whose session had ended has none.
+    t99 = t99[t99["context_tokens"] > 0].copy()
     t99["context"] = t99["context_tokens"].astype(float).map(lambda c: 2.0 ** math.floor(
         math.log2(c)))
     fig, ax = plt.subplots(figsize=(5.6, 4))
