@@ -58,6 +58,7 @@ struct Flags
     std::string modes{"Separate,Mixed"};
     uint32_t ues{4};
     double windowMarginMs{0};
+    double windowLimitMs{1500};
     uint32_t runs{2};
     uint32_t promptMin{500};
     uint32_t promptMax{1500};
@@ -68,6 +69,7 @@ struct Flags
     uint32_t streamStep{1};
     uint32_t tokensAfter{40};
     std::string ran{"lte"};
+    std::string ablation{"none"};
 };
 
 /// A model: its compute preset and KV profile.
@@ -100,9 +102,21 @@ Check(const Flags& f,
         e << "--study = " << f.study << " is invalid; allowed: sweep, concurrency or grid";
         return e.str();
     }
+    if (f.ablation != "none" && f.ablation != "no-recompute" && f.ablation != "no-streaming" &&
+        f.ablation != "both")
+    {
+        e << "--ablation = " << f.ablation
+          << " is invalid; allowed: none, no-recompute, no-streaming or both";
+        return e.str();
+    }
     if (!(f.windowMarginMs >= 0 && f.windowMarginMs <= 60000))
     {
         e << "--windowMargin = " << f.windowMarginMs << " is invalid; allowed: [0, 60000] ms";
+        return e.str();
+    }
+    if (!(f.windowLimitMs >= 0 && f.windowLimitMs <= 60000))
+    {
+        e << "--windowLimit = " << f.windowLimitMs << " is invalid; allowed: [0, 60000] ms";
         return e.str();
     }
     if (f.ues < 1 || f.ues > 16)
@@ -270,6 +284,11 @@ main(int argc, char* argv[])
                  "Pallas's WindowMargin, ms, [0, 60000]: lead for a predictor whose times are "
                  "late (the trajectory predictor's are, against a planned crossing)",
                  f.windowMarginMs);
+    cmd.AddValue("windowLimit",
+                 "Pallas's WindowLimit, ms, [0, 60000]: the longest prefetch window (sending "
+                 "the whole context ahead, --ablation=no-recompute, needs its bytes' time on "
+                 "the link)",
+                 f.windowLimitMs);
     cmd.AddValue("ks", "concurrency: handovers to one target, a list of integers in [1, 8]", f.ks);
     cmd.AddValue("residents",
                  "concurrency: resident decoding users per cell, a list of integers in [0, 16]",
@@ -298,6 +317,12 @@ main(int argc, char* argv[])
                  f.streamStep);
     cmd.AddValue("tokensAfter", "tokens each session generates after its handover", f.tokensAfter);
     cmd.AddValue("ran", "the radio access network: lte, or nr (with 5G-LENA)", f.ran);
+    cmd.AddValue("ablation",
+                 "Pallas's ablations, run after pallas as schemes of their own: none, "
+                 "no-recompute (pallas-no-recompute: the whole context streamed, nothing "
+                 "prefilled at the target), no-streaming (pallas-no-streaming: the suffix sent "
+                 "only at the handover) or both",
+                 f.ablation);
     std::string outDir;
     bool quiet = false;
     cmd.AddValue("outDir",
@@ -317,6 +342,7 @@ main(int argc, char* argv[])
              {"tokensAfter", true, "an integer in [1, 100000]", 1, 100000},
              {"ues", true, "an integer in [1, 16]", 1, 16},
              {"windowMargin", false, "[0, 60000] ms", 0, 60000},
+             {"windowLimit", false, "[0, 60000] ms", 0, 60000},
              {"predictorLag", false, "[-10000, 10000] ms", -10000, 10000},
              {"streamStep", true, "an integer in [1, 16]", 1, 16}},
             {"quiet"},
@@ -347,6 +373,21 @@ main(int argc, char* argv[])
     std::vector<uint32_t> residentCounts;
     std::vector<std::string> modes;
     std::string error = Check(f, rates, ks, residentCounts, modes);
+    if (error.empty() && f.ablation != "none")
+    {
+        // After pallas (or last), each ablation not already asked for by --scheme.
+        auto at = std::find(schemes.begin(), schemes.end(), "pallas");
+        at = at == schemes.end() ? schemes.end() : at + 1;
+        for (const std::string name : {"no-recompute", "no-streaming"})
+        {
+            const std::string added = "pallas-" + name;
+            if ((f.ablation == name || f.ablation == "both") &&
+                std::find(schemes.begin(), schemes.end(), added) == schemes.end())
+            {
+                at = schemes.insert(at, added) + 1;
+            }
+        }
+    }
     if (error.empty() && !outDir.empty())
     {
         error = edgellm::PrepareOutDir("outDir", outDir);
@@ -395,6 +436,7 @@ main(int argc, char* argv[])
         c.streamStepTokens = f.streamStep;
         c.ran = f.ran;
         c.windowMargin = MilliSeconds(f.windowMarginMs);
+        c.windowLimit = MilliSeconds(f.windowLimitMs);
         c.showProgress = !quiet;
         // Full-Copy of the longest prompt at this rate, with room to decode after it.
         const double fullCopyS = 8.0 * f.promptMax *
@@ -615,6 +657,8 @@ main(int argc, char* argv[])
                                {"streamStep", std::to_string(f.streamStep)},
                                {"predictorLagMs", std::to_string(f.predictorLagMs)},
                                {"windowMarginMs", std::to_string(f.windowMarginMs)},
+                               {"windowLimitMs", std::to_string(f.windowLimitMs)},
+                               {"ablation", f.ablation},
                                {"tokensAfter", std::to_string(f.tokensAfter)},
                                {"scheme", scheme.GetValue()},
                                {"outDir", outDir}};

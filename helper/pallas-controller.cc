@@ -183,8 +183,13 @@ PallasController::OnPrediction(uint64_t imsi,
             source->second->GetEngine()->HasSession(imsi))
         {
             const uint64_t context = source->second->GetEngine()->GetContextTokens(imsi);
-            p.prefillS = dest->second->GetEngine()->GetLlmComputeModel().PrefillTime(
-                PallasScheduler::SplitPoint(context));
+            // Pallas's own prefix when it schedules (none without recompute), else its split.
+            Ptr<PallasScheduler> pallas = DynamicCast<PallasScheduler>(m_scheduler);
+            const uint64_t prefix =
+                pallas ? pallas->PrefixFor(context) : PallasScheduler::SplitPoint(context);
+            p.prefillS = prefix > 0
+                             ? dest->second->GetEngine()->GetLlmComputeModel().PrefillTime(prefix)
+                             : 0;
         }
     }
     view.queuedAhead = Seconds(QueuedAhead(imsi, prediction.targetCell, expected.GetSeconds()));

@@ -154,6 +154,10 @@ struct SessionPlan
     /// A prepared plan: the source decodes on until the handover, and the blocks it fills go
     /// to the target as they are made (an open transfer, sealed at the handover)
     bool keepDecoding{false};
+    /// With keepDecoding: false holds the open transfer's tail, from the context at the
+    /// prepare on, for the seal, so none of it crosses before the handover (Pallas without
+    /// streaming)
+    bool streamOpen{true};
 };
 
 /**

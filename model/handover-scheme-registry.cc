@@ -33,6 +33,9 @@ Aliases()
          {{"SchemeName", "impact-full"}, {"RecordAccuracy", "true"}}},
         {"pallas-full-copy", "ns3::CacheHandoverScheduler", {{"SchemeName", "pallas-full-copy"}}},
         {"pallas-recompute", "ns3::TokenHandoverScheduler", {{"SchemeName", "pallas-recompute"}}},
+        // Pallas's ablations name themselves after their Ablation.
+        {"pallas-no-recompute", "ns3::PallasScheduler", {{"Ablation", "no-recompute"}}},
+        {"pallas-no-streaming", "ns3::PallasScheduler", {{"Ablation", "no-streaming"}}},
     };
     return aliases;
 }

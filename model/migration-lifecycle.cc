@@ -165,7 +165,9 @@ MigrationLifecycle::Start(uint64_t imsi,
         // An open transfer holds whole blocks of its growing tail; the rest goes later, by
         // appends and with the seal.
         const bool tail = open && i + 1 == plan.transfer.size();
-        r.end = std::min(r.end, tail ? context / settings.openStep * settings.openStep : units);
+        const uint64_t streamed =
+            plan.streamOpen ? context / settings.openStep * settings.openStep : 0;
+        r.end = std::min(r.end, tail ? streamed : units);
         if (r.first < r.end)
         {
             transfer.push_back(r);
@@ -659,6 +661,10 @@ MigrationLifecycle::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t inde
         // move, and what was prepared is waste.
         End(imsi, Migration::CANCELLED, false);
         return;
+    }
+    if (!m.plan.streamOpen)
+    {
+        return; // the tail waits for the seal
     }
     const uint64_t context = m_host->PortOf(cellId)->GetContextTokens(imsi);
     const uint64_t full = context / m.openStep * m.openStep;

@@ -5,11 +5,14 @@
 #include "pallas-scheduler.h"
 
 #include "ctho-family-scheduler.h"
+#include "enum-accessor.h"
 #include "explaining-checker.h"
+#include "explaining-enum-checker.h"
 #include "kv-cache-profile.h"
 
 #include "ns3/boolean.h"
 #include "ns3/double.h"
+#include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/uinteger.h"
 
@@ -110,6 +113,18 @@ PallasScheduler::GetTypeId()
                 BooleanValue(true),
                 MakeBooleanAccessor(&PallasScheduler::m_onlineGrouping),
                 edgellm::MakeExplainingBooleanChecker("ns3::PallasScheduler::OnlineGrouping"))
+            .AddAttribute("Ablation",
+                          "Which part of Pallas is switched off: none, no-recompute (the whole "
+                          "context streamed, nothing prefilled at the target) or no-streaming "
+                          "(the suffix sent only at the handover). The scheme's name follows "
+                          "it: pallas, pallas-no-recompute or pallas-no-streaming.",
+                          EnumValue(PallasScheduler::NONE),
+                          edgellm::MakeEnumMemberAccessor(&PallasScheduler::m_ablation),
+                          edgellm::MakeExplainingEnumChecker<Ablation>(
+                              "ns3::PallasScheduler::Ablation",
+                              {{PallasScheduler::NONE, "none"},
+                               {PallasScheduler::NO_RECOMPUTE, "no-recompute"},
+                               {PallasScheduler::NO_STREAMING, "no-streaming"}}))
             .AddTraceSource("Window",
                             "The window loop chose a window T_w, with the SIT its model "
                             "predicts.",
@@ -119,7 +134,8 @@ PallasScheduler::GetTypeId()
 }
 
 PallasScheduler::PallasScheduler()
-    : m_window(Time(-1))
+    : m_ablation(NONE),
+      m_window(Time(-1))
 {
 }
 
@@ -128,6 +144,15 @@ PallasScheduler::~PallasScheduler() = default;
 std::string
 PallasScheduler::GetSchemeName() const
 {
+    switch (m_ablation)
+    {
+    case NO_RECOMPUTE:
+        return "pallas-no-recompute";
+    case NO_STREAMING:
+        return "pallas-no-streaming";
+    case NONE:
+        break;
+    }
     return "pallas";
 }
 
@@ -200,6 +225,12 @@ PallasScheduler::GetReactivePlans() const
     return m_reactive;
 }
 
+uint64_t
+PallasScheduler::PrefixFor(uint64_t contextTokens) const
+{
+    return m_ablation == NO_RECOMPUTE ? 0 : SplitPoint(contextTokens);
+}
+
 void
 PallasScheduler::Fold(double& avg, bool& seen, double value) const
 {
@@ -249,13 +280,16 @@ PallasScheduler::ChooseWindow(double nowS)
     PallasWindowInput in;
     in.radioInterruptionS = m_radioFloor.GetSeconds();
     in.loadS = m_seenLoad ? m_load : 0;
-    in.prefixTokens = SplitPoint(static_cast<uint64_t>(std::llround(m_context)));
+    const auto context = static_cast<uint64_t>(std::llround(m_context));
+    in.prefixTokens = PrefixFor(context);
     in.prefillTokensPerSecond = m_prefill;
     in.decodeTokensPerSecond = m_decode;
     // The backhaul is averaged in KV tokens/s: one "byte" per token over 8 bit/s per token/s
     // gives the model's S_inc / B exactly.
     in.kvBytesPerToken = 1;
     in.backhaulBps = 8 * m_backhaul;
+    in.historyBytes = m_ablation == NO_RECOMPUTE ? static_cast<double>(context) : 0;
+    in.streaming = m_ablation != NO_STREAMING;
     in.alpha = m_alpha;
     in.gridStepS = m_windowStep.GetSeconds();
     in.windowLimitS = m_windowLimit.GetSeconds();
@@ -304,6 +338,12 @@ PallasScheduler::DoPlan(const HandoverPlanInput& input)
 {
     ++m_reactive;
     ObserveInput(input);
+    if (m_ablation == NO_RECOMPUTE)
+    {
+        return CtHoFamilyScheduler::PlanWithPrefix(input, [](const CtHoSolver& s) {
+            return s.Evaluate(0);
+        });
+    }
     return CtHoFamilyScheduler::PlanWithPrefix(input,
                                                [](const CtHoSolver& s) { return s.Solve(); });
 }
@@ -332,7 +372,7 @@ PallasScheduler::DoPrepare(const HandoverPlanInput& input)
                             << " free KV tokens, the session needs " << needed << "; not prepared");
         return HandoverPlan{};
     }
-    const uint64_t prefix = SplitPoint(s.contextTokens);
+    const uint64_t prefix = PrefixFor(s.contextTokens);
     HandoverPlan plan;
     plan.prefixTokens = prefix;
     SessionPlan p;
@@ -343,6 +383,7 @@ PallasScheduler::DoPrepare(const HandoverPlanInput& input)
     }
     p.transfer.push_back({prefix, TokenRange::CONTEXT_END});
     p.keepDecoding = true;
+    p.streamOpen = m_ablation != NO_STREAMING;
     plan.sessions.push_back(p);
     if (!m_windowSit.IsNegative() && m_windowChoices > 0)
     {
@@ -350,11 +391,14 @@ PallasScheduler::DoPrepare(const HandoverPlanInput& input)
     }
     ++m_prepared;
     m_preparedWindow[s.imsi] = GetWindow().GetSeconds();
-    // The target's GPU is busy with this prefix after what was queued there before.
-    double& busy = m_busyUntilS[s.targetCell];
-    busy =
-        std::max(busy,
-                 std::max(target.prefillFreeAtS, input.nowS) + target.compute.PrefillTime(prefix));
+    if (prefix > 0)
+    {
+        // The target's GPU is busy with this prefix after what was queued there before.
+        double& busy = m_busyUntilS[s.targetCell];
+        busy = std::max(busy,
+                        std::max(target.prefillFreeAtS, input.nowS) +
+                            target.compute.PrefillTime(prefix));
+    }
     return plan;
 }
 

@@ -77,11 +77,26 @@ struct PallasTelemetry
  * The backhaul rate is the rate the coordinator plans with (PlannedBackhaulRate, or the
  * link's rate), not a measured TCP goodput.
  *
+ * **Ablations** (Ablation): NO_RECOMPUTE prefills nothing at the target and streams the whole
+ * context from the prepare on (its reactive fallback sends the whole cache, ctHO's plan at
+ * L = 0), and its window model sends the history ahead of the suffix (L_hist = 0, S_0 = the
+ * context's KV). NO_STREAMING prefills the prefix as Pallas does but holds the suffix for the
+ * seal (SessionPlan::streamOpen false), and its window model sends it after the handover.
+ * Each reports its own scheme name, pallas-no-recompute or pallas-no-streaming.
+ *
  * The scheduler holds no simulator object: the loop runs on the times of its inputs.
  */
 class PallasScheduler : public HandoverScheduler
 {
   public:
+    /// Which part of Pallas is switched off.
+    enum Ablation
+    {
+        NONE,         //!< Pallas: the prefix recomputed at the target, the suffix streamed
+        NO_RECOMPUTE, //!< the whole context streamed over the backhaul, nothing recomputed
+        NO_STREAMING, //!< the prefix recomputed, the suffix sent only at the handover
+    };
+
     /**
      * \brief Get the type ID.
      * \return the object TypeId
@@ -129,6 +144,13 @@ class PallasScheduler : public HandoverScheduler
      */
     static uint64_t SplitPoint(uint64_t contextTokens);
 
+    /**
+     * \param contextTokens a session's context
+     * \return the prefix a prepare of it re-prefills at the target: SplitPoint, or 0 without
+     *         recompute (Ablation no-recompute)
+     */
+    uint64_t PrefixFor(uint64_t contextTokens) const;
+
     /// \return the averaged telemetry (fields never sampled hold their defaults)
     PallasTelemetry GetTelemetry() const;
 
@@ -175,6 +197,7 @@ class PallasScheduler : public HandoverScheduler
     Time m_windowMargin;    //!< WindowMargin
     uint32_t m_leadPeriods; //!< PrepareLeadPeriods
     bool m_onlineGrouping;  //!< OnlineGrouping
+    Ablation m_ablation;    //!< Ablation
 
     double m_context{0};        //!< averaged L_hist, tokens
     double m_decode{0};         //!< averaged r_d, tokens/s

@@ -34,6 +34,7 @@ CheckInput(const PallasWindowInput& in)
     }
     edgellm::RequirePositive("gridStepS (Delta T, s)", in.gridStepS);
     edgellm::RequireNonNegative("windowLimitS (T_limit, s)", in.windowLimitS);
+    edgellm::RequireNonNegative("historyBytes (S_0, bytes)", in.historyBytes);
 }
 
 /// K, the last grid index; throws when the grid has more than MAX_GRID_POINTS points.
@@ -118,7 +119,12 @@ PallasWindowModel::IncrementBytes(double windowS) const
 double
 PallasWindowModel::ResidualTime(double windowS) const
 {
-    return std::max(0.0, 8.0 * IncrementBytes(windowS) / m_input.backhaulBps - windowS);
+    // Streamed, the bytes cross during the window and only what the window could not carry
+    // is left at the handover; held back, all of them cross after it.
+    const double carried = m_input.streaming ? windowS : 0.0;
+    return std::max(0.0,
+                    8.0 * (m_input.historyBytes + IncrementBytes(windowS)) / m_input.backhaulBps -
+                        carried);
 }
 
 double

@@ -29,6 +29,12 @@ struct PallasWindowInput
     double alpha{0.8};                //!< alpha, the weight of T_SIT in J, in [0, 1]
     double gridStepS{0};              //!< Delta T, the step of the window grid, s, > 0
     double windowLimitS{0};           //!< T_limit, the longest window allowed, s, >= 0
+    /// S_0, bytes of KV that cross the backhaul from the window's start, ahead of the
+    /// suffix's: 0 for Pallas; the whole history's when the target recomputes none of it
+    double historyBytes{0};
+    /// whether the suffix streams during the window (Pallas) or crosses only after the
+    /// handover (the ablation without streaming)
+    bool streaming{true};
 };
 
 /**
@@ -69,7 +75,9 @@ struct PallasWindowChoice
  * At T_w before the handover the target starts loading and prefilling the stable prefix,
  * ready T_hist = T_load + L_hist / r_p later; meanwhile the source keeps decoding and streams
  * the suffix's KV, S_inc(T_w) = r_d T_w s_KV bytes, which the backhaul finishes
- * T_res(T_w) = max{0, 8 S_inc / B - T_w} after the handover. The UE waits
+ * T_res(T_w) = max{0, 8 (S_0 + S_inc) / B - T_w} after the handover, S_0 the bytes sent
+ * ahead of the suffix (0 for Pallas). Without streaming nothing crosses before the handover,
+ * and T_res(T_w) = 8 (S_0 + S_inc) / B. The UE waits
  * T_SIT(T_w) = T_0 + max{0, T_hist - T_w, T_res(T_w)}, and a window longer than T_hist ties
  * up the target for T_early(T_w) = max{0, T_w - T_hist} before it is needed. The window
  * minimises J = alpha T_SIT + (1 - alpha) T_early.
@@ -102,7 +110,8 @@ class PallasWindowModel
 
     /**
      * \param windowS T_w, s, finite and >= 0
-     * \return T_res(T_w) = max{0, 8 S_inc(T_w) / B - T_w}, s
+     * \return T_res(T_w) = max{0, 8 (S_0 + S_inc(T_w)) / B - T_w}, s; without streaming
+     *         8 (S_0 + S_inc(T_w)) / B
      */
     double ResidualTime(double windowS) const;
 

@@ -68,11 +68,21 @@ class EdgeLlmPallasTestCase : public TestCase
      * \param bytesPerToken the session's KV bytes per token
      * \param where for the messages
      */
-    void CheckTiling(const HandoverRecord& r, uint64_t bytesPerToken, const std::string& where)
+    void CheckTiling(const HandoverRecord& r,
+                     uint64_t bytesPerToken,
+                     const std::string& where,
+                     bool prefilled = true)
     {
         NS_TEST_EXPECT_MSG_GT(r.contextTokens, 0u, where << ": a context at the handover");
         NS_TEST_EXPECT_MSG_EQ(r.prefillTokens % 16, 0u, where << ": the prefix ends on a block");
-        NS_TEST_EXPECT_MSG_GT(r.prefillTokens, 0u, where << ": a prefix was prefilled");
+        if (prefilled)
+        {
+            NS_TEST_EXPECT_MSG_GT(r.prefillTokens, 0u, where << ": a prefix was prefilled");
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(r.prefillTokens, 0u, where << ": nothing was prefilled");
+        }
         // The streamed ranges, in order, from the prefix's end to the context's end.
         uint64_t at = r.prefillTokens;
         uint64_t sum = 0;
@@ -430,6 +440,69 @@ class EdgeLlmPallasTilingTestCase : public EdgeLlmPallasTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief Pallas's ablations on the tiling case's draw, counted in the records. Without
+ * recompute nothing is prefilled and the whole context crosses, streamed a token at a time
+ * from the prepare on. Without streaming the prefix is prefilled as Pallas's is, and the
+ * suffix crosses in one range at the seal: its KV arrives no sooner after the handover than
+ * the link can carry it, and the UE waits longer than with Pallas.
+ */
+class EdgeLlmPallasAblationTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasAblationTestCase()
+        : EdgeLlmPallasTestCase("Pallas without recompute streams the whole context; without "
+                                "streaming the suffix crosses after the handover")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PallasLineConfig c;
+        c.computePreset = "llama-3-8b-a6000";
+        c.kvProfile = "Llama-3-8B";
+        c.windowMargin = MilliSeconds(1500);
+        c.windowLimit = Seconds(1);
+        const uint64_t bytesPerToken = 131072; // Llama-3-8B bf16
+        const PallasLineRun pallas = RunOnce(c, "pallas");
+        const PallasLineRun whole = RunOnce(c, "pallas-no-recompute");
+        const PallasLineRun held = RunOnce(c, "pallas-no-streaming");
+        const HandoverRecord* p = PreparedMigration(pallas);
+        const HandoverRecord* w = PreparedMigration(whole);
+        const HandoverRecord* h = PreparedMigration(held);
+        NS_TEST_ASSERT_MSG_NE(p, nullptr, "pallas prepared its handover");
+        NS_TEST_ASSERT_MSG_NE(w, nullptr, "pallas-no-recompute prepared its handover");
+        NS_TEST_ASSERT_MSG_NE(h, nullptr, "pallas-no-streaming prepared its handover");
+        std::cout << "ablations: pallas prefix " << p->prefillTokens << " of " << p->contextTokens
+                  << ", SIT " << pallas.sitS << " s; no-recompute " << w->transferRanges.size()
+                  << " ranges of " << w->contextTokens << " tokens, SIT " << whole.sitS
+                  << " s; no-streaming prefix " << h->prefillTokens << ", suffix "
+                  << h->transferTokens << " tokens, SIT " << held.sitS << " s\n";
+        for (const PallasLineRun* run : {&pallas, &whole, &held})
+        {
+            NS_TEST_EXPECT_MSG_EQ(run->exactlyOnce, true, "every token once");
+        }
+
+        CheckTiling(*w, bytesPerToken, "no-recompute", false);
+        NS_TEST_EXPECT_MSG_GT(w->transferRanges.size(), 2u, "the context, then tokens streamed");
+
+        CheckTiling(*h, bytesPerToken, "no-streaming");
+        NS_TEST_EXPECT_MSG_EQ(h->transferRanges.size(), 1u, "one range, the seal's");
+        // Same draw, same prediction: the prefix is Pallas's split of the context then.
+        NS_TEST_EXPECT_MSG_EQ(h->prefillTokens, p->prefillTokens, "Pallas's prefix");
+        NS_TEST_EXPECT_MSG_GT(h->transferTokens, 16u, "the window's tokens wait for the seal");
+        // Sent from the handover on, the suffix needs the link for at least its bytes' time.
+        const double suffixS =
+            8.0 * static_cast<double>(h->kvBytes) / static_cast<double>(c.linkRate.GetBitRate());
+        NS_TEST_EXPECT_MSG_GT_OR_EQ((h->kvReady - h->hoStart).GetSeconds(),
+                                    suffixS,
+                                    "the suffix's KV is ready no sooner than the link carries it");
+        NS_TEST_EXPECT_MSG_GT(held.sitS, pallas.sitS, "the UE waits for the held suffix");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief Three handovers to one target 0.1 s apart, with a resident user decoding at each
  * cell, under the engine's Mixed iterations: each is prepared and committed (one prepare per
  * UE, each record a prepared migration whose prefix and suffix tile its context), and every
@@ -564,6 +637,7 @@ class EdgeLlmPallasTestSuite : public TestSuite
         AddTestCase(new EdgeLlmPallasSitTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasWrongTargetTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasTilingTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPallasAblationTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasConcurrentTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasHooksTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasA3TestCase, edgellm::TEST_QUICK);

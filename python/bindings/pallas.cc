@@ -57,7 +57,9 @@ BindPallas(py::module_& m)
                          double backhaulBps,
                          double alpha,
                          double gridStepS,
-                         double windowLimitS) {
+                         double windowLimitS,
+                         double historyBytes,
+                         bool streaming) {
                  PallasWindowInput in;
                  in.radioInterruptionS = radioInterruptionS;
                  in.loadS = loadS;
@@ -69,6 +71,8 @@ BindPallas(py::module_& m)
                  in.alpha = alpha;
                  in.gridStepS = gridStepS;
                  in.windowLimitS = windowLimitS;
+                 in.historyBytes = historyBytes;
+                 in.streaming = streaming;
                  return PallasWindowModel(in);
              }),
              py::kw_only(),
@@ -82,8 +86,11 @@ BindPallas(py::module_& m)
              py::arg("alpha") = PallasWindowInput{}.alpha,
              py::arg("grid_step_s"),
              py::arg("window_limit_s"),
+             py::arg("history_bytes") = PallasWindowInput{}.historyBytes,
+             py::arg("streaming") = PallasWindowInput{}.streaming,
              "T_0, T_load (s), L_hist (tokens), r_p, r_d (tokens/s), s_KV (bytes/token), B "
-             "(bit/s), alpha in [0, 1], Delta T and T_limit (s).")
+             "(bit/s), alpha in [0, 1], Delta T and T_limit (s); S_0 (bytes sent ahead of the "
+             "suffix) and whether the suffix streams during the window.")
         .def_readonly_static("MAX_GRID_POINTS", &PallasWindowModel::MAX_GRID_POINTS)
         .def("history_time", &PallasWindowModel::HistoryTime, "T_hist = T_load + L_hist / r_p")
         .def("increment_bytes", &PallasWindowModel::IncrementBytes, py::arg("window_s"))

@@ -230,6 +230,24 @@ def test_pallas_window_by_hand():
     assert edgellm.pallas_window_limit(0.5, 0.3) == 0.3
 
 
+def test_pallas_window_ablations_by_hand():
+    # Held back, the suffix crosses after the handover: T_res = 4 T_w, T_SIT = 0.05 +
+    # max(0.2 - T_w, 4 T_w): 0.25 at T_w = 0 and at 0.05, where J ties at 0.2; the smaller wins.
+    held = dict(PALLAS, streaming=False)
+    assert edgellm.PallasWindowModel(**held).residual_time(0.1) == approx(0.4)
+    choice = edgellm.pallas_window(**held)
+    assert choice.window_s == 0.0
+    assert choice.sit_s == approx(0.25)
+    # S_0 = 2.5e5 bytes ahead of the suffix: 8 S_0 / B = 0.2 s more on the link, so
+    # T_res(0.1) = 0.2 + 0.4 - 0.1 = 0.5, and without streaming 0.2 + 0.4 = 0.6.
+    ahead = dict(PALLAS, history_bytes=2.5e5)
+    assert edgellm.PallasWindowModel(**ahead).residual_time(0.1) == approx(0.5)
+    assert edgellm.PallasWindowModel(**dict(ahead, streaming=False)).residual_time(0.1) == \
+        approx(0.6)
+    with pytest.raises(ValueError, match=r"historyBytes \(S_0, bytes\) = -1 is invalid"):
+        edgellm.PallasWindowModel(**dict(PALLAS, history_bytes=-1.0))
+
+
 def test_backhaul_tokens_per_second_by_hand():
     # Qwen2.5-7B-Instruct: 28 layers x 4 KV heads x 128 dims x 2 (K and V) x 2 bytes = 57,344
     # bytes per token; 4.5 Gb/s is 562,500,000 bytes/s, so R = 562.5e6 / 57,344 = 9809.24.

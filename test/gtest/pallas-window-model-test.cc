@@ -13,6 +13,17 @@
 // T_limit), and the grid's minimiser is within Delta T of T*. With alpha = 1 and rho <= 1,
 // J = T_SIT is flat at T_0 from T_hist on, and the smallest such grid point wins. With
 // alpha = 0, J = T_early is 0 on [0, T_hist], and the smallest window, 0, wins.
+//
+// Without streaming nothing crosses before the handover: T_res = rho T_w, which rises from 0
+// while T_hist - T_w falls, so T_SIT is least where they meet, T_w = T_hist / (1 + rho), and
+// for alpha in (0, 1) so is J (it falls with slope -alpha before, rises after): T* =
+// min(T_hist / (1 + rho), T_limit).
+//
+// With S_0 bytes sent ahead and streaming (the ablation without recompute, L_hist = 0 and
+// T_hist = T_load), sigma = 8 S_0 / B and rho < 1: T_res = max(0, sigma - (1 - rho) T_w)
+// reaches 0 at T_a = sigma / (1 - rho). If T_hist < T_a, J falls with slope -alpha (1 - rho)
+// up to T_hist and with -alpha (1 - rho) + (1 - alpha) from there to T_a, then rises with
+// 1 - alpha: T* = T_a when alpha (1 - rho) > 1 - alpha, else T_hist.
 
 #include "invalid-message.h"
 
@@ -64,8 +75,8 @@ struct Formulas
 
     double Sit(double w) const
     {
-        const double streamed = p.decodeTokensPerSecond * w * p.kvBytesPerToken;
-        const double residual = std::max(0.0, streamed * 8.0 / p.backhaulBps - w);
+        const double bytes = p.historyBytes + p.decodeTokensPerSecond * w * p.kvBytesPerToken;
+        const double residual = std::max(0.0, bytes * 8.0 / p.backhaulBps - (p.streaming ? w : 0));
         return p.radioInterruptionS + std::max({0.0, History() - w, residual});
     }
 
@@ -162,6 +173,63 @@ TEST(PallasWindowModelTest, ChoiceAtTheDerivedMinimiser)
     EXPECT_NEAR(PallasWindowModel(capped).Choose().windowS, 0.5, 1e-12);
 }
 
+TEST(PallasWindowModelTest, WithoutStreamingByHand)
+{
+    // B = 10 Mbit/s, rho = 2.62144, T_hist = 0.7 s; the suffix waits for the handover.
+    PallasWindowInput in = Session(1e7);
+    in.streaming = false;
+    const PallasWindowModel held(in);
+    // T_w = 0.2: S_inc = 655,360 B, all of it after the handover: T_res = 0.524288 s, above
+    // T_hist - T_w = 0.5 s; T_SIT = 0.05 + 0.524288 = 0.574288 s (streamed: 0.55 s).
+    EXPECT_NEAR(held.ResidualTime(0.2), 0.524288, 1e-12);
+    EXPECT_NEAR(held.Sit(0.2), 0.574288, 1e-12);
+    EXPECT_EQ(held.Regime(0.2), PallasSitRegime::STREAM);
+    // T_w = 0: nothing to send; T_SIT = 0.05 + 0.7.
+    EXPECT_EQ(held.ResidualTime(0.0), 0.0);
+    EXPECT_NEAR(held.Sit(0.0), 0.75, 1e-12);
+    // T* = 0.7 / 3.62144 = 0.193293 s, between 0.19 and 0.20:
+    // J(0.19) = 0.8 (0.05 + max(0.51, 2.62144 * 0.19 = 0.4980736)) = 0.8 * 0.56 = 0.448;
+    // J(0.20) = 0.8 * 0.574288 = 0.4594304.
+    const PallasWindowChoice c = held.Choose();
+    EXPECT_NEAR(c.windowS, 0.19, 1e-12);
+    EXPECT_NEAR(c.sitS, 0.56, 1e-12);
+    EXPECT_NEAR(c.cost, 0.448, 1e-12);
+}
+
+TEST(PallasWindowModelTest, HistoryAheadByHand)
+{
+    // Nothing recomputed: L_hist = 0, so T_hist = T_load = 0.2 s, and the history's 1000
+    // tokens, S_0 = 131,072,000 B, go first. B = 1 Gbit/s: sigma = 1.048576 s and
+    // rho = 0.0262144.
+    PallasWindowInput in = Session(1e9);
+    in.prefixTokens = 0;
+    in.historyBytes = 1000.0 * 131072;
+    const PallasWindowModel ahead(in);
+    EXPECT_DOUBLE_EQ(ahead.HistoryTime(), 0.2);
+    // T_w = 0.5: 8 (S_0 + 1,638,400) / B = 1.0616832 s; T_res = 0.5616832 s; the prefix term
+    // is -0.3, so T_SIT = 0.6116832 s.
+    EXPECT_NEAR(ahead.ResidualTime(0.5), 0.5616832, 1e-12);
+    EXPECT_NEAR(ahead.Sit(0.5), 0.6116832, 1e-12);
+    EXPECT_EQ(ahead.Regime(0.5), PallasSitRegime::STREAM);
+    // T_a = 1.048576 / 0.9737856 = 1.076802 s; alpha (1 - rho) = 0.779 > 0.2, so T* = T_a:
+    // J(1.07) = 0.8 (0.05 + 1.048576 - 0.9737856 * 1.07) + 0.2 * 0.87 = 0.2193003;
+    // J(1.08) = 0.8 * 0.05 + 0.2 * 0.88 = 0.216, the stream done by the handover.
+    const PallasWindowChoice c = ahead.Choose();
+    EXPECT_NEAR(c.windowS, 1.08, 1e-12);
+    EXPECT_NEAR(c.sitS, 0.05, 1e-12);
+    EXPECT_NEAR(c.cost, 0.216, 1e-12);
+    EXPECT_NEAR(ahead.Cost(1.07), 0.8 * (0.05 + 1.048576 - 0.9737856 * 1.07) + 0.2 * 0.87, 1e-12);
+    // alpha = 0.2: alpha (1 - rho) = 0.1948 < 0.8, so T* = T_hist = 0.2 s:
+    // J(0.2) = 0.2 (0.05 + 1.048576 - 0.9737856 * 0.2) = 0.180763776.
+    in.alpha = 0.2;
+    const PallasWindowChoice light = PallasWindowModel(in).Choose();
+    EXPECT_NEAR(light.windowS, 0.2, 1e-12);
+    EXPECT_NEAR(light.cost, 0.180763776, 1e-12);
+    // Held back as well, the whole cache crosses after the handover: T_res = sigma + rho T_w.
+    in.streaming = false;
+    EXPECT_NEAR(PallasWindowModel(in).ResidualTime(0.5), 1.0616832, 1e-12);
+}
+
 TEST(PallasWindowModelTest, AlphaOneMinimisesSitAlone)
 {
     // rho < 1: T_SIT is T_0 from T_hist = 0.7 s on. With Delta T = 0.03 the first grid point
@@ -251,6 +319,13 @@ TEST(PallasWindowModelTest, RandomInstancesAgainstBruteForce)
             in.alpha = uniform(0.05, 0.99);
             in.gridStepS = uniform(0.005, 0.1);
             in.windowLimitS = uniform(0.0, 5.0);
+            // A third of the instances hold the suffix back, a third send a history ahead.
+            const int variant = instance % 3;
+            in.streaming = variant != 1;
+            if (variant == 2)
+            {
+                in.historyBytes = uniform(0.0, 1e8);
+            }
             const PallasWindowChoice c = PallasWindowModel(in).Choose();
             const Formulas f(in);
             const std::string where =
@@ -288,14 +363,19 @@ TEST(PallasWindowModelTest, RandomInstancesAgainstBruteForce)
                 }
             }
             const double rho = 8.0 * in.decodeTokensPerSecond * in.kvBytesPerToken / in.backhaulBps;
-            const double slope = in.alpha * std::max(1.0, std::abs(rho - 1.0)) + 1.0;
+            const double slope = in.alpha * std::max({1.0, rho, std::abs(rho - 1.0)}) + 1.0;
             EXPECT_LE(bestFine, c.cost + 1e-12) << where;
             EXPECT_LE(c.cost - bestFine, slope * in.gridStepS) << where;
             EXPECT_LE(std::abs(c.windowS - atFine), in.gridStepS + fine) << where;
 
-            // And the derived minimiser T* = min(T_hist / max(1, rho), T_limit).
-            const double derived = std::min(f.History() / std::max(1.0, rho), in.windowLimitS);
-            EXPECT_LE(std::abs(c.windowS - derived), in.gridStepS + 1e-9) << where;
+            // And the derived minimiser: T* = min(T_hist / max(1, rho), T_limit) streamed,
+            // min(T_hist / (1 + rho), T_limit) held back.
+            if (variant < 2)
+            {
+                const double meet = in.streaming ? std::max(1.0, rho) : 1.0 + rho;
+                const double derived = std::min(f.History() / meet, in.windowLimitS);
+                EXPECT_LE(std::abs(c.windowS - derived), in.gridStepS + 1e-9) << where;
+            }
         }
     }
 }
@@ -338,6 +418,11 @@ TEST(PallasWindowModelTest, BadInputsNameTheField)
                 HasSubstr("gridStepS (Delta T, s) = 0 is invalid; allowed: a finite number > 0"));
     EXPECT_THAT(refused([](auto& in) { in.windowLimitS = -1.0; }),
                 HasSubstr("windowLimitS (T_limit, s) = -1"));
+    EXPECT_THAT(refused([](auto& in) { in.historyBytes = -1.0; }),
+                HasSubstr("historyBytes (S_0, bytes) = -1 is invalid; allowed: a finite number "
+                          ">= 0"));
+    EXPECT_THAT(refused([](auto& in) { in.historyBytes = NAN; }),
+                HasSubstr("historyBytes (S_0, bytes) = nan"));
     // 1 / 1e-7 + 1 points, one too many.
     EXPECT_THAT(refused([](auto& in) {
                     in.gridStepS = 1e-7;
