@@ -351,6 +351,11 @@ ImpactHoScheduler::Allocate(const std::vector<Member>& members, double capacityB
         }
         return SolveImpactWaterFilling(in);
     };
+    // S_i [y0 - x_i]^+: the bits session i still needs to reach the curve's inflection.
+    auto needBits = [&](std::size_t i) {
+        const double x = std::min(1.0, std::max(0.0, members[i].sentFraction));
+        return members[i].cacheBits * std::max(0.0, curve.inflection - x);
+    };
     std::vector<std::size_t> all(members.size());
     for (std::size_t i = 0; i < all.size(); ++i)
     {
@@ -371,8 +376,7 @@ ImpactHoScheduler::Allocate(const std::vector<Member>& members, double capacityB
         std::vector<std::pair<double, std::size_t>> needs;
         for (std::size_t i = 0; i < members.size(); ++i)
         {
-            const double x = std::min(1.0, std::max(0.0, members[i].sentFraction));
-            needs.emplace_back(members[i].cacheBits * std::max(0.0, curve.inflection - x), i);
+            needs.emplace_back(needBits(i), i);
         }
         std::stable_sort(needs.begin(), needs.end(), [](const auto& l, const auto& r) {
             return l.first < r.first;
@@ -408,8 +412,7 @@ ImpactHoScheduler::Allocate(const std::vector<Member>& members, double capacityB
         const double scale = capacityBps / result.minimumCapacityBps;
         for (std::size_t i = 0; i < members.size(); ++i)
         {
-            const double x = std::min(1.0, std::max(0.0, members[i].sentFraction));
-            rates[i] = scale * members[i].cacheBits * std::max(0.0, curve.inflection - x) / slotS;
+            rates[i] = scale * needBits(i) / slotS;
         }
         mode = "no-admission";
     }
