@@ -203,6 +203,13 @@ HandoverScheduler::CheckPlan(const HandoverPlanInput& input,
                    "unit is TOKEN and its last range ends at TokenRange::CONTEXT_END";
             return why.str();
         }
+        if (!p.streamOpen && !p.keepDecoding)
+        {
+            why << who << ": imsi " << p.imsi
+                << ": SessionPlan::streamOpen = false holds an open transfer's tail, and only a "
+                   "plan that keeps decoding (keepDecoding) has one";
+            return why.str();
+        }
         const uint64_t context = view->contextTokens;
         const std::vector<TokenRange> prefill = Resolve(p.prefill, context);
         // A token's KV depends on every token before it, so only a prefix can be re-prefilled.

@@ -203,6 +203,11 @@ TEST(HandoverSchedulerTest, CheckPlanRefusesGapsOverlapsAndNonPrefixPrefills)
     weight.sessions[0].weight = 0;
     EXPECT_NE(HandoverScheduler::CheckPlan(in, weight, "t").find("SessionPlan::weight = 0"),
               std::string::npos);
+    // Only an open transfer has a tail to hold for the seal.
+    HandoverPlan held = plan;
+    held.sessions[0].streamOpen = false;
+    EXPECT_NE(HandoverScheduler::CheckPlan(in, held, "t").find("SessionPlan::streamOpen = false"),
+              std::string::npos);
     // A partial plan is allowed when it resumes at a deadline: what arrives is what it gets.
     HandoverPlan partial = gap;
     partial.sessions[0].resume = SessionPlan::AT_DEADLINE;
