@@ -113,6 +113,17 @@ class EdgeLlmPallasTestCase : public TestCase
         NS_TEST_EXPECT_MSG_EQ(cover, r.contextTokens, where << ": the whole suffix arrived");
     }
 
+    /// \return a line of Llama-3-8B whose handover is prepared 1.5 s early or more
+    static PallasLineConfig LlamaPrepared()
+    {
+        PallasLineConfig c;
+        c.computePreset = "llama-3-8b-a6000";
+        c.kvProfile = "Llama-3-8B";
+        c.windowMargin = MilliSeconds(1500);
+        c.windowLimit = Seconds(1);
+        return c;
+    }
+
   private:
     void DoTeardown() override
     {
@@ -400,11 +411,7 @@ class EdgeLlmPallasTilingTestCase : public EdgeLlmPallasTestCase
   private:
     void DoRun() override
     {
-        PallasLineConfig c;
-        c.computePreset = "llama-3-8b-a6000";
-        c.kvProfile = "Llama-3-8B";
-        c.windowMargin = MilliSeconds(1500);
-        c.windowLimit = Seconds(1);
+        PallasLineConfig c = LlamaPrepared();
         double sit[2] = {0, 0};
         for (const uint32_t step : {1U, 16U})
         {
@@ -458,11 +465,7 @@ class EdgeLlmPallasAblationTestCase : public EdgeLlmPallasTestCase
   private:
     void DoRun() override
     {
-        PallasLineConfig c;
-        c.computePreset = "llama-3-8b-a6000";
-        c.kvProfile = "Llama-3-8B";
-        c.windowMargin = MilliSeconds(1500);
-        c.windowLimit = Seconds(1);
+        PallasLineConfig c = LlamaPrepared();
         const uint64_t bytesPerToken = 131072; // Llama-3-8B bf16
         const PallasLineRun pallas = RunOnce(c, "pallas");
         const PallasLineRun whole = RunOnce(c, "pallas-no-recompute");
