@@ -63,9 +63,13 @@ struct Flags
     uint32_t promptMin{500};
     uint32_t promptMax{1500};
     std::string model{"qwen3-32b"};
-    std::string predictor{"oracle"};
-    std::string trigger{"planned"};
+    std::string predictor{"trajectory"};
+    std::string trigger{"a3"};
     double predictorLagMs{0};
+    uint32_t calibrationRuns{5};
+    double positionNoiseM{4.9};
+    double speedNoiseMps{0};
+    double headingNoiseDeg{0};
     uint32_t streamStep{1};
     uint32_t tokensAfter{40};
     std::string ran{"lte"};
@@ -205,10 +209,22 @@ Check(const Flags& f,
     {
         e << "--trigger = " << f.trigger << " is invalid; allowed: planned or a3";
     }
-    else if (f.trigger == "a3" && f.predictor == "oracle")
+    else if (f.calibrationRuns > 100)
     {
-        e << "--predictor = oracle is invalid with --trigger=a3; allowed: trajectory (the "
-             "oracle is told the planned handovers, which A3 does not make)";
+        e << "--calibrationRuns = " << f.calibrationRuns
+          << " is invalid; allowed: an integer in [0, 100]";
+    }
+    else if (!(f.positionNoiseM >= 0 && f.positionNoiseM <= 1000))
+    {
+        e << "--positionNoise = " << f.positionNoiseM << " is invalid; allowed: [0, 1000] m";
+    }
+    else if (!(f.speedNoiseMps >= 0 && f.speedNoiseMps <= 100))
+    {
+        e << "--speedNoise = " << f.speedNoiseMps << " is invalid; allowed: [0, 100] m/s";
+    }
+    else if (!(f.headingNoiseDeg >= 0 && f.headingNoiseDeg <= 180))
+    {
+        e << "--headingNoise = " << f.headingNoiseDeg << " is invalid; allowed: [0, 180] degrees";
     }
     else if (f.tokensAfter < 1 || f.tokensAfter > 100000)
     {
@@ -301,16 +317,32 @@ main(int argc, char* argv[])
     cmd.AddValue("promptMax", "longest prompt drawn, tokens", f.promptMax);
     cmd.AddValue("model", "llama-3-8b, qwen3-14b or qwen3-32b (AWQ), on an RTX A6000", f.model);
     cmd.AddValue("predictor",
-                 "oracle (the handovers known in advance) or trajectory (constant velocity and "
-                 "heading)",
+                 "trajectory (constant velocity and heading, from noisy positions) or oracle "
+                 "(told each draw's handovers: the planned ones, or those A3 made in a run "
+                 "before; with trajectory it is the bound row, pallas (oracle bound))",
                  f.predictor);
     cmd.AddValue("trigger",
-                 "planned (each handover requested at its crossing, as the oracle is told) or "
-                 "a3 (the RAN's A3 rule, from measurements)",
+                 "a3 (the RAN's A3 rule, from measurements) or planned (each handover "
+                 "requested at its crossing)",
                  f.trigger);
     cmd.AddValue("predictorLag",
-                 "the predictor's Lag, ms, [-10000, 10000]: added to each predicted time",
+                 "the trajectory predictor's Lag, ms, [-10000, 10000]: added to each "
+                 "predicted time; given, it is not trained (--calibrationRuns)",
                  f.predictorLagMs);
+    cmd.AddValue("calibrationRuns",
+                 "RngRuns the trajectory predictor's Lag is trained on before each study, "
+                 "[0, 100], from RngRun + 1000 (never the study's own); 0: --predictorLag",
+                 f.calibrationRuns);
+    cmd.AddValue("positionNoise",
+                 "the trajectory predictor's position error, m, [0, 1000]: N(0, s^2) on x and "
+                 "y, per prediction (4.9: a smartphone's GPS under open sky)",
+                 f.positionNoiseM);
+    cmd.AddValue("speedNoise",
+                 "the trajectory predictor's speed error, m/s, [0, 100]",
+                 f.speedNoiseMps);
+    cmd.AddValue("headingNoise",
+                 "the trajectory predictor's heading error, degrees, [0, 180]",
+                 f.headingNoiseDeg);
     cmd.AddValue("streamStep",
                  "tokens Pallas streams at a time as the source makes them, [1, 16]: 16 (a "
                  "block) leaves the last partial block for the handover, 1 none",
@@ -344,6 +376,10 @@ main(int argc, char* argv[])
              {"windowMargin", false, "[0, 60000] ms", 0, 60000},
              {"windowLimit", false, "[0, 60000] ms", 0, 60000},
              {"predictorLag", false, "[-10000, 10000] ms", -10000, 10000},
+             {"calibrationRuns", true, "an integer in [0, 100]", 0, 100},
+             {"positionNoise", false, "[0, 1000] m", 0, 1000},
+             {"speedNoise", false, "[0, 100] m/s", 0, 100},
+             {"headingNoise", false, "[0, 180] degrees", 0, 180},
              {"streamStep", true, "an integer in [1, 16]", 1, 16}},
             {"quiet"},
             argc,
@@ -373,6 +409,30 @@ main(int argc, char* argv[])
     std::vector<uint32_t> residentCounts;
     std::vector<std::string> modes;
     std::string error = Check(f, rates, ks, residentCounts, modes);
+    // A lag given is used as given; else it is trained (a trajectory predictor only).
+    const bool lagGiven = edgellm::IsFlagGiven("predictorLag", argc, argv);
+    if (error.empty() && lagGiven && f.calibrationRuns > 0 &&
+        edgellm::IsFlagGiven("calibrationRuns", argc, argv))
+    {
+        error = "--calibrationRuns = " + std::to_string(f.calibrationRuns) +
+                " is invalid with --predictorLag; allowed: 0 (the lag given is used)";
+    }
+    if (error.empty())
+    {
+        // The flags set these attributes on the objects they make, over any default given.
+        error = edgellm::CheckFlagAttributes(
+            {{"predictorLag", "ns3::HandoverPredictor::Lag"},
+             {"positionNoise", "ns3::TrajectoryHandoverPredictor::PositionNoise"},
+             {"speedNoise", "ns3::TrajectoryHandoverPredictor::SpeedNoise"},
+             {"headingNoise", "ns3::TrajectoryHandoverPredictor::HeadingNoise"},
+             {"windowMargin", "ns3::PallasScheduler::WindowMargin"},
+             {"windowLimit", "ns3::PallasScheduler::WindowLimit"},
+             {"streamStep", "ns3::HandoverCoordinator::OpenTransferStep"}},
+            argc,
+            argv);
+    }
+    const uint32_t calibrationRuns =
+        lagGiven || f.predictor != "trajectory" ? 0 : f.calibrationRuns;
     if (error.empty() && f.ablation != "none")
     {
         // After pallas (or last), each ablation not already asked for by --scheme.
@@ -406,10 +466,38 @@ main(int argc, char* argv[])
                                              : "repeated handovers on a grid")
               << ": " << f.model << " (" << model.compute << "), prompts " << f.promptMin << " to "
               << f.promptMax << " tokens, " << f.runs << " RngRun(s) from "
-              << RngSeedManager::GetRun() << ", predictor " << f.predictor
-              << (f.predictorLagMs != 0 ? " (lag " + edgellm::FormatValue(f.predictorLagMs) + " ms)"
-                                        : std::string())
-              << ", " << f.trigger << " handovers, over " << (f.ran == "nr" ? "NR" : "LTE") << "\n";
+              << RngSeedManager::GetRun() << ", " << f.trigger << " handovers, predictor "
+              << f.predictor;
+    if (f.predictor == "trajectory")
+    {
+        std::cout << " (position noise " << edgellm::FormatValue(f.positionNoiseM) << " m";
+        if (f.speedNoiseMps > 0 || f.headingNoiseDeg > 0)
+        {
+            std::cout << ", speed " << edgellm::FormatValue(f.speedNoiseMps) << " m/s, heading "
+                      << edgellm::FormatValue(f.headingNoiseDeg) << " deg";
+        }
+        std::cout << "; lag "
+                  << (calibrationRuns > 0
+                          ? "trained on " + std::to_string(calibrationRuns) + " RngRuns from " +
+                                std::to_string(RngSeedManager::GetRun() + 1000)
+                          : edgellm::FormatValue(f.predictorLagMs) + " ms")
+                  << ")";
+    }
+    else
+    {
+        std::cout << (f.trigger == "a3" ? " (told the handovers A3 made in a run of each draw "
+                                          "before)"
+                                        : " (told the planned handovers)");
+    }
+    std::cout << ", over " << (f.ran == "nr" ? "NR" : "LTE") << "\n";
+    if (f.predictor == "trajectory" &&
+        std::find(schemes.begin(), schemes.end(), "pallas") != schemes.end())
+    {
+        std::cout << "pallas (oracle bound): pallas with the oracle, told the handovers of each "
+                     "draw as the RAN "
+                  << (f.trigger == "a3" ? "made them in the first scheme's run" : "planned them")
+                  << ": the bound\n";
+    }
 
     // The points of the study: (label, subdirectory, configuration).
     struct Spec
@@ -433,6 +521,9 @@ main(int argc, char* argv[])
         c.predictor = f.predictor;
         c.trigger = f.trigger;
         c.predictorLag = MilliSeconds(f.predictorLagMs);
+        c.positionNoiseM = f.positionNoiseM;
+        c.speedNoiseMps = f.speedNoiseMps;
+        c.headingNoiseDeg = f.headingNoiseDeg;
         c.streamStepTokens = f.streamStep;
         c.ran = f.ran;
         c.windowMargin = MilliSeconds(f.windowMarginMs);
@@ -505,23 +596,100 @@ main(int argc, char* argv[])
     // The runs start at the command line's RngRun, so that campaign tools (SEM, the edgellm
     // sweeps) that give each process its own RngRun get distinct draws.
     const uint64_t firstRun = RngSeedManager::GetRun();
+    const std::string bound = "pallas (oracle bound)";
+    const bool withBound = f.predictor == "trajectory" &&
+                           std::find(schemes.begin(), schemes.end(), "pallas") != schemes.end();
+    // The trained lag by the geometry it was trained on (residents and modes do not move it).
+    std::map<std::string, PallasLagCalibration> lags;
+    for (Spec& spec : specs)
+    {
+        if (calibrationRuns > 0)
+        {
+            std::ostringstream key;
+            key << spec.config.spacingM << "/" << spec.config.crossing.GetNanoSeconds() << "/"
+                << spec.config.ues << "/" << spec.config.gridSide;
+            if (lags.count(key.str()) == 0)
+            {
+                PallasLineConfig trained = spec.config;
+                trained.residentsPerCell = 0;
+                lags[key.str()] = PallasLineExperiment(trained).CalibrateLag(firstRun + 1000,
+                                                                             calibrationRuns,
+                                                                             "pallas-recompute");
+                RngSeedManager::SetRun(firstRun);
+            }
+            const PallasLagCalibration& lag = lags.at(key.str());
+            spec.config.predictorLag = lag.lag;
+            std::cout << std::defaultfloat << "\n"
+                      << spec.label << ": predictor lag "
+                      << Ms(static_cast<double>(lag.lag.GetNanoSeconds()) * 1e-9)
+                      << " ms, trained on RngRuns " << firstRun + 1000 << " to "
+                      << firstRun + 1000 + calibrationRuns - 1 << " in " << lag.rounds
+                      << " round(s): median time error then " << Ms(lag.residualS) << " ms over "
+                      << lag.handovers << " handovers";
+            if (!lag.converged)
+            {
+                std::cout << " (not within 1 ms: the training stopped there)";
+                std::cerr << "note: the predictor's lag for " << spec.label
+                          << " did not converge; its median time error on the training runs is "
+                          << Ms(lag.residualS) << " ms\n";
+            }
+            std::cout << "\n";
+        }
+    }
     for (const Spec& spec : specs)
     {
         const PallasLineExperiment experiment(spec.config);
+        PallasLineConfig oracleConfig = spec.config;
+        oracleConfig.predictor = "oracle";
+        oracleConfig.predictorLag = Seconds(0);
+        const PallasLineExperiment oracle(oracleConfig);
+        std::vector<double> boundErrors; // the bound's predicted - real, s
         std::map<std::string, Point> points;
+        std::vector<std::string> runSchemes = schemes; // with the bound after pallas
+        if (withBound)
+        {
+            runSchemes.insert(std::find(runSchemes.begin(), runSchemes.end(), "pallas") + 1, bound);
+        }
         std::vector<EdgeLlmRunResults> results;
         uint64_t scored = 0;
         uint64_t predicted = 0;
         double correct = 0;
         std::vector<double> timeErrors;
         std::vector<double> signedErrors; // predicted - real, s, every handover of every run
+        std::vector<PallasKnownHandover> lastHandovers; // the RAN's, in this draw's first run
         for (uint64_t r = firstRun; r < firstRun + f.runs; ++r)
         {
             RngSeedManager::SetRun(r);
-            const PallasLineInputs inputs = experiment.Draw();
-            for (const std::string& s : schemes)
+            PallasLineInputs inputs = experiment.Draw();
+            if (f.predictor == "oracle" && f.trigger == "a3")
             {
-                const PallasLineRun run = experiment.Run(s, inputs);
+                // The oracle is told the handovers A3 makes on this draw, from a run of its own.
+                PallasLineConfig pilot = spec.config;
+                pilot.predictor = "none";
+                inputs.knownHandovers =
+                    PallasLineExperiment(pilot).Run("pallas-recompute", inputs).handovers;
+                inputs.handoversKnown = true;
+            }
+            for (const std::string& s : runSchemes)
+            {
+                const bool isBound = s == bound;
+                if (isBound)
+                {
+                    inputs.knownHandovers = lastHandovers;
+                    inputs.handoversKnown = true;
+                }
+                const PallasLineRun run =
+                    isBound ? oracle.Run("pallas", inputs) : experiment.Run(s, inputs);
+                if (s == runSchemes.front())
+                {
+                    lastHandovers = run.handovers;
+                }
+                if (isBound)
+                {
+                    boundErrors.insert(boundErrors.end(),
+                                       run.timeErrorsS.begin(),
+                                       run.timeErrorsS.end());
+                }
                 Point& p = points[s];
                 bool measured = true;
                 for (double sit : f.study == "grid" ? run.allSitsS : run.sitsS)
@@ -543,6 +711,11 @@ main(int argc, char* argv[])
                     }
                 }
                 results.push_back(run.results);
+                if (isBound)
+                {
+                    // A name of its own in the CSVs, beside pallas's rows.
+                    results.back().scheme = "pallas-oracle-bound";
+                }
                 const bool balanced = KvLedgerBalances(run.kvSent, run.kvReceived);
                 if (!run.exactlyOnce || !balanced || !measured)
                 {
@@ -571,9 +744,9 @@ main(int argc, char* argv[])
         RngSeedManager::SetRun(firstRun); // the sidecar names the first run, as --RngRun did
         std::cout << std::defaultfloat << "\n"
                   << spec.label << "\n"
-                  << "scheme               SIT mean[ms]  SIT P99[ms]  ITL mean[ms]  ITL P90[ms]"
+                  << "scheme                 SIT mean[ms]  SIT P99[ms]  ITL mean[ms]  ITL P90[ms]"
                      "  ITL P99[ms]  ITL>100ms  T_early[ms]  wasted[MB]  wasted GPU[s]\n";
-        for (const std::string& s : schemes)
+        for (const std::string& s : runSchemes)
         {
             const Point& p = points[s];
             uint32_t over = 0;
@@ -581,7 +754,7 @@ main(int argc, char* argv[])
             {
                 over += x > 0.1 ? 1 : 0;
             }
-            std::cout << std::left << std::setw(20) << s << std::right << std::fixed
+            std::cout << std::left << std::setw(22) << s << std::right << std::fixed
                       << std::setprecision(1) << std::setw(13) << Mean(p.sit) * 1e3 << std::setw(13)
                       << Pct(p.sit, 99) * 1e3 << std::setw(14) << Mean(p.itl) * 1e3 << std::setw(13)
                       << Pct(p.itl, 90) * 1e3 << std::setw(13) << Pct(p.itl, 99) * 1e3
@@ -608,7 +781,7 @@ main(int argc, char* argv[])
         if (points.count("pallas") > 0)
         {
             std::cout << "SIT reduction of pallas (mean SIT of the scheme / pallas's):";
-            for (const std::string& s : schemes)
+            for (const std::string& s : runSchemes)
             {
                 if (s != "pallas")
                 {
@@ -632,6 +805,15 @@ main(int argc, char* argv[])
                       << " ms; predicted - real, P5 / P50 / P95 over the handovers: "
                       << Ms(Pct(signedErrors, 5)) << " / " << Ms(Pct(signedErrors, 50)) << " / "
                       << Ms(Pct(signedErrors, 95)) << " ms\n";
+        }
+        if (withBound)
+        {
+            // The bound is told the handovers of the draw; a time error here would mean the
+            // RAN did not repeat them in the bound's run.
+            std::cout << "oracle bound: " << boundErrors.size()
+                      << " handovers predicted; predicted - real, P5 / P50 / P95: "
+                      << Ms(Pct(boundErrors, 5)) << " / " << Ms(Pct(boundErrors, 50)) << " / "
+                      << Ms(Pct(boundErrors, 95)) << " ms\n";
         }
         if (!outDir.empty())
         {

@@ -27,6 +27,7 @@
 #include "ns3/pallas-scheduler.h"
 #include "ns3/pointer.h"
 #include "ns3/random-variable-stream.h"
+#include "ns3/rng-seed-manager.h"
 #include "ns3/scheduled-handover-predictor.h"
 #include "ns3/show-progress.h"
 #include "ns3/simulator.h"
@@ -194,11 +195,22 @@ PallasLineConfig::Check() const
     {
         e << "trigger = " << c.trigger << " is invalid; allowed: planned or a3";
     }
-    else if (c.trigger == "a3" && (c.predictor == "oracle" || c.predictor == "wrong"))
+    else if (c.trigger == "a3" && c.predictor == "wrong")
     {
-        e << "predictor = " << c.predictor
-          << " is invalid with trigger = a3; allowed: trajectory or none (the oracle is told "
-             "the planned handovers, which A3 does not make)";
+        e << "predictor = wrong is invalid with trigger = a3; allowed: oracle, trajectory or "
+             "none (wrong is told the planned handovers, which A3 does not make)";
+    }
+    else if (!(c.positionNoiseM >= 0 && c.positionNoiseM <= 1e5))
+    {
+        e << "positionNoiseM = " << c.positionNoiseM << " is invalid; allowed: [0, 100000] m";
+    }
+    else if (!(c.speedNoiseMps >= 0 && c.speedNoiseMps <= 1000))
+    {
+        e << "speedNoiseMps = " << c.speedNoiseMps << " is invalid; allowed: [0, 1000] m/s";
+    }
+    else if (!(c.headingNoiseDeg >= 0 && c.headingNoiseDeg <= 180))
+    {
+        e << "headingNoiseDeg = " << c.headingNoiseDeg << " is invalid; allowed: [0, 180] degrees";
     }
     else if (c.streamStepTokens < 1 || c.streamStepTokens > 16)
     {
@@ -287,6 +299,10 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
                             (c.linkRateStdMbps > 0 ? layout->GetNeighbourPairs().size() : 0),
                     "PallasLineExperiment::Run: the inputs were not drawn for this configuration "
                     "(PallasLineExperiment::Draw makes them)");
+    NS_ABORT_MSG_IF(c.trigger == "a3" && c.predictor == "oracle" && !inputs.handoversKnown,
+                    "PallasLineExperiment::Run: predictor = oracle with trigger = a3 needs the "
+                    "draw's handovers in PallasLineInputs::knownHandovers (an earlier run's "
+                    "PallasLineRun::handovers)");
     PallasLineRun run;
     run.scheme = scheme;
     const uint32_t prompt = inputs.promptTokens;
@@ -423,6 +439,22 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
     if (c.predictor == "trajectory")
     {
         predictor = CreateObject<TrajectoryHandoverPredictor>();
+        predictor->SetAttribute("PositionNoise", DoubleValue(c.positionNoiseM));
+        predictor->SetAttribute("SpeedNoise", DoubleValue(c.speedNoiseMps));
+        predictor->SetAttribute("HeadingNoise", DoubleValue(c.headingNoiseDeg));
+    }
+    else if (c.predictor == "oracle" && c.trigger == "a3")
+    {
+        // Told the handovers the RAN started in an earlier run of this draw.
+        Ptr<ScheduledHandoverPredictor> oracle = CreateObject<ScheduledHandoverPredictor>();
+        for (const PallasKnownHandover& h : inputs.knownHandovers)
+        {
+            NS_ABORT_MSG_IF(h.ue >= c.ues,
+                            "PallasLineExperiment::Run: a known handover's UE index "
+                                << h.ue << " is invalid; allowed: [0, " << c.ues - 1 << "]");
+            oracle->AddHandover(imsis[h.ue], h.source, h.target, h.at);
+        }
+        predictor = oracle;
     }
     else if (c.predictor != "none")
     {
@@ -472,6 +504,21 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
         }
         predictor->Start();
     }
+
+    // The moving UEs' handovers as the RAN starts them, for an oracle of a later run.
+    auto started = std::make_shared<std::vector<PallasKnownHandover>>();
+    net->GetObserver()->TraceConnectWithoutContext(
+        "HandoverStarted",
+        Callback<void, uint64_t, uint16_t, uint16_t>([started, imsis](uint64_t imsi,
+                                                                      uint16_t source,
+                                                                      uint16_t target) {
+            const auto at = std::find(imsis.begin(), imsis.end(), imsi);
+            if (at != imsis.end())
+            {
+                started->push_back(
+                    {static_cast<uint32_t>(at - imsis.begin()), source, target, Simulator::Now()});
+            }
+        }));
 
     Simulator::Stop(c.maxSimTime);
     {
@@ -523,6 +570,7 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
         run.kvSent += net->GetKvSent(imsis[j]);
         run.kvReceived += net->GetKvReceived(imsis[j]);
     }
+    run.handovers = *started;
     run.sitS = run.sitsS.front();
     run.exactlyOnce = once;
     if (Ptr<PallasScheduler> pallas = DynamicCast<PallasScheduler>(coordinator->GetScheduler()))
@@ -567,6 +615,64 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
     }
     net->Dispose();
     return run;
+}
+
+PallasLagCalibration
+PallasLineExperiment::CalibrateLag(uint64_t firstRun,
+                                   uint32_t runs,
+                                   const std::string& scheme,
+                                   Time tolerance,
+                                   uint32_t maxRounds) const
+{
+    NS_ABORT_MSG_IF(
+        runs < 1 || runs > 100,
+        "PallasLineExperiment::CalibrateLag: runs = " << runs << " is invalid; allowed: [1, 100]");
+    NS_ABORT_MSG_IF(maxRounds < 1 || maxRounds > 20,
+                    "PallasLineExperiment::CalibrateLag: maxRounds = "
+                        << maxRounds << " is invalid; allowed: [1, 20]");
+    NS_ABORT_MSG_IF(!tolerance.IsStrictlyPositive(),
+                    "PallasLineExperiment::CalibrateLag: tolerance is invalid; allowed: > 0");
+    NS_ABORT_MSG_IF(m_config.predictor != "trajectory",
+                    "PallasLineExperiment::CalibrateLag: predictor = "
+                        << m_config.predictor << " is invalid; allowed: trajectory (the oracle "
+                        << "needs no lag)");
+    PallasLagCalibration result;
+    // Without the predictor's noise: the lag corrects the model's bias, which the zero-mean
+    // noise does not have, and a noisy median would not settle within the tolerance.
+    PallasLineConfig config = m_config;
+    config.showProgress = false;
+    config.positionNoiseM = 0;
+    config.speedNoiseMps = 0;
+    config.headingNoiseDeg = 0;
+    for (uint32_t round = 1; round <= maxRounds; ++round)
+    {
+        const PallasLineExperiment experiment(config);
+        std::vector<double> errors;
+        for (uint64_t r = firstRun; r < firstRun + runs; ++r)
+        {
+            RngSeedManager::SetRun(r);
+            const PallasLineRun run = experiment.Run(scheme, experiment.Draw());
+            errors.insert(errors.end(), run.timeErrorsS.begin(), run.timeErrorsS.end());
+        }
+        result.lag = config.predictorLag;
+        result.rounds = round;
+        result.handovers = static_cast<uint32_t>(errors.size());
+        if (errors.empty())
+        {
+            // Nothing was predicted: no error to correct by.
+            result.residualS = std::numeric_limits<double>::quiet_NaN();
+            return result;
+        }
+        result.residualS = edgellm::NearestRankPercentile(errors, 50);
+        if (std::abs(result.residualS) <= tolerance.GetSeconds())
+        {
+            result.converged = true;
+            return result;
+        }
+        const Time next = config.predictorLag - Seconds(result.residualS);
+        config.predictorLag = std::clamp(next, Seconds(-10), Seconds(10));
+    }
+    return result;
 }
 
 } // namespace ns3

@@ -52,14 +52,21 @@ struct PallasLineConfig
     /// RngRun (stream PROMPT_STREAM); 0 keeps promptTokens
     uint32_t promptMaxTokens{0};
     uint32_t tokensAfter{40}; //!< tokens after the crossing, >= 1
-    /// Handover predictor: oracle (told the planned handovers), wrong (told each with another
-    /// neighbour of the source as its target), trajectory (TrajectoryHandoverPredictor) or none
+    /// Handover predictor: oracle (told the handovers: the planned ones, or under a3 those of
+    /// PallasLineInputs::knownHandovers), wrong (told each planned one with another neighbour
+    /// of the source as its target), trajectory (TrajectoryHandoverPredictor) or none
     std::string predictor{"oracle"};
     /// How handovers happen: planned (each requested at its crossing, as the oracle is told)
-    /// or a3 (the RAN's A3 rule, from measurements; oracle and wrong then do not apply)
+    /// or a3 (the RAN's A3 rule, from measurements; wrong then does not apply)
     std::string trigger{"planned"};
     /// The predictor's Lag: added to each predicted time, [-10 s, 10 s]
     Time predictorLag{0};
+    /// The trajectory predictor's PositionNoise, m, [0, 100000]
+    double positionNoiseM{0};
+    /// The trajectory predictor's SpeedNoise, m/s, [0, 1000]
+    double speedNoiseMps{0};
+    /// The trajectory predictor's HeadingNoise, degrees, [0, 180]
+    double headingNoiseDeg{0};
     /// The coordinator's OpenTransferStep: tokens the prepared migration streams at a time,
     /// [1, 16]; 16 leaves the last partial block for the seal
     uint32_t streamStepTokens{1};
@@ -94,6 +101,18 @@ struct PallasLineConfig
 
 /**
  * \ingroup edge-llm
+ * \brief A handover of a moving UE, as the RAN started it.
+ */
+struct PallasKnownHandover
+{
+    uint32_t ue{0};     //!< the moving UE's index, in the order of the configuration
+    uint16_t source{0}; //!< the cell it left
+    uint16_t target{0}; //!< the cell it went to
+    Time at;            //!< when the target admitted it (the RAN's HandoverStarted)
+};
+
+/**
+ * \ingroup edge-llm
  * \brief The inputs of a run drawn once, from the RngRun's own streams, and shared by every
  * scheme of a comparison.
  */
@@ -105,6 +124,11 @@ struct PallasLineInputs
     std::vector<DataRate> linkRates;
     /// Per moving UE on a grid, its route; empty on the line
     std::vector<std::vector<UeWaypoint>> routes;
+    /// Under the a3 trigger, the handovers the oracle is told: those of an earlier run of this
+    /// draw (PallasLineRun::handovers), which the RAN repeats since no scheme moves a UE or
+    /// changes what it measures
+    std::vector<PallasKnownHandover> knownHandovers;
+    bool handoversKnown{false}; //!< knownHandovers was set (it may be empty: no handover)
 };
 
 /**
@@ -139,6 +163,21 @@ struct PallasLineRun
     double absTimeErrorP50S{0};            //!< the meter's median |time error|, s; NaN if none
     /// the meter's time errors, predicted minus real, s, one per predicted handover
     std::vector<double> timeErrorsS;
+    /// the moving UEs' handovers as the RAN started them, in time order
+    std::vector<PallasKnownHandover> handovers;
+};
+
+/**
+ * \ingroup edge-llm
+ * \brief What PallasLineExperiment::CalibrateLag found.
+ */
+struct PallasLagCalibration
+{
+    Time lag;              //!< the predictor's Lag to use
+    double residualS{0};   //!< the median time error with it on the calibration draws, s
+    uint32_t rounds{0};    //!< rounds of runs it took
+    uint32_t handovers{0}; //!< handovers scored in its last round
+    bool converged{false}; //!< |residualS| <= the tolerance
 };
 
 /**
@@ -177,6 +216,32 @@ class PallasLineExperiment
      * \return what it gave
      */
     PallasLineRun Run(const std::string& scheme, const PallasLineInputs& inputs) const;
+
+    /**
+     * \brief Train the predictor's Lag on draws of their own: what lies between the
+     * predictor's estimate and the RAN's trigger (the UE's L3 filtering, its measurement
+     * period, the report's way to the cell) and the predictor does not model.
+     *
+     * Each round runs scheme on RngRuns firstRun to firstRun + runs - 1 with the current lag
+     * (predictorLag first) and moves the lag by minus the median (nearest rank) of the
+     * HandoverPredictionMeter's time errors, predicted minus real, over every handover scored,
+     * until that median is within tolerance or after maxRounds. An early prediction that the
+     * meter scores is already due, so its error shows smaller than it is; the next round
+     * corrects the rest. The predictor's noise is off while it trains (the lag corrects the
+     * model's bias; the noise is zero-mean, and would keep a median of few draws from
+     * settling). The RngRun is left at firstRun + runs - 1; the caller sets its own.
+     * \param firstRun the first calibration RngRun; pick runs the study does not use
+     * \param runs how many, [1, 100]
+     * \param scheme the scheme the calibration runs (the prediction does not depend on it)
+     * \param tolerance the largest |median error| accepted, > 0
+     * \param maxRounds rounds at most, [1, 20]
+     * \return the lag, its residual and how it got there
+     */
+    PallasLagCalibration CalibrateLag(uint64_t firstRun,
+                                      uint32_t runs,
+                                      const std::string& scheme,
+                                      Time tolerance = MilliSeconds(1),
+                                      uint32_t maxRounds = 8) const;
 
   private:
     /// \return the cells' layout: the line, or the grid

@@ -250,15 +250,91 @@ class EdgeLlmPallasA3TestCase : public EdgeLlmPallasTestCase
         }
         PallasLineConfig bad;
         bad.trigger = "a3";
+        bad.predictor = "wrong";
+        bad.fromCell = 1;
+        bad.cells = 3;
         NS_TEST_EXPECT_MSG_EQ(bad.Check(),
-                              "predictor = oracle is invalid with trigger = a3; allowed: "
-                              "trajectory or none (the oracle is told the planned handovers, "
-                              "which A3 does not make)",
-                              "the oracle needs planned handovers");
+                              "predictor = wrong is invalid with trigger = a3; allowed: oracle, "
+                              "trajectory or none (wrong is told the planned handovers, which A3 "
+                              "does not make)",
+                              "the wrong predictor needs planned handovers");
+        bad.predictor = "oracle";
         bad.trigger = "A3";
         NS_TEST_EXPECT_MSG_EQ(bad.Check(),
                               "trigger = A3 is invalid; allowed: planned or a3",
                               "an unknown trigger");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
+ * \brief Under A3: the lag trained on RngRuns 101 to 103 brings the trajectory predictor's
+ * time error on RngRuns 1 and 2 (draws it was not trained on) within 5 ms, from 300 ms or more
+ * early without it; the oracle told the handovers of a run of the same draw predicts each to
+ * the nanosecond, since the RAN repeats them, and its Pallas commits the prepared migration.
+ */
+class EdgeLlmPallasA3OracleTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasA3OracleTestCase()
+        : EdgeLlmPallasTestCase("Under A3: the trained lag on other draws, and the oracle bound")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PallasLineConfig c;
+        c.trigger = "a3";
+        c.predictor = "trajectory";
+        c.promptMaxTokens = 1500;
+        const PallasLagCalibration trained =
+            PallasLineExperiment(c).CalibrateLag(101, 3, "pallas-recompute");
+        NS_TEST_ASSERT_MSG_EQ(trained.converged, true, "the training settles within 1 ms");
+        NS_TEST_EXPECT_MSG_EQ(trained.handovers, 3u, "a handover per training draw");
+        NS_TEST_EXPECT_MSG_GT(trained.lag, MilliSeconds(300), "A3 fires well after its estimate");
+        PallasLineConfig oracleConfig = c;
+        oracleConfig.predictor = "oracle";
+        for (uint32_t rngRun = 1; rngRun <= 2; ++rngRun)
+        {
+            const std::string where = "RngRun " + std::to_string(rngRun);
+            RngSeedManager::SetRun(rngRun);
+            c.predictorLag = Seconds(0);
+            const PallasLineExperiment untrained(c);
+            const PallasLineInputs inputs = untrained.Draw();
+            const PallasLineRun plain = untrained.Run("pallas-recompute", inputs);
+            c.predictorLag = trained.lag;
+            const PallasLineRun lagged = PallasLineExperiment(c).Run("pallas", inputs);
+            NS_TEST_ASSERT_MSG_EQ(plain.timeErrorsS.size(), 1u, where << ": one scored");
+            NS_TEST_ASSERT_MSG_EQ(lagged.timeErrorsS.size(), 1u, where << ": one scored");
+            NS_TEST_EXPECT_MSG_LT(plain.timeErrorsS[0], -0.3, where << ": untrained, early");
+            NS_TEST_EXPECT_MSG_LT(std::abs(lagged.timeErrorsS[0]),
+                                  0.005,
+                                  where << ": trained on other draws, within 5 ms");
+
+            // The oracle told the handovers the RAN made in the trajectory predictor's run.
+            NS_TEST_ASSERT_MSG_EQ(plain.handovers.size(), 1u, where << ": one handover");
+            PallasLineInputs told = inputs;
+            told.knownHandovers = plain.handovers;
+            told.handoversKnown = true;
+            const PallasLineRun bound = PallasLineExperiment(oracleConfig).Run("pallas", told);
+            NS_TEST_ASSERT_MSG_EQ(bound.handovers.size(), 1u, where << ": the bound's handover");
+            NS_TEST_EXPECT_MSG_EQ(bound.handovers[0].at,
+                                  plain.handovers[0].at,
+                                  where << ": the RAN repeats its handover");
+            NS_TEST_EXPECT_MSG_EQ(bound.handovers[0].target,
+                                  plain.handovers[0].target,
+                                  where << ": to the same target");
+            NS_TEST_ASSERT_MSG_EQ(bound.timeErrorsS.size(), 1u, where << ": the bound scored");
+            NS_TEST_EXPECT_MSG_EQ(bound.timeErrorsS[0], 0.0, where << ": the bound is exact");
+            NS_TEST_EXPECT_MSG_EQ(bound.exactlyOnce, true, where << ": every token once");
+            NS_TEST_EXPECT_MSG_EQ(KvLedgerBalances(bound.kvSent, bound.kvReceived),
+                                  true,
+                                  where << ": the ledger");
+            const HandoverRecord* r = PreparedMigration(bound);
+            NS_TEST_ASSERT_MSG_NE(r, nullptr, where << ": the bound prepared its migration");
+            CheckTiling(*r, QWEN3_32B_BYTES_PER_TOKEN, where + ", bound");
+        }
     }
 };
 
@@ -644,6 +720,7 @@ class EdgeLlmPallasTestSuite : public TestSuite
         AddTestCase(new EdgeLlmPallasConcurrentTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasHooksTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasA3TestCase, edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPallasA3OracleTestCase, edgellm::TEST_QUICK);
     }
 };
 
