@@ -66,7 +66,7 @@ struct Flags
     std::string predictor{"trajectory"};
     std::string trigger{"a3"};
     double predictorLagMs{0};
-    uint32_t calibrationRuns{5};
+    uint32_t calibrationRuns{3};
     double positionNoiseM{4.9};
     double speedNoiseMps{0};
     double headingNoiseDeg{0};

@@ -10,7 +10,8 @@ cells (the grid study, whose link rates are drawn around the given mean).
 
 Each point is the mean over RngRuns of the run's mean SIT over its handovers, mean ITL over
 its sessions and mean of its sessions' P99 ITL, with a 95 % Student-t interval over the
-runs. Writes pallas-sweep.png and pallas-grid.png into --out-dir, and the sweeps' tables into
+runs, under the example's defaults: A3 handovers and the trajectory predictor, with Pallas
+told each draw's handovers as its bound. Writes pallas-sweep.png and pallas-grid.png into --out-dir, and the sweeps' tables into
 OUT_DIR/data.
 """
 
@@ -30,7 +31,10 @@ from edgellm.figures import FigureRun, log_y, parser, per_run, plot_lines, summa
 SCHEMES = ["pallas", "pallas-full-copy", "pallas-recompute", "ctho", "detour"]
 QUICK_GRID_SCHEMES = ["pallas", "ctho"]
 LABELS = {"pallas": "Pallas", "pallas-full-copy": "full copy", "pallas-recompute":
-          "recompute", "ctho": "ctHO", "detour": "Detour"}
+          "recompute", "ctho": "ctHO", "detour": "Detour",
+          "pallas-oracle-bound": "Pallas, oracle (bound)"}
+# Under the defaults (A3, the trajectory predictor) each run has pallas's oracle bound too.
+BOUND = "pallas-oracle-bound"
 
 FULL = {"sweep": [100, 200, 300, 500, 800], "grid": [100, 300, 500], "grid_ues": 4}
 QUICK = {"sweep": [100, 300, 500], "grid": [300], "grid_ues": 2}
@@ -66,18 +70,23 @@ def main(argv=None):
         "pallas-sweep", "edge-llm-pallas", {"linkRates": points["sweep"]},
         params=dict(quiet=True, study="sweep", scheme=",".join(SCHEMES)),
         extra_tables=["sessions"])
-    figure(run, "sweep", handovers, sessions, SCHEMES, "one handover", run.runs)
+    figure(run, "sweep", handovers, sessions, [SCHEMES[0], BOUND] + SCHEMES[1:],
+           "one handover, A3", run.runs)
     grid_schemes = QUICK_GRID_SCHEMES if args.quick else SCHEMES
     # The grid costs about 7 s of CPU per UE, scheme and run; the full mode's 3 runs keep it
     # within minutes.
     grid_runs = run.runs_or(3)
+    grid_params = dict(quiet=True, study="grid", ues=points["grid_ues"],
+                       scheme=",".join(grid_schemes))
+    if args.quick:
+        # The predictor's lag is trained on grid runs of its own: one is enough to check it.
+        grid_params["calibrationRuns"] = 1
     handovers, sessions = run.sweep(
         "pallas-grid", "edge-llm-pallas", {"linkRates": points["grid"]},
-        params=dict(quiet=True, study="grid", ues=points["grid_ues"],
-                    scheme=",".join(grid_schemes)),
+        params=grid_params,
         extra_tables=["sessions"], runs=grid_runs)
-    figure(run, "grid", handovers, sessions, grid_schemes,
-           "8 x 8 grid, %d UEs" % points["grid_ues"], grid_runs)
+    figure(run, "grid", handovers, sessions, [grid_schemes[0], BOUND] + grid_schemes[1:],
+           "8 x 8 grid, %d UEs, A3" % points["grid_ues"], grid_runs)
     return run.finish()
 
 
