@@ -810,10 +810,10 @@ main(int argc, char* argv[])
         {
             // The bound is told the handovers of the draw; a time error here would mean the
             // RAN did not repeat them in the bound's run.
-            std::cout << "oracle bound: " << boundErrors.size()
-                      << " handovers predicted; predicted - real, P5 / P50 / P95: "
-                      << Ms(Pct(boundErrors, 5)) << " / " << Ms(Pct(boundErrors, 50)) << " / "
-                      << Ms(Pct(boundErrors, 95)) << " ms\n";
+            std::cout << "oracle bound (told each draw's handovers): predicted - real over its "
+                      << boundErrors.size()
+                      << " handover(s), P5 / P50 / P95: " << Ms(Pct(boundErrors, 5)) << " / "
+                      << Ms(Pct(boundErrors, 50)) << " / " << Ms(Pct(boundErrors, 95)) << " ms\n";
         }
         if (!outDir.empty())
         {
