@@ -242,8 +242,10 @@ struct Point
     /// per handover of a prepared migration it committed: T_early, its handover start minus
     /// when it was prepared, s
     std::vector<double> early;
-    double wastedBytes{0}; //!< KV bytes of prepared work thrown away, all runs
-    double wastedGpuS{0};  //!< GPU time of prepared prefills thrown away, all runs, s
+    double wastedBytes{0};       //!< KV bytes of prepared work thrown away, all runs
+    double wastedGpuS{0};        //!< GPU time of prepared prefills thrown away, all runs, s
+    uint64_t prefillMeasured{0}; //!< window samples with the target's observed prefill rate
+    uint64_t prefillModelled{0}; //!< window samples with its compute model's
 };
 
 /// \return the mean of v; NaN if empty
@@ -701,6 +703,8 @@ main(int argc, char* argv[])
                     measured = measured && (f.study == "grid" || !std::isnan(sit));
                 }
                 p.itl.insert(p.itl.end(), run.itlS.begin(), run.itlS.end());
+                p.prefillMeasured += run.prefillMeasured;
+                p.prefillModelled += run.prefillModelled;
                 for (const HandoverRecord& h : run.records)
                 {
                     p.wastedBytes += static_cast<double>(h.wastedBytes);
@@ -805,6 +809,14 @@ main(int argc, char* argv[])
                       << " ms; predicted - real, P5 / P50 / P95 over the handovers: "
                       << Ms(Pct(signedErrors, 5)) << " / " << Ms(Pct(signedErrors, 50)) << " / "
                       << Ms(Pct(signedErrors, 95)) << " ms\n";
+        }
+        if (points.count("pallas") > 0)
+        {
+            const Point& p = points["pallas"];
+            std::cout << "pallas's window telemetry: prefill rate observed at the target in "
+                      << p.prefillMeasured << " of " << p.prefillMeasured + p.prefillModelled
+                      << " samples (the rest from its compute model); the target's queue from "
+                         "its engine; the link's rate as the coordinator plans it\n";
         }
         if (withBound)
         {

@@ -5,6 +5,7 @@
 #include "pallas-controller.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/llm-engine.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -24,13 +25,35 @@ PallasController::GetTypeId()
     static TypeId tid = TypeId("ns3::PallasController")
                             .SetParent<Object>()
                             .SetGroupName("EdgeLlm")
-                            .AddConstructor<PallasController>();
+                            .AddConstructor<PallasController>()
+                            .AddAttribute("MeasuredTelemetry",
+                                          "true: the target's prefill rate is the tokens per "
+                                          "second of its engine's latest prefill iteration "
+                                          "(its compute model's C / p(C) until it has run "
+                                          "one), and T_load adds its queued prefill tokens at "
+                                          "that rate to the end of its current iteration; "
+                                          "false: C / p(C) and the iteration's end alone.",
+                                          BooleanValue(true),
+                                          MakeBooleanAccessor(&PallasController::m_measured),
+                                          MakeBooleanChecker());
     return tid;
 }
 
 PallasController::PallasController() = default;
 
 PallasController::~PallasController() = default;
+
+uint64_t
+PallasController::GetMeasuredPrefillSamples() const
+{
+    return m_measuredPrefill;
+}
+
+uint64_t
+PallasController::GetModelledPrefillSamples() const
+{
+    return m_modelledPrefill;
+}
 
 void
 PallasController::DoDispose()
@@ -55,6 +78,24 @@ void
 PallasController::SetServers(const std::map<uint16_t, Ptr<EdgeLlmServer>>& servers)
 {
     m_servers = servers;
+    for (const auto& [cell, server] : servers)
+    {
+        NS_ABORT_MSG_IF(!server,
+                        "PallasController::SetServers: cell " << cell << "'s server is null");
+        // What each engine's prefill iterations really took: the measured prefill rate. The
+        // engines stop with the simulator, before the controller is disposed.
+        const uint16_t id = cell;
+        server->GetEngine()->TraceConnectWithoutContext(
+            "IterationStarted",
+            Callback<void, LlmEngine::IterationKind, uint32_t, uint64_t, Time>(
+                [this, id](LlmEngine::IterationKind kind, uint32_t, uint64_t tokens, Time d) {
+                    if (kind == LlmEngine::IterationKind::PREFILL && tokens > 0 &&
+                        d.IsStrictlyPositive())
+                    {
+                        m_observedPrefill[id] = static_cast<double>(tokens) / d.GetSeconds();
+                    }
+                }));
+    }
 }
 
 void
@@ -126,6 +167,22 @@ PallasController::Sample(uint64_t imsi, uint16_t serving, uint16_t target)
         const double p = engine->GetLlmComputeModel().PrefillTime(t.contextTokens);
         t.prefillTokensPerSecond = p > 0 ? static_cast<double>(t.contextTokens) / p : 0;
         t.loadS = std::max(0.0, engine->GetIterationEnd().GetSeconds() - now);
+        const auto observed = m_observedPrefill.find(target);
+        if (m_measured && observed != m_observedPrefill.end())
+        {
+            t.prefillTokensPerSecond = observed->second;
+            ++m_measuredPrefill;
+        }
+        else
+        {
+            ++m_modelledPrefill;
+        }
+        if (m_measured && t.prefillTokensPerSecond > 0)
+        {
+            // The prefills queued there run before this one would.
+            t.loadS +=
+                static_cast<double>(engine->GetQueuedPrefillTokens()) / t.prefillTokensPerSecond;
+        }
     }
     if (target != 0 && target != serving)
     {

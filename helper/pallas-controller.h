@@ -30,9 +30,13 @@ namespace ns3
  * 1. samples telemetry, if the scheduler is a PallasScheduler, for its window loop
  *    (PallasScheduler::Observe): the session's context at its serving cell's engine, its
  *    decode rate measured between two predictions (tokens generated / time), the predicted
- *    target's prefill rate C / p(C) from its compute model and its wait until its current
- *    iteration ends, and the KV rate the coordinator plans the link with
- *    (GetPlannedTokensPerSecond);
+ *    target's prefill rate and its queue, and the KV rate the coordinator plans the link with
+ *    (GetPlannedTokensPerSecond). With MeasuredTelemetry (the default) the prefill rate is
+ *    the tokens per second of the target engine's latest prefill iteration (LlmEngine's
+ *    IterationStarted), its compute model's C / p(C) until it has run one, and the queue
+ *    T_load is the rest of its current iteration plus its queued prefill tokens
+ *    (LlmEngine::GetQueuedPrefillTokens) at that rate; without, C / p(C) and the
+ *    iteration's end alone;
  * 2. fills a HandoverPredictionView: the predicted target and time (clamped to now), the
  *    predictor's ControlPeriod, the migration prepared, and the prefix prefills
  *    (PallasScheduler::SplitPoint) of the other UEs predicted, and not yet prepared, to hand
@@ -80,6 +84,11 @@ class PallasController : public Object
     uint64_t GetPrepares() const;
     /// \return prepared migrations the controller cancelled (prediction withdrawn or moved)
     uint64_t GetCancels() const;
+    /// \return telemetry samples whose prefill rate was the target's observed iterations'
+    uint64_t GetMeasuredPrefillSamples() const;
+    /// \return telemetry samples whose prefill rate was the compute model's (none observed
+    ///         yet at the target, or MeasuredTelemetry false)
+    uint64_t GetModelledPrefillSamples() const;
 
     /**
      * \brief Handle one prediction (what the trace calls).
@@ -133,6 +142,11 @@ class PallasController : public Object
     uint64_t m_prepares{0};                    //!< prepares made
     uint64_t m_cancels{0};                     //!< cancels made
     Time m_period{0};                          //!< the predictor's ControlPeriod
+    bool m_measured{true};                     //!< MeasuredTelemetry
+    /// per cell: tokens per second of its engine's latest prefill iteration
+    std::map<uint16_t, double> m_observedPrefill;
+    uint64_t m_measuredPrefill{0}; //!< samples with an observed prefill rate
+    uint64_t m_modelledPrefill{0}; //!< samples with the compute model's
 };
 
 } // namespace ns3

@@ -583,6 +583,8 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
     {
         run.prepares = controller->GetPrepares();
         run.controllerCancels = controller->GetCancels();
+        run.prefillMeasured = controller->GetMeasuredPrefillSamples();
+        run.prefillModelled = controller->GetModelledPrefillSamples();
     }
     run.absTimeErrorP50S = std::numeric_limits<double>::quiet_NaN();
     if (meter)

@@ -154,13 +154,15 @@ struct PallasLineRun
     KvTransferReceiverCounters kvReceived; //!< their KV, summed over the receivers
     uint64_t prepares{0};                  //!< the controller's prepares (pallas only)
     uint64_t controllerCancels{0};         //!< the controller's cancels (pallas only)
-    uint64_t admissionRefusals{0};         //!< Pallas's refusals for memory
-    double windowS{0};                     //!< Pallas's window at the end, s
-    uint64_t windowChoices{0};             //!< Pallas's window choices
-    uint64_t handoversScored{0};           //!< the prediction meter's handovers
-    uint64_t handoversPredicted{0};        //!< of those, predicted
-    double targetAccuracy{0};              //!< the meter's target accuracy, [0, 1]
-    double absTimeErrorP50S{0};            //!< the meter's median |time error|, s; NaN if none
+    uint64_t prefillMeasured{0};    //!< the controller's samples with an observed prefill rate
+    uint64_t prefillModelled{0};    //!< its samples with the compute model's prefill rate
+    uint64_t admissionRefusals{0};  //!< Pallas's refusals for memory
+    double windowS{0};              //!< Pallas's window at the end, s
+    uint64_t windowChoices{0};      //!< Pallas's window choices
+    uint64_t handoversScored{0};    //!< the prediction meter's handovers
+    uint64_t handoversPredicted{0}; //!< of those, predicted
+    double targetAccuracy{0};       //!< the meter's target accuracy, [0, 1]
+    double absTimeErrorP50S{0};     //!< the meter's median |time error|, s; NaN if none
     /// the meter's time errors, predicted minus real, s, one per predicted handover
     std::vector<double> timeErrorsS;
     /// the moving UEs' handovers as the RAN started them, in time order

@@ -733,6 +733,20 @@ LlmEngine::GetKvTokensInUse() const
 }
 
 uint64_t
+LlmEngine::GetQueuedPrefillTokens() const
+{
+    uint64_t queued = 0;
+    for (const auto& [imsi, s] : m_sessions)
+    {
+        if (s.phase == Phase::PREFILL_QUEUED)
+        {
+            queued += s.prefillTokens - s.prefillDone;
+        }
+    }
+    return queued;
+}
+
+uint64_t
 LlmEngine::GetKvCapacityTokens() const
 {
     return m_kvCapacityTokens;

@@ -346,6 +346,12 @@ class LlmEngine : public Object
     std::size_t GetSessionCount() const;
     /// \return KV tokens reserved by admitted sessions
     uint64_t GetKvTokensInUse() const;
+    /**
+     * \return prefill tokens queued and not started: the rest of every prefill in a queue
+     *         (what earlier chunks did not prefill), not the running iteration's. The work a
+     *         new prefill waits behind, once the running iteration ends; O(sessions).
+     */
+    uint64_t GetQueuedPrefillTokens() const;
     /// \return the KV capacity in tokens
     uint64_t GetKvCapacityTokens() const;
 

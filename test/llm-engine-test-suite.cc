@@ -107,9 +107,19 @@ class LlmEngineBatchTestCase : public EngineTestCase
                               "admitted");
         e->AddSession(2, 200, n);
         e->AddSession(3, 300, n);
-        Simulator::Run();
-
+        // The prompts of 2 and 3 wait while 1's prefills, then run as one batch: queued work
+        // is 200 + 300 tokens during the first prefill and none once the batch has started.
         const Time firstEnd = PrefillTime(m, {100});
+        uint64_t queuedDuring = 0;
+        uint64_t queuedAfter = 1;
+        Simulator::Schedule(firstEnd / 2,
+                            [&queuedDuring, e]() { queuedDuring = e->GetQueuedPrefillTokens(); });
+        Simulator::Schedule(firstEnd + NanoSeconds(1),
+                            [&queuedAfter, e]() { queuedAfter = e->GetQueuedPrefillTokens(); });
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(queuedDuring, 500u, "two prompts queued behind the first");
+        NS_TEST_EXPECT_MSG_EQ(queuedAfter, 0u, "the batch took them out of the queue");
+
         NS_TEST_ASSERT_MSG_EQ((r.iterations.size() >= 3), true, "iterations were traced");
         NS_TEST_ASSERT_MSG_EQ(r.stepSizes.size(), n, "all sessions decode in the same steps");
         if (r.iterations.size() < 3 || r.stepSizes.size() != n)

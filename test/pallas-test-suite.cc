@@ -4,6 +4,7 @@
 
 #include "test-durations.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/handover-record.h"
 #include "ns3/handover-scheme-registry.h"
@@ -311,6 +312,20 @@ class EdgeLlmPallasA3OracleTestCase : public EdgeLlmPallasTestCase
             NS_TEST_EXPECT_MSG_LT(std::abs(lagged.timeErrorsS[0]),
                                   0.005,
                                   where << ": trained on other draws, within 5 ms");
+            // The target's prefill rate comes from the compute model until the target has
+            // run a prefill (the prefix Pallas prepared), from its observed iterations after.
+            NS_TEST_EXPECT_MSG_GT(lagged.prefillModelled, 0u, where << ": modelled at first");
+            NS_TEST_EXPECT_MSG_GT(lagged.prefillMeasured, 0u, where << ": observed after");
+            if (rngRun == 1)
+            {
+                Config::SetDefault("ns3::PallasController::MeasuredTelemetry", BooleanValue(false));
+                const PallasLineRun modelled = PallasLineExperiment(c).Run("pallas", inputs);
+                Config::Reset();
+                NS_TEST_EXPECT_MSG_EQ(modelled.prefillMeasured, 0u, where << ": modelled only");
+                NS_TEST_EXPECT_MSG_EQ(modelled.prefillModelled,
+                                      lagged.prefillMeasured + lagged.prefillModelled,
+                                      where << ": as many samples");
+            }
 
             // The oracle told the handovers the RAN made in the trajectory predictor's run.
             NS_TEST_ASSERT_MSG_EQ(plain.handovers.size(), 1u, where << ": one handover");
