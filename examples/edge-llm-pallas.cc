@@ -9,7 +9,7 @@
 //
 //   ./edge-llm-pallas                                  # 5 schemes x 3 rates x 2 RngRuns
 //   ./edge-llm-pallas --linkRates=300 --runs=5 --scheme=pallas,pallas-recompute
-//   ./edge-llm-pallas --predictor=trajectory --model=llama-3-8b --outDir=out
+//   ./edge-llm-pallas --trigger=planned --predictor=oracle --model=llama-3-8b --outDir=out
 //   ./edge-llm-pallas --study=concurrency             # K = 1..4, 0 or 2 residents, 2 modes
 //
 //   ./edge-llm-pallas --study=grid --ues=4           # 8 x 8 cells, links ~ N(300, 50^2)
@@ -19,9 +19,12 @@
 // --study=grid drives --ues UEs on random routes over 8 x 8 cells of 100 m at 20 m/s for
 // 15 s (a handover every 5 s), each link's rate drawn from N(300, 50^2) Mb/s truncated at
 // 150; its SIT statistics are over every measured handover.
-// Pallas prepares the handover a window before the predicted time (a perfect "oracle"
-// predictor by default, or the constant-velocity trajectory predictor). Per link rate and
-// scheme it prints the mean and P99 SIT (nearest rank over the runs), the ITL mean, P90 and
+// The RAN hands over by A3 (--trigger=a3; planned: at the midpoint), and Pallas prepares the
+// handover a window before the time its predictor expects: by default the constant-velocity
+// trajectory predictor on positions with a GPS error (--positionNoise, 4.9 m), its lag trained
+// on RngRuns of its own (--calibrationRuns, from RngRun + 1000); the row "pallas (oracle
+// bound)" is Pallas with an oracle told each draw's handovers. Per link rate and scheme it
+// prints the mean and P99 SIT (nearest rank over the runs), the ITL mean, P90 and
 // P99 and the fraction of ITL samples over 100 ms, then the SIT reduction factor of pallas
 // against each other scheme (mean SIT of the scheme / mean SIT of pallas) and the
 // predictor's accuracy. It exits 1 if a session missed or repeated a token, or a KV ledger
