@@ -61,7 +61,7 @@ struct Flags
     std::string modes{"Separate,Mixed"};
     uint32_t ues{4};
     double windowMarginMs{0};
-    double windowLimitMs{1500};
+    double windowLimitMs{5000};
     uint32_t runs{2};
     uint32_t promptMin{500};
     uint32_t promptMax{1500};
@@ -306,9 +306,10 @@ main(int argc, char* argv[])
                  "late (the trajectory predictor's are, against a planned crossing)",
                  f.windowMarginMs);
     cmd.AddValue("windowLimit",
-                 "Pallas's WindowLimit, ms, [0, 60000]: the longest prefetch window (sending "
-                 "the whole context ahead, --ablation=no-recompute, needs its bytes' time on "
-                 "the link)",
+                 "Pallas's WindowLimit, ms, [0, 60000]: the longest prefetch window; by "
+                 "default 5000, the predictor's horizon, so that it does not cut the window "
+                 "model's choice (sending the whole context ahead, --ablation=no-recompute, "
+                 "needs its bytes' time on the link)",
                  f.windowLimitMs);
     cmd.AddValue("ks", "concurrency: handovers to one target, a list of integers in [1, 8]", f.ks);
     cmd.AddValue("residents",
