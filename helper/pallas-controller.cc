@@ -6,6 +6,7 @@
 
 #include "ns3/abort.h"
 #include "ns3/boolean.h"
+#include "ns3/explaining-checker.h"
 #include "ns3/llm-engine.h"
 #include "ns3/log.h"
 #include "ns3/simulator.h"
@@ -35,7 +36,8 @@ PallasController::GetTypeId()
                                           "false: C / p(C) and the iteration's end alone.",
                                           BooleanValue(true),
                                           MakeBooleanAccessor(&PallasController::m_measured),
-                                          MakeBooleanChecker());
+                                          edgellm::MakeExplainingBooleanChecker(
+                                              "ns3::PallasController::MeasuredTelemetry"));
     return tid;
 }
 
