@@ -12,6 +12,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <memory>
 
 namespace ns3
 {
@@ -43,7 +44,10 @@ PallasController::GetTypeId()
 
 PallasController::PallasController() = default;
 
-PallasController::~PallasController() = default;
+PallasController::~PallasController()
+{
+    *m_alive = false;
+}
 
 uint64_t
 PallasController::GetMeasuredPrefillSamples() const
@@ -64,6 +68,7 @@ PallasController::DoDispose()
     m_scheduler = nullptr;
     m_pallas = nullptr;
     m_servers.clear();
+    *m_alive = false;
     Object::DoDispose();
 }
 
@@ -84,14 +89,17 @@ PallasController::SetServers(const std::map<uint16_t, Ptr<EdgeLlmServer>>& serve
     {
         NS_ABORT_MSG_IF(!server,
                         "PallasController::SetServers: cell " << cell << "'s server is null");
-        // What each engine's prefill iterations really took: the measured prefill rate. The
-        // engines stop with the simulator, before the controller is disposed.
+        // What each engine's prefill iterations really took: the measured prefill rate. An
+        // engine may outlive the controller: the flag stops the callback from reaching it.
         const uint16_t id = cell;
+        const std::shared_ptr<bool> alive = m_alive;
         server->GetEngine()->TraceConnectWithoutContext(
             "IterationStarted",
             Callback<void, LlmEngine::IterationKind, uint32_t, uint64_t, Time>(
-                [this, id](LlmEngine::IterationKind kind, uint32_t, uint64_t tokens, Time d) {
-                    if (kind == LlmEngine::IterationKind::PREFILL && tokens > 0 &&
+                [this,
+                 id,
+                 alive](LlmEngine::IterationKind kind, uint32_t, uint64_t tokens, Time d) {
+                    if (*alive && kind == LlmEngine::IterationKind::PREFILL && tokens > 0 &&
                         d.IsStrictlyPositive())
                     {
                         m_observedPrefill[id] = static_cast<double>(tokens) / d.GetSeconds();

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 
 namespace ns3
 {
@@ -147,6 +148,8 @@ class PallasController : public Object
     std::map<uint16_t, double> m_observedPrefill;
     uint64_t m_measuredPrefill{0}; //!< samples with an observed prefill rate
     uint64_t m_modelledPrefill{0}; //!< samples with the compute model's
+    /// false once disposed: the engines' trace callbacks hold it, not the controller
+    std::shared_ptr<bool> m_alive{std::make_shared<bool>(true)};
 };
 
 } // namespace ns3
