@@ -657,7 +657,6 @@ main(int argc, char* argv[])
                 pilot.predictor = "none";
                 inputs.knownHandovers =
                     PallasLineExperiment(pilot).Run("pallas-recompute", inputs).handovers;
-                inputs.handoversKnown = true;
             }
             for (const std::string& s : runSchemes)
             {
@@ -665,7 +664,6 @@ main(int argc, char* argv[])
                 if (isBound)
                 {
                     inputs.knownHandovers = lastHandovers;
-                    inputs.handoversKnown = true;
                 }
                 const PallasLineRun run =
                     isBound ? oracle.Run("pallas", inputs) : experiment.Run(s, inputs);

@@ -299,7 +299,7 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
                             (c.linkRateStdMbps > 0 ? layout->GetNeighbourPairs().size() : 0),
                     "PallasLineExperiment::Run: the inputs were not drawn for this configuration "
                     "(PallasLineExperiment::Draw makes them)");
-    NS_ABORT_MSG_IF(c.trigger == "a3" && c.predictor == "oracle" && !inputs.handoversKnown,
+    NS_ABORT_MSG_IF(c.trigger == "a3" && c.predictor == "oracle" && !inputs.knownHandovers,
                     "PallasLineExperiment::Run: predictor = oracle with trigger = a3 needs the "
                     "draw's handovers in PallasLineInputs::knownHandovers (an earlier run's "
                     "PallasLineRun::handovers)");
@@ -447,7 +447,7 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
     {
         // Told the handovers the RAN started in an earlier run of this draw.
         Ptr<ScheduledHandoverPredictor> oracle = CreateObject<ScheduledHandoverPredictor>();
-        for (const PallasKnownHandover& h : inputs.knownHandovers)
+        for (const PallasKnownHandover& h : *inputs.knownHandovers)
         {
             NS_ABORT_MSG_IF(h.ue >= c.ues,
                             "PallasLineExperiment::Run: a known handover's UE index "

@@ -16,6 +16,7 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -126,9 +127,8 @@ struct PallasLineInputs
     std::vector<std::vector<UeWaypoint>> routes;
     /// Under the a3 trigger, the handovers the oracle is told: those of an earlier run of this
     /// draw (PallasLineRun::handovers), which the RAN repeats since no scheme moves a UE or
-    /// changes what it measures
-    std::vector<PallasKnownHandover> knownHandovers;
-    bool handoversKnown{false}; //!< knownHandovers was set (it may be empty: no handover)
+    /// changes what it measures; unset: not known (set and empty: no handover)
+    std::optional<std::vector<PallasKnownHandover>> knownHandovers;
 };
 
 /**

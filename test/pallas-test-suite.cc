@@ -331,7 +331,6 @@ class EdgeLlmPallasA3OracleTestCase : public EdgeLlmPallasTestCase
             NS_TEST_ASSERT_MSG_EQ(plain.handovers.size(), 1u, where << ": one handover");
             PallasLineInputs told = inputs;
             told.knownHandovers = plain.handovers;
-            told.handoversKnown = true;
             const PallasLineRun bound = PallasLineExperiment(oracleConfig).Run("pallas", told);
             NS_TEST_ASSERT_MSG_EQ(bound.handovers.size(), 1u, where << ": the bound's handover");
             NS_TEST_EXPECT_MSG_EQ(bound.handovers[0].at,
