@@ -56,6 +56,7 @@ struct Flags
 {
     std::string study{"sweep"};
     std::string linkRates{"100,300,500"};
+    double linkDelayMs{5};
     std::string ks{"1,2,3,4"};
     std::string residents{"0,2"};
     std::string modes{"Separate,Mixed"};
@@ -232,6 +233,8 @@ struct Point
     double wastedGpuS{0};        //!< GPU time of prepared prefills thrown away, all runs, s
     uint64_t prefillMeasured{0}; //!< window samples with the target's observed prefill rate
     uint64_t prefillModelled{0}; //!< window samples with its compute model's
+    /// SITs of relayed handovers (Detour), s, by the relay path's backhaul links to the UE
+    std::map<uint32_t, std::vector<double>> relayedSitByHops;
 };
 
 /// \return the mean of v; NaN if empty
@@ -283,6 +286,11 @@ main(int argc, char* argv[])
                  "comma-separated list (concurrency and grid: "
                  "300 unless given; grid: the mean of each link's draw)",
                  f.linkRates);
+    cmd.AddValue("linkDelay",
+                 "one-way delay of each inter-cell link, ms, [0, 1000]: the transport "
+                 "network's per hop, crossed by every KV transfer and by each hop of Detour's "
+                 "relay (5: the low end of fibre access's 5 to 10 ms, 3GPP TR 36.932)",
+                 f.linkDelayMs);
     cmd.AddValue("ues", "grid: UEs on random routes, [1, 16]", f.ues);
     cmd.AddValue("windowMargin",
                  "Pallas's WindowMargin, ms, [0, 60000]: lead for a predictor whose times are "
@@ -362,6 +370,7 @@ main(int argc, char* argv[])
              {"promptMax", true, "an integer in [--promptMin, 32768]", 0, 32768},
              {"tokensAfter", true, "an integer in [1, 100000]", 1, 100000},
              {"ues", true, "an integer in [1, 16]", 1, 16},
+             {"linkDelay", false, "[0, 1000] ms", 0, 1000},
              {"windowMargin", false, "[0, 60000] ms", 0, 60000},
              {"windowLimit", false, "[0, 60000] ms", 0, 60000},
              {"predictorLag", false, "[-10000, 10000] ms", -10000, 10000},
@@ -411,6 +420,7 @@ main(int argc, char* argv[])
         // The flags set these attributes on the objects they make, over any default given.
         error = edgellm::CheckFlagAttributes(
             {{"predictorLag", "ns3::HandoverPredictor::Lag"},
+             {"linkDelay", "ns3::BackhaulHelper::Delay"},
              {"positionNoise", "ns3::TrajectoryHandoverPredictor::PositionNoise"},
              {"speedNoise", "ns3::TrajectoryHandoverPredictor::SpeedNoise"},
              {"headingNoise", "ns3::TrajectoryHandoverPredictor::HeadingNoise"},
@@ -478,7 +488,8 @@ main(int argc, char* argv[])
                                           "before)"
                                         : " (told the planned handovers)");
     }
-    std::cout << ", over " << (f.ran == "nr" ? "NR" : "LTE") << "\n";
+    std::cout << ", inter-cell links " << edgellm::FormatValue(f.linkDelayMs)
+              << " ms one way, over " << (f.ran == "nr" ? "NR" : "LTE") << "\n";
     // Pallas told each draw's handovers: the bound of a predictor that is not the oracle.
     const std::string bound = "pallas (oracle bound)";
     const bool withBound = f.predictor == "trajectory" &&
@@ -505,6 +516,7 @@ main(int argc, char* argv[])
     {
         PallasLineConfig c;
         c.linkRate = DataRate(static_cast<uint64_t>(rate * 1e6));
+        c.linkDelay = MicroSeconds(std::llround(f.linkDelayMs * 1e3));
         c.computePreset = model.compute;
         c.kvProfile = model.kv;
         c.promptTokens = f.promptMin;
@@ -699,6 +711,13 @@ main(int argc, char* argv[])
                         p.early.push_back((h.hoStart - h.preparedAt).GetSeconds());
                     }
                 }
+                for (const EdgeLlmHandoverRow& row : run.results.handovers)
+                {
+                    if (row.record.outcome == HandoverRecord::RELAYED && !std::isnan(row.sitS))
+                    {
+                        p.relayedSitByHops[row.record.relayHops].push_back(row.sitS);
+                    }
+                }
                 results.push_back(run.results);
                 if (isBound)
                 {
@@ -765,6 +784,24 @@ main(int argc, char* argv[])
                     ok = false;
                     break;
                 }
+            }
+        }
+        for (const std::string& s : runSchemes)
+        {
+            // A relay chain grows a hop per handover, and a resend crosses all of it.
+            const Point& p = points[s];
+            if (!p.relayedSitByHops.empty())
+            {
+                std::cout << s
+                          << "'s relayed handovers, SIT mean (P99) [ms] by the relay "
+                             "path's links:";
+                for (const auto& [hops, sits] : p.relayedSitByHops)
+                {
+                    std::cout << " " << hops << (hops == 1 ? " hop " : " hops ") << std::fixed
+                              << std::setprecision(1) << Mean(sits) * 1e3 << " ("
+                              << Pct(sits, 99) * 1e3 << ", n " << sits.size() << ")";
+                }
+                std::cout << "\n";
             }
         }
         if (points.count("pallas") > 0)

@@ -182,8 +182,8 @@ WriteHandoversCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
     }
     os << "scheme,group,imsi,source_cell,target_cell,holder_cell,outcome,context_tokens,"
           "prefix_tokens,prefill_tokens,transfer_tokens,kv_bytes,token_bytes,abandoned_bytes,"
-          "wasted_bytes,replans,stalls,reprefill_tokens,ho_start_s,kv_ready_s,predicted_delay_s,ho_"
-          "delay_s,sit_s,"
+          "wasted_bytes,replans,stalls,reprefill_tokens,relay_hops,ho_start_s,kv_ready_s,"
+          "predicted_delay_s,ho_delay_s,sit_s,"
           "first_token_after_s,ho_end_ok_s,first_decode_s,last_delivery_before_s";
     for (const char* part : SitBreakdown::NAMES)
     {
@@ -205,7 +205,8 @@ WriteHandoversCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
                << ',' << r.contextTokens << ',' << r.prefixTokens << ',' << r.prefillTokens << ','
                << r.transferTokens << ',' << r.kvBytes << ',' << row.tokenBytes << ','
                << r.abandonedBytes << ',' << r.wastedBytes << ',' << r.replans << ',' << r.stalls
-               << ',' << r.reprefillTokens << ',' << Cell(r.hoStart.GetSeconds()) << ','
+               << ',' << r.reprefillTokens << ',' << r.relayHops << ','
+               << Cell(r.hoStart.GetSeconds()) << ','
                << Cell(ready ? r.kvReady.GetSeconds() : NOT_MEASURED) << ','
                << Cell(ready ? r.predictedDelay.GetSeconds() : NOT_MEASURED) << ','
                << Cell(row.hoDelayS) << ',' << Cell(row.sitS) << ',' << Cell(row.firstTokenAfterS)

@@ -102,7 +102,8 @@ void NoteClosedSessions(EdgeLlmRunResults& results,
  * column names, empty cells for values not measured. Columns: scheme, group, imsi,
  * source_cell, target_cell, holder_cell, outcome, context_tokens, prefix_tokens (the plan's
  * L), prefill_tokens, transfer_tokens, kv_bytes, token_bytes, abandoned_bytes, wasted_bytes,
- * replans, stalls, reprefill_tokens (StallPolicy Reprefill), ho_start_s, kv_ready_s,
+ * replans, stalls, reprefill_tokens (StallPolicy Reprefill), relay_hops (HandoverRecord::
+ * relayHops), ho_start_s, kv_ready_s,
  * predicted_delay_s, ho_delay_s, sit_s, first_token_after_s, ho_end_ok_s, first_decode_s,
  * last_delivery_before_s, then the SIT's parts sit_radio_before_s, sit_execution_s,
  * sit_recovery_wait_s, sit_gpu_wait_s, sit_delivery_s (see BreakDownSit), then one policy_NAME

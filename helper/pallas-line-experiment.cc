@@ -131,6 +131,10 @@ PallasLineConfig::Check() const
     {
         e << "linkRate = 0 is invalid; allowed: a rate > 0";
     }
+    else if (c.linkDelay.IsStrictlyNegative() || c.linkDelay > Seconds(1))
+    {
+        e << "linkDelay = " << c.linkDelay.As(Time::MS) << " is invalid; allowed: [0, 1000] ms";
+    }
     else if (std::find(presets.begin(), presets.end(), c.computePreset) == presets.end())
     {
         e << "computePreset = " << c.computePreset
@@ -314,6 +318,7 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
     net->SetRanStack(CreateRanStack(c.ran, "--ran"));
     Ptr<PerPairBackhaulTopology> pairs = CreateObject<PerPairBackhaulTopology>();
     pairs->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(c.linkRate));
+    pairs->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(c.linkDelay));
     if (!inputs.linkRates.empty())
     {
         // The drawn rates, link by link in the layout's pair order.

@@ -46,6 +46,9 @@ struct PallasLineConfig
     double speedMps{20};                    //!< the UE's speed, m/s, (0, 100]
     Time crossing{Seconds(3)};              //!< when it crosses into the next cell, >= 1.5 s
     DataRate linkRate{DataRate("300Mbps")}; //!< each inter-cell link's rate, > 0
+    /// Each inter-cell link's one-way delay, [0, 1 s]: the transport network's per hop, which
+    /// Detour's relayed tokens and every KV transfer cross
+    Time linkDelay{MicroSeconds(50)};
     std::string computePreset{"qwen3-32b-awq-a6000"}; //!< LlmComputeModel preset
     std::string kvProfile{"Qwen3-32B"};               //!< KvCacheProfile preset
     uint32_t promptTokens{512};                       //!< prompt, tokens, [16, 32768]

@@ -86,8 +86,11 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     {
         // Nothing decoded yet, or nothing left: only the packets have to follow the UE.
         record.outcome = HandoverRecord::NO_SESSION;
+        if (m_paths.RouteTo(imsi, targetCell))
+        {
+            record.relayHops = static_cast<uint32_t>(m_paths.Get(imsi).size() - 1);
+        }
         m_recorder.Add(record);
-        m_paths.RouteTo(imsi, targetCell);
         m_lifecycle.TryPrefill(imsi, group);
         return;
     }
@@ -138,6 +141,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     record.predictedDelay =
         plan.predictedDelay.IsStrictlyNegative() ? Time(0) : plan.predictedDelay;
     const bool routed = m_paths.RouteTo(imsi, targetCell);
+    record.relayHops = routed ? static_cast<uint32_t>(m_paths.Get(imsi).size() - 1) : 0;
     record.group = group;
     m_recorder.Add(record);
     const bool migrating = session.action == SessionPlan::MIGRATE && routed;

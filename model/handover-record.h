@@ -76,6 +76,10 @@ struct HandoverRecord
     /// Tokens re-prefilled at the target because their KV did not arrive (StallPolicy
     /// Reprefill), on top of prefillTokens
     uint64_t reprefillTokens{0};
+    /// Backhaul links between the holder and the target cell on the session's relay path once
+    /// the handover was routed: 1 for a neighbour, more as a relay chain grows cell by cell
+    /// (Detour); 0 when the target is the holder or no link leads there
+    uint32_t relayHops{0};
 };
 
 /**

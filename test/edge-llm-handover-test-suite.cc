@@ -802,6 +802,113 @@ class ThirdCellTestCase : public HandoverTestCase
     }
 };
 
+class DetourChainTestCase : public HandoverTestCase
+{
+  public:
+    DetourChainTestCase()
+        : HandoverTestCase("Detour across two boundaries: the relay chain grows a hop, the "
+                           "records count the hops, and the second hop adds its link's delay")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Three eNBs 300 m apart, backhaul links between neighbours only: after the second
+        // crossing the first cell can reach the third only through the second.
+        const Time linkDelay = MilliSeconds(20);
+        Ptr<EdgeLlmLineScenario> s = OneUeLine(3, 140, 200);
+        s->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(linkDelay));
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+        edge->SetSchedulerType("ns3::DetourScheduler");
+        edge->SetClientAttribute("TokensToGenerate", UintegerValue(250));
+        s->Build();
+        s->AssignStreams(1);
+        Emissions e;
+        e.Hook(s);
+        // Each delivered token's generation and delivery time.
+        std::vector<std::pair<double, double>> times;
+        Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(s->GetClients().Get(0));
+        client->TraceConnectWithoutContext(
+            "TokenDelivered",
+            Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>([&times](uint64_t,
+                                                                                    uint32_t,
+                                                                                    Time generated,
+                                                                                    Time delivered,
+                                                                                    uint16_t,
+                                                                                    bool resent) {
+                if (!resent)
+                {
+                    times.emplace_back(generated.GetSeconds(), delivered.GetSeconds());
+                }
+            }));
+        Simulator::Stop(Seconds(12));
+        Simulator::Run();
+
+        const std::vector<HandoverRecord>& records = edge->GetCoordinator()->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 2u, "two boundary crossings");
+        if (records.size() != 2)
+        {
+            return;
+        }
+        const uint16_t cell1 = records[0].sourceCell;
+        const uint16_t cell2 = records[0].targetCell;
+        const uint16_t cell3 = records[1].targetCell;
+        for (const HandoverRecord& r : records)
+        {
+            NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::RELAYED, "Detour relays");
+            NS_TEST_ASSERT_MSG_EQ(r.holderCell, cell1, "the first cell keeps the session");
+        }
+        NS_TEST_ASSERT_MSG_EQ(records[0].relayHops, 1u, "a neighbour: one link");
+        NS_TEST_ASSERT_MSG_EQ(records[1].relayHops, 2u, "the third cell: through the second");
+        NS_TEST_ASSERT_MSG_GT(edge->GetServer(cell1)->GetRelayedPackets(), 0u, "cell 1 relays");
+        NS_TEST_ASSERT_MSG_GT(edge->GetServer(cell2)->GetRelayedPackets(),
+                              0u,
+                              "cell 2 relays the first's packets on");
+        NS_TEST_ASSERT_MSG_EQ(edge->GetServer(cell3)->GetRelayedPackets(), 0u, "cell 3 injects");
+
+        // Latency of tokens made well inside each span: one link, then two.
+        const double ho1 = records[0].hoStart.GetSeconds();
+        const double ho2 = records[1].hoStart.GetSeconds();
+        std::vector<double> oneHop;
+        std::vector<double> twoHops;
+        for (const auto& [generated, delivered] : times)
+        {
+            if (generated > ho1 + 0.3 && generated < ho2 - 0.1)
+            {
+                oneHop.push_back(delivered - generated);
+            }
+            else if (generated > ho2 + 0.3)
+            {
+                twoHops.push_back(delivered - generated);
+            }
+        }
+        NS_TEST_ASSERT_MSG_GT(oneHop.size(), 10u, "tokens over one hop");
+        NS_TEST_ASSERT_MSG_GT(twoHops.size(), 10u, "tokens over two hops");
+        if (oneHop.empty() || twoHops.empty())
+        {
+            return;
+        }
+        std::sort(oneHop.begin(), oneHop.end());
+        std::sort(twoHops.begin(), twoHops.end());
+        const double added = twoHops[twoHops.size() / 2] - oneHop[oneHop.size() / 2];
+        std::cout << "detour chain: median latency over one hop " << oneHop[oneHop.size() / 2]
+                  << " s, over two " << twoHops[twoHops.size() / 2] << " s" << std::endl;
+        // The second link's delay, within the radio's 1 ms TTI either way.
+        NS_TEST_ASSERT_MSG_EQ_TOL(added, linkDelay.GetSeconds(), 1.5e-3, "one more link");
+
+        NS_TEST_ASSERT_MSG_EQ(client->IsComplete(), true, "the session completed");
+        const std::map<uint64_t, uint32_t>& counts = e.count[client->GetImsi()];
+        NS_TEST_ASSERT_MSG_EQ(counts.size(), 250u, "every index emitted");
+        for (const auto& [index, n] : counts)
+        {
+            NS_TEST_ASSERT_MSG_EQ(n, 1u, "token " << index << " emitted once");
+            NS_TEST_ASSERT_MSG_EQ(e.cell[client->GetImsi()][index], cell1, "all at cell 1");
+        }
+        s->Dispose();
+    }
+};
+
 class TargetFullTestCase : public HandoverTestCase
 {
   public:
@@ -900,6 +1007,7 @@ class HandoverTestSuite : public TestSuite
         AddTestCase(new ExactlyOnceTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new PingPongTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new ThirdCellTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new DetourChainTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new TargetFullTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new OracleGraceTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new AgainstAnalyticTestCase(), edgellm::TEST_QUICK);
