@@ -269,6 +269,55 @@ class EdgeLlmPallasA3TestCase : public EdgeLlmPallasTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief PallasLineConfig::linkDelay reaches the links: Detour's relayed SIT on the line grows
+ * by the 20 ms added to each link, within the radio's 1 ms TTI, on three draws; the record
+ * counts one relay hop; a delay out of [0, 1000] ms is refused by name.
+ */
+class EdgeLlmPallasLinkDelayTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasLinkDelayTestCase()
+        : EdgeLlmPallasTestCase("The line's link delay: Detour's relayed SIT grows by it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t run = 1; run <= 3; ++run)
+        {
+            double sit[2] = {0, 0};
+            for (int k = 0; k < 2; ++k)
+            {
+                RngSeedManager::SetRun(run);
+                PallasLineConfig c;
+                c.linkDelay = MicroSeconds(50) + MilliSeconds(20 * k);
+                const PallasLineRun r = RunOnce(c, "detour");
+                NS_TEST_ASSERT_MSG_EQ(r.records.size(), 1u, "one handover");
+                NS_TEST_EXPECT_MSG_EQ(r.records[0].outcome, HandoverRecord::RELAYED, "relayed");
+                NS_TEST_EXPECT_MSG_EQ(r.records[0].relayHops, 1u, "over one link");
+                NS_TEST_EXPECT_MSG_EQ(r.exactlyOnce, true, "every token once");
+                sit[k] = r.sitsS.at(0);
+            }
+            NS_TEST_EXPECT_MSG_EQ_TOL(sit[1] - sit[0],
+                                      0.020,
+                                      1e-3,
+                                      "RngRun " << run << ": 20 ms more on the relay link");
+        }
+        PallasLineConfig bad;
+        bad.linkDelay = MilliSeconds(-1);
+        NS_TEST_EXPECT_MSG_EQ(bad.Check(),
+                              "linkDelay = -1ms is invalid; allowed: [0, 1000] ms",
+                              "a negative delay");
+        bad.linkDelay = MilliSeconds(1001);
+        NS_TEST_EXPECT_MSG_EQ(bad.Check(),
+                              "linkDelay = +1001ms is invalid; allowed: [0, 1000] ms",
+                              "above a second");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief Under A3: the lag trained on RngRuns 101 to 103 brings the trajectory predictor's
  * time error on RngRuns 1 and 2 (draws it was not trained on) within 5 ms, from 300 ms or more
  * early without it; the oracle told the handovers of a run of the same draw predicts each to
@@ -735,6 +784,7 @@ class EdgeLlmPallasTestSuite : public TestSuite
         AddTestCase(new EdgeLlmPallasHooksTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasA3TestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasA3OracleTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPallasLinkDelayTestCase, edgellm::TEST_QUICK);
     }
 };
 
