@@ -386,7 +386,7 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
     edge->SetClientAttribute("PromptTokens", UintegerValue(prompt));
     edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
     net->Build();
-    net->AssignStreams(1);
+    const int64_t networkStreams = net->AssignStreams(1);
     std::map<uint16_t, Ptr<EdgeLlmServer>> servers;
     std::map<uint16_t, Vector> cells;
     for (uint32_t i = 0; i < net->GetServers().GetN(); ++i)
@@ -447,6 +447,9 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
         predictor->SetAttribute("PositionNoise", DoubleValue(c.positionNoiseM));
         predictor->SetAttribute("SpeedNoise", DoubleValue(c.speedNoiseMps));
         predictor->SetAttribute("HeadingNoise", DoubleValue(c.headingNoiseDeg));
+        // The streams after the network's: every scheme of a draw, and a draw run again in
+        // one process, sees the same noise.
+        predictor->AssignStreams(1 + networkStreams);
     }
     else if (c.predictor == "oracle" && c.trigger == "a3")
     {

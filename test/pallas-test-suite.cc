@@ -269,6 +269,51 @@ class EdgeLlmPallasA3TestCase : public EdgeLlmPallasTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief The trajectory predictor's noise is the draw's: a run of Pallas repeated in one
+ * process, after runs of other schemes and draws that create random variables of their own,
+ * predicts the same times and gives the same SIT, on two draws.
+ */
+class EdgeLlmPallasNoiseStreamTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasNoiseStreamTestCase()
+        : EdgeLlmPallasTestCase("The predictor's noise does not depend on what ran before it")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        PallasLineConfig c;
+        c.trigger = "a3";
+        c.predictor = "trajectory";
+        c.positionNoiseM = 20;
+        c.predictorLag = MilliSeconds(680);
+        for (uint32_t rngRun = 2; rngRun <= 3; ++rngRun)
+        {
+            RngSeedManager::SetRun(rngRun);
+            const PallasLineRun first = RunOnce(c, "pallas");
+            // Other schemes on other draws in between, as a study runs them.
+            for (const char* other : {"detour", "pallas-recompute"})
+            {
+                RngSeedManager::SetRun(rngRun + 10);
+                RunOnce(c, other);
+            }
+            RngSeedManager::SetRun(rngRun);
+            const PallasLineRun again = RunOnce(c, "pallas");
+            const std::string where = "RngRun " + std::to_string(rngRun);
+            NS_TEST_ASSERT_MSG_EQ(first.timeErrorsS.size(), 1u, where << ": one scored");
+            NS_TEST_ASSERT_MSG_EQ(again.timeErrorsS.size(), 1u, where << ": one scored again");
+            NS_TEST_EXPECT_MSG_EQ(again.timeErrorsS[0],
+                                  first.timeErrorsS[0],
+                                  where << ": the same predicted time");
+            NS_TEST_EXPECT_MSG_EQ(again.sitsS.at(0), first.sitsS.at(0), where << ": the same SIT");
+        }
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief PallasLineConfig::linkDelay reaches the links: Detour's relayed SIT on the line grows
  * by the 20 ms added to each link, within the radio's 1 ms TTI, on three draws; the record
  * counts one relay hop; a delay out of [0, 1000] ms is refused by name.
@@ -785,6 +830,7 @@ class EdgeLlmPallasTestSuite : public TestSuite
         AddTestCase(new EdgeLlmPallasA3TestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasA3OracleTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasLinkDelayTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPallasNoiseStreamTestCase, edgellm::TEST_QUICK);
     }
 };
 
