@@ -235,6 +235,8 @@ struct Point
     uint64_t prefillModelled{0}; //!< window samples with its compute model's
     /// SITs of relayed handovers (Detour), s, by the relay path's backhaul links to the UE
     std::map<uint32_t, std::vector<double>> relayedSitByHops;
+    /// Of sessions only ever relayed, token latencies, s, by the relay path's links
+    std::map<uint32_t, std::vector<double>> latencyByHops;
 };
 
 /// \return the mean of v; NaN if empty
@@ -718,6 +720,11 @@ main(int argc, char* argv[])
                         p.relayedSitByHops[row.record.relayHops].push_back(row.sitS);
                     }
                 }
+                for (const auto& [hops, latencies] : run.relayedLatencyByHopsS)
+                {
+                    std::vector<double>& to = p.latencyByHops[hops];
+                    to.insert(to.end(), latencies.begin(), latencies.end());
+                }
                 results.push_back(run.results);
                 if (isBound)
                 {
@@ -797,9 +804,23 @@ main(int argc, char* argv[])
                              "path's links:";
                 for (const auto& [hops, sits] : p.relayedSitByHops)
                 {
-                    std::cout << " " << hops << (hops == 1 ? " hop " : " hops ") << std::fixed
+                    std::cout << " " << hops << (hops == 1 ? " link " : " links ") << std::fixed
                               << std::setprecision(1) << Mean(sits) * 1e3 << " ("
                               << Pct(sits, 99) * 1e3 << ", n " << sits.size() << ")";
+                }
+                std::cout << "\n";
+            }
+            if (!p.latencyByHops.empty())
+            {
+                // Each link of the chain delays every token after it, not one gap.
+                std::cout << s
+                          << "'s token latency (delivery - generation), P50 (P99) [ms] by "
+                             "the relay path's links:";
+                for (const auto& [hops, latencies] : p.latencyByHops)
+                {
+                    std::cout << " " << hops << (hops == 1 ? " link " : " links ") << std::fixed
+                              << std::setprecision(1) << Pct(latencies, 50) * 1e3 << " ("
+                              << Pct(latencies, 99) * 1e3 << ", n " << latencies.size() << ")";
                 }
                 std::cout << "\n";
             }

@@ -407,6 +407,8 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
     auto seen = std::make_shared<std::map<uint64_t, std::vector<uint32_t>>>();
     auto order = std::make_shared<bool>(true);
     auto done = std::make_shared<uint32_t>(0);
+    // Per moving UE, each first delivery's generation and delivery time, s.
+    auto latencies = std::make_shared<std::map<uint64_t, std::vector<std::pair<double, double>>>>();
     const uint32_t moving = c.ues;
     for (uint32_t j = 0; j < c.ues; ++j)
     {
@@ -416,20 +418,29 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
         (*seen)[client->GetImsi()];
         client->TraceConnectWithoutContext(
             "TokenDelivered",
-            Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
-                [seen, order](uint64_t imsi, uint32_t index, Time, Time, uint16_t, bool) {
-                    std::vector<uint32_t>& counts = (*seen)[imsi];
-                    if (index >= counts.size())
-                    {
-                        *order = *order && index == counts.size();
-                        counts.resize(index + 1, 0);
-                    }
-                    else
-                    {
-                        *order = false;
-                    }
-                    ++counts[index];
-                }));
+            Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>([seen, order, latencies](
+                                                                               uint64_t imsi,
+                                                                               uint32_t index,
+                                                                               Time generated,
+                                                                               Time delivered,
+                                                                               uint16_t,
+                                                                               bool resent) {
+                if (!resent)
+                {
+                    (*latencies)[imsi].emplace_back(generated.GetSeconds(), delivered.GetSeconds());
+                }
+                std::vector<uint32_t>& counts = (*seen)[imsi];
+                if (index >= counts.size())
+                {
+                    *order = *order && index == counts.size();
+                    counts.resize(index + 1, 0);
+                }
+                else
+                {
+                    *order = false;
+                }
+                ++counts[index];
+            }));
         client->TraceConnectWithoutContext("SessionComplete",
                                            Callback<void, uint64_t>([done, moving](uint64_t) {
                                                if (++*done == moving)
@@ -563,6 +574,28 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
             }
         }
         run.sitsS.push_back(sit);
+        // The relay path's links over time, from the records of a session only ever relayed.
+        std::vector<std::pair<double, uint32_t>> hops{{0.0, 0}};
+        bool relayedOnly = true;
+        for (const HandoverRecord& r : run.records)
+        {
+            if (r.imsi == imsis[j] && r.outcome != HandoverRecord::NO_SESSION)
+            {
+                relayedOnly = relayedOnly && r.outcome == HandoverRecord::RELAYED;
+                hops.emplace_back(r.hoStart.GetSeconds(), r.relayHops);
+            }
+        }
+        for (const auto& [generated, delivered] : relayedOnly&& hops.size() > 1
+                                                      ? (*latencies)[imsis[j]]
+                                                      : std::vector<std::pair<double, double>>())
+        {
+            uint32_t links = 0;
+            for (const auto& [from, n] : hops)
+            {
+                links = from <= generated ? n : links;
+            }
+            run.relayedLatencyByHopsS[links].push_back(delivered - generated);
+        }
         for (int64_t ns : edgellm::ItlSamplesNs(clients[j]->GetDeliveryTimesNs()))
         {
             run.itlS.push_back(static_cast<double>(ns) * 1e-9);

@@ -16,6 +16,7 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -146,9 +147,13 @@ struct PallasLineRun
     std::vector<HandoverRecord> records; //!< the coordinator's records
     /// The first moving UE's handover with a session: its SIT, s (NaN if not measured)
     double sitS{0};
-    std::vector<double> allSitsS;    //!< every measured SIT of the moving UEs, s, record order
-    std::vector<double> sitsS;       //!< each moving UE's SIT, s (NaN if not measured)
-    std::vector<double> itlS;        //!< the moving UEs' inter-token latencies, s
+    std::vector<double> allSitsS; //!< every measured SIT of the moving UEs, s, record order
+    std::vector<double> sitsS;    //!< each moving UE's SIT, s (NaN if not measured)
+    std::vector<double> itlS;     //!< the moving UEs' inter-token latencies, s
+    /// Of the moving UEs whose every handover was relayed (Detour), each token's delivery
+    /// minus its generation, s, by the links of the relay path when it was generated (0
+    /// before the first handover; HandoverRecord::relayHops after each); resent copies aside
+    std::map<uint32_t, std::vector<double>> relayedLatencyByHopsS;
     uint32_t tokensExpected{0};      //!< tokens their sessions asked for, in all
     uint32_t tokensDelivered{0};     //!< distinct token indices delivered to their applications
     uint32_t tokensRepeated{0};      //!< deliveries of an index delivered before
