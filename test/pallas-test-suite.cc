@@ -15,6 +15,7 @@
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/test.h"
+#include "ns3/token-timing-stats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -316,7 +317,8 @@ class EdgeLlmPallasNoiseStreamTestCase : public EdgeLlmPallasTestCase
  * \ingroup edge-llm-tests
  * \brief PallasLineConfig::linkDelay reaches the links: Detour's relayed SIT on the line grows
  * by the 20 ms added to each link, within the radio's 1 ms TTI, on three draws; the record
- * counts one relay hop; a delay out of [0, 1000] ms is refused by name.
+ * counts one relay hop, and the tokens relayed over it arrive the link's delay later than
+ * those sent before the handover; a delay out of [0, 1000] ms is refused by name.
  */
 class EdgeLlmPallasLinkDelayTestCase : public EdgeLlmPallasTestCase
 {
@@ -343,6 +345,17 @@ class EdgeLlmPallasLinkDelayTestCase : public EdgeLlmPallasTestCase
                 NS_TEST_EXPECT_MSG_EQ(r.records[0].relayHops, 1u, "over one link");
                 NS_TEST_EXPECT_MSG_EQ(r.exactlyOnce, true, "every token once");
                 sit[k] = r.sitsS.at(0);
+                // Tokens made before the handover reach the UE directly, after it over the
+                // link: their latency differs by the link's delay, within the radio's TTI.
+                const auto& byHops = r.relayedLatencyByHopsS;
+                NS_TEST_ASSERT_MSG_EQ(byHops.size(), 2u, "tokens over 0 and over 1 link");
+                NS_TEST_ASSERT_MSG_EQ(byHops.count(1), 1u, "tokens over 1 link");
+                const double added = edgellm::NearestRankPercentile(byHops.at(1), 50) -
+                                     edgellm::NearestRankPercentile(byHops.at(0), 50);
+                NS_TEST_EXPECT_MSG_EQ_TOL(added,
+                                          c.linkDelay.GetSeconds(),
+                                          1.5e-3,
+                                          "RngRun " << run << ": a link's delay more");
             }
             NS_TEST_EXPECT_MSG_EQ_TOL(sit[1] - sit[0],
                                       0.020,
