@@ -795,7 +795,7 @@ main(int argc, char* argv[])
         }
         for (const std::string& s : runSchemes)
         {
-            // A relay chain grows a hop per handover, and a resend crosses all of it.
+            // A relay chain grows a link per handover.
             const Point& p = points[s];
             if (!p.relayedSitByHops.empty())
             {

@@ -416,31 +416,31 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
         clients.push_back(client);
         imsis.push_back(client->GetImsi());
         (*seen)[client->GetImsi()];
+        auto delivered = [seen, order, latencies](uint64_t imsi,
+                                                  uint32_t index,
+                                                  Time generatedAt,
+                                                  Time deliveredAt,
+                                                  uint16_t,
+                                                  bool resent) {
+            if (!resent)
+            {
+                (*latencies)[imsi].emplace_back(generatedAt.GetSeconds(), deliveredAt.GetSeconds());
+            }
+            std::vector<uint32_t>& counts = (*seen)[imsi];
+            if (index >= counts.size())
+            {
+                *order = *order && index == counts.size();
+                counts.resize(index + 1, 0);
+            }
+            else
+            {
+                *order = false;
+            }
+            ++counts[index];
+        };
         client->TraceConnectWithoutContext(
             "TokenDelivered",
-            Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>([seen, order, latencies](
-                                                                               uint64_t imsi,
-                                                                               uint32_t index,
-                                                                               Time generated,
-                                                                               Time delivered,
-                                                                               uint16_t,
-                                                                               bool resent) {
-                if (!resent)
-                {
-                    (*latencies)[imsi].emplace_back(generated.GetSeconds(), delivered.GetSeconds());
-                }
-                std::vector<uint32_t>& counts = (*seen)[imsi];
-                if (index >= counts.size())
-                {
-                    *order = *order && index == counts.size();
-                    counts.resize(index + 1, 0);
-                }
-                else
-                {
-                    *order = false;
-                }
-                ++counts[index];
-            }));
+            Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(delivered));
         client->TraceConnectWithoutContext("SessionComplete",
                                            Callback<void, uint64_t>([done, moving](uint64_t) {
                                                if (++*done == moving)
@@ -585,16 +585,17 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
                 hops.emplace_back(r.hoStart.GetSeconds(), r.relayHops);
             }
         }
-        for (const auto& [generated, delivered] : relayedOnly&& hops.size() > 1
-                                                      ? (*latencies)[imsis[j]]
-                                                      : std::vector<std::pair<double, double>>())
+        if (relayedOnly && hops.size() > 1)
         {
-            uint32_t links = 0;
-            for (const auto& [from, n] : hops)
+            for (const auto& [generated, delivered] : (*latencies)[imsis[j]])
             {
-                links = from <= generated ? n : links;
+                uint32_t links = 0;
+                for (const auto& [from, n] : hops)
+                {
+                    links = from <= generated ? n : links;
+                }
+                run.relayedLatencyByHopsS[links].push_back(delivered - generated);
             }
-            run.relayedLatencyByHopsS[links].push_back(delivered - generated);
         }
         for (int64_t ns : edgellm::ItlSamplesNs(clients[j]->GetDeliveryTimesNs()))
         {
