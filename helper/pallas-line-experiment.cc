@@ -133,7 +133,9 @@ PallasLineConfig::Check() const
     }
     else if (c.linkDelay.IsStrictlyNegative() || c.linkDelay > Seconds(1))
     {
-        e << "linkDelay = " << c.linkDelay.As(Time::MS) << " is invalid; allowed: [0, 1000] ms";
+        // In integer microseconds: a negative Time converted to a double is undefined here.
+        e << "linkDelay = " << static_cast<double>(c.linkDelay.GetMicroSeconds()) / 1e3
+          << " ms is invalid; allowed: [0, 1000] ms";
     }
     else if (std::find(presets.begin(), presets.end(), c.computePreset) == presets.end())
     {
@@ -581,8 +583,12 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
         {
             if (r.imsi == imsis[j] && r.outcome != HandoverRecord::NO_SESSION)
             {
+                // A relayed record has a handover's start; a cancelled prepare may have none.
                 relayedOnly = relayedOnly && r.outcome == HandoverRecord::RELAYED;
-                hops.emplace_back(r.hoStart.GetSeconds(), r.relayHops);
+                if (relayedOnly)
+                {
+                    hops.emplace_back(r.hoStart.GetSeconds(), r.relayHops);
+                }
             }
         }
         if (relayedOnly && hops.size() > 1)

@@ -365,11 +365,11 @@ class EdgeLlmPallasLinkDelayTestCase : public EdgeLlmPallasTestCase
         PallasLineConfig bad;
         bad.linkDelay = MilliSeconds(-1);
         NS_TEST_EXPECT_MSG_EQ(bad.Check(),
-                              "linkDelay = -1ms is invalid; allowed: [0, 1000] ms",
+                              "linkDelay = -1 ms is invalid; allowed: [0, 1000] ms",
                               "a negative delay");
         bad.linkDelay = MilliSeconds(1001);
         NS_TEST_EXPECT_MSG_EQ(bad.Check(),
-                              "linkDelay = +1001ms is invalid; allowed: [0, 1000] ms",
+                              "linkDelay = 1001 ms is invalid; allowed: [0, 1000] ms",
                               "above a second");
     }
 };
