@@ -262,6 +262,31 @@ Pct(const std::vector<double>& v, double p)
     return v.empty() ? std::nan("") : edgellm::NearestRankPercentile(v, p);
 }
 
+/**
+ * \brief Print one line of samples by the relay path's links, if there are any.
+ * \param title what the line shows, before " [ms] by the relay path's links:"
+ * \param byLinks samples, s, by links
+ * \param median true for the median (P50), false for the mean, each beside its P99
+ */
+void
+PrintByLinks(const std::string& title,
+             const std::map<uint32_t, std::vector<double>>& byLinks,
+             bool median)
+{
+    if (byLinks.empty())
+    {
+        return;
+    }
+    std::cout << title << " [ms] by the relay path's links:";
+    for (const auto& [links, samples] : byLinks)
+    {
+        std::cout << " " << links << (links == 1 ? " link " : " links ") << std::fixed
+                  << std::setprecision(1) << (median ? Pct(samples, 50) : Mean(samples)) * 1e3
+                  << " (" << Pct(samples, 99) * 1e3 << ", n " << samples.size() << ")";
+    }
+    std::cout << "\n";
+}
+
 /// \return s in ms rounded to 0.1 ms, without a sign on a zero (a rounding error's "-0.0")
 double
 Ms(double s)
@@ -795,35 +820,12 @@ main(int argc, char* argv[])
         }
         for (const std::string& s : runSchemes)
         {
-            // A relay chain grows a link per handover.
+            // A relay chain grows a link per handover; each link delays every token after it.
             const Point& p = points[s];
-            if (!p.relayedSitByHops.empty())
-            {
-                std::cout << s
-                          << "'s relayed handovers, SIT mean (P99) [ms] by the relay "
-                             "path's links:";
-                for (const auto& [hops, sits] : p.relayedSitByHops)
-                {
-                    std::cout << " " << hops << (hops == 1 ? " link " : " links ") << std::fixed
-                              << std::setprecision(1) << Mean(sits) * 1e3 << " ("
-                              << Pct(sits, 99) * 1e3 << ", n " << sits.size() << ")";
-                }
-                std::cout << "\n";
-            }
-            if (!p.latencyByHops.empty())
-            {
-                // Each link of the chain delays every token after it, not one gap.
-                std::cout << s
-                          << "'s token latency (delivery - generation), P50 (P99) [ms] by "
-                             "the relay path's links:";
-                for (const auto& [hops, latencies] : p.latencyByHops)
-                {
-                    std::cout << " " << hops << (hops == 1 ? " link " : " links ") << std::fixed
-                              << std::setprecision(1) << Pct(latencies, 50) * 1e3 << " ("
-                              << Pct(latencies, 99) * 1e3 << ", n " << latencies.size() << ")";
-                }
-                std::cout << "\n";
-            }
+            PrintByLinks(s + "'s relayed handovers, SIT mean (P99)", p.relayedSitByHops, false);
+            PrintByLinks(s + "'s token latency (delivery - generation), P50 (P99)",
+                         p.latencyByHops,
+                         true);
         }
         if (points.count("pallas") > 0)
         {
