@@ -236,6 +236,38 @@ class LlmEngine : public Object
      */
     bool IsPrefillWaiting(uint64_t imsi) const;
 
+    /// When one prefill job would run, as ForecastPrefills foresees it.
+    struct PrefillForecast
+    {
+        Time start; //!< its first iteration (or first chunk) starts
+        Time end;   //!< its last iteration ends: the prefill-done callback
+    };
+
+    /**
+     * \brief When urgent prefills would run if they were queued now or later: a replay of this
+     * engine's own iterations, by its own rules (IterationMode, ChunkTokens, MaxBatchSequences,
+     * PrefillCycle, LoadFactor, the compute model), from its present state: the running
+     * iteration, the queued prefills, the decoding sessions, whose contexts grow by a token a
+     * step and which leave at their last token. The engine itself does not change.
+     *
+     * The replay foresees no work that comes later: no new session, no admission of a waiting
+     * one, no ResumeDecoding (a handed-over session starts decoding when its coordinator says,
+     * not by itself), no removal. Plans use it to model the iterations the engine really runs.
+     * \param jobs lengths of the prefills, each >= 1, submitted together (SubmitPrefillBatch,
+     *        urgent) at from, behind every prefill queued by then
+     * \param from when they would be submitted; >= now
+     * \param replacing sessions whose queued prefills that have not started are left out, as a
+     *        re-plan of them replaces those prefills
+     * \return one forecast per job, in order; Time::Max() for both times of a job that does
+     *         not end within 10^6 replayed iterations
+     */
+    std::vector<PrefillForecast> ForecastPrefills(const std::vector<uint64_t>& jobs,
+                                                  Time from,
+                                                  const std::vector<uint64_t>& replacing = {});
+
+    /// \return the IterationMode
+    IterationMode GetIterationMode() const;
+
     /**
      * \return when the running iteration (prefill or decode) ends, or now if the GPU is idle:
      *         the earliest a prefill batch submitted now can start, before rounding up to a
