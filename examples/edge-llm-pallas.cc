@@ -10,12 +10,15 @@
 //   ./edge-llm-pallas                                  # 5 schemes x 3 rates x 2 RngRuns
 //   ./edge-llm-pallas --linkRates=300 --runs=5 --scheme=pallas,pallas-recompute
 //   ./edge-llm-pallas --trigger=planned --predictor=oracle --model=llama-3-8b --outDir=out
-//   ./edge-llm-pallas --study=concurrency             # K = 1..4, 0 or 2 residents, 2 modes
+//   ./edge-llm-pallas --study=concurrency             # K = 1..4, 0 or 2 residents
 //
 //   ./edge-llm-pallas --study=grid --ues=4           # 8 x 8 cells, links ~ N(300, 50^2)
 //
 // --study=concurrency hands K UEs over to one target, 2 m (0.1 s) apart, with 0 or 2
-// resident users decoding at each cell, under the engine's Separate and Mixed iterations.
+// resident users decoding at each cell. The engines run Mixed iterations (--modes; chunked
+// prefill, as vLLM schedules: prefills of different handovers share iterations with each other
+// and with decoding), and the plans replay them (LlmEngine::ForecastPrefills);
+// --modes=Separate,Mixed runs each point under both.
 // --study=grid drives --ues UEs on random routes over 8 x 8 cells of 100 m at 20 m/s for
 // 15 s (a handover every 5 s), each link's rate drawn from N(300, 50^2) Mb/s truncated at
 // 150; its SIT statistics are over every measured handover.
@@ -59,7 +62,7 @@ struct Flags
     double linkDelayMs{5};
     std::string ks{"1,2,3,4"};
     std::string residents{"0,2"};
-    std::string modes{"Separate,Mixed"};
+    std::string modes{"Mixed"};
     uint32_t ues{4};
     double windowMarginMs{0};
     double windowLimitMs{5000};
@@ -233,6 +236,7 @@ struct Point
     double wastedGpuS{0};        //!< GPU time of prepared prefills thrown away, all runs, s
     uint64_t prefillMeasured{0}; //!< window samples with the target's observed prefill rate
     uint64_t prefillModelled{0}; //!< window samples with its compute model's
+    uint64_t loadForecast{0};    //!< window samples whose T_load the target's replay gave
     /// SITs of relayed handovers (Detour), s, by the relay path's backhaul links to the UE
     std::map<uint32_t, std::vector<double>> relayedSitByHops;
     /// Of sessions only ever relayed, token latencies, s, by the relay path's links
@@ -334,7 +338,8 @@ main(int argc, char* argv[])
                  "concurrency: resident decoding users per cell, a list of integers in [0, 16]",
                  f.residents);
     cmd.AddValue("modes",
-                 "concurrency: LlmEngine IterationMode list, Separate and/or Mixed",
+                 "the target engines' LlmEngine IterationMode, a list of Separate and/or Mixed "
+                 "(Mixed: prefill chunks share iterations with decoding and with each other)",
                  f.modes);
     cmd.AddValue("runs", "RngRuns per point, [1, 100]", f.runs);
     cmd.AddValue("promptMin", "shortest prompt drawn, tokens", f.promptMin);
@@ -516,7 +521,8 @@ main(int argc, char* argv[])
                                         : " (told the planned handovers)");
     }
     std::cout << ", inter-cell links " << edgellm::FormatValue(f.linkDelayMs)
-              << " ms one way, over " << (f.ran == "nr" ? "NR" : "LTE") << "\n";
+              << " ms one way, over " << (f.ran == "nr" ? "NR" : "LTE") << ", " << f.modes
+              << " iterations\n";
     // Pallas told each draw's handovers: the bound of a predictor that is not the oracle.
     const std::string bound = "pallas (oracle bound)";
     const bool withBound = f.predictor == "trajectory" &&
@@ -539,6 +545,19 @@ main(int argc, char* argv[])
     };
 
     std::vector<Spec> specs;
+    // One point per iteration mode; the mode names the point only when there are several.
+    auto addModes = [&specs, &modes](const std::string& label,
+                                     const std::string& dir,
+                                     PallasLineConfig c,
+                                     double rate) {
+        for (const std::string& mode : modes)
+        {
+            c.iterationMode = mode;
+            const bool named = modes.size() > 1;
+            specs.push_back(
+                {named ? label + ", " + mode : label, named ? dir + "-" + mode : dir, c, rate});
+        }
+    };
     for (double rate : rates)
     {
         PallasLineConfig c;
@@ -580,17 +599,17 @@ main(int argc, char* argv[])
             const double slowest = std::min(rate, 150.0);
             c.maxSimTime =
                 Seconds(c.gridRoute.GetSeconds() + 30 + 3 * fullCopyS * rate / slowest * f.ues);
-            specs.push_back({"grid 8x8, links N(" + r.str() + ", 50^2) Mb/s >= 150, " +
-                                 std::to_string(f.ues) + " UEs",
-                             "grid-" + r.str() + "Mbps",
-                             c,
-                             rate});
+            addModes("grid 8x8, links N(" + r.str() + ", 50^2) Mb/s >= 150, " +
+                         std::to_string(f.ues) + " UEs",
+                     "grid-" + r.str() + "Mbps",
+                     c,
+                     rate);
             continue;
         }
         if (f.study == "sweep")
         {
             c.maxSimTime = Seconds(c.crossing.GetSeconds() + 2 * fullCopyS + 30);
-            specs.push_back({"link " + r.str() + " Mb/s", "link-" + r.str() + "Mbps", c, rate});
+            addModes("link " + r.str() + " Mb/s", "link-" + r.str() + "Mbps", c, rate);
             continue;
         }
         for (const std::string& mode : modes)
@@ -729,6 +748,7 @@ main(int argc, char* argv[])
                 p.itl.insert(p.itl.end(), run.itlS.begin(), run.itlS.end());
                 p.prefillMeasured += run.prefillMeasured;
                 p.prefillModelled += run.prefillModelled;
+                p.loadForecast += run.loadForecast;
                 for (const HandoverRecord& h : run.records)
                 {
                     p.wastedBytes += static_cast<double>(h.wastedBytes);
@@ -861,7 +881,8 @@ main(int argc, char* argv[])
             std::cout << "pallas's window telemetry: prefill rate observed at the target in "
                       << p.prefillMeasured << " of " << p.prefillMeasured + p.prefillModelled
                       << " samples (the rest from its compute model); the target's queue from "
-                         "its engine; the link's rate as the coordinator plans it\n";
+                         "its engine (its replay of its Mixed iterations in "
+                      << p.loadForecast << "); the link's rate as the coordinator plans it\n";
         }
         if (withBound)
         {

@@ -61,6 +61,12 @@ PallasController::GetModelledPrefillSamples() const
     return m_modelledPrefill;
 }
 
+uint64_t
+PallasController::GetForecastLoadSamples() const
+{
+    return m_forecastLoads;
+}
+
 void
 PallasController::DoDispose()
 {
@@ -187,7 +193,21 @@ PallasController::Sample(uint64_t imsi, uint16_t serving, uint16_t target)
         {
             ++m_modelledPrefill;
         }
-        if (m_measured && t.prefillTokensPerSecond > 0)
+        const std::vector<LlmEngine::PrefillForecast> f =
+            m_coordinator->ReplaysEngine(target)
+                ? m_coordinator->ForecastPrefills(target,
+                                                  {t.contextTokens},
+                                                  Simulator::Now(),
+                                                  {imsi})
+                : std::vector<LlmEngine::PrefillForecast>{};
+        if (!f.empty() && f.front().start != Time::Max())
+        {
+            // Under Mixed iterations the engine's replay of them says when the prefill's first
+            // chunk would run, behind what is queued and beside what decodes there.
+            t.loadS = (f.front().start - Simulator::Now()).GetSeconds();
+            ++m_forecastLoads;
+        }
+        else if (m_measured && t.prefillTokensPerSecond > 0)
         {
             // The prefills queued there run before this one would.
             t.loadS +=

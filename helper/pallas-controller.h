@@ -90,6 +90,9 @@ class PallasController : public Object
     /// \return telemetry samples whose prefill rate was the compute model's (none observed
     ///         yet at the target, or MeasuredTelemetry false)
     uint64_t GetModelledPrefillSamples() const;
+    /// \return telemetry samples whose T_load was the target engine's replay of its Mixed
+    ///         iterations (LlmEngine::ForecastPrefills)
+    uint64_t GetForecastLoadSamples() const;
 
     /**
      * \brief Handle one prediction (what the trace calls).
@@ -148,6 +151,7 @@ class PallasController : public Object
     std::map<uint16_t, double> m_observedPrefill;
     uint64_t m_measuredPrefill{0}; //!< samples with an observed prefill rate
     uint64_t m_modelledPrefill{0}; //!< samples with the compute model's
+    uint64_t m_forecastLoads{0};   //!< samples whose T_load the engine's replay gave
     /// false once disposed: the engines' trace callbacks hold it, not the controller
     std::shared_ptr<bool> m_alive{std::make_shared<bool>(true)};
 };

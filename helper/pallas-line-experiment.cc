@@ -633,6 +633,7 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
         run.controllerCancels = controller->GetCancels();
         run.prefillMeasured = controller->GetMeasuredPrefillSamples();
         run.prefillModelled = controller->GetModelledPrefillSamples();
+        run.loadForecast = controller->GetForecastLoadSamples();
     }
     run.absTimeErrorP50S = std::numeric_limits<double>::quiet_NaN();
     if (meter)

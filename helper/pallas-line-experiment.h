@@ -82,8 +82,8 @@ struct PallasLineConfig
     uint32_t ues{1};                       //!< moving UEs, [1, 16]
     double ueGapM{2};             //!< each moving UE this far behind the one before, m, [0, 100]
     uint32_t residentsPerCell{0}; //!< resident UEs decoding at each cell
-    std::string iterationMode{"Separate"}; //!< LlmEngine IterationMode: Separate or Mixed
-    Time maxSimTime{Seconds(40)};          //!< the run stops then at the latest
+    std::string iterationMode{"Mixed"}; //!< LlmEngine IterationMode: Separate or Mixed
+    Time maxSimTime{Seconds(40)};       //!< the run stops then at the latest
     /// 0: the line; else a gridSide x gridSide grid of cells spacingM apart, the ues UEs on
     /// random routes (GridRandomRoute at speedMps, from random cells) until gridRoute, each
     /// session decoding until then, handovers at every crossing (the line's cells, fromCell,
@@ -164,6 +164,7 @@ struct PallasLineRun
     uint64_t controllerCancels{0};         //!< the controller's cancels (pallas only)
     uint64_t prefillMeasured{0};    //!< the controller's samples with an observed prefill rate
     uint64_t prefillModelled{0};    //!< its samples with the compute model's prefill rate
+    uint64_t loadForecast{0};       //!< its samples whose T_load the engine's replay gave
     uint64_t admissionRefusals{0};  //!< Pallas's refusals for memory
     double windowS{0};              //!< Pallas's window at the end, s
     uint64_t windowChoices{0};      //!< Pallas's window choices

@@ -149,6 +149,20 @@ LocalCellPort::GetIterationEnd() const
     return m_engine->GetIterationEnd();
 }
 
+LlmEngine::IterationMode
+LocalCellPort::GetIterationMode() const
+{
+    return m_engine->GetIterationMode();
+}
+
+std::vector<LlmEngine::PrefillForecast>
+LocalCellPort::ForecastPrefills(const std::vector<uint64_t>& jobs,
+                                Time from,
+                                const std::vector<uint64_t>& replacing)
+{
+    return m_engine->ForecastPrefills(jobs, from, replacing);
+}
+
 Time
 LocalCellPort::GetPrefillBoundary(Time at) const
 {

@@ -105,6 +105,15 @@ class CellPort : public SimpleRefCount<CellPort>
     virtual Time GetPrefillBoundary(Time at) const = 0;
     /// \return the engine's PrefillCycle
     virtual Time GetPrefillCycle() const = 0;
+    /// \return the engine's IterationMode
+    virtual LlmEngine::IterationMode GetIterationMode() const = 0;
+    /// When urgent prefills would run at the engine (LlmEngine::ForecastPrefills).
+    /// \param jobs their lengths \param from when they are queued, >= now
+    /// \param replacing sessions whose queued prefills are left out \return one per job
+    virtual std::vector<LlmEngine::PrefillForecast> ForecastPrefills(
+        const std::vector<uint64_t>& jobs,
+        Time from,
+        const std::vector<uint64_t>& replacing) = 0;
     /// \return the engine's compute model
     virtual const LlmComputeModel& GetComputeModel() const = 0;
     /// \return the KV-cache shape of the model the server serves (EdgeLlmServer::KvCache)
@@ -249,6 +258,11 @@ class LocalCellPort : public CellPort
     Time GetIterationEnd() const override;
     Time GetPrefillBoundary(Time at) const override;
     Time GetPrefillCycle() const override;
+    LlmEngine::IterationMode GetIterationMode() const override;
+    std::vector<LlmEngine::PrefillForecast> ForecastPrefills(
+        const std::vector<uint64_t>& jobs,
+        Time from,
+        const std::vector<uint64_t>& replacing) override;
     const LlmComputeModel& GetComputeModel() const override;
     KvCacheProfile GetKvCacheProfile() const override;
     uint64_t GetKvCapacityTokens() const override;

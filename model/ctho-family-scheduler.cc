@@ -134,6 +134,22 @@ CtHoFamilyScheduler::MakeCtHoView(const HandoverPlanInput& input)
     }
     problem.backhaulTokensPerSecond = bps / 8.0 / static_cast<double>(bytesPerToken);
     problem.backlogTokens = static_cast<double>(backlog) / static_cast<double>(bytesPerToken);
+    if (target.prefillEndS)
+    {
+        // The engine's own iterations decide when the batch ends: queued once the last
+        // member has handed over, behind what is planned there, the group's own left out.
+        double from = input.nowS;
+        std::vector<uint64_t> members;
+        for (const HandoverSessionView& s : input.sessions)
+        {
+            from = std::max(from, s.handoverStartS);
+            members.push_back(s.imsi);
+        }
+        problem.prefillEnd =
+            [end = target.prefillEndS, from, members](const std::vector<uint64_t>& lengths) {
+                return end(lengths, from, members);
+            };
+    }
     return problem;
 }
 

@@ -141,7 +141,24 @@ CtHoSolver::PrefillDelay(uint64_t prefixTokens) const
     {
         return 0.0;
     }
-    return m_prefillStart + BatchPrefill(prefixTokens) - m_tau.front();
+    return PrefillEnd(prefixTokens) - m_tau.front();
+}
+
+double
+CtHoSolver::PrefillEnd(uint64_t prefixTokens) const
+{
+    if (!m_input.prefillEnd)
+    {
+        return m_prefillStart + BatchPrefill(prefixTokens);
+    }
+    const uint64_t l = std::min(prefixTokens, m_maxContext);
+    std::vector<uint64_t> lengths;
+    lengths.reserve(m_context.size());
+    for (uint64_t c : m_context)
+    {
+        lengths.push_back(std::min(c, l));
+    }
+    return m_input.prefillEnd(lengths);
 }
 
 double
@@ -263,7 +280,7 @@ CtHoSolver::MakePlan(uint64_t prefixTokens) const
     plan.value = Evaluate(prefixTokens);
     const uint64_t l = plan.value.prefixTokens;
     plan.prefillStart = m_prefillStart;
-    plan.prefillEnd = m_prefillStart + BatchPrefill(l);
+    plan.prefillEnd = l == 0 ? m_prefillStart : PrefillEnd(l);
     const double r = m_input.backhaulTokensPerSecond;
     double linkFree = m_linkFree;
     plan.ues.reserve(m_context.size());

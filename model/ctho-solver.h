@@ -8,6 +8,7 @@
 #include "llm-compute-model.h"
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -44,6 +45,12 @@ struct CtHoInput
     uint64_t maxPrefix{std::numeric_limits<uint64_t>::max()};
     bool blockAligned{false}; //!< restrict L to multiples of blockTokens, plus C_max
     uint32_t blockTokens{16}; //!< block size for blockAligned, >= 1
+    /**
+     * T^pf(L) from the target engine itself (LlmEngine::ForecastPrefills): given every UE's
+     * prefill, min(C_i, L), in handover order, when the last of them ends, s. It must not
+     * decrease when a length grows. Empty: t_s + p(batch), the paper's one batch.
+     */
+    std::function<double(const std::vector<uint64_t>& lengths)> prefillEnd;
 };
 
 /**
@@ -81,7 +88,7 @@ struct CtHoPlan
 {
     CtHoValue value;             //!< delays of this L
     double prefillStart{0};      //!< t_s, s
-    double prefillEnd{0};        //!< T^pf(L) = t_s + p(batch); t_s when L = 0
+    double prefillEnd{0};        //!< T^pf(L) = t_s + p(batch) (or the engine's); t_s if L = 0
     std::vector<CtHoUePlan> ues; //!< one entry per UE, in handover order
 };
 
@@ -163,6 +170,8 @@ class CtHoSolver
     uint64_t Candidate(uint64_t m) const;
     /// \return p of the batch that prefills a prefix of L tokens of every UE
     double BatchPrefill(uint64_t prefixTokens) const;
+    /// \return T^pf(L) for L >= 1: CtHoInput::prefillEnd's, or t_s + p(batch)
+    double PrefillEnd(uint64_t prefixTokens) const;
 
     CtHoInput m_input;                     //!< the problem, as given
     LlmComputeModel m_compute;             //!< gives p(batch)

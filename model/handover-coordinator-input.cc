@@ -63,6 +63,27 @@ HandoverCoordinator::GetLinkRates() const
     return m_directory.GetLinkRates();
 }
 
+bool
+HandoverCoordinator::ReplaysEngine(uint16_t cellId)
+{
+    return m_engineForecast &&
+           PortOf(cellId)->GetIterationMode() == LlmEngine::IterationMode::MIXED;
+}
+
+std::vector<LlmEngine::PrefillForecast>
+HandoverCoordinator::ForecastPrefills(uint16_t cellId,
+                                      const std::vector<uint64_t>& lengths,
+                                      Time from,
+                                      const std::vector<uint64_t>& replacing)
+{
+    Ptr<CellPort> port = PortOf(cellId);
+    std::vector<uint64_t> jobs = m_lifecycle.GetUnsubmittedPrefills(cellId, replacing);
+    const std::size_t ahead = jobs.size();
+    jobs.insert(jobs.end(), lengths.begin(), lengths.end());
+    std::vector<LlmEngine::PrefillForecast> all = port->ForecastPrefills(jobs, from, replacing);
+    return {all.begin() + static_cast<std::ptrdiff_t>(ahead), all.end()};
+}
+
 std::pair<Time, uint64_t>
 HandoverCoordinator::GetPrefillForecast(uint16_t cellId)
 {

@@ -10,6 +10,7 @@
 #include "explaining-enum-checker.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/enum.h"
 #include "ns3/log.h"
 #include "ns3/nstime.h"
@@ -185,6 +186,16 @@ HandoverCoordinator::GetTypeId()
                 MakeTimeAccessor(&HandoverCoordinator::m_linkFailureTimeout),
                 edgellm::MakeTimeNotNegativeChecker("ns3::HandoverCoordinator::LinkFailureTimeout",
                                                     true))
+            .AddAttribute(
+                "EngineForecast",
+                "true: under a target engine's Mixed iterations the plans replay them "
+                "(LlmEngine::ForecastPrefills): ctHO's solver takes a group's prefill end, and "
+                "Pallas's window T_load, from the replay, behind the prefills planned there. "
+                "false: the whole-prefill model from the prefills planned before "
+                "(prefillFreeAtS), the only one under Separate iterations.",
+                BooleanValue(true),
+                MakeBooleanAccessor(&HandoverCoordinator::m_engineForecast),
+                edgellm::MakeExplainingBooleanChecker("ns3::HandoverCoordinator::EngineForecast"))
             .AddTraceSource("SessionSuspended",
                             "A session stopped decoding because its UE's radio link failed "
                             "(LinkFailurePolicy Suspend).",

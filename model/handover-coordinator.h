@@ -271,6 +271,30 @@ class HandoverCoordinator : public Object,
     double GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) const;
 
     /**
+     * \param cellId a target cell
+     * \return whether plans for it replay its engine's iterations: EngineForecast is true
+     *         and the engine runs Mixed iterations
+     */
+    bool ReplaysEngine(uint16_t cellId) override;
+
+    /**
+     * \brief When urgent prefills would run at a target cell's engine, queued behind the
+     * handover prefills planned there: those its engine has (LlmEngine::ForecastPrefills
+     * replays its iterations) and those whose token IDs are still on the way, taken as
+     * queued first.
+     * \param cellId the target cell
+     * \param lengths the prefills' lengths, each >= 1
+     * \param from when they would be queued, >= now
+     * \param replacing sessions whose planned prefills are left out (a re-plan of them)
+     * \return one forecast per prefill of lengths
+     */
+    std::vector<LlmEngine::PrefillForecast> ForecastPrefills(
+        uint16_t cellId,
+        const std::vector<uint64_t>& lengths,
+        Time from,
+        const std::vector<uint64_t>& replacing = {}) override;
+
+    /**
      * \param state a state
      * \return its lower-case name, e.g. "committed"
      */
@@ -418,6 +442,7 @@ class HandoverCoordinator : public Object,
     uint32_t m_openTransferStep{1};             //!< OpenTransferStep
     LinkFailurePolicy m_linkFailurePolicy;      //!< LinkFailurePolicy
     Time m_linkFailureTimeout;                  //!< LinkFailureTimeout
+    bool m_engineForecast{true};                //!< EngineForecast
 
     CellDirectory m_directory;                   //!< cells, links, KV shapes
     RelayPaths m_paths;                          //!< per session: holder, then relays

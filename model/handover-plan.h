@@ -12,6 +12,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <map>
 #include <string>
@@ -62,6 +63,18 @@ struct HandoverTargetView
     uint64_t kvCapacityTokens{0};    //!< its whole KV capacity, tokens
     /// its compute model: p(L) and the batch prefill
     LlmComputeModel compute{LlmComputeModel::FromPreset(LlmComputeModel::DefaultPresetName())};
+    /**
+     * When its engine runs Mixed iterations (and the coordinator's EngineForecast is true):
+     * when urgent prefills of these lengths, queued at
+     * fromS behind the handover prefills planned there (sessions in replacing left out, as a
+     * re-plan of them replaces theirs), would all have ended, s, by the engine's own replay of
+     * its iterations (LlmEngine::ForecastPrefills). Empty under Separate iterations, whose
+     * plans keep the whole-prefill model from prefillFreeAtS.
+     */
+    std::function<double(const std::vector<uint64_t>& lengths,
+                         double fromS,
+                         const std::vector<uint64_t>& replacing)>
+        prefillEndS;
 };
 
 /**

@@ -84,6 +84,22 @@ MigrationLifecycle::GetPrefillForecast(uint16_t cellId) const
                                    : std::make_pair(it->second.freeAt, it->second.queued);
 }
 
+std::vector<uint64_t>
+MigrationLifecycle::GetUnsubmittedPrefills(uint16_t cellId,
+                                           const std::vector<uint64_t>& except) const
+{
+    std::vector<uint64_t> lengths;
+    for (const auto& [imsi, m] : m_migrations)
+    {
+        if (m.route.back() == cellId && m.prefillTokens > 0 && !m.HasSubmittedPrefill() &&
+            !m.PrefillDone() && std::find(except.begin(), except.end(), imsi) == except.end())
+        {
+            lengths.push_back(m.prefillTokens);
+        }
+    }
+    return lengths;
+}
+
 uint32_t
 MigrationLifecycle::GetMemoryFallbacks() const
 {

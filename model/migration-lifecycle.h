@@ -218,6 +218,14 @@ class MigrationLifecycle
     void GatherSlot(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs);
     /// \param cellId a cell \return when the prefills planned there end, and their tokens left
     std::pair<Time, uint64_t> GetPrefillForecast(uint16_t cellId) const;
+    /**
+     * \param cellId a target cell
+     * \param except sessions to leave out
+     * \return the lengths of the handover prefills planned there and not yet submitted to
+     *         its engine (their token IDs are on the way), in IMSI order
+     */
+    std::vector<uint64_t> GetUnsubmittedPrefills(uint16_t cellId,
+                                                 const std::vector<uint64_t>& except) const;
     /// \return handovers kept at the holder because the target's memory was full
     uint32_t GetMemoryFallbacks() const;
     /// \return sessions evicted by target engines to admit incoming ones

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace ns3
 {
@@ -186,6 +187,24 @@ PlanInputBuilder::MakeTargetView(uint16_t cell)
     t.kvCapacityTokens = port->GetKvCapacityTokens();
     t.freeKvTokens = t.kvCapacityTokens - std::min(t.kvCapacityTokens, port->GetKvTokensInUse());
     t.compute = port->GetComputeModel();
+    if (m_source->ReplaysEngine(cell))
+    {
+        Source* source = m_source;
+        t.prefillEndS = [source, cell](const std::vector<uint64_t>& lengths,
+                                       double fromS,
+                                       const std::vector<uint64_t>& replacing) {
+            const Time from = std::max(Seconds(fromS), Simulator::Now());
+            double end = 0;
+            for (const LlmEngine::PrefillForecast& f :
+                 source->ForecastPrefills(cell, lengths, from, replacing))
+            {
+                end = std::max(end,
+                               f.end == Time::Max() ? std::numeric_limits<double>::infinity()
+                                                    : f.end.GetSeconds());
+            }
+            return end;
+        };
+    }
     return t;
 }
 

@@ -53,6 +53,18 @@ class PlanInputBuilder
         /// \param cellId a cell \return when its planned handover prefills end, and their
         ///        tokens not yet done
         virtual std::pair<Time, uint64_t> GetPrefillForecast(uint16_t cellId) = 0;
+        /**
+         * \param cellId a target cell \param lengths prefills queued at from
+         * \param from when, >= now \param replacing sessions re-planned
+         * \return when each would run there, behind the handover prefills planned there
+         */
+        /// \param cellId a target cell \return whether plans replay its engine's iterations
+        virtual bool ReplaysEngine(uint16_t cellId) = 0;
+        virtual std::vector<LlmEngine::PrefillForecast> ForecastPrefills(
+            uint16_t cellId,
+            const std::vector<uint64_t>& lengths,
+            Time from,
+            const std::vector<uint64_t>& replacing) = 0;
         /// \return the migrations under way, by IMSI
         virtual const std::map<uint64_t, Migration>& GetMigrations() const = 0;
         /// \param i a record's index \return the record

@@ -8,6 +8,7 @@
 
 #include "test-durations.h"
 
+#include "ns3/abort.h"
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/test.h"
@@ -174,6 +175,19 @@ class FakeCell : public CellPort
     Time GetPrefillCycle() const override
     {
         return CYCLE;
+    }
+
+    LlmEngine::IterationMode GetIterationMode() const override
+    {
+        return LlmEngine::IterationMode::SEPARATE; // the plans keep the paper's batch
+    }
+
+    std::vector<LlmEngine::PrefillForecast> ForecastPrefills(const std::vector<uint64_t>&,
+                                                             Time,
+                                                             const std::vector<uint64_t>&) override
+    {
+        NS_ABORT_MSG("a Separate engine's plans do not ask for its replay");
+        return {};
     }
 
     const LlmComputeModel& GetComputeModel() const override
@@ -427,6 +441,20 @@ class Directory : public OnlineGrouper::Host, public PlanInputBuilder::Source
     std::pair<Time, uint64_t> GetPrefillForecast(uint16_t) override
     {
         return {Time(0), 0};
+    }
+
+    bool ReplaysEngine(uint16_t) override
+    {
+        return false;
+    }
+
+    std::vector<LlmEngine::PrefillForecast> ForecastPrefills(uint16_t,
+                                                             const std::vector<uint64_t>&,
+                                                             Time,
+                                                             const std::vector<uint64_t>&) override
+    {
+        NS_ABORT_MSG("a Separate engine's plans do not ask for its replay");
+        return {};
     }
 
     const std::map<uint64_t, Migration>& GetMigrations() const override

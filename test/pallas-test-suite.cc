@@ -757,6 +757,76 @@ class EdgeLlmPallasConcurrentTestCase : public EdgeLlmPallasTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief ctHO's plans under Mixed iterations, with and without the replay of the target's
+ * engine (HandoverCoordinator::EngineForecast), on the same draws: three handovers to one
+ * target 0.1 s apart, two residents decoding at each cell, RngRuns 1 to 3.
+ *
+ * The expected value is the network's: each handover's recovery as it happened, from its
+ * handover start to the time its target had the whole cache (kvReady: prefix prefilled and
+ * suffix received). The plan's predicted delay (the group's worst, V(L)) must come closer to
+ * it when the plan replays the engine's iterations, which share the GPU with the residents'
+ * decoding, than when it assumes one batch of whole prefills. Every token arrives once either
+ * way.
+ */
+class EdgeLlmPallasReplayedPlanTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasReplayedPlanTestCase()
+        : EdgeLlmPallasTestCase("ctHO's plan under Mixed iterations nears the network's delay "
+                                "when it replays the engine")
+    {
+    }
+
+  private:
+    /// \return the mean |kvReady - hoStart - predictedDelay| of ctHO's migrations, s
+    double MeanError(bool replay, uint32_t& migrations)
+    {
+        Config::SetDefault("ns3::HandoverCoordinator::EngineForecast", BooleanValue(replay));
+        double sum = 0;
+        migrations = 0;
+        for (uint32_t rngRun = 1; rngRun <= 3; ++rngRun)
+        {
+            RngSeedManager::SetRun(rngRun);
+            PallasLineConfig c;
+            c.ues = 3;
+            c.residentsPerCell = 2;
+            c.iterationMode = "Mixed";
+            c.trigger = "planned";
+            c.predictor = "oracle";
+            c.crossing = Seconds(4);
+            c.spacingM = 200;
+            const PallasLineRun run = RunOnce(c, "ctho");
+            NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce, true, "every token once, RngRun " << rngRun);
+            for (const HandoverRecord& r : run.records)
+            {
+                if (r.outcome == HandoverRecord::MIGRATED && !r.kvReady.IsNegative())
+                {
+                    sum += std::abs((r.kvReady - r.hoStart - r.predictedDelay).GetSeconds());
+                    ++migrations;
+                }
+            }
+        }
+        Config::Reset();
+        return migrations > 0 ? sum / migrations : 0;
+    }
+
+    void DoRun() override
+    {
+        uint32_t replayed = 0;
+        uint32_t batched = 0;
+        const double withReplay = MeanError(true, replayed);
+        const double withBatch = MeanError(false, batched);
+        std::cout << "ctho plan error under Mixed, mean over " << replayed
+                  << " migrations: " << withReplay * 1e3 << " ms replaying the engine, "
+                  << withBatch * 1e3 << " ms with one batch\n";
+        NS_TEST_ASSERT_MSG_EQ(replayed, 9u, "three migrations per run");
+        NS_TEST_ASSERT_MSG_EQ(batched, 9u, "three migrations per run");
+        NS_TEST_EXPECT_MSG_LT(withReplay, withBatch, "the replay predicts the delay better");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief Pallas: proactive migration before a predicted handover.
  */
 /**
@@ -844,6 +914,7 @@ class EdgeLlmPallasTestSuite : public TestSuite
         AddTestCase(new EdgeLlmPallasA3OracleTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasLinkDelayTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasNoiseStreamTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPallasReplayedPlanTestCase, edgellm::TEST_QUICK);
     }
 };
 

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 #include <limits>
 #include <stdexcept>
+#include <vector>
 
 using namespace ns3;
 using edgellmtest::InvalidMessage;
@@ -57,6 +58,37 @@ TEST(CtHoSolver, HandWorkedOptimum)
     EXPECT_DOUBLE_EQ(best.prefillDelay, 1.25);
     EXPECT_DOUBLE_EQ(best.transferDelay, 1.25);
     EXPECT_DOUBLE_EQ(s.SolveByScan().worstDelay, 1.25);
+}
+
+TEST(CtHoSolver, TheTargetEnginesForecastReplacesOneBatch)
+{
+    // The engine says: its queue is busy until 0.8 s, then it prefills 0.5 ms per token of
+    // every UE's prefill, one after another (a token-count engine, chunked).
+    CtHoInput in = TwoUes();
+    std::vector<uint64_t> seen;
+    in.prefillEnd = [&seen](const std::vector<uint64_t>& lengths) {
+        seen = lengths;
+        double tokens = 0;
+        for (uint64_t l : lengths)
+        {
+            tokens += static_cast<double>(l);
+        }
+        return 0.8 + 0.5e-3 * tokens;
+    };
+    const CtHoSolver s(in, MsPerToken());
+    // tHO: prefills of 1000 and 2000 tokens, in handover order: 0.8 + 1.5 s after tau_1 = 0.
+    EXPECT_DOUBLE_EQ(s.Tho().worstDelay, 2.3);
+    EXPECT_EQ(seen, (std::vector<uint64_t>{1000, 2000}));
+    // For L in (500, 1000]: D_pf = 0.8 + L / 1000 against D_tx = (2000 - L) / 1000 (as in
+    // HandWorkedOptimum): they cross at L = 600, at 1.4 s; the one-batch model says 750.
+    const CtHoValue best = s.Solve();
+    EXPECT_EQ(best.prefixTokens, 600u);
+    EXPECT_DOUBLE_EQ(best.worstDelay, 1.4);
+    EXPECT_EQ(s.SolveByScan().prefixTokens, 600u);
+    const CtHoPlan plan = s.MakePlan(600);
+    EXPECT_DOUBLE_EQ(plan.prefillEnd, 1.4);
+    EXPECT_EQ(seen, (std::vector<uint64_t>{600, 600}));
+    EXPECT_DOUBLE_EQ(s.MakePlan(0).prefillEnd, s.GetPrefillStart());
 }
 
 TEST(CtHoSolver, IdleBackhaulMakesThePapersClosedFormTooLow)
