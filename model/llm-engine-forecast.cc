@@ -11,7 +11,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
-#include <limits>
+#include <cstdint>
 
 namespace ns3
 {
@@ -90,14 +90,6 @@ struct Replay
         }
     }
 };
-
-/// a + b, or the largest value when it overflows, as the engine sums contexts.
-uint64_t
-AddCapped(uint64_t a, uint64_t b)
-{
-    return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
-                                                        : a + b;
-}
 
 } // namespace
 
@@ -233,7 +225,7 @@ LlmEngine::ForecastPrefills(const std::vector<uint64_t>& jobs,
         uint64_t context = 0;
         for (std::size_t i = 0; i < n; ++i)
         {
-            context = AddCapped(context, r.decode[i].context);
+            context = SaturatingAdd(context, r.decode[i].context);
         }
         return Seconds(m_loadFactor * model.DecodeStepTime(n, context));
     };

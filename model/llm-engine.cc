@@ -47,14 +47,6 @@ ToTime(double seconds)
     return Seconds(seconds);
 }
 
-/// a + b, or the largest value when it overflows (it then exceeds any capacity).
-uint64_t
-SaturatingAdd(uint64_t a, uint64_t b)
-{
-    return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
-                                                        : a + b;
-}
-
 /// Stop the run if a count an API call needs to be positive is 0.
 void
 RequirePositive(const char* call, const char* field, uint64_t value, uint64_t imsi)
@@ -591,6 +583,13 @@ Time
 LlmEngine::GetIterationEnd() const
 {
     return m_busy ? TimeStep(m_iterationEnd.GetTs()) : Simulator::Now();
+}
+
+uint64_t
+LlmEngine::SaturatingAdd(uint64_t a, uint64_t b)
+{
+    return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
+                                                        : a + b;
 }
 
 Time

@@ -452,6 +452,8 @@ class LlmEngine : public Object
         uint64_t admissionOrder{0};            //!< rank of its latest admission, from 1
     };
 
+    /// \return a + b, or the largest value when it overflows (it then exceeds any capacity)
+    static uint64_t SaturatingAdd(uint64_t a, uint64_t b);
     /// \return the session of imsi, or stop the run naming the call
     Session& GetOrFatal(uint64_t imsi, const char* call);
     /// \return the session of imsi, or stop the run naming the call

@@ -53,13 +53,13 @@ class PlanInputBuilder
         /// \param cellId a cell \return when its planned handover prefills end, and their
         ///        tokens not yet done
         virtual std::pair<Time, uint64_t> GetPrefillForecast(uint16_t cellId) = 0;
+        /// \param cellId a target cell \return whether plans replay its engine's iterations
+        virtual bool ReplaysEngine(uint16_t cellId) = 0;
         /**
          * \param cellId a target cell \param lengths prefills queued at from
          * \param from when, >= now \param replacing sessions re-planned
          * \return when each would run there, behind the handover prefills planned there
          */
-        /// \param cellId a target cell \return whether plans replay its engine's iterations
-        virtual bool ReplaysEngine(uint16_t cellId) = 0;
         virtual std::vector<LlmEngine::PrefillForecast> ForecastPrefills(
             uint16_t cellId,
             const std::vector<uint64_t>& lengths,
