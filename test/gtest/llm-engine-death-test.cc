@@ -48,6 +48,18 @@ TEST_F(LlmEngineDeathTest, BadAttributeValuesStopTheRun)
                  "KvCapacityTokens = 0 is invalid");
 }
 
+TEST_F(LlmEngineDeathTest, BadForecastsStopTheRun)
+{
+    Ptr<LlmEngine> e = CreateObject<LlmEngine>();
+    EXPECT_DEATH(e->ForecastPrefills({100, 0}, Simulator::Now()),
+                 "ns3::LlmEngine::ForecastPrefills: jobs\\[1\\] = 0 is invalid; allowed: an "
+                 "integer >= 1");
+    Simulator::Schedule(MilliSeconds(5), [e]() { e->ForecastPrefills({100}, MilliSeconds(4)); });
+    EXPECT_DEATH(Simulator::Run(),
+                 "ns3::LlmEngine::ForecastPrefills: from = 4000000 ns is invalid; allowed: a "
+                 "time >= now \\(5000000 ns\\)");
+}
+
 TEST_F(LlmEngineDeathTest, BadSessionsStopTheRun)
 {
     Ptr<LlmEngine> e = CreateObject<LlmEngine>();
