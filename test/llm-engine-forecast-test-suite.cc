@@ -108,7 +108,6 @@ class LlmEngineForecastReplayTestCase : public EngineTestCase
   private:
     void DoRun() override
     {
-        uint32_t mixedDraws = 0;
         uint32_t sharedIterations = 0;
         for (uint32_t seed = 1; seed <= 48; ++seed)
         {
@@ -117,7 +116,6 @@ class LlmEngineForecastReplayTestCase : public EngineTestCase
                 return std::uniform_int_distribution<uint64_t>(lo, hi)(rng);
             };
             const bool mixed = seed % 2 == 1;
-            mixedDraws += mixed ? 1 : 0;
             Coefficients c;
             c.batchMode = uniform(0, 1) == 0 ? "PaddedMax" : "TokenCount";
             Ptr<LlmEngine> e = MakeEngine(c);
@@ -199,8 +197,7 @@ class LlmEngineForecastReplayTestCase : public EngineTestCase
             }
             Simulator::Destroy();
         }
-        // The draws exercised what they are for: both modes, and chunks beside decoding.
-        NS_TEST_ASSERT_MSG_EQ(mixedDraws, 24u, "half the draws in Mixed mode");
+        // The draws exercised what they are for: chunks beside decoding.
         NS_TEST_ASSERT_MSG_GT(sharedIterations, 0u, "mixed iterations ran");
     }
 };
