@@ -15,13 +15,19 @@ target_compile_definitions(edge-llm-test-runner PRIVATE NS_TEST_SOURCEDIR="test"
 # runner's --fullness), e.g. EDGE_LLM_FULLNESS=EXTENSIVE ctest -R edge-llm-online-suite.
 set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledger
                          edge-llm-kv-transfer-hardening edge-llm-server-input
-                         edge-llm-kv-transfer-open edge-llm-ran edge-llm-engine edge-llm-engine-mixed edge-llm-client
+                         edge-llm-kv-transfer-open edge-llm-ran edge-llm-engine
+                         edge-llm-engine-mixed edge-llm-engine-forecast edge-llm-client
                          edge-llm-serving edge-llm-handover edge-llm-contract
                          edge-llm-backhaul edge-llm-scenario edge-llm-ue-airtime
                          edge-llm-online edge-llm-sit edge-llm-lte-radio edge-llm-impactho
                          edge-llm-impactho-road edge-llm-predictor edge-llm-pallas
                          edge-llm-faults edge-llm-handover-failure edge-llm-rlf
                          edge-llm-online-faults edge-llm-online-grouper edge-llm-soak)
+# And the other way round: a suite the runner has but no CTest runs would pass unseen.
+string(REPLACE ";" " " edge_llm_suite_words "${EDGE_LLM_TEST_SUITES}")
+add_test(NAME edge-llm-suites-all-run
+         COMMAND sh -c "missing=$(\"$0\" --list | while read -r s; do case \" $1 \" in *\" $s \"*) ;; *) echo \"$s\" ;; esac; done); if [ -n \"$missing\" ]; then echo \"suites with no CTest (add them to EDGE_LLM_TEST_SUITES): $missing\"; exit 1; fi"
+                 $<TARGET_FILE:edge-llm-test-runner> "${edge_llm_suite_words}")
 foreach(suite ${EDGE_LLM_TEST_SUITES})
   add_test(NAME ${suite}-suite
            COMMAND sh -c "exec \"$0\" --suite=${suite} --verbose --fullness=\"\${EDGE_LLM_FULLNESS:-QUICK}\""
