@@ -292,7 +292,7 @@ class HandoverCoordinator : public Object,
         uint16_t cellId,
         const std::vector<uint64_t>& lengths,
         Time from,
-        const std::vector<uint64_t>& replacing = {}) override;
+        const std::vector<uint64_t>& replacing) override;
 
     /**
      * \param state a state

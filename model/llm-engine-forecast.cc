@@ -77,6 +77,28 @@ struct Replay
         }
     }
 
+    /// An iteration's prefill jobs, their chunks counted in done, at its end t: those done
+    /// finish, the rest go back to their queues' fronts in their order, as EndMixed does.
+    void WindUp(const std::vector<ReplayJob>& prefills, Time t)
+    {
+        std::vector<ReplayJob> unfinished;
+        for (const ReplayJob& j : prefills)
+        {
+            if (j.done < j.tokens)
+            {
+                unfinished.push_back(j);
+            }
+            else
+            {
+                Finish(j, t);
+            }
+        }
+        for (auto it = unfinished.rbegin(); it != unfinished.rend(); ++it)
+        {
+            (it->urgent ? urgent : normal).push_front(*it);
+        }
+    }
+
     /// The decoders of an iteration emit a token each and go to the back, as
     /// EmitDecodedTokens does; the last token's session leaves.
     void Emit(const std::vector<ReplayDecoder>& decoders)
@@ -139,6 +161,9 @@ LlmEngine::ForecastPrefills(const std::vector<uint64_t>& jobs,
         j.left = s.endTokenIndex - std::min(s.endTokenIndex, s.nextTokenIndex);
         return j;
     };
+    auto decoder = [](const Session& s) {
+        return ReplayDecoder{s.contextTokens, s.endTokenIndex - s.nextTokenIndex};
+    };
     auto replaced = [&replacing](uint64_t imsi, const Session& s) {
         return s.prefillDone == 0 &&
                std::find(replacing.begin(), replacing.end(), imsi) != replacing.end();
@@ -156,8 +181,7 @@ LlmEngine::ForecastPrefills(const std::vector<uint64_t>& jobs,
     }
     for (uint64_t imsi : m_decodeQueue)
     {
-        const Session& s = m_sessions.at(imsi);
-        r.decode.push_back({s.contextTokens, s.endTokenIndex - s.nextTokenIndex});
+        r.decode.push_back(decoder(m_sessions.at(imsi)));
     }
 
     Time t = now;
@@ -165,7 +189,7 @@ LlmEngine::ForecastPrefills(const std::vector<uint64_t>& jobs,
     {
         // The running iteration ends as planned: its decoders first, then its prefills, as
         // EndDecode, EndPrefill and EndMixed wind it up.
-        t = TimeStep(m_iterationEnd.GetTs());
+        t = GetIterationEnd();
         std::vector<ReplayDecoder> decoders;
         std::vector<ReplayJob> prefills;
         for (uint64_t imsi : m_batch)
@@ -178,7 +202,7 @@ LlmEngine::ForecastPrefills(const std::vector<uint64_t>& jobs,
             const Session& s = it->second;
             if (s.phase == Phase::DECODING)
             {
-                decoders.push_back({s.contextTokens, s.endTokenIndex - s.nextTokenIndex});
+                decoders.push_back(decoder(s));
             }
             else if (s.phase == Phase::PREFILLING)
             {
@@ -189,22 +213,7 @@ LlmEngine::ForecastPrefills(const std::vector<uint64_t>& jobs,
             }
         }
         r.Emit(decoders);
-        std::vector<ReplayJob> unfinished;
-        for (const ReplayJob& j : prefills)
-        {
-            if (j.done < j.tokens)
-            {
-                unfinished.push_back(j);
-            }
-            else
-            {
-                r.Finish(j, t);
-            }
-        }
-        for (auto it = unfinished.rbegin(); it != unfinished.rend(); ++it)
-        {
-            (it->urgent ? r.urgent : r.normal).push_front(*it);
-        }
+        r.WindUp(prefills, t);
     }
 
     bool submitted = false;
@@ -297,24 +306,12 @@ LlmEngine::ForecastPrefills(const std::vector<uint64_t>& jobs,
                 }
                 t += Seconds(decodeS + prefillS);
                 r.Emit(decoders);
-                std::vector<ReplayJob> unfinished;
                 for (ReplayJob& j : chunks)
                 {
                     j.done += j.chunk;
                     j.chunk = 0;
-                    if (j.done < j.tokens)
-                    {
-                        unfinished.push_back(j);
-                    }
-                    else
-                    {
-                        r.Finish(j, t);
-                    }
                 }
-                for (auto it = unfinished.rbegin(); it != unfinished.rend(); ++it)
-                {
-                    (it->urgent ? r.urgent : r.normal).push_front(*it);
-                }
+                r.WindUp(chunks, t);
                 continue;
             }
             wait = nextStart;
