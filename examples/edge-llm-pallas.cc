@@ -232,11 +232,13 @@ struct Point
     /// per handover of a prepared migration it committed: T_early, its handover start minus
     /// when it was prepared, s
     std::vector<double> early;
-    double wastedBytes{0};       //!< KV bytes of prepared work thrown away, all runs
-    double wastedGpuS{0};        //!< GPU time of prepared prefills thrown away, all runs, s
-    uint64_t prefillMeasured{0}; //!< window samples with the target's observed prefill rate
-    uint64_t prefillModelled{0}; //!< window samples with its compute model's
-    uint64_t loadForecast{0};    //!< window samples whose T_load the target's replay gave
+    double wastedBytes{0};        //!< KV bytes of prepared work thrown away, all runs
+    double wastedGpuS{0};         //!< GPU time of prepared prefills thrown away, all runs, s
+    uint64_t prefillMeasured{0};  //!< window samples with the target's observed prefill rate
+    uint64_t prefillModelled{0};  //!< window samples with its compute model's
+    uint64_t loadForecast{0};     //!< window samples whose T_load the target's replay gave
+    uint64_t backhaulMeasured{0}; //!< window samples with the receiver's measured goodput
+    uint64_t backhaulPlanned{0};  //!< window samples with the link's planned rate
     /// SITs of relayed handovers (Detour), s, by the relay path's backhaul links to the UE
     std::map<uint32_t, std::vector<double>> relayedSitByHops;
     /// Of sessions only ever relayed, token latencies, s, by the relay path's links
@@ -749,6 +751,8 @@ main(int argc, char* argv[])
                 p.prefillMeasured += run.prefillMeasured;
                 p.prefillModelled += run.prefillModelled;
                 p.loadForecast += run.loadForecast;
+                p.backhaulMeasured += run.backhaulMeasured;
+                p.backhaulPlanned += run.backhaulPlanned;
                 for (const HandoverRecord& h : run.records)
                 {
                     p.wastedBytes += static_cast<double>(h.wastedBytes);
@@ -882,7 +886,11 @@ main(int argc, char* argv[])
                       << p.prefillMeasured << " of " << p.prefillMeasured + p.prefillModelled
                       << " samples (the rest from its compute model); the target's queue from "
                          "its engine (its replay of its Mixed iterations in "
-                      << p.loadForecast << "); the link's rate as the coordinator plans it\n";
+                      << p.loadForecast
+                      << "); the link's goodput measured by the target's "
+                         "receiver in "
+                      << p.backhaulMeasured << " of " << p.backhaulMeasured + p.backhaulPlanned
+                      << " (the rest the rate the coordinator plans)\n";
         }
         if (withBound)
         {

@@ -32,9 +32,15 @@ PallasController::GetTypeId()
                                           "true: the target's prefill rate is the tokens per "
                                           "second of its engine's latest prefill iteration "
                                           "(its compute model's C / p(C) until it has run "
-                                          "one), and T_load adds its queued prefill tokens at "
-                                          "that rate to the end of its current iteration; "
-                                          "false: C / p(C) and the iteration's end alone.",
+                                          "one); T_load adds its queued prefill tokens at "
+                                          "that rate to the end of its current iteration "
+                                          "(under Mixed iterations with the coordinator's "
+                                          "EngineForecast, the engine's replay gives T_load "
+                                          "either way); the backhaul rate is the goodput the "
+                                          "target's receiver last timed on a transfer from "
+                                          "the serving cell (the planned rate until one). "
+                                          "false: C / p(C), the iteration's end and the "
+                                          "planned rate.",
                                           BooleanValue(true),
                                           MakeBooleanAccessor(&PallasController::m_measured),
                                           edgellm::MakeExplainingBooleanChecker(
@@ -59,6 +65,18 @@ uint64_t
 PallasController::GetModelledPrefillSamples() const
 {
     return m_modelledPrefill;
+}
+
+uint64_t
+PallasController::GetMeasuredBackhaulSamples() const
+{
+    return m_measuredBackhaul;
+}
+
+uint64_t
+PallasController::GetPlannedBackhaulSamples() const
+{
+    return m_plannedBackhaul;
 }
 
 uint64_t
@@ -216,7 +234,20 @@ PallasController::Sample(uint64_t imsi, uint16_t serving, uint16_t target)
     }
     if (target != 0 && target != serving)
     {
-        t.backhaulKvTokensPerSecond = m_coordinator->GetPlannedTokensPerSecond(serving, target);
+        // What the target's receiver last timed on a transfer from here, once there was one;
+        // before, the rate the coordinator plans the link with.
+        const double measured =
+            m_measured ? m_coordinator->GetMeasuredTokensPerSecond(serving, target) : 0;
+        if (measured > 0)
+        {
+            t.backhaulKvTokensPerSecond = measured;
+            ++m_measuredBackhaul;
+        }
+        else
+        {
+            t.backhaulKvTokensPerSecond = m_coordinator->GetPlannedTokensPerSecond(serving, target);
+            ++m_plannedBackhaul;
+        }
     }
     m_pallas->Observe(t, now);
 }

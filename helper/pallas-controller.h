@@ -31,13 +31,16 @@ namespace ns3
  * 1. samples telemetry, if the scheduler is a PallasScheduler, for its window loop
  *    (PallasScheduler::Observe): the session's context at its serving cell's engine, its
  *    decode rate measured between two predictions (tokens generated / time), the predicted
- *    target's prefill rate and its queue, and the KV rate the coordinator plans the link with
- *    (GetPlannedTokensPerSecond). With MeasuredTelemetry (the default) the prefill rate is
- *    the tokens per second of the target engine's latest prefill iteration (LlmEngine's
- *    IterationStarted), its compute model's C / p(C) until it has run one, and the queue
- *    T_load is the rest of its current iteration plus its queued prefill tokens
- *    (LlmEngine::GetQueuedPrefillTokens) at that rate; without, C / p(C) and the
- *    iteration's end alone;
+ *    target's prefill rate and its queue, and the backhaul's KV rate. With MeasuredTelemetry
+ *    (the default) the prefill rate is the tokens per second of the target engine's latest
+ *    prefill iteration (LlmEngine's IterationStarted), its compute model's C / p(C) until it
+ *    has run one; the queue T_load is the rest of its current iteration plus its queued
+ *    prefill tokens (LlmEngine::GetQueuedPrefillTokens) at that rate; the backhaul rate is the
+ *    goodput the target's receiver last timed on a migration's transfer from the serving cell
+ *    (HandoverCoordinator::GetMeasuredTokensPerSecond), the planned rate
+ *    (GetPlannedTokensPerSecond) until there is one. Without, C / p(C), the iteration's end
+ *    alone and the planned rate. Under Mixed iterations with the coordinator's
+ *    EngineForecast, T_load is the engine's replay's (LlmEngine::ForecastPrefills) either way;
  * 2. fills a HandoverPredictionView: the predicted target and time (clamped to now), the
  *    predictor's ControlPeriod, the migration prepared, and the prefix prefills
  *    (PallasScheduler::SplitPoint) of the other UEs predicted, and not yet prepared, to hand
@@ -93,6 +96,11 @@ class PallasController : public Object
     /// \return telemetry samples whose T_load was the target engine's replay of its Mixed
     ///         iterations (LlmEngine::ForecastPrefills)
     uint64_t GetForecastLoadSamples() const;
+    /// \return telemetry samples whose backhaul rate the target's receiver measured
+    uint64_t GetMeasuredBackhaulSamples() const;
+    /// \return telemetry samples whose backhaul rate was the planned one (none measured yet
+    ///         on that path, or MeasuredTelemetry false)
+    uint64_t GetPlannedBackhaulSamples() const;
 
     /**
      * \brief Handle one prediction (what the trace calls).
@@ -149,9 +157,11 @@ class PallasController : public Object
     bool m_measured{true};                     //!< MeasuredTelemetry
     /// per cell: tokens per second of its engine's latest prefill iteration
     std::map<uint16_t, double> m_observedPrefill;
-    uint64_t m_measuredPrefill{0}; //!< samples with an observed prefill rate
-    uint64_t m_modelledPrefill{0}; //!< samples with the compute model's
-    uint64_t m_forecastLoads{0};   //!< samples whose T_load the engine's replay gave
+    uint64_t m_measuredPrefill{0};  //!< samples with an observed prefill rate
+    uint64_t m_modelledPrefill{0};  //!< samples with the compute model's
+    uint64_t m_forecastLoads{0};    //!< samples whose T_load the engine's replay gave
+    uint64_t m_measuredBackhaul{0}; //!< samples with a measured backhaul goodput
+    uint64_t m_plannedBackhaul{0};  //!< samples with the planned rate
     /// false once disposed: the engines' trace callbacks hold it, not the controller
     std::shared_ptr<bool> m_alive{std::make_shared<bool>(true)};
 };

@@ -634,6 +634,8 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
         run.prefillMeasured = controller->GetMeasuredPrefillSamples();
         run.prefillModelled = controller->GetModelledPrefillSamples();
         run.loadForecast = controller->GetForecastLoadSamples();
+        run.backhaulMeasured = controller->GetMeasuredBackhaulSamples();
+        run.backhaulPlanned = controller->GetPlannedBackhaulSamples();
     }
     run.absTimeErrorP50S = std::numeric_limits<double>::quiet_NaN();
     if (meter)

@@ -165,6 +165,8 @@ struct PallasLineRun
     uint64_t prefillMeasured{0};    //!< the controller's samples with an observed prefill rate
     uint64_t prefillModelled{0};    //!< its samples with the compute model's prefill rate
     uint64_t loadForecast{0};       //!< its samples whose T_load the engine's replay gave
+    uint64_t backhaulMeasured{0};   //!< its samples with the receiver's measured goodput
+    uint64_t backhaulPlanned{0};    //!< its samples with the link's planned rate
     uint64_t admissionRefusals{0};  //!< Pallas's refusals for memory
     double windowS{0};              //!< Pallas's window at the end, s
     uint64_t windowChoices{0};      //!< Pallas's window choices

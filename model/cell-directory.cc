@@ -91,6 +91,27 @@ CellDirectory::GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) const
 }
 
 void
+CellDirectory::RecordGoodput(uint16_t from, uint16_t to, double bytesPerSecond)
+{
+    NS_ABORT_MSG_IF(!(bytesPerSecond > 0),
+                    "CellDirectory::RecordGoodput: " << from << " -> " << to << ": goodput "
+                                                     << bytesPerSecond
+                                                     << " B/s; a measured goodput is > 0");
+    m_goodput[{from, to}] = bytesPerSecond;
+}
+
+double
+CellDirectory::GetMeasuredTokensPerSecond(uint16_t cellA, uint16_t cellB) const
+{
+    auto it = m_goodput.find({cellA, cellB});
+    if (it == m_goodput.end())
+    {
+        return 0;
+    }
+    return it->second / static_cast<double>(KvShapeAt(cellA).bytesPerToken);
+}
+
+void
 CellDirectory::SetSessionKvProfile(uint64_t imsi, const SessionKvProfile& profile)
 {
     NS_ABORT_MSG_IF(
@@ -161,6 +182,7 @@ CellDirectory::Clear()
     m_cells.clear();
     m_linkRates.clear();
     m_profiles.clear();
+    m_goodput.clear();
 }
 
 } // namespace ns3

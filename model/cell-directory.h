@@ -74,6 +74,21 @@ class CellDirectory
     double GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) const;
 
     /**
+     * \brief Keep the goodput a receiver measured on the path from one cell to another (its
+     * latest DATA message's dispersion: KvTransferReceiver::SetGoodputCallback).
+     * \param from the sending cell \param to the receiving cell
+     * \param bytesPerSecond the goodput, bytes/s, > 0
+     */
+    void RecordGoodput(uint16_t from, uint16_t to, double bytesPerSecond);
+
+    /**
+     * \param cellA the sending cell \param cellB the receiving cell
+     * \return the latest goodput measured from A to B as a KV rate, tokens/s at the KV bytes of
+     *         a token of A's server (as GetPlannedTokensPerSecond), or 0 if none was measured
+     */
+    double GetMeasuredTokensPerSecond(uint16_t cellA, uint16_t cellB) const;
+
+    /**
      * \param imsi a session \param profile its own KV shape; each field >= 1
      */
     void SetSessionKvProfile(uint64_t imsi, const SessionKvProfile& profile);
@@ -96,6 +111,7 @@ class CellDirectory
     std::map<uint16_t, Ptr<CellPort>> m_cells;                     //!< by cell id
     std::map<std::pair<uint16_t, uint16_t>, DataRate> m_linkRates; //!< (from, to)
     std::map<uint64_t, SessionKvProfile> m_profiles;               //!< sessions with their own
+    std::map<std::pair<uint16_t, uint16_t>, double> m_goodput;     //!< (from, to): bytes/s
 };
 
 } // namespace ns3

@@ -328,6 +328,7 @@ void
 LocalCellPort::Listen(const Listener& listener)
 {
     m_receiver->SetTokensCallback(listener.tokensArrived);
+    m_receiver->SetGoodputCallback(listener.kvGoodput);
     m_receiver->SetCompleteCallback(listener.kvComplete);
     m_engine->TraceConnectWithoutContext("PrefillCompleted", listener.prefillCompleted);
     m_engine->TraceConnectWithoutContext("TokenGenerated", listener.tokenGenerated);

@@ -212,6 +212,9 @@ class CellPort : public SimpleRefCount<CellPort>
         Callback<void, uint64_t, uint64_t, bool> prefillCompleted;
         /// A token was decoded: (imsi, index)
         Callback<void, uint64_t, uint64_t> tokenGenerated;
+        /// A DATA message's goodput at the cell's receiver: (imsi, epoch, bytes, span)
+        /// (KvTransferReceiver::SetGoodputCallback)
+        Callback<void, uint64_t, uint32_t, uint64_t, Time> kvGoodput;
     };
 
     /// Report to a listener from now on. \param listener its callbacks

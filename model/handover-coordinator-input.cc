@@ -27,6 +27,30 @@ HandoverCoordinator::GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) c
     return m_directory.GetPlannedTokensPerSecond(cellA, cellB);
 }
 
+double
+HandoverCoordinator::GetMeasuredTokensPerSecond(uint16_t cellA, uint16_t cellB) const
+{
+    return m_directory.GetMeasuredTokensPerSecond(cellA, cellB);
+}
+
+void
+HandoverCoordinator::KvGoodput(uint16_t cellId,
+                               uint64_t imsi,
+                               uint32_t epoch,
+                               uint64_t bytes,
+                               Time span)
+{
+    const Migration* m = m_lifecycle.Find(imsi);
+    if (!m || m->epoch != epoch || m->route.back() != cellId || m->route.front() == cellId ||
+        bytes == 0 || !span.IsStrictlyPositive())
+    {
+        return;
+    }
+    m_directory.RecordGoodput(m->route.front(),
+                              cellId,
+                              static_cast<double>(bytes) / span.GetSeconds());
+}
+
 HandoverPlan
 HandoverCoordinator::PlanFor(uint64_t imsi, uint16_t holder, uint16_t target, uint32_t group)
 {

@@ -318,6 +318,7 @@ HandoverCoordinator::AddCell(Ptr<EdgeLlmServer> server, Ptr<KvTransferApplicatio
         MakeCallback(&MigrationLifecycle::PrefillCompleted, &m_lifecycle, cellId);
     listener.tokenGenerated =
         MakeCallback(&MigrationLifecycle::TokenGenerated, &m_lifecycle, cellId);
+    listener.kvGoodput = MakeCallback(&HandoverCoordinator::KvGoodput, this, cellId);
     port->Listen(listener);
 }
 

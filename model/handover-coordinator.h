@@ -271,6 +271,15 @@ class HandoverCoordinator : public Object,
     double GetPlannedTokensPerSecond(uint16_t cellA, uint16_t cellB) const;
 
     /**
+     * \param cellA a cell
+     * \param cellB another cell
+     * \return the KV rate, tokens/s at the KV bytes of a token of A's server, that B's receiver
+     *         last measured on a migration's transfer from A (the DATA message's goodput:
+     *         KvTransferReceiver::SetGoodputCallback), or 0 if none has been measured
+     */
+    double GetMeasuredTokensPerSecond(uint16_t cellA, uint16_t cellB) const;
+
+    /**
      * \param cellId a target cell
      * \return whether plans for it replay its engine's iterations: EngineForecast is true
      *         and the engine runs Mixed iterations
@@ -393,6 +402,14 @@ class HandoverCoordinator : public Object,
     void UeReleased(uint64_t imsi, uint16_t cellId);
     /// A UE's radio link failed: the LinkFailureHandler decides.
     void RadioLinkFailure(uint64_t imsi, uint16_t cellId);
+
+    /**
+     * \brief A cell's receiver timed a DATA message: kept as the goodput of the path from the
+     * migration's holder, if the message is of its current transfer to this cell.
+     * \param cellId the receiving cell \param imsi the UE \param epoch the message's epoch
+     * \param bytes payload bytes after its first read \param span from that read to its last
+     */
+    void KvGoodput(uint16_t cellId, uint64_t imsi, uint32_t epoch, uint64_t bytes, Time span);
 
     // What the LinkFailureHandler asks of the coordinator.
     uint16_t HolderOf(uint64_t imsi) const override; // also the PlanInputBuilder's

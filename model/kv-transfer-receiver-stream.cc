@@ -8,6 +8,7 @@
 #include "kv-transfer-receiver.h"
 
 #include "ns3/packet.h"
+#include "ns3/simulator.h"
 
 #include <algorithm>
 #include <array>
@@ -21,6 +22,7 @@ KvTransferReceiver::Consume(Stream& stream, Ptr<Packet> p)
 {
     const uint32_t size = p->GetSize();
     m_streamCounters.bytes += size;
+    m_readBytes = size;
     uint32_t offset = 0;
     std::array<uint8_t, KvTransferHeader::SERIALIZED_SIZE> header;
     while (offset < size && !m_stopRequested)
@@ -73,6 +75,21 @@ KvTransferReceiver::OnPayload(Stream& stream, uint64_t k)
     {
         return; // token IDs are counted when their message is whole
     }
+    // Every read of the payload times it, whatever becomes of the message: the path carried
+    // its bytes either way. A read after the first counts whole: the segments that end one
+    // message and start the next took their whole length's time on the path.
+    const Time now = Simulator::Now();
+    if (!stream.payloadStarted)
+    {
+        stream.payloadStarted = true;
+        stream.payloadFirstRead = now;
+        stream.payloadAfterFirst = 0;
+    }
+    else
+    {
+        stream.payloadAfterFirst += m_readBytes;
+    }
+    stream.payloadLastRead = now;
     const uint64_t imsi = h.GetImsi();
     if (stream.accepted)
     {
@@ -182,6 +199,7 @@ KvTransferReceiver::OnHeader(Stream& stream)
     m_messageReceived(h);
     stream.accepted = false;
     stream.dropReason = NOT_DROPPED;
+    stream.payloadStarted = false;
     const KvTransferHeader::MessageType type = h.GetMessageType();
     if (type == KvTransferHeader::BEGIN || type == KvTransferHeader::OPEN)
     {
@@ -304,6 +322,15 @@ KvTransferReceiver::OnMessageEnd(Stream& stream)
     }
     s.received.Add({h.GetFirst(), uint64_t(h.GetFirst()) + h.GetCount()});
     m_dataArrived(h);
+    if (stream.payloadStarted && stream.payloadLastRead > stream.payloadFirstRead)
+    {
+        const Time span = stream.payloadLastRead - stream.payloadFirstRead;
+        m_dataGoodput(imsi, h.GetEpoch(), stream.payloadAfterFirst, span);
+        if (!m_goodput.IsNull())
+        {
+            m_goodput(imsi, h.GetEpoch(), stream.payloadAfterFirst, span);
+        }
+    }
     CheckComplete(imsi, s);
 }
 

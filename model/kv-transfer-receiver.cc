@@ -59,6 +59,13 @@ KvTransferReceiver::GetTypeId()
                             "its token IDs are at this cell.",
                             MakeTraceSourceAccessor(&KvTransferReceiver::m_tokensArrived),
                             "ns3::KvTransferReceiver::MessageTracedCallback")
+            .AddTraceSource("DataGoodput",
+                            "A DATA message of a session's current epoch has wholly arrived in "
+                            "two reads or more: the bytes of the reads after its first that "
+                            "carried its payload, and the time from the first to the last "
+                            "(SetGoodputCallback).",
+                            MakeTraceSourceAccessor(&KvTransferReceiver::m_dataGoodput),
+                            "ns3::KvTransferReceiver::GoodputTracedCallback")
             .AddTraceSource("SessionComplete",
                             "A session's received ranges cover every announced one.",
                             MakeTraceSourceAccessor(&KvTransferReceiver::m_sessionComplete),
@@ -84,6 +91,7 @@ KvTransferReceiver::DoDispose()
     m_node = nullptr;
     m_complete = MakeNullCallback<void, uint64_t, uint32_t>();
     m_tokens = MakeNullCallback<void, uint64_t, uint32_t, uint32_t, uint32_t>();
+    m_goodput = MakeNullCallback<void, uint64_t, uint32_t, uint64_t, Time>();
     Object::DoDispose();
 }
 
@@ -358,6 +366,12 @@ void
 KvTransferReceiver::SetTokensCallback(Callback<void, uint64_t, uint32_t, uint32_t, uint32_t> cb)
 {
     m_tokens = cb;
+}
+
+void
+KvTransferReceiver::SetGoodputCallback(Callback<void, uint64_t, uint32_t, uint64_t, Time> cb)
+{
+    m_goodput = cb;
 }
 
 KvTransferReceiverCounters

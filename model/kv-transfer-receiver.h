@@ -13,6 +13,7 @@
 #include "ns3/address.h"
 #include "ns3/callback.h"
 #include "ns3/node.h"
+#include "ns3/nstime.h"
 #include "ns3/object.h"
 #include "ns3/socket.h"
 #include "ns3/traced-callback.h"
@@ -212,6 +213,21 @@ class KvTransferReceiver : public Object
     void SetTokensCallback(Callback<void, uint64_t, uint32_t, uint32_t, uint32_t> cb);
 
     /**
+     * \brief Called for every DATA message of a session's current epoch that has wholly
+     * arrived in two reads or more: the path's goodput as the message's dispersion.
+     *
+     * The span runs from the message's first read to its last, and the bytes are those of the
+     * reads after the first that carried some of its payload, each read whole (the segment
+     * that ends one message and begins the next took its whole length's time on the path). So
+     * bytes / span is the rate at which the path delivered the stream while the message
+     * arrived: its bottleneck's, less what TCP's window or other traffic took. A message read
+     * at once says nothing of the rate, and is not reported.
+     *
+     * \param cb callback(imsi, epoch, bytes, span)
+     */
+    void SetGoodputCallback(Callback<void, uint64_t, uint32_t, uint64_t, Time> cb);
+
+    /**
      * \param imsi a session
      * \return its counters (zero if unknown)
      */
@@ -284,6 +300,15 @@ class KvTransferReceiver : public Object
     typedef void (*CompleteTracedCallback)(uint64_t imsi, uint32_t epoch, uint64_t bytes);
 
     /**
+     * TracedCallback signature for a DATA message's goodput (SetGoodputCallback).
+     * \param [in] imsi the session
+     * \param [in] epoch the epoch
+     * \param [in] bytes bytes of the reads after its first that carried its payload
+     * \param [in] span from the message's first read to its last
+     */
+    typedef void (*GoodputTracedCallback)(uint64_t imsi, uint32_t epoch, uint64_t bytes, Time span);
+
+    /**
      * TracedCallback signature for a connection the receiver closed.
      * \param [in] peer the peer's address and port
      * \param [in] reason why, e.g. "framing lost: magic = 0; expected 19286"
@@ -316,6 +341,10 @@ class KvTransferReceiver : public Object
         int dropReason{NOT_DROPPED};   //!< the DropReason of the current message, if dropped
         bool closing{false};           //!< the framing was lost: the connection is to close
         bool closeSent{false};         //!< Close() was called
+        Time payloadFirstRead;         //!< when the current DATA's first payload was read
+        Time payloadLastRead;          //!< when its latest payload was read
+        uint64_t payloadAfterFirst{0}; //!< bytes of the reads after its first that carried it
+        bool payloadStarted{false};    //!< some of its payload has been read
     };
 
     /// Retired epochs whose reason is kept per session; older ones count as NEWER_EPOCH.
@@ -376,16 +405,19 @@ class KvTransferReceiver : public Object
     std::map<uint64_t, KvTransferReceiverCounters> m_counters; //!< by IMSI, over all epochs
     KvTransferStreamCounters m_streamCounters; //!< byte counts; heldBytes is summed on demand
     bool m_reading{false};                     //!< Read() is running
+    uint32_t m_readBytes{0};                   //!< bytes of the read being consumed
     bool m_stopRequested{false};               //!< Stop() was called from inside Read()
     std::array<uint64_t, KV_RECEIVER_DROP_REASONS> m_drops{}; //!< messages dropped, by reason
     Callback<void, uint64_t, uint32_t> m_complete;            //!< completion
     Callback<void, uint64_t, uint32_t, uint32_t, uint32_t> m_tokens; //!< TOKENS
+    Callback<void, uint64_t, uint32_t, uint64_t, Time> m_goodput;    //!< a DATA's goodput
 
     TracedCallback<const KvTransferHeader&> m_messageReceived;         //!< MessageReceived
     TracedCallback<const KvTransferHeader&> m_dataArrived;             //!< DataArrived
     TracedCallback<const KvTransferHeader&> m_tokensArrived;           //!< TokensArrived
     TracedCallback<const KvTransferHeader&, int> m_messageDropped;     //!< MessageDropped
     TracedCallback<uint64_t, uint32_t, uint64_t> m_sessionComplete;    //!< SessionComplete
+    TracedCallback<uint64_t, uint32_t, uint64_t, Time> m_dataGoodput;  //!< DataGoodput
     TracedCallback<const Address&, const std::string&> m_streamClosed; //!< StreamClosed
 };
 

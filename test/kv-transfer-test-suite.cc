@@ -305,6 +305,127 @@ class KvTransferAgainstLinkTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief The receiver's goodput of a DATA message is its path's: never above the bottleneck,
+ * which the receiving device's frames give (rate x TCP payload / frame), and at it once TCP's
+ * window no longer limits the transfer; one sample per DATA message.
+ */
+class KvTransferGoodputTestCase : public TestCase
+{
+  public:
+    /// \param rate the link's rate
+    explicit KvTransferGoodputTestCase(DataRate rate)
+        : TestCase("A DATA message's goodput at the receiver is its link's payload rate (" +
+                   std::to_string(rate.GetBitRate() / 1000000) + " Mbps)"),
+          m_rate(rate)
+    {
+    }
+
+  private:
+    /// A goodput sample: bytes after the first read over the span.
+    struct Sample
+    {
+        uint64_t bytes;
+        Time span;
+    };
+
+    /// The largest frame at the receiving device, and its TCP payload.
+    struct LargestFrame
+    {
+        uint32_t frameBytes{0};
+        uint32_t payloadBytes{0};
+    };
+
+    static void Frame(LargestFrame* largest, Ptr<const Packet> frame)
+    {
+        if (frame->GetSize() > largest->frameBytes)
+        {
+            largest->frameBytes = frame->GetSize();
+            largest->payloadBytes = edgellm::test::ReadTcpPayload(frame).bytes;
+        }
+    }
+
+    static void Record(std::vector<Sample>* samples,
+                       uint64_t imsi,
+                       uint32_t epoch,
+                       uint64_t bytes,
+                       Time span)
+    {
+        samples->push_back({bytes, span});
+    }
+
+    static void CountData(uint32_t* messages, const KvTransferHeader& h)
+    {
+        *messages += h.GetMessageType() == KvTransferHeader::DATA ? 1 : 0;
+    }
+
+    void DoRun() override
+    {
+        TransferBench b = MakeBench(m_rate, MilliSeconds(5));
+        // One token per message: 57,344 bytes, 6.4 segments of the link's 9,000-byte MTU, so
+        // that counting the message's first read too would put a sample 15 % or more too
+        // high, and counting only its own payload in its last read up to 15 % too low.
+        b.sender->SetAttribute("MaxMessageBytes", UintegerValue(kTokenBytes));
+        std::vector<Sample> samples;
+        b.receiver->TraceConnectWithoutContext(
+            "DataGoodput",
+            MakeBoundCallback(&KvTransferGoodputTestCase::Record, &samples));
+        std::vector<Sample> called;
+        b.receiver->SetGoodputCallback(
+            MakeBoundCallback(&KvTransferGoodputTestCase::Record, &called));
+        uint32_t dataSent = 0;
+        b.sender->TraceConnectWithoutContext(
+            "MessageSent",
+            MakeBoundCallback(&KvTransferGoodputTestCase::CountData, &dataSent));
+        LargestFrame largest;
+        b.link.devices.Get(1)->TraceConnectWithoutContext(
+            "MacRx",
+            MakeBoundCallback(&KvTransferGoodputTestCase::Frame, &largest));
+        const uint32_t tokens = 120;
+        Simulator::Schedule(Seconds(0.1),
+                            &KvTransferSender::Enqueue,
+                            b.sender,
+                            TokenRequest(1, 0, 0, tokens));
+        Simulator::Stop(Seconds(5));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(dataSent, tokens, "one DATA message per token");
+        NS_TEST_ASSERT_MSG_EQ(samples.size(), dataSent, "one sample per DATA message");
+        NS_TEST_ASSERT_MSG_EQ(called.size(), samples.size(), "the callback sees each sample");
+        NS_TEST_ASSERT_MSG_GT(largest.payloadBytes, 0u, "full-sized segments reached the device");
+        // A full frame takes frameBytes * 8 / rate on the wire and brings payloadBytes.
+        const double bottleneck = static_cast<double>(m_rate.GetBitRate()) / 8.0 *
+                                  largest.payloadBytes / largest.frameBytes;
+        std::vector<double> rates;
+        for (const Sample& x : samples)
+        {
+            NS_TEST_ASSERT_MSG_GT(x.bytes, 0u, "bytes after the first read");
+            NS_TEST_ASSERT_MSG_LT(x.bytes,
+                                  kTokenBytes + largest.payloadBytes,
+                                  "the first read is left out");
+            rates.push_back(static_cast<double>(x.bytes) / x.span.GetSeconds());
+            NS_TEST_ASSERT_MSG_LT_OR_EQ(rates.back(),
+                                        bottleneck * 1.001,
+                                        "no message arrives faster than the bottleneck");
+        }
+        // The later half of the transfer runs with a window past the path's bandwidth-delay
+        // product: its messages arrive back to back at the bottleneck's rate.
+        std::vector<double> later(rates.begin() + rates.size() / 2, rates.end());
+        std::sort(later.begin(), later.end());
+        const double median = later[(later.size() - 1) / 2];
+        NS_TEST_ASSERT_MSG_EQ_TOL(median / bottleneck, 1.0, 0.01, "at the bottleneck's rate");
+        // TCP's initial window (10 segments) holds the first message and a half: the second
+        // waits a round trip of 10 ms for acknowledgements, and its goodput shows it.
+        NS_TEST_ASSERT_MSG_LT(*std::min_element(rates.begin(), rates.begin() + 3),
+                              0.6 * bottleneck,
+                              "a message that waited for the window is slower");
+        Simulator::Destroy();
+    }
+
+    DataRate m_rate; //!< the link's
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The delay comes from the packets: half the rate takes about twice as long, and with
  * small socket buffers over a long link the window limits it as TCP predicts.
  */
@@ -1191,6 +1312,8 @@ class KvTransferTestSuite : public TestSuite
         AddTestCase(new KvTransferCancelTestCase());
         AddTestCase(new KvTransferAgainstLinkTestCase());
         AddTestCase(new KvTransferDelayTestCase());
+        AddTestCase(new KvTransferGoodputTestCase(DataRate("100Mbps")));
+        AddTestCase(new KvTransferGoodputTestCase(DataRate("300Mbps")));
         AddTestCase(new KvTransferSlotBudgetTestCase());
         AddTestCase(new KvTransferSlotBudgetAtTcpTestCase());
         AddTestCase(new KvTransferDropTestCase());
