@@ -553,6 +553,14 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
 
     Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator();
     run.records = coordinator->GetRecords();
+    if (!run.records.empty())
+    {
+        const HandoverRecord& first = run.records.front();
+        run.measuredKvTokensPerSecond =
+            coordinator->GetMeasuredTokensPerSecond(first.sourceCell, first.targetCell);
+        run.plannedKvTokensPerSecond =
+            coordinator->GetPlannedTokensPerSecond(first.sourceCell, first.targetCell);
+    }
     run.results = CollectRunResults(scheme, run.records, net->GetClients());
     NoteClosedSessions(run.results, coordinator->GetClosedSessions());
     for (const EdgeLlmHandoverRow& row : run.results.handovers)

@@ -162,11 +162,16 @@ struct PallasLineRun
     KvTransferReceiverCounters kvReceived; //!< their KV, summed over the receivers
     uint64_t prepares{0};                  //!< the controller's prepares (pallas only)
     uint64_t controllerCancels{0};         //!< the controller's cancels (pallas only)
-    uint64_t prefillMeasured{0};    //!< the controller's samples with an observed prefill rate
-    uint64_t prefillModelled{0};    //!< its samples with the compute model's prefill rate
-    uint64_t loadForecast{0};       //!< its samples whose T_load the engine's replay gave
-    uint64_t backhaulMeasured{0};   //!< its samples with the receiver's measured goodput
-    uint64_t backhaulPlanned{0};    //!< its samples with the link's planned rate
+    uint64_t prefillMeasured{0};  //!< the controller's samples with an observed prefill rate
+    uint64_t prefillModelled{0};  //!< its samples with the compute model's prefill rate
+    uint64_t loadForecast{0};     //!< its samples whose T_load the engine's replay gave
+    uint64_t backhaulMeasured{0}; //!< its samples with the receiver's measured goodput
+    uint64_t backhaulPlanned{0};  //!< its samples with the link's planned rate
+    /// the goodput the first handover's target last measured from its source, KV tokens/s
+    /// (HandoverCoordinator::GetMeasuredTokensPerSecond; 0 if none)
+    double measuredKvTokensPerSecond{0};
+    /// the rate the coordinator plans that path with, KV tokens/s
+    double plannedKvTokensPerSecond{0};
     uint64_t admissionRefusals{0};  //!< Pallas's refusals for memory
     double windowS{0};              //!< Pallas's window at the end, s
     uint64_t windowChoices{0};      //!< Pallas's window choices

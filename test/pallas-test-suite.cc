@@ -423,12 +423,27 @@ class EdgeLlmPallasA3OracleTestCase : public EdgeLlmPallasTestCase
             // run a prefill (the prefix Pallas prepared), from its observed iterations after.
             NS_TEST_EXPECT_MSG_GT(lagged.prefillModelled, 0u, where << ": modelled at first");
             NS_TEST_EXPECT_MSG_GT(lagged.prefillMeasured, 0u, where << ": observed after");
+            // The backhaul's rate is the planned one until the prepared transfer has timed the
+            // path, its goodput after: below the link's 300 Mb/s (each 9,002-byte frame brings
+            // 8,948 bytes of payload at most), and not far below once the window is open.
+            NS_TEST_EXPECT_MSG_GT(lagged.backhaulPlanned, 0u, where << ": planned at first");
+            NS_TEST_EXPECT_MSG_GT(lagged.backhaulMeasured, 0u, where << ": measured after");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(lagged.measuredKvTokensPerSecond,
+                                        lagged.plannedKvTokensPerSecond * 8948.0 / 9002.0,
+                                        where << ": no faster than the link's payload rate");
+            NS_TEST_EXPECT_MSG_GT(lagged.measuredKvTokensPerSecond,
+                                  0.5 * lagged.plannedKvTokensPerSecond,
+                                  where << ": the path's goodput");
             if (rngRun == 1)
             {
                 Config::SetDefault("ns3::PallasController::MeasuredTelemetry", BooleanValue(false));
                 const PallasLineRun modelled = PallasLineExperiment(c).Run("pallas", inputs);
                 Config::Reset();
                 NS_TEST_EXPECT_MSG_EQ(modelled.prefillMeasured, 0u, where << ": modelled only");
+                NS_TEST_EXPECT_MSG_EQ(modelled.backhaulMeasured, 0u, where << ": planned only");
+                NS_TEST_EXPECT_MSG_EQ(modelled.backhaulPlanned,
+                                      lagged.backhaulMeasured + lagged.backhaulPlanned,
+                                      where << ": as many backhaul samples");
                 NS_TEST_EXPECT_MSG_EQ(modelled.prefillModelled,
                                       lagged.prefillMeasured + lagged.prefillModelled,
                                       where << ": as many samples");
