@@ -21,7 +21,9 @@
 // --modes=Separate,Mixed runs each point under both.
 // --study=grid drives --ues UEs on random routes over 8 x 8 cells of 100 m at 20 m/s for
 // 15 s (a handover every 5 s), each link's rate drawn from N(300, 50^2) Mb/s truncated at
-// 150; its SIT statistics are over every measured handover.
+// 150; its SIT statistics are over every measured handover. --speedSpread and
+// --departureSpread stagger the routes (each UE's own speed and departure); by default the
+// UEs move in step, crossing their boundaries at the same instants.
 // The RAN hands over by A3 (--trigger=a3; planned: at the midpoint), and Pallas prepares the
 // handover a window before the time its predictor expects: by default the constant-velocity
 // trajectory predictor on positions with a GPS error (--positionNoise, 4.9 m), its lag trained
@@ -64,6 +66,8 @@ struct Flags
     std::string residents{"0,2"};
     std::string modes{"Mixed"};
     uint32_t ues{4};
+    double speedSpread{0};
+    double departureSpread{0};
     double windowMarginMs{0};
     double windowLimitMs{5000};
     uint32_t runs{2};
@@ -133,6 +137,16 @@ Check(const Flags& f,
     if (f.ues < 1 || f.ues > 16)
     {
         e << "--ues = " << f.ues << " is invalid; allowed: an integer in [1, 16]";
+        return e.str();
+    }
+    if (!(f.speedSpread >= 0 && f.speedSpread <= 0.9))
+    {
+        e << "--speedSpread = " << f.speedSpread << " is invalid; allowed: [0, 0.9]";
+        return e.str();
+    }
+    if (!(f.departureSpread >= 0 && f.departureSpread <= 100))
+    {
+        e << "--departureSpread = " << f.departureSpread << " is invalid; allowed: [0, 100] legs";
         return e.str();
     }
     for (const std::string& item : edgellm::SplitList(f.ks))
@@ -325,6 +339,14 @@ main(int argc, char* argv[])
                  "relay (5: the low end of fibre access's 5 to 10 ms, 3GPP TR 36.932)",
                  f.linkDelayMs);
     cmd.AddValue("ues", "grid: UEs on random routes, [1, 16]", f.ues);
+    cmd.AddValue("speedSpread",
+                 "grid: each route's speed is 20 m/s x (1 + u), u uniform in [-speedSpread, "
+                 "speedSpread], [0, 0.9]; 0: every UE at 20 m/s",
+                 f.speedSpread);
+    cmd.AddValue("departureSpread",
+                 "grid: each UE leaves its first cell up to this many legs (5 s each) after the "
+                 "start, [0, 100]; 0: together",
+                 f.departureSpread);
     cmd.AddValue("windowMargin",
                  "Pallas's WindowMargin, ms, [0, 60000]: lead for a predictor whose times are "
                  "late (the trajectory predictor's are, against a planned crossing)",
@@ -404,6 +426,8 @@ main(int argc, char* argv[])
              {"promptMax", true, "an integer in [--promptMin, 32768]", 0, 32768},
              {"tokensAfter", true, "an integer in [1, 100000]", 1, 100000},
              {"ues", true, "an integer in [1, 16]", 1, 16},
+             {"speedSpread", false, "[0, 0.9]", 0, 0.9},
+             {"departureSpread", false, "[0, 100] legs", 0, 100},
              {"linkDelay", false, "[0, 1000] ms", 0, 1000},
              {"windowMargin", false, "[0, 60000] ms", 0, 60000},
              {"windowLimit", false, "[0, 60000] ms", 0, 60000},
@@ -595,14 +619,26 @@ main(int argc, char* argv[])
             c.gridSide = 8;
             c.spacingM = 100;
             c.ues = f.ues;
+            c.routeSpeedSpread = f.speedSpread;
+            c.routeDepartureSpread = f.departureSpread;
             c.gridRoute = Seconds(15);
             c.linkRateStdMbps = 50;
             c.linkRateMinMbps = 150;
             const double slowest = std::min(rate, 150.0);
             c.maxSimTime =
                 Seconds(c.gridRoute.GetSeconds() + 30 + 3 * fullCopyS * rate / slowest * f.ues);
+            std::ostringstream routes;
+            if (f.speedSpread > 0 || f.departureSpread > 0)
+            {
+                routes << "routes staggered (speeds within " << f.speedSpread * 100
+                       << " %, departures within " << f.departureSpread << " leg(s))";
+            }
+            else
+            {
+                routes << "routes in step";
+            }
             addModes("grid 8x8, links N(" + r.str() + ", 50^2) Mb/s >= 150, " +
-                         std::to_string(f.ues) + " UEs",
+                         std::to_string(f.ues) + " UEs, " + routes.str(),
                      "grid-" + r.str() + "Mbps",
                      c,
                      rate);

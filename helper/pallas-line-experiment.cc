@@ -93,6 +93,15 @@ PallasLineConfig::Check() const
               << " and linkRateMinMbps = " << c.linkRateMinMbps
               << " are invalid; allowed: numbers >= 0";
         }
+        else if (!(c.routeSpeedSpread >= 0 && c.routeSpeedSpread <= 0.9))
+        {
+            e << "routeSpeedSpread = " << c.routeSpeedSpread << " is invalid; allowed: [0, 0.9]";
+        }
+        else if (!(c.routeDepartureSpread >= 0 && c.routeDepartureSpread <= 100))
+        {
+            e << "routeDepartureSpread = " << c.routeDepartureSpread
+              << " is invalid; allowed: [0, 100] legs";
+        }
         if (!e.str().empty())
         {
             return e.str();
@@ -280,6 +289,8 @@ PallasLineExperiment::Draw() const
         const Ptr<GridCellLayout> grid = DynamicCast<GridCellLayout>(layout);
         Ptr<GridRandomRoute> routes = CreateObject<GridRandomRoute>();
         routes->SetAttribute("Speed", DoubleValue(c.speedMps));
+        routes->SetAttribute("SpeedSpread", DoubleValue(c.routeSpeedSpread));
+        routes->SetAttribute("DepartureSpread", DoubleValue(c.routeDepartureSpread));
         routes->AssignStreams(ROUTE_STREAM);
         Ptr<UniformRandomVariable> startCell = CreateObject<UniformRandomVariable>();
         startCell->SetStream(ROUTE_STREAM + 1);

@@ -90,6 +90,12 @@ struct PallasLineConfig
     /// crossing and ueGapM do not apply)
     uint32_t gridSide{0};
     Time gridRoute{Seconds(20)}; //!< grid: when the routes end, >= 2 s, before maxSimTime
+    /// grid: GridRandomRoute's SpeedSpread, [0, 0.9]: each route at speedMps x (1 + u), u
+    /// uniform in [-this, this]; 0 moves every UE at speedMps
+    double routeSpeedSpread{0};
+    /// grid: GridRandomRoute's DepartureSpread, legs, [0, 100]: each UE leaves its first cell
+    /// up to this many legs after 0 s; 0 starts every UE at once (their crossings coincide)
+    double routeDepartureSpread{0};
     /// If > 0, each link's rate is drawn from N(linkRate, linkRateStdMbps^2) Mb/s (stream
     /// LINK_STREAM), drawn again below linkRateMinMbps
     double linkRateStdMbps{0};
