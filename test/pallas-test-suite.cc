@@ -16,6 +16,7 @@
 #include "ns3/string.h"
 #include "ns3/test.h"
 #include "ns3/token-timing-stats.h"
+#include "ns3/vector.h"
 
 #include <algorithm>
 #include <cmath>
@@ -846,6 +847,85 @@ class EdgeLlmPallasReplayedPlanTestCase : public EdgeLlmPallasTestCase
  */
 /**
  * \ingroup edge-llm-tests
+ * \brief The grid's routes move in step by default, and the spreads stagger them: each
+ * route's legs take 100 m / (20 m/s x (1 + u)), u in [-0.25, 0.25], i.e. 4 to 6.67 s, and its
+ * UE leaves its first cell within one leg of 0 s; on RngRuns 1 to 3 (4 UEs each), no two
+ * speeds and departures all alike.
+ */
+class EdgeLlmPallasStaggeredRoutesTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasStaggeredRoutesTestCase()
+        : EdgeLlmPallasTestCase("The grid's routes in step, and staggered by the spreads")
+    {
+    }
+
+  private:
+    /// A route's departure (its last waypoint at its first position) and its leg, s.
+    struct Motion
+    {
+        double departureS;
+        double legS;
+    };
+
+    static Motion MotionOf(const std::vector<UeWaypoint>& route)
+    {
+        std::size_t i = 0;
+        while (i + 1 < route.size() &&
+               CalculateDistance(route[i + 1].position, route.front().position) == 0)
+        {
+            ++i;
+        }
+        const double leg = i + 1 < route.size() ? route[i + 1].timeS - route[i].timeS : 0;
+        return {route[i].timeS, leg};
+    }
+
+    void DoRun() override
+    {
+        PallasLineConfig c;
+        c.gridSide = 8;
+        c.spacingM = 100;
+        c.ues = 4;
+        c.gridRoute = Seconds(15);
+        PallasLineConfig staggered = c;
+        staggered.routeSpeedSpread = 0.25;
+        staggered.routeDepartureSpread = 1;
+        NS_TEST_ASSERT_MSG_EQ(staggered.Check(), "", "a valid configuration");
+        std::vector<double> departures;
+        std::vector<double> legs;
+        for (uint32_t rngRun = 1; rngRun <= 3; ++rngRun)
+        {
+            RngSeedManager::SetRun(rngRun);
+            const PallasLineInputs inStep = PallasLineExperiment(c).Draw();
+            const PallasLineInputs spread = PallasLineExperiment(staggered).Draw();
+            NS_TEST_ASSERT_MSG_EQ(inStep.routes.size(), 4u, "a route per UE");
+            NS_TEST_ASSERT_MSG_EQ(spread.routes.size(), 4u, "a route per UE");
+            for (std::size_t j = 0; j < 4; ++j)
+            {
+                const Motion m = MotionOf(inStep.routes[j]);
+                NS_TEST_EXPECT_MSG_EQ(m.departureS, 0.0, "in step: every UE leaves at 0 s");
+                NS_TEST_EXPECT_MSG_EQ_TOL(m.legS, 5.0, 1e-9, "in step: 100 m at 20 m/s");
+                const Motion s = MotionOf(spread.routes[j]);
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(s.legS, 4.0 - 1e-9, "at most 25 % faster");
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(s.legS, 100.0 / 15.0 + 1e-9, "at most 25 % slower");
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(s.departureS, 0.0, "not before the start");
+                NS_TEST_EXPECT_MSG_LT_OR_EQ(s.departureS, s.legS + 1e-9, "within one leg");
+                departures.push_back(s.departureS);
+                legs.push_back(s.legS);
+            }
+        }
+        std::sort(departures.begin(), departures.end());
+        std::sort(legs.begin(), legs.end());
+        const bool ownDepartures =
+            std::adjacent_find(departures.begin(), departures.end()) == departures.end();
+        const bool ownSpeeds = std::adjacent_find(legs.begin(), legs.end()) == legs.end();
+        NS_TEST_EXPECT_MSG_EQ(ownDepartures, true, "12 departures of their own");
+        NS_TEST_EXPECT_MSG_EQ(ownSpeeds, true, "12 speeds of their own");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief The scheduler's hooks decide what the controller does with a prediction: with the
  * oracle, Pallas prepares and cancels nothing; the same scheduler whose ShouldPrepare says no
  * prepares nothing (and its handover is reactive), and one whose ShouldCancel says yes has
@@ -930,6 +1010,7 @@ class EdgeLlmPallasTestSuite : public TestSuite
         AddTestCase(new EdgeLlmPallasLinkDelayTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasNoiseStreamTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasReplayedPlanTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPallasStaggeredRoutesTestCase, edgellm::TEST_QUICK);
     }
 };
 
