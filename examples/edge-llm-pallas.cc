@@ -344,8 +344,8 @@ main(int argc, char* argv[])
                  "speedSpread], [0, 0.9]; 0: every UE at 20 m/s",
                  f.speedSpread);
     cmd.AddValue("departureSpread",
-                 "grid: each UE leaves its first cell up to this many legs (5 s each) after the "
-                 "start, [0, 100]; 0: together",
+                 "grid: each UE leaves its first cell up to this many legs after the start (a "
+                 "leg: 100 m at its route's speed), [0, 100]; 0: together",
                  f.departureSpread);
     cmd.AddValue("windowMargin",
                  "Pallas's WindowMargin, ms, [0, 60000]: lead for a predictor whose times are "
