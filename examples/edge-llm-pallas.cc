@@ -13,6 +13,7 @@
 //   ./edge-llm-pallas --study=concurrency             # K = 1..4, 0 or 2 residents
 //
 //   ./edge-llm-pallas --study=grid --ues=4           # 8 x 8 cells, links ~ N(300, 50^2)
+//   ./edge-llm-pallas --study=grid --speedSpread=0 --departureSpread=0  # UEs in step
 //
 // --study=concurrency hands K UEs over to one target, 2 m (0.1 s) apart, with 0 or 2
 // resident users decoding at each cell. The engines run Mixed iterations (--modes; chunked
@@ -21,9 +22,10 @@
 // --modes=Separate,Mixed runs each point under both.
 // --study=grid drives --ues UEs on random routes over 8 x 8 cells of 100 m at 20 m/s for
 // 15 s (a handover every 5 s), each link's rate drawn from N(300, 50^2) Mb/s truncated at
-// 150; its SIT statistics are over every measured handover. --speedSpread and
-// --departureSpread stagger the routes (each UE's own speed and departure); by default the
-// UEs move in step, crossing their boundaries at the same instants.
+// 150; its SIT statistics are over every measured handover. The routes are staggered: each
+// UE has a speed of its own within 25 % (--speedSpread) and leaves its first cell within one
+// leg of the start (--departureSpread); both 0 move the UEs in step, crossing their
+// boundaries at the same instants.
 // The RAN hands over by A3 (--trigger=a3; planned: at the midpoint), and Pallas prepares the
 // handover a window before the time its predictor expects: by default the constant-velocity
 // trajectory predictor on positions with a GPS error (--positionNoise, 4.9 m), its lag trained
@@ -66,8 +68,8 @@ struct Flags
     std::string residents{"0,2"};
     std::string modes{"Mixed"};
     uint32_t ues{4};
-    double speedSpread{0};
-    double departureSpread{0};
+    double speedSpread{0.25};
+    double departureSpread{1};
     double windowMarginMs{0};
     double windowLimitMs{5000};
     uint32_t runs{2};
@@ -341,11 +343,11 @@ main(int argc, char* argv[])
     cmd.AddValue("ues", "grid: UEs on random routes, [1, 16]", f.ues);
     cmd.AddValue("speedSpread",
                  "grid: each route's speed is 20 m/s x (1 + u), u uniform in [-speedSpread, "
-                 "speedSpread], [0, 0.9]; 0: every UE at 20 m/s",
+                 "speedSpread], [0, 0.9]; 0 (with departureSpread 0): the UEs in step",
                  f.speedSpread);
     cmd.AddValue("departureSpread",
                  "grid: each UE leaves its first cell up to this many legs after the start (a "
-                 "leg: 100 m at its route's speed), [0, 100]; 0: together",
+                 "leg: 100 m at its route's speed), [0, 100]; 0: all at once",
                  f.departureSpread);
     cmd.AddValue("windowMargin",
                  "Pallas's WindowMargin, ms, [0, 60000]: lead for a predictor whose times are "
