@@ -32,7 +32,8 @@
 // on RngRuns of its own (--calibrationRuns, from RngRun + 1000); the row "pallas (oracle
 // bound)" is Pallas with an oracle told each draw's handovers. Per link rate and scheme it
 // prints the mean and P99 SIT (nearest rank over the runs), the ITL mean, P90 and
-// P99 and the fraction of ITL samples over 100 ms, then the SIT reduction factor of pallas
+// P99 and the fraction of ITL samples over 100 ms, then the mean of the RngRuns' mean SITs
+// with its 95 % interval (Student's t over the runs), the SIT reduction factor of pallas
 // against each other scheme (mean SIT of the scheme / mean SIT of pallas) and the
 // predictor's accuracy. It exits 1 if a session missed or repeated a token, or a KV ledger
 // does not balance.
@@ -43,6 +44,7 @@
 #include "ns3/pallas-line-experiment.h"
 
 #include <algorithm>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -259,6 +261,8 @@ struct Point
     std::map<uint32_t, std::vector<double>> relayedSitByHops;
     /// Of sessions only ever relayed, token latencies, s, by the relay path's links
     std::map<uint32_t, std::vector<double>> latencyByHops;
+    /// per RngRun with a measured SIT: the mean of its SITs, s
+    std::vector<double> runMeanSit;
 };
 
 /// \return the mean of v; NaN if empty
@@ -275,6 +279,26 @@ Mean(const std::vector<double>& v)
         s += x;
     }
     return s / static_cast<double>(v.size());
+}
+
+/**
+ * \param v samples, at least 2
+ * \return the half width of the 95 % interval of their mean (Student's t with size - 1
+ *         degrees of freedom)
+ */
+double
+HalfWidth95(const std::vector<double>& v)
+{
+    const double n = static_cast<double>(v.size());
+    const double m = Mean(v);
+    double ss = 0;
+    for (double x : v)
+    {
+        ss += (x - m) * (x - m);
+    }
+    const boost::math::students_t t(n - 1);
+    return boost::math::quantile(boost::math::complement(t, 0.025)) * std::sqrt(ss / (n - 1)) /
+           std::sqrt(n);
 }
 
 /// \return the nearest-rank p-th percentile of v; NaN if empty
@@ -777,13 +801,19 @@ main(int argc, char* argv[])
                 }
                 Point& p = points[s];
                 bool measured = true;
+                std::vector<double> runSits;
                 for (double sit : f.study == "grid" ? run.allSitsS : run.sitsS)
                 {
                     if (!std::isnan(sit))
                     {
                         p.sit.push_back(sit);
+                        runSits.push_back(sit);
                     }
                     measured = measured && (f.study == "grid" || !std::isnan(sit));
+                }
+                if (!runSits.empty())
+                {
+                    p.runMeanSit.push_back(Mean(runSits));
                 }
                 p.itl.insert(p.itl.end(), run.itlS.begin(), run.itlS.end());
                 p.prefillMeasured += run.prefillMeasured;
@@ -889,6 +919,22 @@ main(int argc, char* argv[])
                          p.latencyByHops,
                          true);
         }
+        // The RngRuns are independent draws: the interval is of the mean of their means.
+        std::cout << "SIT, mean of the RngRuns' means +- the 95 % interval (Student's t) [ms]:";
+        for (const std::string& s : runSchemes)
+        {
+            const std::vector<double>& m = points[s].runMeanSit;
+            std::cout << " " << s << " " << std::fixed << std::setprecision(1) << Mean(m) * 1e3;
+            if (m.size() >= 2)
+            {
+                std::cout << " +- " << HalfWidth95(m) * 1e3;
+            }
+            else
+            {
+                std::cout << " (1 RngRun: no interval)";
+            }
+        }
+        std::cout << "\n";
         if (points.count("pallas") > 0)
         {
             std::cout << "SIT reduction of pallas (mean SIT of the scheme / pallas's):";
