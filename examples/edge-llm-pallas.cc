@@ -924,6 +924,11 @@ main(int argc, char* argv[])
         for (const std::string& s : runSchemes)
         {
             const std::vector<double>& m = points[s].runMeanSit;
+            if (m.empty())
+            {
+                std::cout << " " << s << " (no SIT measured)";
+                continue;
+            }
             std::cout << " " << s << " " << std::fixed << std::setprecision(1) << Mean(m) * 1e3;
             if (m.size() >= 2)
             {
