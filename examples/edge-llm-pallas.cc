@@ -143,16 +143,6 @@ Check(const Flags& f,
         e << "--ues = " << f.ues << " is invalid; allowed: an integer in [1, 16]";
         return e.str();
     }
-    if (!(f.speedSpread >= 0 && f.speedSpread <= 0.9))
-    {
-        e << "--speedSpread = " << f.speedSpread << " is invalid; allowed: [0, 0.9]";
-        return e.str();
-    }
-    if (!(f.departureSpread >= 0 && f.departureSpread <= 100))
-    {
-        e << "--departureSpread = " << f.departureSpread << " is invalid; allowed: [0, 100] legs";
-        return e.str();
-    }
     for (const std::string& item : edgellm::SplitList(f.ks))
     {
         if (item.empty() || item.find_first_not_of("0123456789") != std::string::npos ||
