@@ -66,6 +66,9 @@ struct Flags
     std::string study{"sweep"};
     std::string linkRates{"100,300,500"};
     double linkDelayMs{5};
+    std::string backhaul{"x2"};
+    double coreDelayMs{0.02};
+    double coreRateMbps{10000};
     std::string ks{"1,2,3,4"};
     std::string residents{"0,2"};
     std::string modes{"Mixed"};
@@ -119,6 +122,11 @@ Check(const Flags& f,
     if (f.study != "sweep" && f.study != "concurrency" && f.study != "grid")
     {
         e << "--study = " << f.study << " is invalid; allowed: sweep, concurrency or grid";
+        return e.str();
+    }
+    if (f.backhaul != "x2" && f.backhaul != "core")
+    {
+        e << "--backhaul = " << f.backhaul << " is invalid; allowed: x2 or core";
         return e.str();
     }
     if (f.ablation != "none" && f.ablation != "no-recompute" && f.ablation != "no-streaming" &&
@@ -299,26 +307,32 @@ Pct(const std::vector<double>& v, double p)
 }
 
 /**
- * \brief Print one line of samples by the relay path's links, if there are any.
+ * \brief Print one line of samples by the relay path's hops, if there are any.
  * \param title what the line shows, before " [ms] by the relay path's links:"
- * \param byLinks samples, s, by links
+ * \param byLinks samples, s, by the relay path's hops
  * \param median true for the median (P50), false for the mean, each beside its P99
+ * \param core each hop is a path through the core (up, core and down links), not one link
  */
 void
 PrintByLinks(const std::string& title,
              const std::map<uint32_t, std::vector<double>>& byLinks,
-             bool median)
+             bool median,
+             bool core)
 {
     if (byLinks.empty())
     {
         return;
     }
-    std::cout << title << " [ms] by the relay path's links:";
+    std::cout << title
+              << (core ? " [ms] by the relay path's hops (each through the core):"
+                       : " [ms] by the relay path's links:");
+    const char* one = core ? " hop " : " link ";
+    const char* many = core ? " hops " : " links ";
     for (const auto& [links, samples] : byLinks)
     {
-        std::cout << " " << links << (links == 1 ? " link " : " links ") << std::fixed
-                  << std::setprecision(1) << (median ? Pct(samples, 50) : Mean(samples)) * 1e3
-                  << " (" << Pct(samples, 99) * 1e3 << ", n " << samples.size() << ")";
+        std::cout << " " << links << (links == 1 ? one : many) << std::fixed << std::setprecision(1)
+                  << (median ? Pct(samples, 50) : Mean(samples)) * 1e3 << " ("
+                  << Pct(samples, 99) * 1e3 << ", n " << samples.size() << ")";
     }
     std::cout << "\n";
 }
@@ -354,6 +368,20 @@ main(int argc, char* argv[])
                  "network's per hop, crossed by every KV transfer and by each hop of Detour's "
                  "relay (5: the low end of fibre access's 5 to 10 ms, 3GPP TR 36.932)",
                  f.linkDelayMs);
+    cmd.AddValue("backhaul",
+                 "where inter-cell traffic goes: x2 (a link per neighbour pair: the X2 path "
+                 "through the transport network) or core (each cell's access link up to an "
+                 "aggregation router, a core link to the core router, the other cell's access "
+                 "link down: every KV transfer and relay hop crosses both cells' links, each "
+                 "--linkDelay and --linkRates, and the core link, which they all share)",
+                 f.backhaul);
+    cmd.AddValue("coreDelay",
+                 "--backhaul=core: the core link's one-way delay, ms, [0, 1000] (0.02: the "
+                 "aggregation and core routers on one site)",
+                 f.coreDelayMs);
+    cmd.AddValue("coreRate",
+                 "--backhaul=core: the core link's rate, Mb/s, (0, 1000000]",
+                 f.coreRateMbps);
     cmd.AddValue("ues", "grid: UEs on random routes, [1, 16]", f.ues);
     cmd.AddValue("speedSpread",
                  "grid: each route's speed is 20 m/s x (1 + u), u uniform in [-speedSpread, "
@@ -445,6 +473,8 @@ main(int argc, char* argv[])
              {"speedSpread", false, "[0, 0.9]", 0, 0.9},
              {"departureSpread", false, "[0, 100] legs", 0, 100},
              {"linkDelay", false, "[0, 1000] ms", 0, 1000},
+             {"coreDelay", false, "[0, 1000] ms", 0, 1000},
+             {"coreRate", false, "(0, 1000000] Mb/s", 0, 1e6, true},
              {"windowMargin", false, "[0, 60000] ms", 0, 60000},
              {"windowLimit", false, "[0, 60000] ms", 0, 60000},
              {"predictorLag", false, "[-10000, 10000] ms", -10000, 10000},
@@ -489,12 +519,23 @@ main(int argc, char* argv[])
         error = "--calibrationRuns = " + std::to_string(f.calibrationRuns) +
                 " is invalid with --predictorLag; allowed: 0 (the lag given is used)";
     }
+    for (const char* core : {"coreDelay", "coreRate"})
+    {
+        if (error.empty() && f.backhaul != "core" && edgellm::IsFlagGiven(core, argc, argv))
+        {
+            error = std::string("--") + core + " is invalid with --backhaul = " + f.backhaul +
+                    "; allowed: only with --backhaul=core (the x2 links have no core link)";
+        }
+    }
     if (error.empty())
     {
         // The flags set these attributes on the objects they make, over any default given.
         error = edgellm::CheckFlagAttributes(
             {{"predictorLag", "ns3::HandoverPredictor::Lag"},
              {"linkDelay", "ns3::BackhaulHelper::Delay"},
+             {"linkDelay", "ns3::StarBackhaulTopology::AccessDelay"},
+             {"coreDelay", "ns3::StarBackhaulTopology::SharedDelay"},
+             {"coreRate", "ns3::StarBackhaulTopology::SharedRate"},
              {"positionNoise", "ns3::TrajectoryHandoverPredictor::PositionNoise"},
              {"speedNoise", "ns3::TrajectoryHandoverPredictor::SpeedNoise"},
              {"headingNoise", "ns3::TrajectoryHandoverPredictor::HeadingNoise"},
@@ -562,9 +603,18 @@ main(int argc, char* argv[])
                                           "before)"
                                         : " (told the planned handovers)");
     }
-    std::cout << ", inter-cell links " << edgellm::FormatValue(f.linkDelayMs)
-              << " ms one way, over " << (f.ran == "nr" ? "NR" : "LTE") << ", " << f.modes
-              << " iterations\n";
+    if (f.backhaul == "core")
+    {
+        std::cout << ", inter-cell paths through the core (access links "
+                  << edgellm::FormatValue(f.linkDelayMs) << " ms one way, the core link "
+                  << edgellm::FormatValue(f.coreDelayMs) << " ms at "
+                  << edgellm::FormatValue(f.coreRateMbps) << " Mb/s)";
+    }
+    else
+    {
+        std::cout << ", inter-cell links " << edgellm::FormatValue(f.linkDelayMs) << " ms one way";
+    }
+    std::cout << ", over " << (f.ran == "nr" ? "NR" : "LTE") << ", " << f.modes << " iterations\n";
     // Pallas told each draw's handovers: the bound of a predictor that is not the oracle.
     const std::string bound = "pallas (oracle bound)";
     const bool withBound = f.predictor == "trajectory" &&
@@ -605,6 +655,9 @@ main(int argc, char* argv[])
         PallasLineConfig c;
         c.linkRate = DataRate(static_cast<uint64_t>(rate * 1e6));
         c.linkDelay = MicroSeconds(std::llround(f.linkDelayMs * 1e3));
+        c.backhaul = f.backhaul;
+        c.coreDelay = MicroSeconds(std::llround(f.coreDelayMs * 1e3));
+        c.coreRate = DataRate(static_cast<uint64_t>(std::llround(f.coreRateMbps * 1e6)));
         c.computePreset = model.compute;
         c.kvProfile = model.kv;
         c.promptTokens = f.promptMin;
@@ -904,10 +957,15 @@ main(int argc, char* argv[])
         {
             // A relay chain grows a link per handover; each link delays every token after it.
             const Point& p = points[s];
-            PrintByLinks(s + "'s relayed handovers, SIT mean (P99)", p.relayedSitByHops, false);
+            const bool core = f.backhaul == "core";
+            PrintByLinks(s + "'s relayed handovers, SIT mean (P99)",
+                         p.relayedSitByHops,
+                         false,
+                         core);
             PrintByLinks(s + "'s token latency (delivery - generation), P50 (P99)",
                          p.latencyByHops,
-                         true);
+                         true,
+                         core);
         }
         // The RngRuns are independent draws: the interval is of the mean of their means.
         std::cout << "SIT, mean of the RngRuns' means +- the 95 % interval (Student's t) [ms]:";

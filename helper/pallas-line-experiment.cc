@@ -11,9 +11,12 @@
 #include "pallas-controller.h"
 #include "per-pair-backhaul-topology.h"
 #include "ran-stack.h"
+#include "star-backhaul-topology.h"
 #include "ue-mobility.h"
 
 #include "ns3/abort.h"
+#include "ns3/config.h"
+#include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/edge-llm-client.h"
 #include "ns3/edge-llm-server.h"
@@ -50,6 +53,70 @@ namespace
 {
 /// The moving UE's session opens then.
 const Time SESSION_START = MilliSeconds(200);
+
+/**
+ * Sets KvTransferSender::SocketBufferBytes's default for one run, unless the user set it, and
+ * puts the old one back when the run ends: a sender sizes its buffers from its first link,
+ * which on the star is one of the three a path crosses, and the window would then cap a
+ * transfer below the path's rate.
+ */
+class SocketBufferDefault
+{
+  public:
+    /// \param bytes the run's buffer; 0 keeps the default
+    explicit SocketBufferDefault(uint32_t bytes)
+    {
+        TypeId::AttributeInformation info;
+        NS_ABORT_MSG_UNLESS(TypeId::LookupByName("ns3::KvTransferSender")
+                                .LookupAttributeByName("SocketBufferBytes", &info),
+                            "KvTransferSender has no SocketBufferBytes");
+        const Ptr<const UintegerValue> now = DynamicCast<const UintegerValue>(info.initialValue);
+        if (bytes != 0 && now && now->Get() == 0)
+        {
+            m_set = true;
+            Config::SetDefault("ns3::KvTransferSender::SocketBufferBytes", UintegerValue(bytes));
+        }
+    }
+
+    ~SocketBufferDefault()
+    {
+        if (m_set)
+        {
+            Config::SetDefault("ns3::KvTransferSender::SocketBufferBytes", UintegerValue(0));
+        }
+    }
+
+    SocketBufferDefault(const SocketBufferDefault&) = delete;
+    SocketBufferDefault& operator=(const SocketBufferDefault&) = delete;
+
+  private:
+    bool m_set{false}; //!< the default was 0 and this run set it
+};
+
+/**
+ * \param c the run, on the core backhaul
+ * \param inputs its draw
+ * \param mtu the star's IP MTU, bytes
+ * \return 2 x the fastest path's rate x its round trip (both ways over up, core and down
+ *         links, with a segment's serialisation on each), the way a sender sizes its buffers
+ *         from a single link; at least 128 KiB, at most 2^31 - 1
+ */
+uint32_t
+CorePathBufferBytes(const PallasLineConfig& c, const PallasLineInputs& inputs, uint32_t mtu)
+{
+    uint64_t access = c.linkRate.GetBitRate();
+    for (const DataRate& rate : inputs.linkRates)
+    {
+        access = std::max(access, rate.GetBitRate());
+    }
+    const double bps = static_cast<double>(std::min(access, c.coreRate.GetBitRate()));
+    const double rttS =
+        2 * (2 * c.linkDelay.GetSeconds() + c.coreDelay.GetSeconds()) + 2 * 3 * mtu * 8.0 / bps;
+    const double bytes = std::ceil(2 * bps / 8 * rttS);
+    return static_cast<uint32_t>(
+        std::min(std::max(bytes, 131072.0),
+                 static_cast<double>(std::numeric_limits<int32_t>::max())));
+}
 } // namespace
 
 PallasLineExperiment::PallasLineExperiment(const PallasLineConfig& config)
@@ -145,6 +212,19 @@ PallasLineConfig::Check() const
         // In integer microseconds: a negative Time converted to a double is undefined here.
         e << "linkDelay = " << static_cast<double>(c.linkDelay.GetMicroSeconds()) / 1e3
           << " ms is invalid; allowed: [0, 1000] ms";
+    }
+    else if (c.backhaul != "x2" && c.backhaul != "core")
+    {
+        e << "backhaul = " << c.backhaul << " is invalid; allowed: x2 or core";
+    }
+    else if (c.coreDelay.IsStrictlyNegative() || c.coreDelay > Seconds(1))
+    {
+        e << "coreDelay = " << static_cast<double>(c.coreDelay.GetMicroSeconds()) / 1e3
+          << " ms is invalid; allowed: [0, 1000] ms";
+    }
+    else if (c.coreRate.GetBitRate() == 0)
+    {
+        e << "coreRate = 0 is invalid; allowed: a rate > 0";
     }
     else if (std::find(presets.begin(), presets.end(), c.computePreset) == presets.end())
     {
@@ -259,6 +339,60 @@ PallasLineExperiment::MakeLayout() const
     return line;
 }
 
+std::size_t
+PallasLineExperiment::LinkCount(const CellLayout& layout) const
+{
+    return m_config.backhaul == "core" ? layout.GetCellCount() : layout.GetNeighbourPairs().size();
+}
+
+Ptr<BackhaulTopology>
+PallasLineExperiment::MakeBackhaul(const PallasLineInputs& inputs) const
+{
+    const PallasLineConfig& c = m_config;
+    // The drawn rates, link by link in the layout's order (pairs, or cells).
+    Ptr<DeterministicRandomVariable> rates;
+    if (!inputs.linkRates.empty())
+    {
+        std::vector<double> mbps;
+        for (const DataRate& rate : inputs.linkRates)
+        {
+            mbps.push_back(rate.GetBitRate() / 1e6);
+        }
+        rates = CreateObject<DeterministicRandomVariable>();
+        rates->SetValueArray(mbps.data(), mbps.size());
+    }
+    if (c.backhaul == "core")
+    {
+        // The star checks AccessRate >= SharedRate; each cell's drawn rate, when there is
+        // one, replaces AccessRate and may fall below the core's.
+        Ptr<StarBackhaulTopology> star = CreateObjectWithAttributes<StarBackhaulTopology>(
+            "SharedRate",
+            DataRateValue(c.coreRate),
+            "SharedDelay",
+            TimeValue(c.coreDelay),
+            "AccessRate",
+            DataRateValue(std::max(c.linkRate, c.coreRate)),
+            "AccessDelay",
+            TimeValue(c.linkDelay));
+        if (!rates)
+        {
+            double mbps = c.linkRate.GetBitRate() / 1e6;
+            rates = CreateObject<DeterministicRandomVariable>();
+            rates->SetValueArray(&mbps, 1);
+        }
+        star->SetAttribute("RateMbps", PointerValue(rates));
+        return star;
+    }
+    Ptr<PerPairBackhaulTopology> pairs = CreateObject<PerPairBackhaulTopology>();
+    pairs->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(c.linkRate));
+    pairs->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(c.linkDelay));
+    if (rates)
+    {
+        pairs->SetAttribute("RateMbps", PointerValue(rates));
+    }
+    return pairs;
+}
+
 PallasLineInputs
 PallasLineExperiment::Draw() const
 {
@@ -279,7 +413,7 @@ PallasLineExperiment::Draw() const
         rate->SetAttribute("Mean", DoubleValue(c.linkRate.GetBitRate() / 1e6));
         rate->SetAttribute("Variance", DoubleValue(c.linkRateStdMbps * c.linkRateStdMbps));
         rate->SetStream(LINK_STREAM);
-        for (std::size_t pair = 0; pair < layout->GetNeighbourPairs().size(); ++pair)
+        for (std::size_t link = 0; link < LinkCount(*layout); ++link)
         {
             inputs.linkRates.push_back(BackhaulTopology::DrawRate(rate, c.linkRateMinMbps));
         }
@@ -312,8 +446,7 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
     NS_ABORT_MSG_IF(inputs.promptTokens < c.promptTokens ||
                         inputs.promptTokens > std::max(c.promptTokens, c.promptMaxTokens) ||
                         inputs.routes.size() != (c.gridSide != 0 ? c.ues : 0) ||
-                        inputs.linkRates.size() !=
-                            (c.linkRateStdMbps > 0 ? layout->GetNeighbourPairs().size() : 0),
+                        inputs.linkRates.size() != (c.linkRateStdMbps > 0 ? LinkCount(*layout) : 0),
                     "PallasLineExperiment::Run: the inputs were not drawn for this configuration "
                     "(PallasLineExperiment::Draw makes them)");
     NS_ABORT_MSG_IF(c.trigger == "a3" && c.predictor == "oracle" && !inputs.knownHandovers,
@@ -329,22 +462,16 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
 
     Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
     net->SetRanStack(CreateRanStack(c.ran, "--ran"));
-    Ptr<PerPairBackhaulTopology> pairs = CreateObject<PerPairBackhaulTopology>();
-    pairs->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(c.linkRate));
-    pairs->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(c.linkDelay));
-    if (!inputs.linkRates.empty())
+    const Ptr<BackhaulTopology> backhaul = MakeBackhaul(inputs);
+    uint32_t coreBuffer = 0;
+    if (const Ptr<StarBackhaulTopology> star = DynamicCast<StarBackhaulTopology>(backhaul))
     {
-        // The drawn rates, link by link in the layout's pair order.
-        std::vector<double> mbps;
-        for (const DataRate& rate : inputs.linkRates)
-        {
-            mbps.push_back(rate.GetBitRate() / 1e6);
-        }
-        Ptr<DeterministicRandomVariable> rates = CreateObject<DeterministicRandomVariable>();
-        rates->SetValueArray(mbps.data(), mbps.size());
-        pairs->SetAttribute("RateMbps", PointerValue(rates));
+        UintegerValue mtu;
+        star->GetAttribute("Mtu", mtu);
+        coreBuffer = CorePathBufferBytes(c, inputs, mtu.Get());
     }
-    net->SetBackhaulTopology(pairs);
+    const SocketBufferDefault buffer(coreBuffer);
+    net->SetBackhaulTopology(backhaul);
     net->SetCellLayout(layout);
     const double midpoint = (c.fromCell + 0.5) * c.spacingM;
     for (const std::vector<UeWaypoint>& route : inputs.routes)

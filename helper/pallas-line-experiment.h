@@ -24,6 +24,7 @@
 namespace ns3
 {
 
+class BackhaulTopology;
 class CellLayout;
 
 /**
@@ -50,6 +51,17 @@ struct PallasLineConfig
     /// Each inter-cell link's one-way delay, [0, 1 s]: the transport network's per hop, which
     /// Detour's relayed tokens and every KV transfer cross
     Time linkDelay{MicroSeconds(50)};
+    /// Where the inter-cell traffic goes: x2, a point-to-point link per neighbour pair (the
+    /// X2 path through the transport network); or core, a star (StarBackhaulTopology) whose
+    /// every path goes up a cell's access link, over the core link from the aggregation to
+    /// the core router and down the other cell's access link. Under core, linkRate,
+    /// linkRateStdMbps and linkDelay are each access link's (rates drawn per cell), so a
+    /// relay hop or a transfer crosses two of them and the core link
+    std::string backhaul{"x2"};
+    /// core: the core link's one-way delay, [0, 1 s]
+    Time coreDelay{MicroSeconds(20)};
+    /// core: the core link's rate, which every inter-cell path shares, > 0
+    DataRate coreRate{DataRate("10Gbps")};
     std::string computePreset{"qwen3-32b-awq-a6000"}; //!< LlmComputeModel preset
     std::string kvProfile{"Qwen3-32B"};               //!< KvCacheProfile preset
     uint32_t promptTokens{512};                       //!< prompt, tokens, [16, 32768]
@@ -130,8 +142,8 @@ struct PallasKnownHandover
 struct PallasLineInputs
 {
     uint32_t promptTokens{0}; //!< every moving UE's prompt, tokens
-    /// Per neighbour pair of the layout, in its order, the link's rate; empty: every link at
-    /// linkRate (linkRateStdMbps = 0)
+    /// Per neighbour pair of the layout (x2), or per cell (core: its access links), in the
+    /// layout's order, the link's rate; empty: every link at linkRate (linkRateStdMbps = 0)
     std::vector<DataRate> linkRates;
     /// Per moving UE on a grid, its route; empty on the line
     std::vector<std::vector<UeWaypoint>> routes;
@@ -270,6 +282,18 @@ class PallasLineExperiment
   private:
     /// \return the cells' layout: the line, or the grid
     Ptr<CellLayout> MakeLayout() const;
+
+    /**
+     * \param layout the run's layout
+     * \return the links whose rates are drawn: one per neighbour pair (x2), per cell (core)
+     */
+    std::size_t LinkCount(const CellLayout& layout) const;
+
+    /**
+     * \param inputs the draw, with its link rates
+     * \return the backhaul the config names, with the draw's rates
+     */
+    Ptr<BackhaulTopology> MakeBackhaul(const PallasLineInputs& inputs) const;
 
     PallasLineConfig m_config; //!< the run
 };

@@ -377,6 +377,105 @@ class EdgeLlmPallasLinkDelayTestCase : public EdgeLlmPallasTestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief PallasLineConfig::backhaul = core sends the inter-cell traffic through the star's
+ * routers: a relayed token crosses the source's access link, the core link and the target's
+ * access link, so on three draws it arrives 2 x 20 + 10 = 50 ms after one sent before the
+ * handover (access links of 20 ms, a core link of 10 ms; hand-derived, within the radio's TTI),
+ * and Detour's SIT is 30 ms above that of the same draw over a 20 ms X2 link. Pallas's prepared
+ * migration crosses the same path with every token once and a balanced ledger; the run puts
+ * KvTransferSender's buffer default back; out-of-range core settings are refused by name.
+ */
+class EdgeLlmPallasCoreBackhaulTestCase : public EdgeLlmPallasTestCase
+{
+  public:
+    EdgeLlmPallasCoreBackhaulTestCase()
+        : EdgeLlmPallasTestCase("Through the core: a relay hop crosses two access links and "
+                                "the core link")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t run = 1; run <= 3; ++run)
+        {
+            const std::string where = "RngRun " + std::to_string(run);
+            double sit[2] = {0, 0};
+            for (int core = 0; core < 2; ++core)
+            {
+                RngSeedManager::SetRun(run);
+                PallasLineConfig c;
+                c.linkDelay = MilliSeconds(20);
+                c.backhaul = core ? "core" : "x2";
+                c.coreDelay = MilliSeconds(10);
+                const PallasLineRun r = RunOnce(c, "detour");
+                NS_TEST_ASSERT_MSG_EQ(r.records.size(), 1u, where << ": one handover");
+                NS_TEST_EXPECT_MSG_EQ(r.records[0].outcome,
+                                      HandoverRecord::RELAYED,
+                                      where << ": relayed");
+                NS_TEST_EXPECT_MSG_EQ(r.records[0].relayHops, 1u, where << ": one relay hop");
+                NS_TEST_EXPECT_MSG_EQ(r.exactlyOnce, true, where << ": every token once");
+                sit[core] = r.sitsS.at(0);
+                const auto& byHops = r.relayedLatencyByHopsS;
+                NS_TEST_ASSERT_MSG_EQ(byHops.count(0) + byHops.count(1),
+                                      2u,
+                                      where << ": tokens over 0 and over 1 hop");
+                const double added = edgellm::NearestRankPercentile(byHops.at(1), 50) -
+                                     edgellm::NearestRankPercentile(byHops.at(0), 50);
+                NS_TEST_EXPECT_MSG_EQ_TOL(
+                    added,
+                    (core ? 0.050 : 0.020),
+                    1.5e-3,
+                    where << (core ? ": up, core and down links" : ": one X2 link"));
+            }
+            NS_TEST_EXPECT_MSG_EQ_TOL(sit[1] - sit[0],
+                                      0.030,
+                                      1e-3,
+                                      where << ": the core's path is 30 ms longer");
+
+            RngSeedManager::SetRun(run);
+            PallasLineConfig c;
+            c.backhaul = "core";
+            c.linkDelay = MilliSeconds(5);
+            const PallasLineRun pallas = RunOnce(c, "pallas");
+            NS_TEST_EXPECT_MSG_EQ(pallas.exactlyOnce, true, where << ": Pallas, every token once");
+            NS_TEST_EXPECT_MSG_EQ(KvLedgerBalances(pallas.kvSent, pallas.kvReceived),
+                                  true,
+                                  where << ": Pallas's ledger");
+            const HandoverRecord* r = PreparedMigration(pallas);
+            NS_TEST_ASSERT_MSG_NE(r, nullptr, where << ": a prepared migration");
+            CheckTiling(*r,
+                        KvCacheProfile::FromPreset(c.kvProfile).GetBytesPerToken(),
+                        where + ", through the core");
+        }
+        TypeId::AttributeInformation info;
+        TypeId::LookupByName("ns3::KvTransferSender")
+            .LookupAttributeByName("SocketBufferBytes", &info);
+        NS_TEST_EXPECT_MSG_EQ(info.initialValue->SerializeToString(nullptr),
+                              "0",
+                              "the path-sized buffer was the runs' own");
+
+        PallasLineConfig bad;
+        bad.backhaul = "mesh";
+        NS_TEST_EXPECT_MSG_EQ(bad.Check(),
+                              "backhaul = mesh is invalid; allowed: x2 or core",
+                              "an unknown backhaul");
+        bad.backhaul = "core";
+        bad.coreDelay = MilliSeconds(-1);
+        NS_TEST_EXPECT_MSG_EQ(bad.Check(),
+                              "coreDelay = -1 ms is invalid; allowed: [0, 1000] ms",
+                              "a negative core delay");
+        bad.coreDelay = Seconds(0);
+        NS_TEST_EXPECT_MSG_EQ(bad.Check(), "", "a core link without delay");
+        bad.coreRate = DataRate(0);
+        NS_TEST_EXPECT_MSG_EQ(bad.Check(),
+                              "coreRate = 0 is invalid; allowed: a rate > 0",
+                              "no core rate");
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief Under A3: the lag trained on RngRuns 101 to 103 brings the trajectory predictor's
  * time error on RngRuns 1 and 2 (draws it was not trained on) within 5 ms, from 300 ms or more
  * early without it; the oracle told the handovers of a run of the same draw predicts each to
@@ -1008,6 +1107,7 @@ class EdgeLlmPallasTestSuite : public TestSuite
         AddTestCase(new EdgeLlmPallasA3TestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasA3OracleTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasLinkDelayTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new EdgeLlmPallasCoreBackhaulTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasNoiseStreamTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasReplayedPlanTestCase, edgellm::TEST_QUICK);
         AddTestCase(new EdgeLlmPallasStaggeredRoutesTestCase, edgellm::TEST_QUICK);
