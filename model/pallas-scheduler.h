@@ -74,8 +74,9 @@ struct PallasTelemetry
  * prefillFreeAtS - now, and the planned rate of the session's first link over its KV bytes per
  * token), and from Observe() calls of a controller, which samples the same quantities for
  * each prediction. Before any sample the window is WindowLimit (prepare as early as allowed).
- * The backhaul rate is the rate the coordinator plans with (PlannedBackhaulRate, or the
- * link's rate), not a measured TCP goodput.
+ * In the scheduler's own samples the backhaul rate is the rate the coordinator plans with
+ * (PlannedBackhaulRate, or the link's rate); a controller may observe the receivers' measured
+ * goodput instead (PallasController::MeasuredTelemetry).
  *
  * **Ablations** (Ablation): NO_RECOMPUTE prefills nothing at the target and streams the whole
  * context from the prepare on (its reactive fallback sends the whole cache, ctHO's plan at
