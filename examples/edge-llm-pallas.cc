@@ -380,7 +380,7 @@ main(int argc, char* argv[])
                  "aggregation and core routers on one site)",
                  f.coreDelayMs);
     cmd.AddValue("coreRate",
-                 "--backhaul=core: the core link's rate, Mb/s, (0, 1000000]",
+                 "--backhaul=core: the core link's rate, Mb/s, [1, 1000000]",
                  f.coreRateMbps);
     cmd.AddValue("ues", "grid: UEs on random routes, [1, 16]", f.ues);
     cmd.AddValue("speedSpread",
@@ -474,7 +474,7 @@ main(int argc, char* argv[])
              {"departureSpread", false, "[0, 100] legs", 0, 100},
              {"linkDelay", false, "[0, 1000] ms", 0, 1000},
              {"coreDelay", false, "[0, 1000] ms", 0, 1000},
-             {"coreRate", false, "(0, 1000000] Mb/s", 0, 1e6, true},
+             {"coreRate", false, "[1, 1000000] Mb/s", 1, 1e6},
              {"windowMargin", false, "[0, 60000] ms", 0, 60000},
              {"windowLimit", false, "[0, 60000] ms", 0, 60000},
              {"predictorLag", false, "[-10000, 10000] ms", -10000, 10000},
