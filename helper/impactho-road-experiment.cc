@@ -466,27 +466,11 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
         "AccessRate",
         DataRateValue(std::max(c.backhaulRate, DataRate("10Gbps"))));
     net->SetBackhaulTopology(star);
-    // A sender sizes its TCP buffers from its first link (2 x rate x that link's RTT), but a
-    // path of the star crosses three (up, shared, down): its window would then cap a transfer
-    // near two thirds of B, and the budgets, planned on B, would go unspent. So the buffers
-    // are sized from the whole path: 2 x B x (twice its delay, plus a segment's serialisation
-    // on each of its links, both ways).
-    {
-        TimeValue access;
-        TimeValue shared;
-        UintegerValue mtu;
-        star->GetAttribute("AccessDelay", access);
-        star->GetAttribute("SharedDelay", shared);
-        star->GetAttribute("Mtu", mtu);
-        const double bps = static_cast<double>(c.backhaulRate.GetBitRate());
-        const double rttS = 2 * (2 * access.Get().GetSeconds() + shared.Get().GetSeconds()) +
-                            2 * 3 * mtu.Get() * 8.0 / bps;
-        const double bytes = std::ceil(2 * bps / 8 * rttS);
-        Config::SetDefault("ns3::KvTransferSender::SocketBufferBytes",
-                           UintegerValue(static_cast<uint32_t>(std::min(
-                               std::max(bytes, 131072.0),
-                               static_cast<double>(std::numeric_limits<int32_t>::max())))));
-    }
+    // A sender sizes its TCP buffers from its first link, but a path of the star crosses three
+    // (up, shared, down): its window would then cap a transfer near two thirds of B, and the
+    // budgets, planned on B, would go unspent. So the buffers are sized from the whole path.
+    Config::SetDefault("ns3::KvTransferSender::SocketBufferBytes",
+                       UintegerValue(star->GetPathSocketBufferBytes(c.backhaulRate)));
     for (std::size_t j = 0; j < inputs.arrivalS.size(); ++j)
     {
         // It stands LeadTime of driving before its boundary until it enters, then drives on.

@@ -56,9 +56,8 @@ const Time SESSION_START = MilliSeconds(200);
 
 /**
  * Sets KvTransferSender::SocketBufferBytes's default for one run, unless the user set it, and
- * puts the old one back when the run ends: a sender sizes its buffers from its first link,
- * which on the star is one of the three a path crosses, and the window would then cap a
- * transfer below the path's rate.
+ * puts the old one back when the run ends (StarBackhaulTopology::GetPathSocketBufferBytes says
+ * why a star's run needs its own).
  */
 class SocketBufferDefault
 {
@@ -92,31 +91,6 @@ class SocketBufferDefault
   private:
     bool m_set{false}; //!< the default was 0 and this run set it
 };
-
-/**
- * \param c the run, on the core backhaul
- * \param inputs its draw
- * \param mtu the star's IP MTU, bytes
- * \return 2 x the fastest path's rate x its round trip (both ways over up, core and down
- *         links, with a segment's serialisation on each), the way a sender sizes its buffers
- *         from a single link; at least 128 KiB, at most 2^31 - 1
- */
-uint32_t
-CorePathBufferBytes(const PallasLineConfig& c, const PallasLineInputs& inputs, uint32_t mtu)
-{
-    uint64_t access = c.linkRate.GetBitRate();
-    for (const DataRate& rate : inputs.linkRates)
-    {
-        access = std::max(access, rate.GetBitRate());
-    }
-    const double bps = static_cast<double>(std::min(access, c.coreRate.GetBitRate()));
-    const double rttS =
-        2 * (2 * c.linkDelay.GetSeconds() + c.coreDelay.GetSeconds()) + 2 * 3 * mtu * 8.0 / bps;
-    const double bytes = std::ceil(2 * bps / 8 * rttS);
-    return static_cast<uint32_t>(
-        std::min(std::max(bytes, 131072.0),
-                 static_cast<double>(std::numeric_limits<int32_t>::max())));
-}
 } // namespace
 
 PallasLineExperiment::PallasLineExperiment(const PallasLineConfig& config)
@@ -466,9 +440,14 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
     uint32_t coreBuffer = 0;
     if (const Ptr<StarBackhaulTopology> star = DynamicCast<StarBackhaulTopology>(backhaul))
     {
-        UintegerValue mtu;
-        star->GetAttribute("Mtu", mtu);
-        coreBuffer = CorePathBufferBytes(c, inputs, mtu.Get());
+        // Sized for the fastest path: the fastest access link's, or the core's if slower.
+        uint64_t access = c.linkRate.GetBitRate();
+        for (const DataRate& rate : inputs.linkRates)
+        {
+            access = std::max(access, rate.GetBitRate());
+        }
+        coreBuffer =
+            star->GetPathSocketBufferBytes(DataRate(std::min(access, c.coreRate.GetBitRate())));
     }
     const SocketBufferDefault buffer(coreBuffer);
     net->SetBackhaulTopology(backhaul);

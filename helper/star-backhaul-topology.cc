@@ -11,6 +11,7 @@
 #include "ns3/ipv4-address-helper.h"
 #include "ns3/ipv4-static-routing-helper.h"
 #include "ns3/ipv4.h"
+#include "ns3/kv-transfer-socket.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-helper.h"
 #include "ns3/traffic-control-helper.h"
@@ -151,6 +152,15 @@ Ptr<Node>
 StarBackhaulTopology::GetCoreRouter() const
 {
     return m_core;
+}
+
+uint32_t
+StarBackhaulTopology::GetPathSocketBufferBytes(DataRate bottleneck) const
+{
+    return edgellm::SocketBufferForPath(static_cast<double>(bottleneck.GetBitRate()),
+                                        2 * m_accessDelay.GetSeconds() + m_sharedDelay.GetSeconds(),
+                                        3,
+                                        m_mtu);
 }
 
 Ipv4Address

@@ -91,6 +91,16 @@ class StarBackhaulTopology : public BackhaulTopology
      */
     Ipv4Address GetCellAddress(uint32_t cell) const;
 
+    /**
+     * \brief The TCP buffer that keeps a path of the star busy at a rate: a sender sizes its
+     * buffer from its first link (edgellm::SocketBufferForLink), one of the three a path
+     * crosses, and its window would cap a transfer below the path's rate.
+     * \param bottleneck the path's rate
+     * \return edgellm::SocketBufferForPath over up, shared and down links, with AccessDelay
+     *         twice and SharedDelay (not the per-cell draws of DelayUs) and the star's Mtu
+     */
+    uint32_t GetPathSocketBufferBytes(DataRate bottleneck) const;
+
   protected:
     /// Drops the aggregation and core routers.
     void DoDispose() override;

@@ -31,8 +31,18 @@ SocketBufferForLink(Ptr<NetDevice> device, uint32_t mtu)
     {
         return static_cast<uint32_t>(floor);
     }
-    const double bps = static_cast<double>(rate.Get().GetBitRate());
-    const double rttS = 2.0 * delay.Get().GetSeconds() + 2.0 * mtu * 8.0 / bps;
+    return SocketBufferForPath(static_cast<double>(rate.Get().GetBitRate()),
+                               delay.Get().GetSeconds(),
+                               1,
+                               mtu);
+}
+
+uint32_t
+SocketBufferForPath(double bitsPerSecond, double oneWayDelayS, uint32_t links, uint32_t mtu)
+{
+    const uint64_t floor = std::max<uint64_t>(MIN_SOCKET_BUFFER_BYTES, 4ULL * mtu);
+    const double bps = bitsPerSecond;
+    const double rttS = 2.0 * oneWayDelayS + 2.0 * links * mtu * 8.0 / bps;
     const double bytes = std::ceil(2.0 * bps / 8.0 * rttS);
     const double capped = std::min(bytes, static_cast<double>(std::numeric_limits<int32_t>::max()));
     return static_cast<uint32_t>(std::max<double>(capped, floor));

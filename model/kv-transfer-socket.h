@@ -43,6 +43,23 @@ const Time DELAYED_ACK_TIMEOUT = MilliSeconds(1);
 uint32_t SocketBufferForLink(Ptr<NetDevice> device, uint32_t mtu);
 
 /**
+ * \brief A socket buffer that keeps a path of several links busy: 2 x rate x RTT, or more.
+ *
+ * RTT is twice the path's one-way delay plus, both ways, a full-size frame's serialisation on
+ * each of its links at the bottleneck's rate. SocketBufferForLink is the one-link case.
+ *
+ * \param bitsPerSecond the path's bottleneck rate, > 0
+ * \param oneWayDelayS the path's one-way propagation delay, s
+ * \param links the links the path crosses, >= 1
+ * \param mtu its IP MTU
+ * \return bytes, at least MIN_SOCKET_BUFFER_BYTES and 4 segments, at most 2^31 - 1
+ */
+uint32_t SocketBufferForPath(double bitsPerSecond,
+                             double oneWayDelayS,
+                             uint32_t links,
+                             uint32_t mtu);
+
+/**
  * \brief The checker of a SocketBufferBytes attribute: 0 (size it from the link) or
  * [MIN_CONFIGURED_BUFFER_BYTES, 2^31 - 1], explained when refused.
  * \param attribute the full attribute name

@@ -65,6 +65,26 @@ class EdgeLlmPallasTestCase : public TestCase
     }
 
     /**
+     * \brief Check that a run delivered every token once with a balanced ledger, and that its
+     * committed prepared migration tiles its context (CheckTiling).
+     * \param run the run
+     * \param bytesPerToken the session's KV bytes per token
+     * \param where for the messages
+     */
+    void CheckPreparedRun(const PallasLineRun& run,
+                          uint64_t bytesPerToken,
+                          const std::string& where)
+    {
+        NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce, true, where << ": every token once");
+        NS_TEST_EXPECT_MSG_EQ(KvLedgerBalances(run.kvSent, run.kvReceived),
+                              true,
+                              where << ": the ledger");
+        const HandoverRecord* r = PreparedMigration(run);
+        NS_TEST_ASSERT_MSG_NE(r, nullptr, where << ": a prepared migration");
+        CheckTiling(*r, bytesPerToken, where);
+    }
+
+    /**
      * \brief Check that a committed prepared migration's prefill and streamed suffix tile the
      * context at the handover, and that what arrived is exactly the suffix.
      * \param r the record
@@ -437,16 +457,9 @@ class EdgeLlmPallasCoreBackhaulTestCase : public EdgeLlmPallasTestCase
             PallasLineConfig c;
             c.backhaul = "core";
             c.linkDelay = MilliSeconds(5);
-            const PallasLineRun pallas = RunOnce(c, "pallas");
-            NS_TEST_EXPECT_MSG_EQ(pallas.exactlyOnce, true, where << ": Pallas, every token once");
-            NS_TEST_EXPECT_MSG_EQ(KvLedgerBalances(pallas.kvSent, pallas.kvReceived),
-                                  true,
-                                  where << ": Pallas's ledger");
-            const HandoverRecord* r = PreparedMigration(pallas);
-            NS_TEST_ASSERT_MSG_NE(r, nullptr, where << ": a prepared migration");
-            CheckTiling(*r,
-                        KvCacheProfile::FromPreset(c.kvProfile).GetBytesPerToken(),
-                        where + ", through the core");
+            CheckPreparedRun(RunOnce(c, "pallas"),
+                             KvCacheProfile::FromPreset(c.kvProfile).GetBytesPerToken(),
+                             where + ", Pallas through the core");
         }
         TypeId::AttributeInformation info;
         TypeId::LookupByName("ns3::KvTransferSender")
@@ -563,13 +576,7 @@ class EdgeLlmPallasA3OracleTestCase : public EdgeLlmPallasTestCase
                                   where << ": to the same target");
             NS_TEST_ASSERT_MSG_EQ(bound.timeErrorsS.size(), 1u, where << ": the bound scored");
             NS_TEST_EXPECT_MSG_EQ(bound.timeErrorsS[0], 0.0, where << ": the bound is exact");
-            NS_TEST_EXPECT_MSG_EQ(bound.exactlyOnce, true, where << ": every token once");
-            NS_TEST_EXPECT_MSG_EQ(KvLedgerBalances(bound.kvSent, bound.kvReceived),
-                                  true,
-                                  where << ": the ledger");
-            const HandoverRecord* r = PreparedMigration(bound);
-            NS_TEST_ASSERT_MSG_NE(r, nullptr, where << ": the bound prepared its migration");
-            CheckTiling(*r, QWEN3_32B_BYTES_PER_TOKEN, where + ", bound");
+            CheckPreparedRun(bound, QWEN3_32B_BYTES_PER_TOKEN, where + ", bound");
         }
     }
 };
