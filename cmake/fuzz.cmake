@@ -41,6 +41,7 @@ endforeach()
 add_library(edge-llm-fuzz-parsers OBJECT
   model/kv-transfer-header.cc
   model/kv-transfer-stream-parser.cc
+  model/control-message.cc
   model/edge-llm-uplink-header.cc
   model/edge-llm-downlink-header.cc
   model/edge-llm-relay-header.cc
@@ -59,7 +60,7 @@ target_link_libraries(edge-llm-fuzz-parsers PUBLIC ${EDGE_LLM_FUZZ_NS3})
 
 enable_testing()
 set(EDGE_LLM_FUZZ_TARGETS kv-transfer-header kv-transfer-stream uplink-header downlink-header
-                          relay-header)
+                          relay-header control-stream)
 foreach(target ${EDGE_LLM_FUZZ_TARGETS})
   add_executable(edge-llm-fuzz-${target} test/fuzz/${target}-fuzz.cc)
   target_link_libraries(edge-llm-fuzz-${target} PRIVATE edge-llm-fuzz-parsers)

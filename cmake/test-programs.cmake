@@ -22,7 +22,8 @@ set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledg
                          edge-llm-online edge-llm-sit edge-llm-lte-radio edge-llm-impactho
                          edge-llm-impactho-road edge-llm-predictor edge-llm-pallas
                          edge-llm-faults edge-llm-handover-failure edge-llm-rlf
-                         edge-llm-online-faults edge-llm-online-grouper edge-llm-soak)
+                         edge-llm-online-faults edge-llm-online-grouper edge-llm-soak
+                         edge-llm-control-plane)
 # And the other way round: a suite the runner has but no CTest runs would pass unseen.
 string(REPLACE ";" " " edge_llm_suite_words "${EDGE_LLM_TEST_SUITES}")
 add_test(NAME edge-llm-suites-all-run
@@ -63,6 +64,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/edge-llm-header-test.cc
     test/gtest/edge-llm-relay-header-test.cc
     test/gtest/kv-transfer-stream-parser-test.cc
+    test/gtest/control-message-test.cc
     test/gtest/token-reorder-buffer-test.cc
     test/gtest/token-timing-stats-test.cc
     test/gtest/sit-breakdown-test.cc

@@ -17,6 +17,7 @@
  *   ./edge-llm-custom-policy --help      # lists equal-share beside cho, ctho, detour, tho
  */
 
+#include "ns3/control-plane-flag.h"
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/flag-checks.h"
@@ -137,7 +138,9 @@ main(int argc, char* argv[])
     std::string windowText = "0s";
     std::string slotText = "10ms";
     std::string outDir;
+    ControlPlaneFlags controlPlane;
     CommandLine cmd(__FILE__);
+    controlPlane.AddTo(cmd);
     scheme.AddTo(cmd);
     cmd.AddValue("numUes", "UEs that hand over, [1, 8]", numUes);
     cmd.AddValue("window",
@@ -187,6 +190,10 @@ main(int argc, char* argv[])
     if (error.empty())
     {
         error = edgellm::ReadTimeFlag("slot", slotText, slot, false, "10ms");
+    }
+    if (error.empty())
+    {
+        error = controlPlane.Apply(argc, argv);
     }
     if (error.empty())
     {

@@ -18,6 +18,7 @@
 #include "example-progress.h"
 
 #include "ns3/command-line.h"
+#include "ns3/control-plane-flag.h"
 #include "ns3/core-module.h"
 #include "ns3/ctho-line-experiment.h"
 #include "ns3/flag-checks.h"
@@ -117,7 +118,9 @@ main(int argc, char* argv[])
     bool quiet = false;
     FaultFlags faultFlags;
 
+    ControlPlaneFlags controlPlane;
     CommandLine cmd(__FILE__);
+    controlPlane.AddTo(cmd);
     scheme.AddTo(cmd);
     cmd.AddValue("numUes", "K, the UEs that hand over, [1, 64]", config.numUes);
     cmd.AddValue("cMax",
@@ -208,6 +211,7 @@ main(int argc, char* argv[])
                                 "10ms (0: no cycle)"));
     check(edgellm::ReadTimeFlag("moveStart", moveStart, config.moveStart, true, "2s"));
     check(faultFlags.Read(config.faults));
+    check(controlPlane.Apply(argc, argv));
     if (plannedRate.empty())
     {
         config.plannedBackhaulRate = config.backhaulRate;
@@ -244,7 +248,9 @@ main(int argc, char* argv[])
               << " Gb/s (planned " << config.plannedBackhaulRate.GetBitRate() / 1e9
               << "), T_c = " << config.prefillCycle.As(Time::MS) << ", trigger " << config.trigger
               << ", " << config.batching << " batching, over "
-              << (config.ran == "nr" ? "NR" : "LTE") << "\n";
+              << (config.ran == "nr" ? "NR" : "LTE")
+              << (controlPlane.GetControlPlane() == "ideal" ? "" : ", " + controlPlane.Describe())
+              << "\n";
     std::cout << "  ue  start[m]  prompt\n";
     for (std::size_t j = 0; j < inputs.prompts.size(); ++j)
     {
@@ -278,11 +284,13 @@ main(int argc, char* argv[])
     {
         std::unique_ptr<ShowProgress> progress;
         uint32_t crossings = 0;
+        ControlPlaneTally control;
         const CtHoLineRun run = experiment.Run(
             s,
             inputs,
-            [&log, &s, &progress, quiet](Ptr<EdgeLlmLineScenario> sc) {
+            [&log, &s, &progress, &control, quiet](Ptr<EdgeLlmLineScenario> sc) {
                 edgellm::LogTokensOf(log, s, sc->GetClients());
+                control.Watch(sc->GetEdgeLlmHelper());
                 progress = StartProgress(quiet);
             },
             [&crossings, &givenUp](Ptr<EdgeLlmLineScenario> sc) {
@@ -296,6 +304,10 @@ main(int argc, char* argv[])
         // Every scheme must see the same scenario, or the comparison means nothing.
         NS_ABORT_MSG_IF(!(run.inputs == inputs), "scheme " << s << " ran on other inputs");
         finite = PrintRow(run) && finite;
+        if (controlPlane.GetControlPlane() == "network")
+        {
+            std::cout << "         " << control.Summary() << "\n";
+        }
         if (run.faults.lossDrops + run.faults.outageDrops + run.faults.crossTrafficBytes +
                 run.faults.stalls >
             0)

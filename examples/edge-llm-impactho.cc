@@ -23,6 +23,7 @@
 
 #include "example-progress.h"
 
+#include "ns3/control-plane-flag.h"
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/flag-checks.h"
@@ -140,7 +141,9 @@ main(int argc, char* argv[])
     uint32_t runs = 2;
     std::string outDir;
     bool quiet = false;
+    ControlPlaneFlags controlPlane;
     CommandLine cmd(__FILE__);
+    controlPlane.AddTo(cmd);
     cmd.AddValue("rho", "handovers (UEs entering) per s, (0, 50]; a list sweeps", sweep[0].text);
     cmd.AddValue("slot", "Delta t, the allocation slot, > 0; a list sweeps", sweep[1].text);
     cmd.AddValue("window",
@@ -227,6 +230,10 @@ main(int argc, char* argv[])
     if (error.empty())
     {
         error = edgellm::ReadTimeFlag("bufferTime", bufferText, config.bufferTime, true, "10ms");
+    }
+    if (error.empty())
+    {
+        error = controlPlane.Apply(argc, argv);
     }
     // Every value of every list is checked before the first run.
     for (SweepFlag& f : sweep)

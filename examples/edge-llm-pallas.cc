@@ -38,6 +38,7 @@
 // predictor's accuracy. It exits 1 if a session missed or repeated a token, or a KV ledger
 // does not balance.
 
+#include "ns3/control-plane-flag.h"
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/flag-checks.h"
@@ -352,7 +353,9 @@ main(int argc, char* argv[])
     Flags f;
     HandoverSchemeFlag scheme({"pallas", "pallas-full-copy", "pallas-recompute", "ctho", "detour"},
                               "all");
+    ControlPlaneFlags controlPlane;
     CommandLine cmd(__FILE__);
+    controlPlane.AddTo(cmd);
     cmd.AddValue("study",
                  "sweep (one handover, each link rate), concurrency (K handovers to one "
                  "target, with resident users, under each engine iteration mode) or grid "
@@ -511,6 +514,10 @@ main(int argc, char* argv[])
     std::vector<uint32_t> residentCounts;
     std::vector<std::string> modes;
     std::string error = Check(f, rates, ks, residentCounts, modes);
+    if (error.empty())
+    {
+        error = controlPlane.Apply(argc, argv);
+    }
     // A lag given is used as given; else it is trained (a trajectory predictor only).
     const bool lagGiven = edgellm::IsFlagGiven("predictorLag", argc, argv);
     if (error.empty() && lagGiven && f.calibrationRuns > 0 &&

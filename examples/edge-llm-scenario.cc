@@ -17,6 +17,7 @@
 
 #include "example-progress.h"
 
+#include "ns3/control-plane-flag.h"
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/flag-checks.h"
@@ -35,7 +36,9 @@ main(int argc, char* argv[])
     ScenarioOptions o;
     HandoverSchemeFlag scheme({}, "ctho");
     FaultFlags faultFlags;
+    ControlPlaneFlags controlPlane;
     CommandLine cmd(__FILE__);
+    controlPlane.AddTo(cmd);
     o.AddTo(cmd);
     std::string outDir;
     std::string tokensCsv;
@@ -77,6 +80,10 @@ main(int argc, char* argv[])
     if (error.empty())
     {
         error = faultFlags.Read(o.faults);
+    }
+    if (error.empty())
+    {
+        error = controlPlane.Apply(argc, argv);
     }
     if (error.empty() && !outDir.empty())
     {

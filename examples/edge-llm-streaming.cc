@@ -14,6 +14,7 @@
 #include "example-format.h"
 #include "example-progress.h"
 
+#include "ns3/control-plane-flag.h"
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/flag-checks.h"
@@ -122,7 +123,9 @@ main(int argc, char* argv[])
     std::string outDir = ".";
     bool quiet = false;
 
+    ControlPlaneFlags controlPlane;
     CommandLine cmd(__FILE__);
+    controlPlane.AddTo(cmd);
     cmd.AddValue("scheme", "detour, none, or all (both, on the same inputs)", scheme);
     cmd.AddValue("enbs", "eNBs along the line [1, 64]", enbs);
     cmd.AddValue("spacing", "distance between eNBs, m, (0, 100000]", spacing);
@@ -166,6 +169,10 @@ main(int argc, char* argv[])
         e << "--outDir = \"\" is invalid; allowed: a directory, e.g. .";
     }
     std::string error = e.str();
+    if (error.empty())
+    {
+        error = controlPlane.Apply(argc, argv);
+    }
     if (error.empty())
     {
         // The run sets these attributes from the flags: a default given for one of them on

@@ -52,6 +52,7 @@ EdgeLlmHelper::DoDispose()
     m_kvApps.clear();
     m_byNode.clear();
     m_links.clear();
+    m_channels.clear();
     m_ueDevices = NetDeviceContainer();
     m_clients = std::make_shared<std::map<uint64_t, Ptr<EdgeLlmClient>>>();
     m_observer = nullptr;
@@ -235,7 +236,7 @@ EdgeLlmHelper::InstallBackhaulPeering(Ptr<Node> enbA,
     {
         sender->SetAttribute("Policy", PointerValue(m_kvPolicyFactory.Create<KvTransferPolicy>()));
     }
-    m_links.push_back({cellA, aToB, cellB, bToA, rate});
+    m_links.push_back({cellA, aToB, cellB, bToA, rate, addressA, addressB});
 }
 
 std::vector<BackhaulLink>
@@ -304,6 +305,10 @@ EdgeLlmHelper::InstallObserver(const NetDeviceContainer& enbDevices)
         {
             m_coordinator->SetFirstCell(imsi, cell);
         }
+        if (m_coordinator->GetControlPlane() == HandoverCoordinator::NETWORK_CONTROL)
+        {
+            InstallControlPlane();
+        }
         m_coordinator->Install(m_observer);
         // Read when a session is closed; clients installed later are found too.
         m_coordinator->SetDeliveredTokensProbe(
@@ -315,6 +320,34 @@ EdgeLlmHelper::InstallObserver(const NetDeviceContainer& enbDevices)
     }
     m_observer->Install(enbDevices);
     return m_observer;
+}
+
+void
+EdgeLlmHelper::InstallControlPlane()
+{
+    for (const auto& [cell, server] : m_servers)
+    {
+        Ptr<ControlChannel> channel = CreateObject<ControlChannel>();
+        channel->SetCellId(cell);
+        server->GetNode()->AddApplication(channel);
+        m_channels[cell] = channel;
+    }
+    // Control messages take the paths the KV transfers take: the scenario's backhaul.
+    for (const Link& l : m_links)
+    {
+        m_channels.at(l.cellA)->AddPeer(l.cellB, l.addressA, l.addressB);
+        m_channels.at(l.cellB)->AddPeer(l.cellA, l.addressB, l.addressA);
+    }
+    for (const auto& [cell, channel] : m_channels)
+    {
+        m_coordinator->AddControlChannel(cell, channel);
+    }
+}
+
+const std::map<uint16_t, Ptr<ControlChannel>>&
+EdgeLlmHelper::GetControlChannels() const
+{
+    return m_channels;
 }
 
 Ptr<HandoverCoordinator>

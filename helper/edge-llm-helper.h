@@ -9,6 +9,7 @@
 #include "ran-stack.h"
 
 #include "ns3/application-container.h"
+#include "ns3/control-channel.h"
 #include "ns3/data-rate.h"
 #include "ns3/edge-llm-client.h"
 #include "ns3/edge-llm-server.h"
@@ -205,6 +206,10 @@ class EdgeLlmHelper : public Object
     /// \return every KV-transfer application, by cell
     const std::map<uint16_t, Ptr<KvTransferApplication>>& GetKvTransfers() const;
 
+    /// \return the control plane's ends, by cell: none unless the coordinator's ControlPlane
+    /// is network
+    const std::map<uint16_t, Ptr<ControlChannel>>& GetControlChannels() const;
+
     /// \return every KV-transfer sender InstallBackhaul made, both ways of each link, in order
     std::vector<Ptr<KvTransferSender>> GetKvSenders() const;
 
@@ -216,6 +221,10 @@ class EdgeLlmHelper : public Object
     void DoDispose() override;
 
   private:
+    /// A ControlChannel on every server's node, peered over the backhaul's links, given to
+    /// the coordinator.
+    void InstallControlPlane();
+
     /// A backhaul link between two servers.
     struct Link
     {
@@ -224,6 +233,8 @@ class EdgeLlmHelper : public Object
         uint16_t cellB;             //!< the other end
         Ptr<KvTransferSender> bToA; //!< KV sender from B
         DataRate rate;              //!< the link's rate
+        Ipv4Address addressA;       //!< A's address towards B
+        Ipv4Address addressB;       //!< B's address towards A
     };
 
     ObjectFactory m_serverFactory;                           //!< servers
@@ -234,6 +245,7 @@ class EdgeLlmHelper : public Object
     ObjectFactory m_kvPolicyFactory;                         //!< KV senders' policy
     std::map<uint16_t, Ptr<EdgeLlmServer>> m_servers;        //!< by cell
     std::map<uint16_t, Ptr<KvTransferApplication>> m_kvApps; //!< by cell
+    std::map<uint16_t, Ptr<ControlChannel>> m_channels;      //!< by cell (ControlPlane network)
     std::map<uint32_t, Ptr<EdgeLlmServer>> m_byNode;         //!< by node id
     std::vector<Link> m_links;                               //!< backhaul links
     std::map<uint64_t, uint16_t> m_firstCells;               //!< by IMSI

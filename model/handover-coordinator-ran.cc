@@ -40,7 +40,8 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
 void
 HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
 {
-    const Time now = Simulator::Now();
+    // A plan that waited for control messages still counts from the RAN's handover.
+    const Time now = HandoverStartTime();
     NS_LOG_FUNCTION(this << imsi << sourceCell << targetCell);
     const uint32_t originalGroup = m_groups.Leave(imsi);
     uint32_t group = originalGroup;
@@ -51,8 +52,10 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
         if (prepared->route.back() == targetCell)
         {
             m_recorder[prepared->record].sourceCell = sourceCell;
+            const std::size_t committed = prepared->record;
             if (m_lifecycle.Commit(imsi))
             {
+                m_recorder[committed].hoStart = now;
                 m_lifecycle.TryPrefill(0, originalGroup); // its group's batch no longer waits
                 return;
             }
@@ -107,7 +110,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
             source->ResumeDecoding(imsi, next, total - next);
         }
         record.outcome = HandoverRecord::REUSED;
-        record.kvReady = now;
+        record.kvReady = Simulator::Now();
         Scheduler()->CompleteRecord(record);
         m_recorder.Add(record);
         m_resumedTrace(imsi, holder, Time(0));

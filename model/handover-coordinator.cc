@@ -50,6 +50,29 @@ HandoverCoordinator::GetTypeId()
                               {{HandoverCoordinator::ORACLE, "oracle"},
                                {HandoverCoordinator::ONLINE, "online"}}))
             .AddAttribute(
+                "ControlPlane",
+                "Ideal: the policy learns of a handover and its plan reaches the cells at once. "
+                "Network: a handover's plan waits for its control messages, each a packet on "
+                "the backhaul (ControlChannel on every cell's node, installed by "
+                "EdgeLlmHelper): a memory reservation and its answer between the source and "
+                "the target (PolicyAt source), or the handover notice to the target and the "
+                "plan back (PolicyAt target).",
+                EnumValue(HandoverCoordinator::IDEAL_CONTROL),
+                edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_controlPlane),
+                edgellm::MakeExplainingEnumChecker<ControlPlaneMode>(
+                    "ns3::HandoverCoordinator::ControlPlane",
+                    {{HandoverCoordinator::IDEAL_CONTROL, "ideal"},
+                     {HandoverCoordinator::NETWORK_CONTROL, "network"}}))
+            .AddAttribute("PolicyAt",
+                          "Where a handover's policy runs with ControlPlane network: at the "
+                          "source cell's node or at the target's.",
+                          EnumValue(HandoverCoordinator::POLICY_AT_SOURCE),
+                          edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_policyAt),
+                          edgellm::MakeExplainingEnumChecker<PolicyPlacement>(
+                              "ns3::HandoverCoordinator::PolicyAt",
+                              {{HandoverCoordinator::POLICY_AT_SOURCE, "source"},
+                               {HandoverCoordinator::POLICY_AT_TARGET, "target"}}))
+            .AddAttribute(
                 "PlannedBackhaulRate",
                 "The backhaul rate the scheduler plans with, bit/s; 0 means each "
                 "link's own rate. Range [0, inf).",
@@ -206,6 +229,12 @@ HandoverCoordinator::GetTypeId()
                             "that cell, or moves there as at a handover.",
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_reattachedTrace),
                             "ns3::HandoverCoordinator::ReattachedTracedCallback")
+            .AddTraceSource("ControlDelay",
+                            "A handover's plan was applied after its control messages crossed "
+                            "the backhaul (ControlPlane network), with the time from the RAN's "
+                            "handover start.",
+                            MakeTraceSourceAccessor(&HandoverCoordinator::m_controlDelayTrace),
+                            "ns3::HandoverCoordinator::ControlDelayTracedCallback")
             .AddTraceSource("SessionClosed",
                             "A session was closed after its UE's radio link failed, with the "
                             "tokens its application had and those it never got.",
@@ -366,6 +395,28 @@ HandoverCoordinator::GetKvProfile(uint64_t imsi) const
 void
 HandoverCoordinator::Install(Ptr<RanObserver> observer)
 {
+    if (m_controlPlane == NETWORK_CONTROL)
+    {
+        // The policy hears of each event as its cell reports it, the end of a handover too:
+        // its record may wait for control messages.
+        observer->TraceConnectWithoutContext("HandoverDone",
+                                             MakeCallback(&HandoverCoordinator::NoticeDone, this));
+        observer->TraceConnectWithoutContext(
+            "HandoverStarted",
+            MakeCallback(&HandoverCoordinator::NoticeStarted, this));
+        observer->TraceConnectWithoutContext("UeReady",
+                                             MakeCallback(&HandoverCoordinator::NoticeReady, this));
+        observer->TraceConnectWithoutContext(
+            "HandoverFailed",
+            MakeCallback(&HandoverCoordinator::NoticeFailed, this));
+        observer->TraceConnectWithoutContext(
+            "UeReleased",
+            MakeCallback(&HandoverCoordinator::NoticeReleased, this));
+        observer->TraceConnectWithoutContext(
+            "RadioLinkFailure",
+            MakeCallback(&HandoverCoordinator::NoticeLinkFailure, this));
+        return;
+    }
     observer->TraceConnectWithoutContext("HandoverStarted",
                                          MakeCallback(&HandoverCoordinator::HandoverStarted, this));
     observer->TraceConnectWithoutContext("UeReady",

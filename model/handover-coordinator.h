@@ -7,6 +7,8 @@
 
 #include "cell-directory.h"
 #include "cell-port.h"
+#include "control-channel.h"
+#include "control-message.h"
 #include "edge-llm-server.h"
 #include "handover-record.h"
 #include "handover-recorder.h"
@@ -87,6 +89,20 @@ class HandoverCoordinator : public Object,
     {
         ORACLE, //!< groups known in advance (AddOracleGroup); one plan per group, fixed at tau_1
         ONLINE, //!< each session planned alone when it hands over
+    };
+
+    /// How the policy's decisions reach the cells (ControlPlane).
+    enum ControlPlaneMode
+    {
+        IDEAL_CONTROL,   //!< at once: the policy knows and acts everywhere with no delay
+        NETWORK_CONTROL, //!< as ControlMessages over the backhaul, through ControlChannels
+    };
+
+    /// Where a handover's policy runs (PolicyAt).
+    enum PolicyPlacement
+    {
+        POLICY_AT_SOURCE, //!< at the source cell's node
+        POLICY_AT_TARGET, //!< at the target cell's node
     };
 
     /// What a committed migration does when its transfer stalls (see StallTimeout).
@@ -186,6 +202,20 @@ class HandoverCoordinator : public Object,
      * \param observer the observer
      */
     void Install(Ptr<RanObserver> observer);
+
+    /**
+     * \brief Give the control plane a cell's end (ControlPlane network). Messages that arrive
+     * at it are the coordinator's from now on.
+     * \param cellId the cell \param channel the ControlChannel on its node
+     */
+    void AddControlChannel(uint16_t cellId, Ptr<ControlChannel> channel);
+
+    /// \return the ControlPlane attribute
+    ControlPlaneMode GetControlPlane() const;
+
+    /// \return handovers whose control messages had no connection to travel on, and which
+    /// were planned at once
+    uint32_t GetUnroutedControl() const;
 
     /**
      * \brief Announce a group of sessions that hand over together (oracle batching).
@@ -388,6 +418,18 @@ class HandoverCoordinator : public Object,
      */
     typedef void (*ClosedTracedCallback)(uint64_t imsi, uint64_t delivered, uint64_t undelivered);
 
+    /**
+     * TracedCallback signature of ControlDelay.
+     * \param [in] imsi the UE \param [in] sourceCell its source \param [in] targetCell its
+     * target
+     * \param [in] delay from the RAN's handover start to when the policy's plan reached the
+     * source, its control messages' one-way delays
+     */
+    typedef void (*ControlDelayTracedCallback)(uint64_t imsi,
+                                               uint16_t sourceCell,
+                                               uint16_t targetCell,
+                                               Time delay);
+
   protected:
     /// Cancels the slot tick and drops the scheduler, the cells and the KV senders.
     void DoDispose() override;
@@ -395,6 +437,33 @@ class HandoverCoordinator : public Object,
   private:
     // The RAN's events (handover-coordinator-ran.cc).
     void HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
+
+    // The control plane on the network (handover-coordinator-control.cc).
+    /// A RAN event, as the cell where it happened reports it. \param event what
+    /// \param imsi the UE \param cellId where \param about the target (a handover's start)
+    /// \param value the failure's reason (a failed handover)
+    void Notice(ControlMessage::RanEvent event,
+                uint64_t imsi,
+                uint16_t cellId,
+                uint16_t about,
+                uint64_t value);
+    void NoticeStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
+    void NoticeReady(uint64_t imsi, uint16_t cellId);
+    void NoticeFailed(uint64_t imsi, uint16_t cellId, RanObserver::HandoverFailureReason why);
+    void NoticeReleased(uint64_t imsi, uint16_t cellId);
+    void NoticeLinkFailure(uint64_t imsi, uint16_t cellId);
+    void NoticeDone(uint64_t imsi, uint16_t targetCell);
+    /// A message arrived at a cell's node. \param cellId the cell \param m the message
+    /// \param delay its one-way delay
+    void ControlArrived(uint16_t cellId, const ControlMessage& m, Time delay);
+    /// A UE's event may be acted on: acts on it and on the held ones after it, in the order
+    /// they happened. \param m its NOTICE
+    void Deliver(const ControlMessage& m);
+    /// Act on a RAN event. \param m its NOTICE
+    void Dispatch(const ControlMessage& m);
+    /// \return when the handover being planned started at the RAN (now, but for one whose
+    /// plan waited for control messages)
+    Time HandoverStartTime() const;
     /// HandoverStarted's work; the caller then watches the record for its milestones.
     void PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
     void UeReady(uint64_t imsi, uint16_t cellId);
@@ -477,6 +546,17 @@ class HandoverCoordinator : public Object,
     TracedCallback<uint64_t, uint16_t> m_suspendedTrace;               //!< SessionSuspended
     TracedCallback<uint64_t, uint16_t, Time> m_reattachedTrace;        //!< SessionReattached
     TracedCallback<uint64_t, uint64_t, uint64_t> m_closedTrace;        //!< SessionClosed
+
+    ControlPlaneMode m_controlPlane{IDEAL_CONTROL};     //!< ControlPlane
+    PolicyPlacement m_policyAt{POLICY_AT_SOURCE};       //!< PolicyAt
+    std::map<uint16_t, Ptr<ControlChannel>> m_channels; //!< the control plane's ends
+    std::map<uint64_t, uint32_t> m_noticesMade;         //!< per UE: notices numbered
+    std::map<uint64_t, uint32_t> m_noticesDone;         //!< per UE: notices acted on
+    std::map<uint64_t, std::map<uint32_t, ControlMessage>> m_noticesHeld; //!< arrived early
+    std::map<std::pair<uint64_t, uint32_t>, Time> m_noticeTimes;          //!< when each happened
+    Time m_dispatchedStart{Time::Min()}; //!< HandoverStartTime() while one is dispatched
+    uint32_t m_unroutedControl{0};       //!< GetUnroutedControl
+    TracedCallback<uint64_t, uint16_t, uint16_t, Time> m_controlDelayTrace; //!< ControlDelay
 
     LinkFailureHandler m_linkFailures; //!< what a radio link failure does
     SlotClock m_slotClock;             //!< the slot hook's clock

@@ -89,13 +89,19 @@ HandoverRecorder::AwaitFirstDecode(uint64_t imsi, std::size_t record)
 void
 HandoverRecorder::HandoverDone(uint64_t imsi, uint16_t targetCell)
 {
+    HandoverDoneAt(imsi, targetCell, Simulator::Now());
+}
+
+void
+HandoverRecorder::HandoverDoneAt(uint64_t imsi, uint16_t targetCell, Time at)
+{
     for (auto r = m_records.rbegin(); r != m_records.rend(); ++r)
     {
         if (r->imsi == imsi)
         {
             if (r->targetCell == targetCell && r->hoEndOk.IsStrictlyNegative())
             {
-                r->hoEndOk = Simulator::Now();
+                r->hoEndOk = at;
             }
             return; // only the latest handover of the UE can be the one that ended
         }

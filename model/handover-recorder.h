@@ -65,9 +65,17 @@ class HandoverRecorder
      */
     void AwaitFirstDecode(uint64_t imsi, std::size_t record);
 
+    /**
+     * \brief HandoverDone, heard after the fact: a control plane on the network reports it
+     * behind the UE's earlier events.
+     * \param imsi the UE \param targetCell where it ended \param at when it ended
+     */
+    void HandoverDoneAt(uint64_t imsi, uint16_t targetCell, Time at);
+
   private:
     /// The RAN's HandoverDone: the UE's latest record, if to that target, has ended there.
     void HandoverDone(uint64_t imsi, uint16_t targetCell);
+
     /// A token of any engine.
     void TokenGenerated(uint64_t imsi, uint64_t index);
 

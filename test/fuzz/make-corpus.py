@@ -55,6 +55,16 @@ def relay(imsi, address, port):
     return struct.pack(">HBBQIHH", 0xED12, 1, 0, imsi, address, port, 0)
 
 
+# ControlMessage: a 40-byte head, magic 0x4350, version 1, then 16-byte items.
+NOTICE, PLAN, RESERVE, RESERVE_ANSWER, PREFILL_REQUEST = range(1, 6)
+
+
+def control(kind, code, src, about, seq, imsi, value, sent, items=()):
+    return struct.pack(">HBBBBHHHIQQq", 0x4350, 1, kind, code, 0, src, about, len(items), seq,
+                       imsi, value, sent) + b"".join(
+        struct.pack(">QII", i, e, v) for i, e, v in items)
+
+
 SERVER = 0x0A010001  # 10.1.0.1
 UE = 0x07000002      # 7.0.0.2
 
@@ -92,6 +102,16 @@ SEEDS = {
         "tokens": downlink(1, 9, 2, 5000, SERVER, tokens(0, 0, [1000, 2000, 2000])),
         "tokens-marked": downlink(1, 9, 3, 5000, SERVER, tokens(3, 7, [9000])),
         "rejected": downlink(2, 9, 2, 5000, SERVER, struct.pack(">B3xI", 2, 0)),
+    },
+    "control-stream": {
+        "reserve-answer": cuts(20) + control(RESERVE, 0, 1, 2, 0, 5, 0, 1000)
+        + control(RESERVE_ANSWER, 0, 2, 2, 0, 5, 4096, 2000),
+        "notice-plan": cuts(3, 41) + control(NOTICE, 0, 1, 2, 1, 7, 0, 0)
+        + control(PLAN, 0, 2, 2, 1, 7, 0, 500),
+        "prefill-batch": cuts(50) + control(PREFILL_REQUEST, 0, 1, 2, 3, 5, 0, 10,
+                                            [(5, 3, 1500), (6, 1, 900)]),
+        "failed-then-garbage": cuts() + control(NOTICE, 2, 1, 1, 4, 9, 3, 0)
+        + b"\x43\x50\x02" + bytes(40),
     },
     "relay-header": {
         "relay": relay(9, UE, 49153),

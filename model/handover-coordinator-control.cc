@@ -1,0 +1,238 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The control plane on the network: a RAN event reaches the policy as its cell reports it,
+// and a handover is planned once the control messages its plan needs have crossed the
+// backhaul. A UE's events are acted on in the order they happened, so an event that needs no
+// message waits behind an earlier one that does.
+
+#include "handover-coordinator.h"
+
+#include "ns3/abort.h"
+#include "ns3/log.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorControl");
+
+void
+HandoverCoordinator::AddControlChannel(uint16_t cellId, Ptr<ControlChannel> channel)
+{
+    NS_ABORT_MSG_IF(!channel, "HandoverCoordinator::AddControlChannel: no channel");
+    NS_ABORT_MSG_IF(m_channels.count(cellId) > 0,
+                    "HandoverCoordinator::AddControlChannel: cell " << cellId
+                                                                    << " has a channel already");
+    m_channels[cellId] = channel;
+    channel->SetReceiveCallback(
+        MakeCallback(&HandoverCoordinator::ControlArrived, this).Bind(cellId));
+}
+
+HandoverCoordinator::ControlPlaneMode
+HandoverCoordinator::GetControlPlane() const
+{
+    return m_controlPlane;
+}
+
+uint32_t
+HandoverCoordinator::GetUnroutedControl() const
+{
+    return m_unroutedControl;
+}
+
+Time
+HandoverCoordinator::HandoverStartTime() const
+{
+    return m_dispatchedStart == Time::Min() ? Simulator::Now() : m_dispatchedStart;
+}
+
+void
+HandoverCoordinator::NoticeStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
+{
+    Notice(ControlMessage::HANDOVER_STARTED, imsi, sourceCell, targetCell, 0);
+}
+
+void
+HandoverCoordinator::NoticeReady(uint64_t imsi, uint16_t cellId)
+{
+    Notice(ControlMessage::UE_READY, imsi, cellId, cellId, 0);
+}
+
+void
+HandoverCoordinator::NoticeFailed(uint64_t imsi,
+                                  uint16_t cellId,
+                                  RanObserver::HandoverFailureReason why)
+{
+    Notice(ControlMessage::HANDOVER_FAILED, imsi, cellId, cellId, static_cast<uint64_t>(why));
+}
+
+void
+HandoverCoordinator::NoticeReleased(uint64_t imsi, uint16_t cellId)
+{
+    Notice(ControlMessage::UE_RELEASED, imsi, cellId, cellId, 0);
+}
+
+void
+HandoverCoordinator::NoticeLinkFailure(uint64_t imsi, uint16_t cellId)
+{
+    Notice(ControlMessage::LINK_FAILURE, imsi, cellId, cellId, 0);
+}
+
+void
+HandoverCoordinator::NoticeDone(uint64_t imsi, uint16_t targetCell)
+{
+    Notice(ControlMessage::HANDOVER_DONE, imsi, targetCell, targetCell, 0);
+}
+
+void
+HandoverCoordinator::Notice(ControlMessage::RanEvent event,
+                            uint64_t imsi,
+                            uint16_t cellId,
+                            uint16_t about,
+                            uint64_t value)
+{
+    ControlMessage m;
+    m.type = ControlMessage::NOTICE;
+    m.code = event;
+    m.fromCell = cellId;
+    m.aboutCell = about;
+    m.sequence = m_noticesMade[imsi]++;
+    m.imsi = imsi;
+    m.value = value;
+    m.sentAtNs = Simulator::Now().GetNanoSeconds();
+    m_noticeTimes[{imsi, m.sequence}] = Simulator::Now();
+    if (event != ControlMessage::HANDOVER_STARTED || about == cellId)
+    {
+        // Heard where it happened: the cell acts on it itself.
+        Deliver(m);
+        return;
+    }
+    auto source = m_channels.find(cellId);
+    auto target = m_channels.find(about);
+    if (source == m_channels.end() || target == m_channels.end() ||
+        !source->second->HasPeer(about) || !target->second->HasPeer(cellId))
+    {
+        // No control connection between the two (a relayed handover): planned at once.
+        NS_LOG_INFO("imsi " << imsi << ": no control connection between cells " << cellId << " and "
+                            << about << "; planned at once");
+        ++m_unroutedControl;
+        Deliver(m);
+        return;
+    }
+    if (m_policyAt == POLICY_AT_SOURCE)
+    {
+        // The policy at the source asks the target for memory, and plans with its answer.
+        ControlMessage reserve = m;
+        reserve.type = ControlMessage::RESERVE;
+        reserve.code = 0;
+        reserve.value = 0;
+        source->second->Send(about, reserve);
+    }
+    else
+    {
+        // The policy at the target hears of the handover, and sends its plan back.
+        source->second->Send(about, m);
+    }
+}
+
+void
+HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Time delay)
+{
+    NS_LOG_FUNCTION(this << cellId << m.ToString() << delay.As(Time::MS));
+    switch (m.type)
+    {
+    case ControlMessage::RESERVE:
+    case ControlMessage::NOTICE: {
+        // At the target: the answer carries its free KV memory; a plan, what it decided.
+        ControlMessage back = m;
+        back.aboutCell = cellId;
+        back.code = 0;
+        back.items.clear();
+        if (m.type == ControlMessage::RESERVE)
+        {
+            back.type = ControlMessage::RESERVE_ANSWER;
+            Ptr<CellPort> port = PortOf(cellId);
+            const uint64_t capacity = port->GetKvCapacityTokens();
+            const uint64_t used = port->GetKvTokensInUse();
+            back.value = capacity > used ? capacity - used : 0;
+        }
+        else
+        {
+            back.type = ControlMessage::PLAN;
+            back.value = 0;
+        }
+        m_channels.at(cellId)->Send(m.fromCell, back);
+        break;
+    }
+    case ControlMessage::RESERVE_ANSWER:
+    case ControlMessage::PLAN: {
+        // Back at the source: the plan is applied now.
+        ControlMessage started;
+        started.type = ControlMessage::NOTICE;
+        started.code = ControlMessage::HANDOVER_STARTED;
+        started.fromCell = cellId;
+        started.aboutCell = m.fromCell;
+        started.sequence = m.sequence;
+        started.imsi = m.imsi;
+        Deliver(started);
+        break;
+    }
+    default:
+        NS_LOG_WARN("cell " << cellId << ": a control message this coordinator does not act on: "
+                            << m.ToString());
+        break;
+    }
+}
+
+void
+HandoverCoordinator::Deliver(const ControlMessage& m)
+{
+    m_noticesHeld[m.imsi][m.sequence] = m;
+    std::map<uint32_t, ControlMessage>& held = m_noticesHeld[m.imsi];
+    uint32_t& done = m_noticesDone[m.imsi];
+    for (auto next = held.find(done); next != held.end(); next = held.find(done))
+    {
+        const ControlMessage event = next->second;
+        held.erase(next);
+        ++done;
+        Dispatch(event);
+    }
+}
+
+void
+HandoverCoordinator::Dispatch(const ControlMessage& m)
+{
+    const auto at = m_noticeTimes.find({m.imsi, m.sequence});
+    const Time happened = at->second;
+    m_noticeTimes.erase(at);
+    switch (static_cast<ControlMessage::RanEvent>(m.code))
+    {
+    case ControlMessage::HANDOVER_STARTED:
+        m_controlDelayTrace(m.imsi, m.fromCell, m.aboutCell, Simulator::Now() - happened);
+        m_dispatchedStart = happened;
+        HandoverStarted(m.imsi, m.fromCell, m.aboutCell);
+        m_dispatchedStart = Time::Min();
+        break;
+    case ControlMessage::UE_READY:
+        UeReady(m.imsi, m.fromCell);
+        break;
+    case ControlMessage::HANDOVER_FAILED:
+        HandoverFailed(m.imsi,
+                       m.fromCell,
+                       static_cast<RanObserver::HandoverFailureReason>(m.value));
+        break;
+    case ControlMessage::UE_RELEASED:
+        UeReleased(m.imsi, m.fromCell);
+        break;
+    case ControlMessage::LINK_FAILURE:
+        RadioLinkFailure(m.imsi, m.fromCell);
+        break;
+    case ControlMessage::HANDOVER_DONE:
+        m_recorder.HandoverDoneAt(m.imsi, m.fromCell, happened);
+        break;
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,322 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// The control plane on the network: a handover's control messages are packets on the
+// backhaul's devices, its plan waits for them, and every token still arrives once.
+
+#include "backhaul-frame.h"
+#include "test-durations.h"
+
+#include "ns3/core-module.h"
+#include "ns3/edge-llm-module.h"
+#include "ns3/network-module.h"
+#include "ns3/point-to-point-module.h"
+#include "ns3/test.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace ns3;
+
+namespace
+{
+
+/// Short runs: two UEs move at 1 s and decode 60 tokens past their handover.
+CtHoLineConfig
+ShortConfig()
+{
+    CtHoLineConfig c;
+    c.numUes = 2;
+    c.moveStart = Seconds(1);
+    c.tokensAfter = 60;
+    c.maxSimTime = Seconds(20);
+    return c;
+}
+
+/// What a run's devices, channels, engines and clients saw.
+struct Watch
+{
+    uint16_t port{0};                              //!< the control plane's TCP port
+    uint64_t deviceBytes{0};                       //!< TCP payload bytes to or from it, at MacTx
+    uint64_t deviceFrames{0};                      //!< frames carrying them
+    uint64_t sentBytes{0};                         //!< what the channels handed to TCP
+    std::map<ControlMessage::Type, uint32_t> sent; //!< messages, by type
+    std::map<ControlMessage::Type, uint32_t> received;        //!< messages, by type
+    std::vector<Time> oneWay;                                 //!< each message's delay
+    std::map<uint64_t, Time> controlDelay;                    //!< per UE: its last ControlDelay
+    std::map<uint64_t, std::map<uint64_t, uint32_t>> emitted; //!< imsi -> index -> count
+    std::map<uint64_t, std::vector<uint32_t>> delivered;      //!< imsi -> indices, in order
+
+    void MacTx(Ptr<const Packet> frame)
+    {
+        Ptr<Packet> p = frame->Copy();
+        PppHeader ppp;
+        Ipv4Header ip;
+        TcpHeader tcp;
+        p->RemoveHeader(ppp);
+        p->RemoveHeader(ip);
+        if (ip.GetProtocol() != 6)
+        {
+            return;
+        }
+        p->RemoveHeader(tcp);
+        if ((tcp.GetSourcePort() == port || tcp.GetDestinationPort() == port) && p->GetSize() > 0)
+        {
+            deviceBytes += p->GetSize();
+            ++deviceFrames;
+        }
+    }
+
+    void Tx(const ControlMessage& m, uint16_t)
+    {
+        ++sent[m.type];
+        sentBytes += m.GetSerializedSize();
+    }
+
+    void Rx(const ControlMessage& m, Time delay)
+    {
+        ++received[m.type];
+        oneWay.push_back(delay);
+    }
+
+    void Delay(uint64_t imsi, uint16_t, uint16_t, Time delay)
+    {
+        controlDelay[imsi] = delay;
+    }
+
+    void Emitted(uint64_t imsi, uint64_t index)
+    {
+        ++emitted[imsi][index];
+    }
+
+    void Delivered(uint64_t imsi, uint32_t index, Time, Time, uint16_t, bool)
+    {
+        delivered[imsi].push_back(index);
+    }
+
+    void Hook(Ptr<EdgeLlmLineScenario> s)
+    {
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+        for (const auto& [cell, channel] : edge->GetControlChannels())
+        {
+            UintegerValue p;
+            channel->GetAttribute("Port", p);
+            port = static_cast<uint16_t>(p.Get());
+            channel->TraceConnectWithoutContext("Tx", MakeCallback(&Watch::Tx, this));
+            channel->TraceConnectWithoutContext("Rx", MakeCallback(&Watch::Rx, this));
+        }
+        if (port == 0)
+        {
+            port = 7200; // none installed: watch the port they would use
+        }
+        for (const BackhaulLink& link : s->GetBackhaulLinks())
+        {
+            for (uint32_t d = 0; d < link.devices.GetN(); ++d)
+            {
+                link.devices.Get(d)->TraceConnectWithoutContext("MacTx",
+                                                                MakeCallback(&Watch::MacTx, this));
+            }
+        }
+        edge->GetCoordinator()->TraceConnectWithoutContext("ControlDelay",
+                                                           MakeCallback(&Watch::Delay, this));
+        for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
+        {
+            DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))
+                ->GetEngine()
+                ->TraceConnectWithoutContext("TokenGenerated", MakeCallback(&Watch::Emitted, this));
+        }
+        for (uint32_t i = 0; i < s->GetClients().GetN(); ++i)
+        {
+            s->GetClients().Get(i)->TraceConnectWithoutContext(
+                "TokenDelivered",
+                MakeCallback(&Watch::Delivered, this));
+        }
+    }
+};
+
+/// The base: every case destroys the simulator and resets the defaults it set.
+class ControlPlaneTestCase : public TestCase
+{
+  public:
+    explicit ControlPlaneTestCase(const std::string& name)
+        : TestCase(name)
+    {
+    }
+
+  protected:
+    void DoTeardown() override
+    {
+        Simulator::Destroy();
+        Config::Reset();
+    }
+
+    /// Each token of each UE emitted once and delivered once, in order.
+    void CheckTokens(const CtHoLineRun& run, const Watch& w, const std::string& what)
+    {
+        for (const CtHoLineUe& ue : run.ues)
+        {
+            NS_TEST_EXPECT_MSG_EQ(ue.complete, true, what << ": imsi " << ue.imsi << " complete");
+            const auto e = w.emitted.find(ue.imsi);
+            NS_TEST_ASSERT_MSG_EQ((e != w.emitted.end()), true, what << ": decoded");
+            NS_TEST_EXPECT_MSG_EQ(e->second.size(), ue.tokensToGenerate, what << ": every index");
+            for (const auto& [index, n] : e->second)
+            {
+                NS_TEST_EXPECT_MSG_EQ(n, 1u, what << ": token " << index << " emitted once");
+            }
+            const auto d = w.delivered.find(ue.imsi);
+            NS_TEST_ASSERT_MSG_EQ((d != w.delivered.end()), true, what << ": delivered");
+            NS_TEST_EXPECT_MSG_EQ(d->second.size(), ue.tokensToGenerate, what << ": all");
+            for (std::size_t k = 0; k < d->second.size(); ++k)
+            {
+                NS_TEST_EXPECT_MSG_EQ(d->second[k], k, what << ": in order, once");
+            }
+        }
+    }
+
+    /// Run ctHO with a control plane. \param mode ideal or network \param at source or target
+    CtHoLineRun RunWith(const std::string& mode, const std::string& at, Watch& w)
+    {
+        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue(mode));
+        Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(at));
+        const CtHoLineExperiment experiment(m_config);
+        return experiment.Run("ctho", experiment.Draw(), [&w](auto s) { w.Hook(s); });
+    }
+
+    CtHoLineConfig m_config{ShortConfig()}; //!< the runs' settings
+};
+
+/// The bound on a message's one-way delay: the link's propagation and the frame's
+/// serialization (PPP 2, IPv4 20, TCP 20 with no options, the message's 40).
+Time
+OneWayBound(const CtHoLineConfig& c)
+{
+    const uint32_t frameBytes = 2 + 20 + 20 + ControlMessage::HEAD_SIZE;
+    return c.backhaulDelay + c.backhaulRate.CalculateBytesTxTime(frameBytes);
+}
+
+class PacketsOnTheDevicesTestCase : public ControlPlaneTestCase
+{
+  public:
+    explicit PacketsOnTheDevicesTestCase(const std::string& at)
+        : ControlPlaneTestCase("Control plane network, policy at the " + at +
+                               ": each handover's two messages are packets on the backhaul, the "
+                               "plan waits for both, and every token arrives once"),
+          m_at(at)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // A slower link than the default, so that a round trip is not lost in the noise.
+        m_config.backhaulDelay = MilliSeconds(5);
+        Watch w;
+        const CtHoLineRun run = RunWith("network", m_at, w);
+        uint32_t migrated = 0;
+        for (const HandoverRecord& r : run.records)
+        {
+            migrated += r.outcome == HandoverRecord::MIGRATED ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(migrated, m_config.numUes, "every UE migrated");
+        // The messages: a reservation and its answer, or a notice and the plan, per handover.
+        const ControlMessage::Type out =
+            m_at == "source" ? ControlMessage::RESERVE : ControlMessage::NOTICE;
+        const ControlMessage::Type back =
+            m_at == "source" ? ControlMessage::RESERVE_ANSWER : ControlMessage::PLAN;
+        NS_TEST_EXPECT_MSG_EQ(w.sent[out], run.records.size(), "one out per handover");
+        NS_TEST_EXPECT_MSG_EQ(w.sent[back], run.records.size(), "one back per handover");
+        NS_TEST_EXPECT_MSG_EQ(w.sent.size(), 2u, "and nothing else");
+        NS_TEST_EXPECT_MSG_EQ(w.received[out], w.sent[out], "every one arrived");
+        NS_TEST_EXPECT_MSG_EQ(w.received[back], w.sent[back], "every one arrived");
+        // At the devices: the control port's TCP payload is exactly what the channels sent
+        // (no loss, so no retransmission), each message a frame of its own.
+        NS_TEST_EXPECT_MSG_EQ(w.deviceBytes, w.sentBytes, "the messages' bytes on the links");
+        NS_TEST_EXPECT_MSG_EQ(w.deviceFrames, 2 * run.records.size(), "one frame each");
+        const Time bound = OneWayBound(m_config);
+        for (const Time& d : w.oneWay)
+        {
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(d, bound, "a message takes at least the link's delay");
+        }
+        // The plan waited for both messages; the handover delay counts from the RAN's start.
+        NS_TEST_EXPECT_MSG_EQ(w.controlDelay.size(), run.ues.size(), "one delay per UE");
+        for (const HandoverRecord& r : run.records)
+        {
+            const auto c = w.controlDelay.find(r.imsi);
+            NS_TEST_ASSERT_MSG_EQ((c != w.controlDelay.end()), true, "its control delay");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(c->second, bound + bound, "a round trip at least");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(r.kvReady - r.hoStart,
+                                        c->second,
+                                        "resumed after the plan was applied");
+            NS_TEST_EXPECT_MSG_EQ((r.hoEndOk >= r.hoStart), true, "the RAN's end is kept");
+        }
+        CheckTokens(run, w, "network at the " + m_at);
+    }
+
+    std::string m_at; //!< PolicyAt
+};
+
+class IdealSendsNothingTestCase : public ControlPlaneTestCase
+{
+  public:
+    IdealSendsNothingTestCase()
+        : ControlPlaneTestCase("Control plane ideal: no channel and no packet on its port; on "
+                               "the network the same handover takes its plan's wait longer")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // One UE and no prefill cycle: the network's run is the ideal one shifted by the
+        // plan's wait, with the few tokens the source decoded meanwhile.
+        m_config.numUes = 1;
+        m_config.prefillCycle = Time(0);
+        m_config.backhaulDelay = MilliSeconds(5);
+        Watch ideal;
+        const CtHoLineRun a = RunWith("ideal", "source", ideal);
+        NS_TEST_EXPECT_MSG_EQ(ideal.sent.size(), 0u, "no message");
+        NS_TEST_EXPECT_MSG_EQ(ideal.deviceFrames, 0u, "no frame on the control port");
+        NS_TEST_EXPECT_MSG_EQ(ideal.controlDelay.size(), 0u, "no control delay");
+        CheckTokens(a, ideal, "ideal");
+        Simulator::Destroy();
+        for (const std::string at : {"source", "target"})
+        {
+            Watch network;
+            const CtHoLineRun b = RunWith("network", at, network);
+            CheckTokens(b, network, "network");
+            Simulator::Destroy();
+            NS_TEST_ASSERT_MSG_EQ(a.records.size(), 1u, "one handover");
+            NS_TEST_ASSERT_MSG_EQ(b.records.size(), 1u, "one handover");
+            const HandoverRecord& ri = a.records[0];
+            const HandoverRecord& rn = b.records[0];
+            NS_TEST_EXPECT_MSG_EQ(rn.hoStart, ri.hoStart, "the RAN started both at once");
+            const Time wait = network.controlDelay.at(rn.imsi);
+            const Time grown = (rn.kvReady - rn.hoStart) - (ri.kvReady - ri.hoStart);
+            // The source decodes at most one more step during the wait: a token's transfer,
+            // far below a millisecond at 4.5 Gb/s.
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(grown, wait, at << ": the delay grew by the wait");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(grown,
+                                        wait + MilliSeconds(1),
+                                        at << ": and by little more");
+        }
+    }
+};
+
+class ControlPlaneTestSuite : public TestSuite
+{
+  public:
+    ControlPlaneTestSuite()
+        : TestSuite("edge-llm-control-plane", TestSuite::Type::UNIT)
+    {
+        AddTestCase(new PacketsOnTheDevicesTestCase("source"), edgellm::TEST_QUICK);
+        AddTestCase(new PacketsOnTheDevicesTestCase("target"), edgellm::TEST_QUICK);
+        AddTestCase(new IdealSendsNothingTestCase, edgellm::TEST_QUICK);
+    }
+};
+
+/// The suite's one instance
+ControlPlaneTestSuite g_controlPlaneTestSuite;
+
+} // namespace
