@@ -116,6 +116,8 @@ main(int argc, char* argv[])
     Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
     const Time simTime = o.GetSimTime();
     edgellm::LogTokensOf(tokenLog, o.scheme, net->GetClients());
+    ControlPlaneTally control;
+    control.Watch(edge);
     Simulator::Stop(simTime);
     {
         const auto progress = StartProgress(quiet);
@@ -135,6 +137,10 @@ main(int argc, char* argv[])
                   << (ready ? (r.kvReady - r.hoStart).GetSeconds() * 1e3 : 0.0) << "\n";
     }
     bool ok = true;
+    if (controlPlane.GetControlPlane() == "network")
+    {
+        std::cout << controlPlane.Describe() << "; " << control.Summary() << "\n";
+    }
     std::cout << "\n                        KV bytes: announced        sent   withdrawn    received"
                  "       stale\nimsi  tokens  complete\n";
     for (uint32_t j = 0; j < net->GetMovingUeCount(); ++j)

@@ -91,7 +91,8 @@ def itl(sessions, path):
     plt.close(fig)
 
 
-SIT_PARTS = ("radio_before", "execution", "recovery_wait", "gpu_wait", "delivery")
+SIT_PARTS = ("radio_before", "execution", "control_wait", "recovery_wait", "gpu_wait",
+             "delivery")
 
 
 def sit_split(handovers, path):

@@ -88,9 +88,11 @@ ControlPlaneTally::Watch(Ptr<EdgeLlmHelper> edge)
     {
         channel->TraceConnectWithoutContext("Rx", MakeCallback(&ControlPlaneTally::Rx, this));
     }
-    edge->GetCoordinator()->TraceConnectWithoutContext(
-        "ControlDelay",
-        MakeCallback(&ControlPlaneTally::Waited, this));
+    if (Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator())
+    {
+        coordinator->TraceConnectWithoutContext("ControlDelay",
+                                                MakeCallback(&ControlPlaneTally::Waited, this));
+    }
 }
 
 void

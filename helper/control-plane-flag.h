@@ -65,7 +65,7 @@ class EdgeLlmHelper;
 class ControlPlaneTally
 {
   public:
-    /// Listen to a helper's channels and coordinator, after InstallObserver.
+    /// Listen to a helper's channels and coordinator (if it has one), after InstallObserver.
     /// \param edge the helper
     void Watch(Ptr<EdgeLlmHelper> edge);
 
@@ -80,7 +80,10 @@ class ControlPlaneTally
     const std::vector<Time>& GetPlanWaits() const;
 
   private:
+    /// ControlChannel::Rx. \param message the message \param delay its one-way delay
     void Rx(const ControlMessage& message, Time delay);
+    /// HandoverCoordinator::ControlDelay. \param imsi the UE \param sourceCell its source
+    /// \param targetCell its target \param delay the plan's wait
     void Waited(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell, Time delay);
 
     std::vector<Time> m_oneWay; //!< per message

@@ -155,6 +155,7 @@ CollectRunResults(const std::string& scheme,
                 row.sitParts = BreakDownSit({row.lastBeforeS,
                                              r.hoStart.GetSeconds(),
                                              endOk,
+                                             seconds(r.planApplied),
                                              ready,
                                              sit.endGenerated.GetSeconds(),
                                              sit.end.GetSeconds()});
@@ -184,7 +185,8 @@ WriteHandoversCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
           "prefix_tokens,prefill_tokens,transfer_tokens,kv_bytes,token_bytes,abandoned_bytes,"
           "wasted_bytes,replans,stalls,reprefill_tokens,relay_hops,ho_start_s,kv_ready_s,"
           "predicted_delay_s,ho_delay_s,sit_s,"
-          "first_token_after_s,ho_end_ok_s,first_decode_s,last_delivery_before_s";
+          "first_token_after_s,ho_end_ok_s,first_decode_s,last_delivery_before_s,"
+          "plan_applied_s";
     for (const char* part : SitBreakdown::NAMES)
     {
         os << ",sit_" << part << "_s";
@@ -215,7 +217,9 @@ WriteHandoversCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
                << ','
                << Cell(r.firstDecode.IsStrictlyNegative() ? NOT_MEASURED
                                                           : r.firstDecode.GetSeconds())
-               << ',' << Cell(row.lastBeforeS);
+               << ',' << Cell(row.lastBeforeS) << ','
+               << Cell(r.planApplied.IsStrictlyNegative() ? NOT_MEASURED
+                                                          : r.planApplied.GetSeconds());
             for (const double part : row.sitParts.Parts())
             {
                 os << ',' << Cell(row.sitSplit ? part : NOT_MEASURED);
@@ -233,11 +237,22 @@ WriteHandoversCsv(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
 void
 PrintSitSplit(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
 {
-    os << "\nSIT split, mean over handovers [ms]:\n"
-       << " scheme      n  radio-before  execution  recovery-wait  gpu-wait  delivery     SIT\n";
+    // The control plane's column only when it cost something: an ideal one's tables stay as
+    // they were.
+    bool control = false;
     for (const EdgeLlmRunResults& run : runs)
     {
-        std::array<double, 5> sum{};
+        for (const EdgeLlmHandoverRow& row : run.handovers)
+        {
+            control = control || (row.sitSplit && row.sitParts.controlWaitS > 0);
+        }
+    }
+    os << "\nSIT split, mean over handovers [ms]:\n"
+       << " scheme      n  radio-before  execution" << (control ? "  control-wait" : "")
+       << "  recovery-wait  gpu-wait  delivery     SIT\n";
+    for (const EdgeLlmRunResults& run : runs)
+    {
+        std::array<double, 6> sum{};
         double sit = 0;
         uint32_t n = 0;
         for (const EdgeLlmHandoverRow& row : run.handovers)
@@ -247,7 +262,7 @@ PrintSitSplit(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
                 continue;
             }
             ++n;
-            const std::array<double, 5> parts = row.sitParts.Parts();
+            const std::array<double, 6> parts = row.sitParts.Parts();
             for (std::size_t i = 0; i < parts.size(); ++i)
             {
                 sum[i] += parts[i];
@@ -268,7 +283,8 @@ PrintSitSplit(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
             return cell.str();
         };
         os << std::setw(7) << run.scheme << std::setw(7) << n << ms(sum[0], 14) << ms(sum[1], 11)
-           << ms(sum[2], 15) << ms(sum[3], 10) << ms(sum[4], 10) << ms(sit, 8) << '\n';
+           << (control ? ms(sum[2], 14) : "") << ms(sum[3], 15) << ms(sum[4], 10)
+           << ms(sum[5], 10) << ms(sit, 8) << '\n';
     }
 }
 

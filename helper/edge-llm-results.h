@@ -105,8 +105,9 @@ void NoteClosedSessions(EdgeLlmRunResults& results,
  * replans, stalls, reprefill_tokens (StallPolicy Reprefill), relay_hops (HandoverRecord::
  * relayHops), ho_start_s, kv_ready_s,
  * predicted_delay_s, ho_delay_s, sit_s, first_token_after_s, ho_end_ok_s, first_decode_s,
- * last_delivery_before_s, then the SIT's parts sit_radio_before_s, sit_execution_s,
- * sit_recovery_wait_s, sit_gpu_wait_s, sit_delivery_s (see BreakDownSit), then one policy_NAME
+ * last_delivery_before_s, plan_applied_s, then the SIT's parts sit_radio_before_s,
+ * sit_execution_s, sit_control_wait_s, sit_recovery_wait_s, sit_gpu_wait_s, sit_delivery_s (see
+ * BreakDownSit), then one policy_NAME
  * column per policy value any row has. \param os where \param runs the runs, whose rows follow one
  * another
  */

@@ -94,10 +94,13 @@ class ControlChannel : public Application
     typedef void (*RxTracedCallback)(const ControlMessage& message, Time delay);
 
   protected:
+    /// Drop the sockets and the receive callback.
     void DoDispose() override;
 
   private:
+    /// Listen, and connect to every peer.
     void StartApplication() override;
+    /// Close every connection.
     void StopApplication() override;
 
     /// A peer, and the connection to it.

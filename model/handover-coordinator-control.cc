@@ -121,6 +121,14 @@ HandoverCoordinator::Notice(ControlMessage::RanEvent event,
         Deliver(m);
         return;
     }
+    const Migration* prepared = m_lifecycle.Find(imsi);
+    if (m_policyAt == POLICY_AT_SOURCE && prepared && prepared->GetPhase() == PREPARED &&
+        prepared->route.back() == about)
+    {
+        // Prepared for this target: its memory was reserved then, and the source commits.
+        Deliver(m);
+        return;
+    }
     if (m_policyAt == POLICY_AT_SOURCE)
     {
         // The policy at the source asks the target for memory, and plans with its answer.

@@ -56,6 +56,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
             if (m_lifecycle.Commit(imsi))
             {
                 m_recorder[committed].hoStart = now;
+                m_recorder[committed].planApplied = Simulator::Now();
                 m_lifecycle.TryPrefill(0, originalGroup); // its group's batch no longer waits
                 return;
             }
@@ -73,6 +74,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     record.sourceCell = sourceCell;
     record.targetCell = targetCell;
     record.hoStart = now;
+    record.planApplied = Simulator::Now();
 
     if (m_lifecycle.Find(imsi))
     {

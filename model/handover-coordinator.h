@@ -447,11 +447,19 @@ class HandoverCoordinator : public Object,
                 uint16_t cellId,
                 uint16_t about,
                 uint64_t value);
+    /// The RAN's HandoverStarted, as a notice. \param imsi the UE \param sourceCell its
+    /// source \param targetCell its target
     void NoticeStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
+    /// The RAN's UeReady, as a notice. \param imsi the UE \param cellId where
     void NoticeReady(uint64_t imsi, uint16_t cellId);
+    /// The RAN's HandoverFailed, as a notice. \param imsi the UE \param cellId where
+    /// \param why the reason
     void NoticeFailed(uint64_t imsi, uint16_t cellId, RanObserver::HandoverFailureReason why);
+    /// The RAN's UeReleased, as a notice. \param imsi the UE \param cellId where
     void NoticeReleased(uint64_t imsi, uint16_t cellId);
+    /// The RAN's RadioLinkFailure, as a notice. \param imsi the UE \param cellId where
     void NoticeLinkFailure(uint64_t imsi, uint16_t cellId);
+    /// The RAN's HandoverDone, as a notice. \param imsi the UE \param targetCell where
     void NoticeDone(uint64_t imsi, uint16_t targetCell);
     /// A message arrived at a cell's node. \param cellId the cell \param m the message
     /// \param delay its one-way delay

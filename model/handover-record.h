@@ -50,6 +50,9 @@ struct HandoverRecord
     uint64_t prefixTokens{0};   //!< the plan's L
     Time hoStart;               //!< tau_i: the source cell's HandoverStart
     Time hoEndOk{-1};           //!< the RAN's HandoverDone into targetCell; negative if none
+    /// When its plan was applied: hoStart with an ideal control plane, later once its
+    /// control messages crossed the backhaul; negative if not yet
+    Time planApplied{-1};
     Time kvReady{-1};           //!< when the target had the whole cache; negative if never
     uint32_t resumeIndex{0};    //!< index of the first token generated after the handover
     /// When resumeIndex was generated: the session's first decode step at the target, or at

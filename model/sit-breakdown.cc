@@ -28,12 +28,15 @@ BreakDownSit(const SitMilestones& m)
     };
     const double start = clamp(m.hoStartS);
     const double endOk = clamp(m.hoEndOkS);
+    // A plan applied before the radio's handover ended waited for nothing the user saw.
+    const double applied = clamp(m.planAppliedS);
     const double ready = clamp(m.readyS);
     const double generated = clamp(m.endGeneratedS);
     SitBreakdown b;
     b.radioBeforeS = start - m.lastBeforeS;
     b.executionS = endOk - start;
-    b.recoveryWaitS = ready - endOk;
+    b.controlWaitS = applied - endOk;
+    b.recoveryWaitS = ready - applied;
     b.gpuWaitS = generated - ready;
     b.deliveryS = m.endS - generated;
     return b;

@@ -21,6 +21,7 @@ struct SitMilestones
     double lastBeforeS;   //!< the last in-order delivery before the handover (SIT's start)
     double hoStartS;      //!< the RRC's HandoverStart at the source
     double hoEndOkS;      //!< the RRC's HandoverEndOk at the target
+    double planAppliedS;  //!< the handover's plan applied (after its control messages)
     double readyS;        //!< the session could go on: KV ready (a migration), else hoEndOkS
     double endGeneratedS; //!< generation of the token whose delivery ends the SIT
     double endS;          //!< that delivery (SIT's end)
@@ -28,33 +29,35 @@ struct SitMilestones
 
 /**
  * \ingroup edge-llm
- * \brief One SIT split into five consecutive parts, in seconds, that add up to it.
+ * \brief One SIT split into six consecutive parts, in seconds, that add up to it.
  */
 struct SitBreakdown
 {
     /// The parts' names, in time order
-    static constexpr std::array<const char*, 5> NAMES{"radio_before",
+    static constexpr std::array<const char*, 6> NAMES{"radio_before",
                                                       "execution",
+                                                      "control_wait",
                                                       "recovery_wait",
                                                       "gpu_wait",
                                                       "delivery"};
 
     double radioBeforeS{0};  //!< last delivery to HandoverStart: the radio before the handover
     double executionS{0};    //!< HandoverStart to HandoverEndOk: the RRC's handover
-    double recoveryWaitS{0}; //!< HandoverEndOk to ready: KV transfer and prefill left
+    double controlWaitS{0};  //!< HandoverEndOk to the plan's application: control messages
+    double recoveryWaitS{0}; //!< the plan's application to ready: KV transfer and prefill left
     double gpuWaitS{0};      //!< ready to the first token's generation: the target's queue
     double deliveryS{0};     //!< that token's generation to its delivery: the new path
 
     /// \return the parts in time order
-    std::array<double, 5> Parts() const
+    std::array<double, 6> Parts() const
     {
-        return {radioBeforeS, executionS, recoveryWaitS, gpuWaitS, deliveryS};
+        return {radioBeforeS, executionS, controlWaitS, recoveryWaitS, gpuWaitS, deliveryS};
     }
 
     /// \return their sum: the SIT
     double Total() const
     {
-        return radioBeforeS + executionS + recoveryWaitS + gpuWaitS + deliveryS;
+        return radioBeforeS + executionS + controlWaitS + recoveryWaitS + gpuWaitS + deliveryS;
     }
 };
 

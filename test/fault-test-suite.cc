@@ -757,6 +757,81 @@ MemoryEvictTestCase::DoRun()
     }
 }
 
+class ControlMessageOutageTestCase : public FaultTestCase
+{
+  public:
+    explicit ControlMessageOutageTestCase(const std::string& at)
+        : FaultTestCase("Control plane network, policy at the " + at +
+                        ": a handover's control messages lost in a backhaul outage are resent by "
+                        "TCP, its plan waits for them, and every token still arrives once"),
+          m_at(at)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Two UEs that hand over 0 to 0.5 s apart; the outage starts 1 ms after the first
+        // migration commits and lasts 800 ms, so the second handover's messages, sent during
+        // it, are lost and resent.
+        uint32_t crossed = 0;
+        for (uint32_t rngRun = 1; rngRun <= 3; ++rngRun)
+        {
+            RngSeedManager::SetRun(rngRun);
+            Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
+            Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(m_at));
+            CtHoLineConfig c = FaultConfigLine();
+            c.numUes = 2;
+            c.faults.outageAfter = MilliSeconds(1);
+            c.faults.outageFor = MilliSeconds(800);
+            const CtHoLineExperiment experiment(c);
+            Edges edges;
+            std::vector<Time> oneWay;
+            std::map<uint64_t, Time> waited;
+            const CtHoLineRun run =
+                experiment.Run("cho", experiment.Draw(), [&](Ptr<EdgeLlmLineScenario> s) {
+                    edges.Hook(s);
+                    for (const auto& [cell, ch] : s->GetEdgeLlmHelper()->GetControlChannels())
+                    {
+                        ch->TraceConnectWithoutContext(
+                            "Rx",
+                            Callback<void, const ControlMessage&, Time>(
+                                [&oneWay](const ControlMessage&, Time d) { oneWay.push_back(d); }));
+                    }
+                    s->GetEdgeLlmHelper()->GetCoordinator()->TraceConnectWithoutContext(
+                        "ControlDelay",
+                        Callback<void, uint64_t, uint16_t, uint16_t, Time>(
+                            [&waited](uint64_t imsi, uint16_t, uint16_t, Time d) {
+                                waited[imsi] = d;
+                            }));
+                });
+            Config::Reset();
+            const std::string what = m_at + ", RngRun " + std::to_string(rngRun);
+            CheckInvariants(run, edges, what);
+            NS_TEST_EXPECT_MSG_EQ(run.faults.outages, 1u, what << ": one outage");
+            NS_TEST_EXPECT_MSG_EQ(oneWay.size(), 2 * run.records.size(), what << ": all arrived");
+            NS_TEST_EXPECT_MSG_EQ(waited.size(), run.ues.size(), what << ": every plan applied");
+            for (const HandoverRecord& r : run.records)
+            {
+                NS_TEST_EXPECT_MSG_EQ((r.outcome == HandoverRecord::MIGRATED),
+                                      true,
+                                      what << ": imsi " << r.imsi << " migrated");
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(r.kvReady - r.hoStart,
+                                            waited[r.imsi],
+                                            what << ": resumed after its plan");
+            }
+            // A message sent during the outage waits at least for the link to come back.
+            const bool late = std::any_of(oneWay.begin(), oneWay.end(), [](Time d) {
+                return d > MilliSeconds(100);
+            });
+            crossed += late ? 1 : 0;
+        }
+        NS_TEST_EXPECT_MSG_GT(crossed, 0u, "in some run a control message was lost and resent");
+    }
+
+    std::string m_at; //!< PolicyAt
+};
+
 class EarlyHandoverTestCase : public FaultTestCase
 {
   public:
@@ -832,6 +907,8 @@ class EdgeLlmFaultTestSuite : public TestSuite
         AddTestCase(new MemoryFullTestCase(true), edgellm::TEST_QUICK);
         AddTestCase(new MemoryEvictTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new EarlyHandoverTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new ControlMessageOutageTestCase("source"), edgellm::TEST_QUICK);
+        AddTestCase(new ControlMessageOutageTestCase("target"), edgellm::TEST_QUICK);
     }
 };
 

@@ -23,20 +23,38 @@ TEST(SitBreakdown, OrderedMilestonesGiveTheirGaps)
 {
     // 1.000 last delivery, 1.010 HandoverStart, 1.014 HandoverEndOk, 1.300 KV ready,
     // 1.313 generated, 1.318 delivered: 10, 4, 286, 13, 5 ms = 318 ms.
-    const SitBreakdown b = BreakDownSit({1.000, 1.010, 1.014, 1.300, 1.313, 1.318});
+    const SitBreakdown b = BreakDownSit({1.000, 1.010, 1.014, 1.010, 1.300, 1.313, 1.318});
     EXPECT_NEAR(b.radioBeforeS, 0.010, 1e-12);
     EXPECT_NEAR(b.executionS, 0.004, 1e-12);
+    EXPECT_EQ(b.controlWaitS, 0.0); // the plan, applied at HandoverStart, waited for nothing
     EXPECT_NEAR(b.recoveryWaitS, 0.286, 1e-12);
     EXPECT_NEAR(b.gpuWaitS, 0.013, 1e-12);
     EXPECT_NEAR(b.deliveryS, 0.005, 1e-12);
     EXPECT_NEAR(b.Total(), 0.318, 1e-12);
 }
 
+// A plan applied after the radio's handover ended (its control messages still under way):
+// the wait from HandoverEndOk to it is the control plane's, and the recovery counts from it.
+TEST(SitBreakdown, PlanAppliedAfterTheRadioEndIsTheControlWait)
+{
+    // 1.000 last delivery, 1.010 HandoverStart, 1.014 HandoverEndOk, 1.020 plan applied,
+    // 1.300 KV ready, 1.313 generated, 1.318 delivered: 10, 4, 6, 280, 13, 5 ms = 318 ms.
+    const SitBreakdown b = BreakDownSit({1.000, 1.010, 1.014, 1.020, 1.300, 1.313, 1.318});
+    EXPECT_NEAR(b.executionS, 0.004, 1e-12);
+    EXPECT_NEAR(b.controlWaitS, 0.006, 1e-12);
+    EXPECT_NEAR(b.recoveryWaitS, 0.280, 1e-12);
+    EXPECT_NEAR(b.Total(), 0.318, 1e-12);
+    // Applied during the radio's handover (1.012): nothing left to wait for at its end.
+    const SitBreakdown c = BreakDownSit({1.000, 1.010, 1.014, 1.012, 1.300, 1.313, 1.318});
+    EXPECT_EQ(c.controlWaitS, 0.0);
+    EXPECT_NEAR(c.recoveryWaitS, 0.286, 1e-12);
+}
+
 // Tokens still came after HandoverStart: the handover's start counts from the last delivery,
 // and radio-before is 0.
 TEST(SitBreakdown, MilestoneBeforeTheLastDeliveryGivesZero)
 {
-    const SitBreakdown b = BreakDownSit({2.005, 2.000, 2.004, 2.004, 2.009, 2.020});
+    const SitBreakdown b = BreakDownSit({2.005, 2.000, 2.004, 2.000, 2.004, 2.009, 2.020});
     EXPECT_EQ(b.radioBeforeS, 0.0);
     EXPECT_EQ(b.executionS, 0.0); // HandoverEndOk at 2.004 < 2.005 too
     EXPECT_EQ(b.recoveryWaitS, 0.0);
@@ -48,7 +66,7 @@ TEST(SitBreakdown, MilestoneBeforeTheLastDeliveryGivesZero)
 // delivery counts from the handover's end.
 TEST(SitBreakdown, TokenGeneratedBeforeTheEndCountsFromTheEnd)
 {
-    const SitBreakdown b = BreakDownSit({3.0, 3.002, 3.006, 3.006, 3.004, 3.015});
+    const SitBreakdown b = BreakDownSit({3.0, 3.002, 3.006, 3.002, 3.006, 3.004, 3.015});
     EXPECT_NEAR(b.executionS, 0.004, 1e-12);
     EXPECT_EQ(b.gpuWaitS, 0.0);
     EXPECT_NEAR(b.deliveryS, 0.009, 1e-12);
@@ -58,7 +76,7 @@ TEST(SitBreakdown, TokenGeneratedBeforeTheEndCountsFromTheEnd)
 // previous one ended.
 TEST(SitBreakdown, MissingMilestoneTakesNoTime)
 {
-    const SitBreakdown b = BreakDownSit({1.0, 1.1, NaN, 1.5, 1.6, 1.7});
+    const SitBreakdown b = BreakDownSit({1.0, 1.1, NaN, NaN, 1.5, 1.6, 1.7});
     EXPECT_EQ(b.executionS, 0.0);
     EXPECT_NEAR(b.recoveryWaitS, 0.4, 1e-12);
 }
@@ -66,7 +84,7 @@ TEST(SitBreakdown, MissingMilestoneTakesNoTime)
 // A milestone after the SIT's end (a cache ready after the relay's token came) is cut there.
 TEST(SitBreakdown, MilestoneAfterTheEndIsCut)
 {
-    const SitBreakdown b = BreakDownSit({1.0, 1.01, 1.02, 5.0, 5.1, 1.05});
+    const SitBreakdown b = BreakDownSit({1.0, 1.01, 1.02, 1.01, 5.0, 5.1, 1.05});
     EXPECT_NEAR(b.recoveryWaitS, 0.03, 1e-12);
     EXPECT_EQ(b.gpuWaitS, 0.0);
     EXPECT_EQ(b.deliveryS, 0.0);
@@ -83,7 +101,7 @@ TEST(SitBreakdown, AnyMilestonesAddUpToTheSit)
         {
             const double a = t(rng);
             const double e = a + t(rng);
-            const SitBreakdown b = BreakDownSit({a, t(rng), t(rng), t(rng), t(rng), e});
+            const SitBreakdown b = BreakDownSit({a, t(rng), t(rng), t(rng), t(rng), t(rng), e});
             for (const double part : b.Parts())
             {
                 EXPECT_GE(part, 0.0);
@@ -95,5 +113,5 @@ TEST(SitBreakdown, AnyMilestonesAddUpToTheSit)
 
 TEST(SitBreakdownDeathTest, EndBeforeStartStops)
 {
-    EXPECT_DEATH(BreakDownSit({2.0, 2.1, 2.2, 2.3, 2.4, 1.0}), "endS = 1 is invalid");
+    EXPECT_DEATH(BreakDownSit({2.0, 2.1, 2.2, 2.2, 2.3, 2.4, 1.0}), "endS = 1 is invalid");
 }
