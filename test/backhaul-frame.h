@@ -24,13 +24,15 @@ namespace test
 /// The TCP payload of a backhaul frame.
 struct TcpPayload
 {
-    uint32_t bytes{0};  //!< payload bytes
-    uint64_t seqEnd{0}; //!< sequence number just past them (the stream's data starts at 1)
+    uint32_t bytes{0};           //!< payload bytes; 0 for a frame that is not TCP
+    uint64_t seqEnd{0};          //!< sequence number just past them (the stream's data starts at 1)
+    uint16_t sourcePort{0};      //!< TCP source port
+    uint16_t destinationPort{0}; //!< TCP destination port
 };
 
 /**
- * \param frame a PPP frame carrying IPv4 and TCP
- * \return its TCP payload
+ * \param frame a PPP frame carrying IPv4
+ * \return its TCP payload, or none if it carries no TCP
  */
 inline TcpPayload
 ReadTcpPayload(Ptr<const Packet> frame)
@@ -41,8 +43,15 @@ ReadTcpPayload(Ptr<const Packet> frame)
     TcpHeader tcp;
     p->RemoveHeader(ppp);
     p->RemoveHeader(ip);
+    if (ip.GetProtocol() != 6)
+    {
+        return {};
+    }
     p->RemoveHeader(tcp);
-    return {p->GetSize(), tcp.GetSequenceNumber().GetValue() + uint64_t(p->GetSize())};
+    return {p->GetSize(),
+            tcp.GetSequenceNumber().GetValue() + uint64_t(p->GetSize()),
+            tcp.GetSourcePort(),
+            tcp.GetDestinationPort()};
 }
 
 } // namespace test

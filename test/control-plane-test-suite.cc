@@ -51,20 +51,10 @@ struct Watch
 
     void MacTx(Ptr<const Packet> frame)
     {
-        Ptr<Packet> p = frame->Copy();
-        PppHeader ppp;
-        Ipv4Header ip;
-        TcpHeader tcp;
-        p->RemoveHeader(ppp);
-        p->RemoveHeader(ip);
-        if (ip.GetProtocol() != 6)
+        const edgellm::test::TcpPayload t = edgellm::test::ReadTcpPayload(frame);
+        if ((t.sourcePort == port || t.destinationPort == port) && t.bytes > 0)
         {
-            return;
-        }
-        p->RemoveHeader(tcp);
-        if ((tcp.GetSourcePort() == port || tcp.GetDestinationPort() == port) && p->GetSize() > 0)
-        {
-            deviceBytes += p->GetSize();
+            deviceBytes += t.bytes;
             ++deviceFrames;
         }
     }

@@ -110,28 +110,17 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
         return 0;
     }
     size = std::min(size, edgellmfuzz::MAX_INPUT);
-    const std::size_t n = data[0] % 32;
-    const std::size_t skip = std::min(size, 1 + 2 * n);
-    const uint8_t* stream = data + skip;
-    const std::size_t length = size - skip;
-    std::vector<std::size_t> cuts;
-    for (std::size_t k = 0; 2 + 2 * k < skip; ++k)
-    {
-        const std::size_t at = (std::size_t(data[1 + 2 * k]) << 8) | data[2 + 2 * k];
-        cuts.push_back(at % (length + 1));
-    }
-    std::sort(cuts.begin(), cuts.end());
+    const edgellmfuzz::CutStream in = edgellmfuzz::ReadCutStream(data, size);
+    const uint8_t* stream = in.data;
+    const std::size_t length = in.length;
+    const std::vector<std::size_t>& cuts = in.cuts;
 
     const Found whole = Parse(stream, length, {});
     FUZZ_CHECK(whole == Walk(stream, length), "the parser finds what a walk finds");
     FUZZ_CHECK(Parse(stream, length, cuts) == whole, "a stream cut anywhere gives the same");
     if (length <= 4096)
     {
-        std::vector<std::size_t> everyByte(length);
-        for (std::size_t k = 0; k < length; ++k)
-        {
-            everyByte[k] = k;
-        }
+        const std::vector<std::size_t> everyByte = edgellmfuzz::EveryByte(length);
         FUZZ_CHECK(Parse(stream, length, everyByte) == whole,
                    "a stream read one byte at a time gives the same");
     }

@@ -11,11 +11,13 @@
 #include "ns3/buffer.h"
 #include "ns3/packet.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <vector>
 
 /// Stop as a crash, naming the property, if cond is false.
 #define FUZZ_CHECK(cond, what)                                                                     \
@@ -38,6 +40,48 @@ namespace edgellmfuzz
 
 /// Inputs longer than this are cut: the headers are short, and a packet's size is 32 bits.
 constexpr std::size_t MAX_INPUT = 1 << 16;
+
+/// A stream target's input: the stream, and where TCP cut it.
+struct CutStream
+{
+    const uint8_t* data{nullptr};  //!< the stream's bytes
+    std::size_t length{0};         //!< how many
+    std::vector<std::size_t> cuts; //!< the cut points, ascending, each in [0, length]
+};
+
+/**
+ * Read a stream target's input: byte 0 gives n (its value mod 32), the next 2n bytes n cut
+ * points (16 bits each, big-endian, taken mod the stream's length + 1), the rest is the stream.
+ * \param data the input, at least one byte \param size its bytes, at most MAX_INPUT
+ */
+inline CutStream
+ReadCutStream(const uint8_t* data, std::size_t size)
+{
+    const std::size_t n = data[0] % 32;
+    const std::size_t skip = std::min(size, 1 + 2 * n);
+    CutStream in;
+    in.data = data + skip;
+    in.length = size - skip;
+    for (std::size_t k = 0; 2 + 2 * k < skip; ++k)
+    {
+        const std::size_t at = (std::size_t(data[1 + 2 * k]) << 8) | data[2 + 2 * k];
+        in.cuts.push_back(at % (in.length + 1));
+    }
+    std::sort(in.cuts.begin(), in.cuts.end());
+    return in;
+}
+
+/// \param length a stream's bytes \return a cut after every one of them
+inline std::vector<std::size_t>
+EveryByte(std::size_t length)
+{
+    std::vector<std::size_t> every(length);
+    for (std::size_t k = 0; k < length; ++k)
+    {
+        every[k] = k;
+    }
+    return every;
+}
 
 /// A buffer holding exactly the bytes given.
 inline ns3::Buffer

@@ -169,17 +169,10 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
         return 0;
     }
     size = std::min(size, edgellmfuzz::MAX_INPUT);
-    const std::size_t n = data[0] % 32;
-    const std::size_t skip = std::min(size, 1 + 2 * n);
-    const uint8_t* stream = data + skip;
-    const std::size_t length = size - skip;
-    std::vector<std::size_t> cuts;
-    for (std::size_t k = 0; 2 + 2 * k < skip; ++k)
-    {
-        const std::size_t at = (std::size_t(data[1 + 2 * k]) << 8) | data[2 + 2 * k];
-        cuts.push_back(at % (length + 1));
-    }
-    std::sort(cuts.begin(), cuts.end());
+    const edgellmfuzz::CutStream in = edgellmfuzz::ReadCutStream(data, size);
+    const uint8_t* stream = in.data;
+    const std::size_t length = in.length;
+    const std::vector<std::size_t>& cuts = in.cuts;
 
     uint32_t heldWalk = 0;
     const std::vector<Record> walked = Walk(stream, length, heldWalk);
@@ -197,11 +190,7 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
 
     if (length <= 4096)
     {
-        std::vector<std::size_t> everyByte(length);
-        for (std::size_t k = 0; k < length; ++k)
-        {
-            everyByte[k] = k;
-        }
+        const std::vector<std::size_t> everyByte = edgellmfuzz::EveryByte(length);
         uint32_t heldByte = 0;
         bool brokenByte = false;
         FUZZ_CHECK(Parse(stream, length, everyByte, heldByte, brokenByte) == whole,
