@@ -52,11 +52,8 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
         if (prepared->route.back() == targetCell)
         {
             m_recorder[prepared->record].sourceCell = sourceCell;
-            const std::size_t committed = prepared->record;
-            if (m_lifecycle.Commit(imsi))
+            if (m_lifecycle.Commit(imsi, now))
             {
-                m_recorder[committed].hoStart = now;
-                m_recorder[committed].planApplied = Simulator::Now();
                 m_lifecycle.TryPrefill(0, originalGroup); // its group's batch no longer waits
                 return;
             }

@@ -635,7 +635,7 @@ MigrationLifecycle::TryResume(uint64_t imsi)
 }
 
 bool
-MigrationLifecycle::Commit(uint64_t imsi)
+MigrationLifecycle::Commit(uint64_t imsi, Time handoverAt)
 {
     Migration& m = m_migrations.at(imsi);
     HandoverRecord& record = Record(m.record);
@@ -644,7 +644,8 @@ MigrationLifecycle::Commit(uint64_t imsi)
     {
         return false; // the caller ends it, and plans the handover as any other
     }
-    record.hoStart = Simulator::Now();
+    record.hoStart = handoverAt;
+    record.planApplied = Simulator::Now();
     if (m.IsOpen())
     {
         m.nextToken = h->StopDecoding(imsi);

@@ -150,9 +150,10 @@ class MigrationLifecycle
     /**
      * \brief The predicted handover of a prepared migration has started.
      * \param imsi the UE
+     * \param handoverAt when the RAN started it (now, unless its notice crossed the network)
      * \return false if its packets cannot be routed to the target (it is then unchanged)
      */
-    bool Commit(uint64_t imsi);
+    bool Commit(uint64_t imsi, Time handoverAt);
     /**
      * \brief A migration ends before its resume: its transfer is withdrawn and the target
      * freed.

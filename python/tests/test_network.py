@@ -292,3 +292,34 @@ def test_ue_airtime_session_takes_each_ue_off_the_air_after_its_session():
         assert mine and mine[0][0] is False, (imsi, mine)
         assert done + 0.2 - 1e-9 <= mine[0][1] < done + 0.5, (imsi, done, mine)
         assert mine[-1][0] is False, (imsi, mine)
+
+
+CONTROL_PLANE = r"""
+import json, sys
+import edgellm
+
+# The default road with its control plane on the backhaul: each handover's plan waits for
+# its control messages, and the rows say when it was applied.
+net = edgellm.Network(tokens=300, sim_time="8s", seed=1, run=1,
+                      coordinator_attributes={"ControlPlane": sys.argv[1], "PolicyAt": "target"})
+net.run()
+h = net.handovers()
+s = net.sessions()
+print(json.dumps({"start": h["ho_start_s"].tolist(), "applied": h["plan_applied_s"].tolist(),
+                  "control": h["sit_control_wait_s"].tolist(),
+                  "complete": s["complete"].tolist()}))
+"""
+
+
+@pytest.mark.parametrize("plane", ["ideal", "network"])
+def test_the_control_plane_on_the_network_delays_each_plan(plane):
+    result = json.loads(_child(CONTROL_PLANE, plane))
+    assert result["start"], "the road's UEs hand over"
+    assert all(result["complete"])
+    waits = [a - s for s, a in zip(result["start"], result["applied"])]
+    if plane == "ideal":
+        assert waits == [0.0] * len(waits)
+        assert all(c in (0.0, "") or c != c for c in result["control"])
+    else:
+        # A notice to the target and its plan back: two one-way delays of the star's paths.
+        assert all(w > 0 for w in waits), waits
