@@ -32,7 +32,8 @@ namespace ns3
  * | 10     | 2     | items      | [0, MAX_ITEMS]; 0 unless PREFILL_REQUEST, BUDGET or   |
  * |        |       |            | PROGRESS, which carry at least 1                      |
  * | 12     | 4     | sequence   | NOTICE, RESERVE, RESERVE_ANSWER, PLAN: the UE's event |
- * |        |       |            | number; else the migration's epoch                    |
+ * |        |       |            | number; PREFILL_REQUEST: the handover's number (its   |
+ * |        |       |            | record); else the migration's epoch                   |
  * | 16     | 8     | imsi       | >= 1                                                  |
  * | 24     | 8     | value      | NOTICE of a FAILED handover: the reason [0, 3];       |
  * |        |       |            | RESERVE_ANSWER: the target's free KV memory, tokens;  |
@@ -50,7 +51,7 @@ struct ControlMessage
         PLAN = 2,            //!< a handover's plan, to its source and its target
         RESERVE = 3,         //!< reserve KV memory for a session at the target
         RESERVE_ANSWER = 4,  //!< the target's answer: its free KV memory (value, tokens)
-        PREFILL_REQUEST = 5, //!< prefill these sessions (items: imsi, epoch, tokens)
+        PREFILL_REQUEST = 5, //!< prefill these sessions (items: imsi, handover, tokens)
         RESUME_NOTICE = 6,   //!< the target resumed a session
         BUDGET = 7,          //!< a slot's byte budgets, to a sender (items: imsi, epoch, bytes)
         PROGRESS = 8,        //!< what a sender sent in a slot (items: imsi, epoch, bytes)
@@ -73,7 +74,7 @@ struct ControlMessage
     struct Item
     {
         uint64_t imsi{0};     //!< the UE, >= 1
-        uint32_t sequence{0}; //!< its migration's epoch
+        uint32_t sequence{0}; //!< its migration's epoch, or handover's number (as the head's)
         uint32_t value{0};    //!< tokens or bytes, by the message's type
     };
 

@@ -174,6 +174,9 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
         m_channels.at(cellId)->Send(m.fromCell, back);
         break;
     }
+    case ControlMessage::PREFILL_REQUEST:
+        PrefillRequestArrived(cellId, m);
+        break;
     case ControlMessage::RESERVE_ANSWER:
     case ControlMessage::PLAN: {
         // Back at the source: the plan is applied now.
@@ -192,6 +195,61 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
                             << m.ToString());
         break;
     }
+}
+
+void
+HandoverCoordinator::RequestPrefill(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
+{
+    const Migration* m = m_lifecycle.Find(imsi);
+    auto source = m_channels.find(sourceCell);
+    if (m_policyAt != POLICY_AT_SOURCE || !m || source == m_channels.end() ||
+        !source->second->HasPeer(targetCell))
+    {
+        return; // planned at the target, or no connection to it: the target has the plan
+    }
+    // The target's part of the plan: what it prefills. It starts once both this and the
+    // token IDs are in.
+    ControlMessage request;
+    request.type = ControlMessage::PREFILL_REQUEST;
+    request.aboutCell = targetCell;
+    request.sequence = static_cast<uint32_t>(m->record);
+    request.imsi = imsi;
+    request.value = m->prefillTokens;
+    request.items.push_back(
+        {imsi, static_cast<uint32_t>(m->record), static_cast<uint32_t>(m->prefillTokens)});
+    m_prefillPending[imsi] = m->record;
+    source->second->Send(targetCell, request);
+}
+
+void
+HandoverCoordinator::PrefillRequestArrived(uint16_t cellId, const ControlMessage& request)
+{
+    for (const ControlMessage::Item& item : request.items)
+    {
+        auto pending = m_prefillPending.find(item.imsi);
+        if (pending == m_prefillPending.end() || pending->second != item.sequence)
+        {
+            continue; // a request of a migration that has ended
+        }
+        m_prefillPending.erase(pending);
+        const Migration* m = m_lifecycle.Find(item.imsi);
+        if (m && m->record == item.sequence && m->route.back() == cellId)
+        {
+            m_lifecycle.TryPrefill(item.imsi, m->group);
+        }
+    }
+}
+
+bool
+HandoverCoordinator::IsPrefillRequested(uint64_t imsi) const
+{
+    auto pending = m_prefillPending.find(imsi);
+    if (pending == m_prefillPending.end())
+    {
+        return true;
+    }
+    const Migration* m = m_lifecycle.Find(imsi);
+    return !m || m->record != pending->second;
 }
 
 void

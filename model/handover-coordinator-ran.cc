@@ -150,6 +150,10 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     const bool begun =
         migrating &&
         m_lifecycle.Start(imsi, holder, targetCell, m_recorder.Size() - 1, session, now, false);
+    if (begun && m_controlPlane == NETWORK_CONTROL)
+    {
+        RequestPrefill(imsi, sourceCell, targetCell);
+    }
     if (online)
     {
         // One batch holds the group: its end, not each prefill after the last, is what the

@@ -469,6 +469,12 @@ class HandoverCoordinator : public Object,
     void Deliver(const ControlMessage& m);
     /// Act on a RAN event. \param m its NOTICE
     void Dispatch(const ControlMessage& m);
+    /// A migration just started: with the policy at its source, its target gets the plan's
+    /// prefill request as a message. \param imsi the UE \param sourceCell the policy's cell
+    /// \param targetCell its target
+    void RequestPrefill(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
+    /// A prefill request arrived at its target. \param cellId the target \param m it
+    void PrefillRequestArrived(uint16_t cellId, const ControlMessage& m);
     /// \return when the handover being planned started at the RAN (now, but for one whose
     /// plan waited for control messages)
     Time HandoverStartTime() const;
@@ -500,6 +506,7 @@ class HandoverCoordinator : public Object,
     // What the MigrationLifecycle asks of the coordinator.
     MigrationLifecycle::Settings GetMigrationSettings() const override;
     bool IsGroupComplete(uint32_t group) const override;
+    bool IsPrefillRequested(uint64_t imsi) const override;
     void AwaitReconnect(uint64_t imsi, uint16_t cellId) override;
 
     /// \return the scheduler, made on first use if none was set
@@ -564,6 +571,7 @@ class HandoverCoordinator : public Object,
     std::map<std::pair<uint64_t, uint32_t>, Time> m_noticeTimes;          //!< when each happened
     Time m_dispatchedStart{Time::Min()}; //!< HandoverStartTime() while one is dispatched
     uint32_t m_unroutedControl{0};       //!< GetUnroutedControl
+    std::map<uint64_t, std::size_t> m_prefillPending; //!< per UE: a request on its way (record)
     TracedCallback<uint64_t, uint16_t, uint16_t, Time> m_controlDelayTrace; //!< ControlDelay
 
     LinkFailureHandler m_linkFailures; //!< what a radio link failure does

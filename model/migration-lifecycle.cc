@@ -495,7 +495,8 @@ MigrationLifecycle::TryPrefill(uint64_t imsi, uint32_t group)
     }
     for (uint64_t member : batch)
     {
-        if (!m_migrations.at(member).IdsIn())
+        // The target prefills what it has both the token IDs and the request for.
+        if (!m_migrations.at(member).IdsIn() || !m_host->IsPrefillRequested(member))
         {
             return;
         }

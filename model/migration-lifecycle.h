@@ -98,6 +98,9 @@ class MigrationLifecycle
         /// A failed or closed migration's UE comes back to the cell it left.
         /// \param imsi the UE \param cellId the cell it left
         virtual void AwaitReconnect(uint64_t imsi, uint16_t cellId) = 0;
+        /// \param imsi a UE with a migration \return true once its target has the plan's
+        /// prefill request (at once with an ideal control plane)
+        virtual bool IsPrefillRequested(uint64_t imsi) const = 0;
     };
 
     /// The pieces of the coordinator it works with.

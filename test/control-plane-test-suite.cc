@@ -43,9 +43,11 @@ struct Watch
     uint64_t deviceFrames{0};                      //!< frames carrying them
     uint64_t sentBytes{0};                         //!< what the channels handed to TCP
     std::map<ControlMessage::Type, uint32_t> sent; //!< messages, by type
-    std::map<ControlMessage::Type, uint32_t> received;        //!< messages, by type
-    std::vector<Time> oneWay;                                 //!< each message's delay
-    std::map<uint64_t, Time> controlDelay;                    //!< per UE: its last ControlDelay
+    std::map<ControlMessage::Type, uint32_t> received; //!< messages, by type
+    std::vector<Time> oneWay;                          //!< each message's delay
+    std::map<uint64_t, Time> controlDelay;             //!< per UE: its last ControlDelay
+    std::map<uint64_t, Time> requestIn;                //!< per UE: its prefill request's arrival
+    std::map<uint64_t, Time> prefillStart;             //!< per UE: its urgent prefill's start
     std::map<uint64_t, std::map<uint64_t, uint32_t>> emitted; //!< imsi -> index -> count
     std::map<uint64_t, std::vector<uint32_t>> delivered;      //!< imsi -> indices, in order
 
@@ -69,6 +71,18 @@ struct Watch
     {
         ++received[m.type];
         oneWay.push_back(delay);
+        if (m.type == ControlMessage::PREFILL_REQUEST)
+        {
+            requestIn[m.imsi] = Simulator::Now();
+        }
+    }
+
+    void PrefillStarted(uint64_t imsi, uint64_t, bool urgent)
+    {
+        if (urgent && prefillStart.count(imsi) == 0)
+        {
+            prefillStart[imsi] = Simulator::Now();
+        }
     }
 
     void Delay(uint64_t imsi, uint16_t, uint16_t, Time delay)
@@ -116,6 +130,10 @@ struct Watch
             DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))
                 ->GetEngine()
                 ->TraceConnectWithoutContext("TokenGenerated", MakeCallback(&Watch::Emitted, this));
+            DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))
+                ->GetEngine()
+                ->TraceConnectWithoutContext("PrefillStarted",
+                                             MakeCallback(&Watch::PrefillStarted, this));
         }
         for (uint32_t i = 0; i < s->GetClients().GetN(); ++i)
         {
@@ -123,6 +141,36 @@ struct Watch
                 "TokenDelivered",
                 MakeCallback(&Watch::Delivered, this));
         }
+    }
+};
+
+/// Drops the first frame that carries a PREFILL_REQUEST (a 56-byte control payload): TCP
+/// must resend it.
+class DropFirstPrefillRequest : public ErrorModel
+{
+  public:
+    uint16_t port{7200}; //!< the control plane's port
+    Time dropped{-1};    //!< when it dropped one
+
+  private:
+    bool DoCorrupt(Ptr<Packet> p) override
+    {
+        if (dropped.IsPositive())
+        {
+            return false;
+        }
+        const edgellm::test::TcpPayload t = edgellm::test::ReadTcpPayload(p);
+        if (t.destinationPort == port &&
+            t.bytes == ControlMessage::HEAD_SIZE + ControlMessage::ITEM_SIZE)
+        {
+            dropped = Simulator::Now();
+            return true;
+        }
+        return false;
+    }
+
+    void DoReset() override
+    {
     }
 };
 
@@ -190,9 +238,10 @@ class PacketsOnTheDevicesTestCase : public ControlPlaneTestCase
 {
   public:
     explicit PacketsOnTheDevicesTestCase(const std::string& at)
-        : ControlPlaneTestCase("Control plane network, policy at the " + at +
-                               ": each handover's two messages are packets on the backhaul, the "
-                               "plan waits for both, and every token arrives once"),
+        : ControlPlaneTestCase(
+              "Control plane network, policy at the " + at +
+              ": each handover's control messages are packets on the backhaul, the "
+              "plan waits for them, and every token arrives once"),
           m_at(at)
     {
     }
@@ -200,8 +249,10 @@ class PacketsOnTheDevicesTestCase : public ControlPlaneTestCase
   private:
     void DoRun() override
     {
-        // A slower link than the default, so that a round trip is not lost in the noise.
+        // A slower link than the default, so that a round trip is not lost in the noise; no
+        // prefill cycle, so that a prefill starts as soon as the target may start it.
         m_config.backhaulDelay = MilliSeconds(5);
+        m_config.prefillCycle = Time(0);
         Watch w;
         const CtHoLineRun run = RunWith("network", m_at, w);
         uint32_t migrated = 0;
@@ -210,20 +261,28 @@ class PacketsOnTheDevicesTestCase : public ControlPlaneTestCase
             migrated += r.outcome == HandoverRecord::MIGRATED ? 1 : 0;
         }
         NS_TEST_ASSERT_MSG_EQ(migrated, m_config.numUes, "every UE migrated");
-        // The messages: a reservation and its answer, or a notice and the plan, per handover.
-        const ControlMessage::Type out =
-            m_at == "source" ? ControlMessage::RESERVE : ControlMessage::NOTICE;
-        const ControlMessage::Type back =
-            m_at == "source" ? ControlMessage::RESERVE_ANSWER : ControlMessage::PLAN;
-        NS_TEST_EXPECT_MSG_EQ(w.sent[out], run.records.size(), "one out per handover");
-        NS_TEST_EXPECT_MSG_EQ(w.sent[back], run.records.size(), "one back per handover");
-        NS_TEST_EXPECT_MSG_EQ(w.sent.size(), 2u, "and nothing else");
-        NS_TEST_EXPECT_MSG_EQ(w.received[out], w.sent[out], "every one arrived");
-        NS_TEST_EXPECT_MSG_EQ(w.received[back], w.sent[back], "every one arrived");
+        // The messages: a reservation, its answer and the prefill request, or a notice and
+        // the plan, per handover.
+        const std::vector<ControlMessage::Type> types =
+            m_at == "source"
+                ? std::vector<ControlMessage::Type>{ControlMessage::RESERVE,
+                                                    ControlMessage::RESERVE_ANSWER,
+                                                    ControlMessage::PREFILL_REQUEST}
+                : std::vector<ControlMessage::Type>{ControlMessage::NOTICE, ControlMessage::PLAN};
+        uint32_t sent = 0;
+        for (ControlMessage::Type type : types)
+        {
+            NS_TEST_EXPECT_MSG_EQ(w.sent[type],
+                                  run.records.size(),
+                                  ControlMessage::TypeName(type) << ": one per handover");
+            NS_TEST_EXPECT_MSG_EQ(w.received[type], w.sent[type], "every one arrived");
+            sent += w.sent[type];
+        }
+        NS_TEST_EXPECT_MSG_EQ(w.sent.size(), types.size(), "and nothing else");
         // At the devices: the control port's TCP payload is exactly what the channels sent
         // (no loss, so no retransmission), each message a frame of its own.
         NS_TEST_EXPECT_MSG_EQ(w.deviceBytes, w.sentBytes, "the messages' bytes on the links");
-        NS_TEST_EXPECT_MSG_EQ(w.deviceFrames, 2 * run.records.size(), "one frame each");
+        NS_TEST_EXPECT_MSG_EQ(w.deviceFrames, sent, "one frame each");
         const Time bound = OneWayBound(m_config);
         for (const Time& d : w.oneWay)
         {
@@ -241,10 +300,71 @@ class PacketsOnTheDevicesTestCase : public ControlPlaneTestCase
                                         "resumed after the plan was applied");
             NS_TEST_EXPECT_MSG_EQ((r.hoEndOk >= r.hoStart), true, "the RAN's end is kept");
         }
+        // The target prefills what the plan asked of it: with the policy at the source, not
+        // before the request arrives.
+        for (const auto& [imsi, start] : w.prefillStart)
+        {
+            if (m_at == "source")
+            {
+                const auto in = w.requestIn.find(imsi);
+                NS_TEST_ASSERT_MSG_EQ((in != w.requestIn.end()), true, "its request arrived");
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(start, in->second, "prefilled after its request");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(w.prefillStart.size(), run.ues.size(), "every UE prefilled");
         CheckTokens(run, w, "network at the " + m_at);
     }
 
     std::string m_at; //!< PolicyAt
+};
+
+class LostPrefillRequestTestCase : public ControlPlaneTestCase
+{
+  public:
+    LostPrefillRequestTestCase()
+        : ControlPlaneTestCase("Control plane network, policy at the source: a lost prefill "
+                               "request is resent by TCP, the target prefills only once it is "
+                               "in, and every token still arrives once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        m_config.numUes = 1;
+        m_config.prefillCycle = Time(0);
+        Ptr<DropFirstPrefillRequest> loss = CreateObject<DropFirstPrefillRequest>();
+        Watch w;
+        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
+        const CtHoLineExperiment experiment(m_config);
+        const CtHoLineRun run =
+            experiment.Run("ctho", experiment.Draw(), [&w, loss](Ptr<EdgeLlmLineScenario> s) {
+                w.Hook(s);
+                for (const BackhaulLink& link : s->GetBackhaulLinks())
+                {
+                    for (uint32_t d = 0; d < link.devices.GetN(); ++d)
+                    {
+                        DynamicCast<PointToPointNetDevice>(link.devices.Get(d))
+                            ->SetReceiveErrorModel(loss);
+                    }
+                }
+            });
+        NS_TEST_ASSERT_MSG_EQ(loss->dropped.IsPositive(), true, "the request was dropped");
+        NS_TEST_ASSERT_MSG_EQ(run.records.size(), 1u, "one handover");
+        const uint64_t imsi = run.records[0].imsi;
+        NS_TEST_ASSERT_MSG_EQ(w.requestIn.count(imsi), 1u, "the request arrived in the end");
+        NS_TEST_ASSERT_MSG_EQ(w.prefillStart.count(imsi), 1u, "and the target prefilled");
+        // TCP resends after its retransmission timeout (ns-3's minimum is 200 ms or more);
+        // the token IDs crossed the link long before.
+        NS_TEST_EXPECT_MSG_GT(w.requestIn[imsi] - loss->dropped,
+                              MilliSeconds(100),
+                              "the request came with TCP's retransmission");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(w.prefillStart[imsi],
+                                    w.requestIn[imsi],
+                                    "the prefill waited for it");
+        NS_TEST_EXPECT_MSG_EQ(run.records[0].outcome, HandoverRecord::MIGRATED, "it migrated");
+        CheckTokens(run, w, "a lost prefill request");
+    }
 };
 
 class IdealSendsNothingTestCase : public ControlPlaneTestCase
@@ -302,6 +422,7 @@ class ControlPlaneTestSuite : public TestSuite
     {
         AddTestCase(new PacketsOnTheDevicesTestCase("source"), edgellm::TEST_QUICK);
         AddTestCase(new PacketsOnTheDevicesTestCase("target"), edgellm::TEST_QUICK);
+        AddTestCase(new LostPrefillRequestTestCase, edgellm::TEST_QUICK);
         AddTestCase(new IdealSendsNothingTestCase, edgellm::TEST_QUICK);
     }
 };
