@@ -65,6 +65,7 @@ if(EDGE_LLM_GTEST)
     test/gtest/edge-llm-relay-header-test.cc
     test/gtest/kv-transfer-stream-parser-test.cc
     test/gtest/control-message-test.cc
+    test/gtest/control-plane-flag-test.cc
     test/gtest/token-reorder-buffer-test.cc
     test/gtest/token-timing-stats-test.cc
     test/gtest/sit-breakdown-test.cc

@@ -1,0 +1,95 @@
+/*
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+
+// --controlPlane and --policyAt: each value refused by name, --policyAt without a network
+// control plane refused, an attribute given beside its flag refused, and the coordinator's
+// defaults set only for a network control plane.
+
+#include "ns3/control-plane-flag.h"
+#include "ns3/core-module.h"
+#include "ns3/handover-coordinator.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+using namespace ns3;
+using testing::HasSubstr;
+
+namespace
+{
+
+/// Parse a command line with the flags and apply them. \param args the arguments
+/// \param [out] flags the flags \return Apply's refusal, or ""
+std::string
+Apply(std::vector<std::string> args, ControlPlaneFlags& flags)
+{
+    CommandLine cmd;
+    flags.AddTo(cmd);
+    args.insert(args.begin(), "program");
+    std::vector<char*> argv;
+    for (std::string& a : args)
+    {
+        argv.push_back(a.data());
+    }
+    cmd.Parse(static_cast<int>(argv.size()), argv.data());
+    return flags.Apply(static_cast<int>(argv.size()), argv.data());
+}
+
+/// The coordinator's default of an attribute, as text.
+std::string
+DefaultOf(const std::string& name)
+{
+    Ptr<HandoverCoordinator> c = CreateObject<HandoverCoordinator>();
+    StringValue v;
+    EXPECT_TRUE(c->GetAttributeFailSafe(name, v));
+    return v.Get();
+}
+
+class ControlPlaneFlagTest : public testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Config::Reset();
+    }
+};
+
+TEST_F(ControlPlaneFlagTest, RefusesEachBadValueByName)
+{
+    ControlPlaneFlags a;
+    EXPECT_EQ(Apply({"--controlPlane=Network"}, a),
+              "--controlPlane = Network is invalid; allowed: ideal or network");
+    ControlPlaneFlags b;
+    EXPECT_EQ(Apply({"--controlPlane=network", "--policyAt=controller"}, b),
+              "--policyAt = controller is invalid; allowed: source or target");
+}
+
+TEST_F(ControlPlaneFlagTest, RefusesAPlacementWithoutANetwork)
+{
+    ControlPlaneFlags f;
+    EXPECT_THAT(Apply({"--policyAt=target"}, f),
+                HasSubstr("--policyAt needs --controlPlane=network"));
+}
+
+TEST_F(ControlPlaneFlagTest, RefusesTheAttributeBesideItsFlag)
+{
+    ControlPlaneFlags f;
+    EXPECT_THAT(Apply({"--controlPlane=network", "--ns3::HandoverCoordinator::PolicyAt=target"}, f),
+                HasSubstr("ns3::HandoverCoordinator::PolicyAt"));
+}
+
+TEST_F(ControlPlaneFlagTest, SetsTheCoordinatorsDefaultsForANetworkOnly)
+{
+    ControlPlaneFlags ideal;
+    EXPECT_EQ(Apply({}, ideal), "");
+    EXPECT_EQ(DefaultOf("ControlPlane"), "ideal");
+    EXPECT_EQ(ideal.Describe(), "control plane ideal");
+    ControlPlaneFlags network;
+    EXPECT_EQ(Apply({"--controlPlane=network", "--policyAt=target"}, network), "");
+    EXPECT_EQ(DefaultOf("ControlPlane"), "network");
+    EXPECT_EQ(DefaultOf("PolicyAt"), "target");
+    EXPECT_EQ(network.Describe(), "control plane network (policy at the target)");
+}
+
+} // namespace
