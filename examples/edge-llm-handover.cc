@@ -248,9 +248,7 @@ main(int argc, char* argv[])
               << " Gb/s (planned " << config.plannedBackhaulRate.GetBitRate() / 1e9
               << "), T_c = " << config.prefillCycle.As(Time::MS) << ", trigger " << config.trigger
               << ", " << config.batching << " batching, over "
-              << (config.ran == "nr" ? "NR" : "LTE")
-              << (controlPlane.GetControlPlane() == "ideal" ? "" : ", " + controlPlane.Describe())
-              << "\n";
+              << (config.ran == "nr" ? "NR" : "LTE") << controlPlane.HeaderSuffix() << "\n";
     std::cout << "  ue  start[m]  prompt\n";
     for (std::size_t j = 0; j < inputs.prompts.size(); ++j)
     {
@@ -304,7 +302,7 @@ main(int argc, char* argv[])
         // Every scheme must see the same scenario, or the comparison means nothing.
         NS_ABORT_MSG_IF(!(run.inputs == inputs), "scheme " << s << " ran on other inputs");
         finite = PrintRow(run) && finite;
-        if (controlPlane.GetControlPlane() == "network")
+        if (controlPlane.IsNetwork())
         {
             std::cout << "         " << control.Summary() << "\n";
         }

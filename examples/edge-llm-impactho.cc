@@ -337,10 +337,7 @@ main(int argc, char* argv[])
                   << point.backhaulRate.GetBitRate() / 1e9 << " Gb/s, slot "
                   << point.slot.GetMilliSeconds() << " ms, window "
                   << point.window.GetMilliSeconds() << " ms (0: none), over "
-                  << (point.ran == "nr" ? "NR" : "LTE")
-                  << (controlPlane.GetControlPlane() == "ideal" ? ""
-                                                                : ", " + controlPlane.Describe())
-                  << "\n";
+                  << (point.ran == "nr" ? "NR" : "LTE") << controlPlane.HeaderSuffix() << "\n";
         uint32_t onAir = 0;
         for (const auto& [name, scheduled] : byScheme)
         {

@@ -622,8 +622,7 @@ main(int argc, char* argv[])
         std::cout << ", inter-cell links " << edgellm::FormatValue(f.linkDelayMs) << " ms one way";
     }
     std::cout << ", over " << (f.ran == "nr" ? "NR" : "LTE") << ", " << f.modes << " iterations"
-              << (controlPlane.GetControlPlane() == "ideal" ? "" : ", " + controlPlane.Describe())
-              << "\n";
+              << controlPlane.HeaderSuffix() << "\n";
     // Pallas told each draw's handovers: the bound of a predictor that is not the oracle.
     const std::string bound = "pallas (oracle bound)";
     const bool withBound = f.predictor == "trajectory" &&

@@ -137,7 +137,7 @@ main(int argc, char* argv[])
                   << (ready ? (r.kvReady - r.hoStart).GetSeconds() * 1e3 : 0.0) << "\n";
     }
     bool ok = true;
-    if (controlPlane.GetControlPlane() == "network")
+    if (controlPlane.IsNetwork())
     {
         std::cout << controlPlane.Describe() << "; " << control.Summary() << "\n";
     }

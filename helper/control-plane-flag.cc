@@ -54,7 +54,7 @@ ControlPlaneFlags::Apply(int argc, char* argv[]) const
     {
         return bad;
     }
-    if (m_controlPlane == "network")
+    if (IsNetwork())
     {
         Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
         Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(m_policyAt));
@@ -72,6 +72,18 @@ const std::string&
 ControlPlaneFlags::GetPolicyAt() const
 {
     return m_policyAt;
+}
+
+bool
+ControlPlaneFlags::IsNetwork() const
+{
+    return m_controlPlane == "network";
+}
+
+std::string
+ControlPlaneFlags::HeaderSuffix() const
+{
+    return IsNetwork() ? ", " + Describe() : "";
 }
 
 std::string

@@ -45,6 +45,13 @@ class ControlPlaneFlags
     /// \return --policyAt's value
     const std::string& GetPolicyAt() const;
 
+    /// \return true for --controlPlane=network
+    bool IsNetwork() const;
+
+    /// \return what a run's header line ends with: nothing for an ideal control plane (its
+    /// headers stay as they were), else ", " and Describe()
+    std::string HeaderSuffix() const;
+
     /// \return for a run's header: "control plane ideal", or "... network (policy at the
     /// source)"
     std::string Describe() const;

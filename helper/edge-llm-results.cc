@@ -283,8 +283,8 @@ PrintSitSplit(std::ostream& os, const std::vector<EdgeLlmRunResults>& runs)
             return cell.str();
         };
         os << std::setw(7) << run.scheme << std::setw(7) << n << ms(sum[0], 14) << ms(sum[1], 11)
-           << (control ? ms(sum[2], 14) : "") << ms(sum[3], 15) << ms(sum[4], 10)
-           << ms(sum[5], 10) << ms(sit, 8) << '\n';
+           << (control ? ms(sum[2], 14) : "") << ms(sum[3], 15) << ms(sum[4], 10) << ms(sum[5], 10)
+           << ms(sit, 8) << '\n';
     }
 }
 

@@ -42,12 +42,6 @@ HandoverCoordinator::GetUnroutedControl() const
     return m_unroutedControl;
 }
 
-Time
-HandoverCoordinator::HandoverStartTime() const
-{
-    return m_dispatchedStart == Time::Min() ? Simulator::Now() : m_dispatchedStart;
-}
-
 void
 HandoverCoordinator::NoticeStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
 {
@@ -277,9 +271,7 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
     {
     case ControlMessage::HANDOVER_STARTED:
         m_controlDelayTrace(m.imsi, m.fromCell, m.aboutCell, Simulator::Now() - happened);
-        m_dispatchedStart = happened;
-        HandoverStarted(m.imsi, m.fromCell, m.aboutCell);
-        m_dispatchedStart = Time::Min();
+        StartHandover(m.imsi, m.fromCell, m.aboutCell, happened);
         break;
     case ControlMessage::UE_READY:
         UeReady(m.imsi, m.fromCell);

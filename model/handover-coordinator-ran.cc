@@ -22,8 +22,14 @@ NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorRan");
 void
 HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
 {
+    StartHandover(imsi, sourceCell, targetCell, Simulator::Now());
+}
+
+void
+HandoverCoordinator::StartHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell, Time at)
+{
     const std::size_t before = m_recorder.Size();
-    PlanHandover(imsi, sourceCell, targetCell);
+    PlanHandover(imsi, sourceCell, targetCell, at);
     // The record this handover made, or the prepared one it committed.
     const Migration* m = m_lifecycle.Find(imsi);
     std::size_t record = m ? m->record : m_recorder.Size();
@@ -38,10 +44,9 @@ HandoverCoordinator::HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_
 }
 
 void
-HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
+HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell, Time at)
 {
-    // A plan that waited for control messages still counts from the RAN's handover.
-    const Time now = HandoverStartTime();
+    // A plan that waited for control messages still counts from the RAN's handover: at.
     NS_LOG_FUNCTION(this << imsi << sourceCell << targetCell);
     const uint32_t originalGroup = m_groups.Leave(imsi);
     uint32_t group = originalGroup;
@@ -52,7 +57,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
         if (prepared->route.back() == targetCell)
         {
             m_recorder[prepared->record].sourceCell = sourceCell;
-            if (m_lifecycle.Commit(imsi, now))
+            if (m_lifecycle.Commit(imsi, at))
             {
                 m_lifecycle.TryPrefill(0, originalGroup); // its group's batch no longer waits
                 return;
@@ -70,7 +75,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     record.imsi = imsi;
     record.sourceCell = sourceCell;
     record.targetCell = targetCell;
-    record.hoStart = now;
+    record.hoStart = at;
     record.planApplied = Simulator::Now();
 
     if (m_lifecycle.Find(imsi))
@@ -149,7 +154,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
     const bool migrating = session.action == SessionPlan::MIGRATE && routed;
     const bool begun =
         migrating &&
-        m_lifecycle.Start(imsi, holder, targetCell, m_recorder.Size() - 1, session, now, false);
+        m_lifecycle.Start(imsi, holder, targetCell, m_recorder.Size() - 1, session, at, false);
     if (begun && m_controlPlane == NETWORK_CONTROL)
     {
         RequestPrefill(imsi, sourceCell, targetCell);

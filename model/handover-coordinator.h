@@ -437,6 +437,10 @@ class HandoverCoordinator : public Object,
   private:
     // The RAN's events (handover-coordinator-ran.cc).
     void HandoverStarted(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
+    /// HandoverStarted, for a handover the RAN started at a given time (earlier than now when
+    /// its plan waited for control messages). \param imsi the UE \param sourceCell its source
+    /// \param targetCell its target \param at when the RAN started it
+    void StartHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell, Time at);
 
     // The control plane on the network (handover-coordinator-control.cc).
     /// A RAN event, as the cell where it happened reports it. \param event what
@@ -475,11 +479,10 @@ class HandoverCoordinator : public Object,
     void RequestPrefill(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
     /// A prefill request arrived at its target. \param cellId the target \param m it
     void PrefillRequestArrived(uint16_t cellId, const ControlMessage& m);
-    /// \return when the handover being planned started at the RAN (now, but for one whose
-    /// plan waited for control messages)
-    Time HandoverStartTime() const;
-    /// HandoverStarted's work; the caller then watches the record for its milestones.
-    void PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
+    /// StartHandover's work; the caller then watches the record for its milestones.
+    /// \param imsi the UE \param sourceCell its source \param targetCell its target
+    /// \param at when the RAN started it: the record's hoStart, its deadline's origin
+    void PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell, Time at);
     void UeReady(uint64_t imsi, uint16_t cellId);
     void HandoverFailed(uint64_t imsi, uint16_t cellId, RanObserver::HandoverFailureReason why);
     void UeReleased(uint64_t imsi, uint16_t cellId);
@@ -569,8 +572,7 @@ class HandoverCoordinator : public Object,
     std::map<uint64_t, uint32_t> m_noticesDone;         //!< per UE: notices acted on
     std::map<uint64_t, std::map<uint32_t, ControlMessage>> m_noticesHeld; //!< arrived early
     std::map<std::pair<uint64_t, uint32_t>, Time> m_noticeTimes;          //!< when each happened
-    Time m_dispatchedStart{Time::Min()}; //!< HandoverStartTime() while one is dispatched
-    uint32_t m_unroutedControl{0};       //!< GetUnroutedControl
+    uint32_t m_unroutedControl{0};                                        //!< GetUnroutedControl
     std::map<uint64_t, std::size_t> m_prefillPending; //!< per UE: a request on its way (record)
     TracedCallback<uint64_t, uint16_t, uint16_t, Time> m_controlDelayTrace; //!< ControlDelay
 

@@ -53,8 +53,8 @@ struct HandoverRecord
     /// When its plan was applied: hoStart with an ideal control plane, later once its
     /// control messages crossed the backhaul; negative if not yet
     Time planApplied{-1};
-    Time kvReady{-1};           //!< when the target had the whole cache; negative if never
-    uint32_t resumeIndex{0};    //!< index of the first token generated after the handover
+    Time kvReady{-1};        //!< when the target had the whole cache; negative if never
+    uint32_t resumeIndex{0}; //!< index of the first token generated after the handover
     /// When resumeIndex was generated: the session's first decode step at the target, or at
     /// the holder for a relay; negative if never
     Time firstDecode{-1};

@@ -52,11 +52,12 @@ struct CutStream
 /**
  * Read a stream target's input: byte 0 gives n (its value mod 32), the next 2n bytes n cut
  * points (16 bits each, big-endian, taken mod the stream's length + 1), the rest is the stream.
- * \param data the input, at least one byte \param size its bytes, at most MAX_INPUT
+ * \param data the input, at least one byte \param size its bytes (cut to MAX_INPUT)
  */
 inline CutStream
 ReadCutStream(const uint8_t* data, std::size_t size)
 {
+    size = std::min(size, MAX_INPUT);
     const std::size_t n = data[0] % 32;
     const std::size_t skip = std::min(size, 1 + 2 * n);
     CutStream in;

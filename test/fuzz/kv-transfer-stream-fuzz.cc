@@ -168,7 +168,6 @@ LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size)
     {
         return 0;
     }
-    size = std::min(size, edgellmfuzz::MAX_INPUT);
     const edgellmfuzz::CutStream in = edgellmfuzz::ReadCutStream(data, size);
     const uint8_t* stream = in.data;
     const std::size_t length = in.length;

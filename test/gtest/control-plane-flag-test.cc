@@ -6,6 +6,8 @@
 // control plane refused, an attribute given beside its flag refused, and the coordinator's
 // defaults set only for a network control plane.
 
+#include "program-args.h"
+
 #include "ns3/control-plane-flag.h"
 #include "ns3/core-module.h"
 #include "ns3/handover-coordinator.h"
@@ -26,14 +28,9 @@ Apply(std::vector<std::string> args, ControlPlaneFlags& flags)
 {
     CommandLine cmd;
     flags.AddTo(cmd);
-    args.insert(args.begin(), "program");
-    std::vector<char*> argv;
-    for (std::string& a : args)
-    {
-        argv.push_back(a.data());
-    }
-    cmd.Parse(static_cast<int>(argv.size()), argv.data());
-    return flags.Apply(static_cast<int>(argv.size()), argv.data());
+    edgellm::test::ProgramArgs program(std::move(args));
+    cmd.Parse(program.Argc(), program.Argv());
+    return flags.Apply(program.Argc(), program.Argv());
 }
 
 /// The coordinator's default of an attribute, as text.

@@ -5,6 +5,8 @@
 // The fault flags: each invalid value is refused by its flag's name and range, the edges that
 // are valid (0 loss, 0 start) are taken, and the text of each flag reaches its field.
 
+#include "program-args.h"
+
 #include "ns3/command-line.h"
 #include "ns3/fault-config.h"
 
@@ -24,13 +26,8 @@ ReadFlags(std::vector<std::string> args, FaultConfig& config)
     FaultFlags flags;
     CommandLine cmd;
     flags.AddTo(cmd);
-    args.insert(args.begin(), "program");
-    std::vector<char*> argv;
-    for (std::string& a : args)
-    {
-        argv.push_back(a.data());
-    }
-    cmd.Parse(static_cast<int>(argv.size()), argv.data());
+    edgellm::test::ProgramArgs program(std::move(args));
+    cmd.Parse(program.Argc(), program.Argv());
     return flags.Read(config);
 }
 

@@ -5,6 +5,8 @@
 // What a program's command line check refuses before ns-3's CommandLine reads it, and the
 // words of each refusal: one line, naming what was typed.
 
+#include "program-args.h"
+
 #include "ns3/attribute-text.h"
 #include "ns3/core-module.h"
 #include "ns3/flag-checks.h"
@@ -32,18 +34,13 @@ Check(std::vector<std::string> args)
     cmd.AddValue("distance", "a distance, (0, 1e6] m", distance);
     cmd.AddValue("time", "a time", time);
     cmd.AddValue("quiet", "a boolean", quiet);
-    args.insert(args.begin(), "program");
-    std::vector<char*> argv;
-    for (std::string& a : args)
-    {
-        argv.push_back(a.data());
-    }
+    edgellm::test::ProgramArgs program(std::move(args));
     return edgellm::CheckArguments(cmd,
                                    {{"count", true, "an integer in [1, 64]", 1, 64},
                                     {"distance", false, "a distance in (0, 1e6] m", 0, 1e6, true}},
                                    {"quiet"},
-                                   static_cast<int>(argv.size()),
-                                   argv.data());
+                                   program.Argc(),
+                                   program.Argv());
 }
 
 TEST(FlagChecksTest, GoodArgumentsPass)
