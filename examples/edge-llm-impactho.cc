@@ -144,6 +144,7 @@ main(int argc, char* argv[])
     ControlPlaneFlags controlPlane;
     CommandLine cmd(__FILE__);
     controlPlane.AddTo(cmd);
+    controlPlane.RequireController("the slot budgets couple every link of the star");
     cmd.AddValue("rho", "handovers (UEs entering) per s, (0, 50]; a list sweeps", sweep[0].text);
     cmd.AddValue("slot", "Delta t, the allocation slot, > 0; a list sweeps", sweep[1].text);
     cmd.AddValue("window",

@@ -74,6 +74,18 @@ BackhaulTopology::GetSegments() const
     return m_segments;
 }
 
+Ptr<Node>
+BackhaulTopology::GetControllerNode() const
+{
+    return nullptr;
+}
+
+std::vector<ControllerAttachment>
+BackhaulTopology::GetControllerAttachments() const
+{
+    return {};
+}
+
 int64_t
 BackhaulTopology::AssignStreams(int64_t stream)
 {

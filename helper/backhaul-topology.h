@@ -54,6 +54,18 @@ struct BackhaulPath
 
 /**
  * \ingroup edge-llm
+ * \brief How a controller node in the backhaul reaches one cell
+ * (HandoverCoordinator::PolicyAt controller).
+ */
+struct ControllerAttachment
+{
+    Ptr<Node> cell;                //!< the cell's node
+    Ipv4Address cellAddress;       //!< the address the cell binds and is reached at
+    Ipv4Address controllerAddress; //!< the controller's address towards it
+};
+
+/**
+ * \ingroup edge-llm
  * \brief Connects cells (eNB nodes with an Internet stack) for KV-cache transfers.
  *
  * A topology makes the links, numbers them, and adds whatever static routes they need (EPC
@@ -100,6 +112,14 @@ class BackhaulTopology : public Object
 
     /// \return every link made, by increasing id
     virtual std::vector<BackhaulSegment> GetSegments() const;
+
+    /// \return the node a controller can sit on, routed to every cell; null (the default)
+    /// when the topology has none
+    virtual Ptr<Node> GetControllerNode() const;
+
+    /// \return how the controller node reaches each cell, in the cells' order; empty (the
+    /// default) without one
+    virtual std::vector<ControllerAttachment> GetControllerAttachments() const;
 
     /**
      * \brief Fix the random streams of RateMbps and DelayUs.

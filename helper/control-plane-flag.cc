@@ -25,8 +25,23 @@ ControlPlaneFlags::AddTo(CommandLine& cmd)
                  "over the backhaul)",
                  m_controlPlane);
     cmd.AddValue("policyAt",
-                 "with --controlPlane=network: where a handover's policy runs, source or target",
+                 "with --controlPlane=network: where a handover's policy runs, source, target "
+                 "or controller (a star backhaul's core router)",
                  m_policyAt);
+}
+
+void
+ControlPlaneFlags::AllowController()
+{
+    m_controllerAllowed = true;
+}
+
+void
+ControlPlaneFlags::RequireController(const std::string& why)
+{
+    m_controllerAllowed = true;
+    m_controllerRequired = why;
+    m_policyAt = "controller";
 }
 
 std::string
@@ -36,9 +51,20 @@ ControlPlaneFlags::Apply(int argc, char* argv[]) const
     {
         return edgellm::FlagError("controlPlane", m_controlPlane, "ideal or network");
     }
-    if (m_policyAt != "source" && m_policyAt != "target")
+    if (!m_controllerRequired.empty() && m_policyAt != "controller")
     {
-        return edgellm::FlagError("policyAt", m_policyAt, "source or target");
+        return edgellm::FlagError("policyAt",
+                                  m_policyAt,
+                                  "controller (" + m_controllerRequired + ")");
+    }
+    if (m_policyAt != "source" && m_policyAt != "target" &&
+        !(m_controllerAllowed && m_policyAt == "controller"))
+    {
+        return edgellm::FlagError("policyAt",
+                                  m_policyAt,
+                                  m_controllerAllowed ? "source, target or controller"
+                                                      : "source or target (this program's "
+                                                        "backhaul has no controller node)");
     }
     if (m_controlPlane == "ideal" && edgellm::IsFlagGiven("policyAt", argc, argv))
     {

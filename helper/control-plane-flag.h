@@ -29,10 +29,23 @@ class ControlPlaneFlags
     /// Add the flags to a command line. \param cmd the command line
     void AddTo(CommandLine& cmd);
 
+    /// The program's backhaul has a controller node (a star's core router): --policyAt may
+    /// be controller. Call before Apply.
+    void AllowController();
+
+    /**
+     * \brief Only a controller can hold the program's policy (its slot budgets couple every
+     * link): --policyAt defaults to controller, and source or target is refused. Call before
+     * the command line is parsed.
+     * \param why the reason, named in the refusal
+     */
+    void RequireController(const std::string& why);
+
     /**
      * \brief Check the flags, and make them the HandoverCoordinator's defaults.
      *
-     * --policyAt=target needs --controlPlane=network, and a flag's attribute given beside it
+     * --policyAt=target or controller needs --controlPlane=network; controller needs
+     * AllowController or RequireController; and a flag's attribute given beside it
      * (--ns3::HandoverCoordinator::ControlPlane) is refused, naming the flag.
      * \param argc the program's argc \param argv the program's argv
      * \return the first refusal, one line, or an empty string
@@ -59,6 +72,8 @@ class ControlPlaneFlags
   private:
     std::string m_controlPlane{"ideal"}; //!< --controlPlane
     std::string m_policyAt{"source"};    //!< --policyAt
+    bool m_controllerAllowed{false};     //!< AllowController
+    std::string m_controllerRequired;    //!< RequireController's reason
 };
 
 class EdgeLlmHelper;

@@ -53,6 +53,8 @@ EdgeLlmHelper::DoDispose()
     m_byNode.clear();
     m_links.clear();
     m_channels.clear();
+    m_controller = nullptr;
+    m_controllerLinks.clear();
     m_ueDevices = NetDeviceContainer();
     m_clients = std::make_shared<std::map<uint64_t, Ptr<EdgeLlmClient>>>();
     m_observer = nullptr;
@@ -338,10 +340,48 @@ EdgeLlmHelper::InstallControlPlane()
         m_channels.at(l.cellA)->AddPeer(l.cellB, l.addressA, l.addressB);
         m_channels.at(l.cellB)->AddPeer(l.cellA, l.addressB, l.addressA);
     }
+    if (m_coordinator->GetPolicyAt() == HandoverCoordinator::POLICY_AT_CONTROLLER)
+    {
+        NS_ABORT_MSG_IF(!m_controller,
+                        "ns3::HandoverCoordinator::PolicyAt = controller needs a controller "
+                        "node in the backhaul (EdgeLlmHelper::AddControllerLink; a "
+                        "StarBackhaulTopology has one at its core router); this scenario has "
+                        "none. Allowed: source or target");
+        Ptr<ControlChannel> controller = CreateObject<ControlChannel>();
+        controller->SetCellId(ControlMessage::CONTROLLER);
+        m_controller->AddApplication(controller);
+        for (const auto& [enb, enbAddress, controllerAddress] : m_controllerLinks)
+        {
+            auto server = std::find_if(m_servers.begin(), m_servers.end(), [&](const auto& s) {
+                return s.second->GetNode() == enb;
+            });
+            NS_ABORT_MSG_IF(server == m_servers.end(),
+                            "EdgeLlmHelper::AddControllerLink: node " << enb->GetId()
+                                                                      << " has no server");
+            controller->AddPeer(server->first, controllerAddress, enbAddress);
+            m_channels.at(server->first)
+                ->AddPeer(ControlMessage::CONTROLLER, enbAddress, controllerAddress);
+        }
+        m_channels[ControlMessage::CONTROLLER] = controller;
+    }
     for (const auto& [cell, channel] : m_channels)
     {
         m_coordinator->AddControlChannel(cell, channel);
     }
+}
+
+void
+EdgeLlmHelper::AddControllerLink(Ptr<Node> controller,
+                                 Ptr<Node> enb,
+                                 Ipv4Address enbAddress,
+                                 Ipv4Address controllerAddress)
+{
+    NS_ABORT_MSG_IF(!controller || !enb, "EdgeLlmHelper::AddControllerLink: a null node");
+    NS_ABORT_MSG_IF(m_controller && m_controller != controller,
+                    "EdgeLlmHelper::AddControllerLink: a second controller node; the control "
+                    "plane has one");
+    m_controller = controller;
+    m_controllerLinks.emplace_back(enb, enbAddress, controllerAddress);
 }
 
 const std::map<uint16_t, Ptr<ControlChannel>>&

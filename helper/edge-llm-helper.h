@@ -22,6 +22,7 @@
 
 #include <map>
 #include <memory>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -155,6 +156,21 @@ class EdgeLlmHelper : public Object
                                 DataRate rate);
 
     /**
+     * \brief Give the control plane a controller node (HandoverCoordinator::PolicyAt
+     * controller), and how it reaches one base station with a server; call once per base
+     * station, before InstallObserver. Its ControlChannel is installed only when the policy
+     * runs there.
+     * \param controller the node (the same in every call)
+     * \param enb the base station's node
+     * \param enbAddress the address it binds and the controller reaches it at
+     * \param controllerAddress the controller's address towards it
+     */
+    void AddControllerLink(Ptr<Node> controller,
+                           Ptr<Node> enb,
+                           Ipv4Address enbAddress,
+                           Ipv4Address controllerAddress);
+
+    /**
      * \brief Backhaul links between consecutive eNBs of a line.
      * \param backhaul makes the links
      * \param line eNB nodes with servers, in line order
@@ -206,8 +222,8 @@ class EdgeLlmHelper : public Object
     /// \return every KV-transfer application, by cell
     const std::map<uint16_t, Ptr<KvTransferApplication>>& GetKvTransfers() const;
 
-    /// \return the control plane's ends, by cell: none unless the coordinator's ControlPlane
-    /// is network
+    /// \return the control plane's ends, by cell (the controller's under
+    /// ControlMessage::CONTROLLER): none unless the coordinator's ControlPlane is network
     const std::map<uint16_t, Ptr<ControlChannel>>& GetControlChannels() const;
 
     /// \return every KV-transfer sender InstallBackhaul made, both ways of each link, in order
@@ -246,10 +262,13 @@ class EdgeLlmHelper : public Object
     std::map<uint16_t, Ptr<EdgeLlmServer>> m_servers;        //!< by cell
     std::map<uint16_t, Ptr<KvTransferApplication>> m_kvApps; //!< by cell
     std::map<uint16_t, Ptr<ControlChannel>> m_channels;      //!< by cell (ControlPlane network)
-    std::map<uint32_t, Ptr<EdgeLlmServer>> m_byNode;         //!< by node id
-    std::vector<Link> m_links;                               //!< backhaul links
-    std::map<uint64_t, uint16_t> m_firstCells;               //!< by IMSI
-    NetDeviceContainer m_ueDevices;                          //!< UEs with clients
+    Ptr<Node> m_controller;                                  //!< AddControllerLink's node
+    /// AddControllerLink's: the base station's node, its address, the controller's
+    std::vector<std::tuple<Ptr<Node>, Ipv4Address, Ipv4Address>> m_controllerLinks;
+    std::map<uint32_t, Ptr<EdgeLlmServer>> m_byNode; //!< by node id
+    std::vector<Link> m_links;                       //!< backhaul links
+    std::map<uint64_t, uint16_t> m_firstCells;       //!< by IMSI
+    NetDeviceContainer m_ueDevices;                  //!< UEs with clients
     /// Clients by IMSI, shared with the coordinator's probe, which may outlive this helper
     std::shared_ptr<std::map<uint64_t, Ptr<EdgeLlmClient>>> m_clients{
         std::make_shared<std::map<uint64_t, Ptr<EdgeLlmClient>>>()};

@@ -381,6 +381,13 @@ EdgeLlmNetwork::Build()
     {
         m_edge->InstallBackhaulPeering(p.nodeA, p.addressA, p.nodeB, p.addressB, p.rate);
     }
+    for (const ControllerAttachment& a : m_topology->GetControllerAttachments())
+    {
+        m_edge->AddControllerLink(m_topology->GetControllerNode(),
+                                  a.cell,
+                                  a.cellAddress,
+                                  a.controllerAddress);
+    }
     m_clients = m_edge->InstallClients(m_ueDevices, firstCells);
     for (uint32_t j = 0; j < ueTotal; ++j)
     {

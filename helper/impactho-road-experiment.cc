@@ -432,7 +432,9 @@ ImpactHoRoadExperiment::Draw() const
 }
 
 ImpactHoRoadRun
-ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs& inputs) const
+ImpactHoRoadExperiment::Run(const std::string& scheme,
+                            const ImpactHoRoadInputs& inputs,
+                            const Hook& hook) const
 {
     const ImpactHoRoadConfig& c = m_config;
     ImpactHoRoadRun run;
@@ -564,6 +566,10 @@ ImpactHoRoadExperiment::Run(const std::string& scheme, const ImpactHoRoadInputs&
                     Simulator::Stop(MilliSeconds(1));
                 }
             }));
+    }
+    if (hook)
+    {
+        hook(net);
     }
     Simulator::Stop(c.simTime);
     Simulator::Run();

@@ -5,6 +5,7 @@
 #ifndef EDGE_LLM_IMPACTHO_ROAD_EXPERIMENT_H
 #define EDGE_LLM_IMPACTHO_ROAD_EXPERIMENT_H
 
+#include "edge-llm-network.h"
 #include "edge-llm-results.h"
 
 #include "ns3/data-rate.h"
@@ -13,6 +14,7 @@
 #include "ns3/nstime.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -225,13 +227,19 @@ class ImpactHoRoadExperiment
      */
     ImpactHoRoadInputs Draw() const;
 
+    /// Called once the network is built, before the simulation runs: to watch it.
+    using Hook = std::function<void(Ptr<EdgeLlmNetwork> network)>;
+
     /**
      * \brief Run one scheme on the inputs. The simulator is destroyed afterwards.
      * \param scheme a registered scheme name: impactho, impact-equal, tho, cho, ...
      * \param inputs from Draw()
+     * \param hook what to connect before the run, if anything
      * \return what it gave
      */
-    ImpactHoRoadRun Run(const std::string& scheme, const ImpactHoRoadInputs& inputs) const;
+    ImpactHoRoadRun Run(const std::string& scheme,
+                        const ImpactHoRoadInputs& inputs,
+                        const Hook& hook = {}) const;
 
   private:
     ImpactHoRoadConfig m_config; //!< the settings

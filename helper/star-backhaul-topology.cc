@@ -139,6 +139,7 @@ StarBackhaulTopology::DoDispose()
 {
     m_agg = nullptr;
     m_core = nullptr;
+    m_cells.clear();
     BackhaulTopology::DoDispose();
 }
 
@@ -170,6 +171,29 @@ StarBackhaulTopology::GetCellAddress(uint32_t cell) const
                     "StarBackhaulTopology::GetCellAddress: cell " << cell << " out of [0, "
                                                                   << m_cellAddress.size() << ")");
     return m_cellAddress[cell];
+}
+
+Ptr<Node>
+StarBackhaulTopology::GetControllerNode() const
+{
+    return m_core;
+}
+
+std::vector<ControllerAttachment>
+StarBackhaulTopology::GetControllerAttachments() const
+{
+    const auto addressOf = [](Ptr<NetDevice> device) {
+        Ptr<Ipv4> ip = device->GetNode()->GetObject<Ipv4>();
+        return ip->GetAddress(ip->GetInterfaceForDevice(device), 0).GetLocal();
+    };
+    std::vector<ControllerAttachment> attachments;
+    for (std::size_t k = 0; k < m_cells.size(); ++k)
+    {
+        // Device 0 of a down link is the core router's, device 1 the cell's.
+        const NetDeviceContainer& devices = GetSegment(m_down[k]).devices;
+        attachments.push_back({m_cells[k], addressOf(devices.Get(1)), addressOf(devices.Get(0))});
+    }
+    return attachments;
 }
 
 uint32_t
@@ -249,6 +273,7 @@ StarBackhaulTopology::Install(const NodeContainer& cells,
     m_up.clear();
     m_down.clear();
     m_cellAddress.clear();
+    m_cells.clear();
     for (uint32_t k = 0; k < cells.GetN(); ++k)
     {
         Ptr<Node> cell = cells.Get(k);
@@ -260,6 +285,7 @@ StarBackhaulTopology::Install(const NodeContainer& cells,
         const uint32_t down = MakeLink(m_core, cell, rate, delay, Ipv4Address(downNet));
         m_up.push_back(up);
         m_down.push_back(down);
+        m_cells.push_back(cell);
         // ns-3's TCP replaces the address a socket bound with the source of its route
         // (TcpSocketBase::SetupEndpoint), so the address a cell binds must be on the link its
         // route leaves by: its up link.

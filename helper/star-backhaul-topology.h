@@ -92,6 +92,16 @@ class StarBackhaulTopology : public BackhaulTopology
     Ipv4Address GetCellAddress(uint32_t cell) const;
 
     /**
+     * \return the core router: a controller there (a near-RT RIC beside the core) reaches
+     * each cell over the cell's down link, both ways, so its messages queue behind the KV
+     * bytes the cell receives and never cross the shared link
+     */
+    Ptr<Node> GetControllerNode() const override;
+
+    /// \return per cell, its address on its down link and the core router's
+    std::vector<ControllerAttachment> GetControllerAttachments() const override;
+
+    /**
      * \brief The TCP buffer that keeps a path of the star busy at a rate: a sender sizes its
      * buffer from its first link (edgellm::SocketBufferForLink), one of the three a path
      * crosses, and its window would cap a transfer below the path's rate.
@@ -129,6 +139,7 @@ class StarBackhaulTopology : public BackhaulTopology
     std::vector<uint32_t> m_up;             //!< per cell, the id of its up link
     std::vector<uint32_t> m_down;           //!< per cell, the id of its down link
     std::vector<Ipv4Address> m_cellAddress; //!< per cell, its address on its up link
+    std::vector<Ptr<Node>> m_cells;         //!< the cells' nodes
 };
 
 } // namespace ns3

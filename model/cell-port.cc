@@ -300,6 +300,12 @@ LocalCellPort::GetKvCounters(uint16_t peer, uint64_t imsi) const
     return SenderTo(peer)->GetCounters(imsi);
 }
 
+void
+LocalCellPort::RescheduleKv(uint16_t peer)
+{
+    SenderTo(peer)->Reschedule();
+}
+
 std::vector<TokenRange>
 LocalCellPort::GetUnsentKvRanges(uint16_t peer, uint64_t imsi, uint32_t epoch) const
 {

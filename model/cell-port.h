@@ -190,6 +190,9 @@ class CellPort : public SimpleRefCount<CellPort>
     virtual bool SetKvDeadline(uint16_t peer, uint64_t imsi, uint32_t epoch, Time deadline) = 0;
     /// \param peer another cell \param imsi a UE \return the sender's counters of its session
     virtual KvTransferSenderCounters GetKvCounters(uint16_t peer, uint64_t imsi) const = 0;
+    /// Let the sender to a peer look for work again (KvTransferSender::Reschedule), after its
+    /// budgets grew. \param peer where it sends
+    virtual void RescheduleKv(uint16_t peer) = 0;
     /// \param peer another cell \param imsi a UE \param epoch an epoch \return the ranges of
     /// that transfer no DATA has started for, in sending order
     virtual std::vector<TokenRange> GetUnsentKvRanges(uint16_t peer,
@@ -290,6 +293,7 @@ class LocalCellPort : public CellPort
                       KvDiscardReason reason) override;
     bool SetKvDeadline(uint16_t peer, uint64_t imsi, uint32_t epoch, Time deadline) override;
     KvTransferSenderCounters GetKvCounters(uint16_t peer, uint64_t imsi) const override;
+    void RescheduleKv(uint16_t peer) override;
     std::vector<TokenRange> GetUnsentKvRanges(uint16_t peer,
                                               uint64_t imsi,
                                               uint32_t epoch) const override;

@@ -85,6 +85,8 @@ struct ControlMessage
     static constexpr uint16_t MAX_ITEMS = 1024; //!< items a message may carry
     static constexpr uint8_t MAX_FAILURE = 3;   //!< the largest HANDOVER_FAILED reason
     static constexpr uint8_t MAX_ADMISSION = 2; //!< the largest RESERVE_ANSWER code
+    /// The controller node's id in fromCell and aboutCell (a cell's id is below it)
+    static constexpr uint16_t CONTROLLER = 0xFFFF;
 
     Type type{NOTICE};       //!< what it is
     uint8_t code{0};         //!< by type, see the table

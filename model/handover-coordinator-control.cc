@@ -28,12 +28,37 @@ HandoverCoordinator::AddControlChannel(uint16_t cellId, Ptr<ControlChannel> chan
     m_channels[cellId] = channel;
     channel->SetReceiveCallback(
         MakeCallback(&HandoverCoordinator::ControlArrived, this).Bind(cellId));
+    if (Scheduler()->GetSlotDuration().IsZero())
+    {
+        return; // no budgets
+    }
+    NS_ABORT_MSG_IF(m_policyAt != POLICY_AT_CONTROLLER && Scheduler()->GetSlotsCoupleLinks(),
+                    "ns3::HandoverCoordinator::PolicyAt = "
+                        << (m_policyAt == POLICY_AT_SOURCE ? "source" : "target")
+                        << " is invalid with scheduler " << Scheduler()->GetSchemeName()
+                        << ", whose slot budgets couple the links (ImpactSlotScheduler::"
+                           "SharedRate > 0); allowed: controller, the one node every sender "
+                           "reports to");
+    if (m_policyAt == POLICY_AT_SOURCE)
+    {
+        return; // each link's allocator beside its sender, which it reads at once
+    }
+    if (!m_slotClock.IsRemote())
+    {
+        m_slotClock.SetRemote([this](uint64_t slot) { return ReportProgress(slot); });
+    }
 }
 
 HandoverCoordinator::ControlPlaneMode
 HandoverCoordinator::GetControlPlane() const
 {
     return m_controlPlane;
+}
+
+HandoverCoordinator::PolicyPlacement
+HandoverCoordinator::GetPolicyAt() const
+{
+    return m_policyAt;
 }
 
 uint32_t
@@ -103,26 +128,32 @@ HandoverCoordinator::Notice(ControlMessage::RanEvent event,
         Deliver(m);
         return;
     }
-    auto source = m_channels.find(cellId);
-    auto target = m_channels.find(about);
-    if (source == m_channels.end() || target == m_channels.end() ||
-        !source->second->HasPeer(about) || !target->second->HasPeer(cellId))
+    const uint16_t policy = m_policyAt == POLICY_AT_CONTROLLER ? ControlMessage::CONTROLLER
+                            : m_policyAt == POLICY_AT_TARGET   ? about
+                                                               : cellId;
+    if (!HasControlPath(cellId, about) ||
+        (policy == ControlMessage::CONTROLLER &&
+         (!HasControlPath(cellId, policy) || !HasControlPath(about, policy))))
     {
-        // No control connection between the two (a relayed handover): planned at once.
+        // No control connection between the nodes (a relayed handover): planned at once.
         NS_LOG_INFO("imsi " << imsi << ": no control connection between cells " << cellId << " and "
-                            << about << "; planned at once");
+                            << about
+                            << (policy == ControlMessage::CONTROLLER ? " and the controller" : "")
+                            << "; planned at once");
         ++m_unroutedControl;
         Deliver(m);
         return;
     }
     const Migration* prepared = m_lifecycle.Find(imsi);
-    if (m_policyAt == POLICY_AT_SOURCE && prepared && prepared->GetPhase() == PREPARED &&
+    if (m_policyAt != POLICY_AT_TARGET && prepared && prepared->GetPhase() == PREPARED &&
         prepared->route.back() == about)
     {
-        // Prepared for this target: its memory was reserved then, and the source commits.
+        // Prepared for this target: its memory was reserved then, and the source holds the
+        // plan it commits.
         Deliver(m);
         return;
     }
+    Ptr<ControlChannel> source = m_channels.at(cellId);
     if (m_policyAt == POLICY_AT_SOURCE)
     {
         // The policy at the source asks the target for memory, and plans with its answer.
@@ -130,12 +161,12 @@ HandoverCoordinator::Notice(ControlMessage::RanEvent event,
         reserve.type = ControlMessage::RESERVE;
         reserve.code = 0;
         reserve.value = 0;
-        source->second->Send(about, reserve);
+        source->Send(about, reserve);
     }
     else
     {
-        // The policy at the target hears of the handover, and sends its plan back.
-        source->second->Send(about, m);
+        // The policy's node hears of the handover, and sends its plan back.
+        source->Send(policy, m);
     }
 }
 
@@ -145,8 +176,14 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
     NS_LOG_FUNCTION(this << cellId << m.ToString() << delay.As(Time::MS));
     switch (m.type)
     {
-    case ControlMessage::RESERVE:
-    case ControlMessage::NOTICE: {
+    case ControlMessage::NOTICE:
+        if (cellId == ControlMessage::CONTROLLER)
+        {
+            ControllerNoticed(m);
+            break;
+        }
+        [[fallthrough]];
+    case ControlMessage::RESERVE: {
         // At the target: the answer carries its free KV memory; a plan, what it decided.
         ControlMessage back = m;
         back.aboutCell = cellId;
@@ -172,18 +209,36 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
         PrefillRequestArrived(cellId, m);
         break;
     case ControlMessage::RESERVE_ANSWER:
+        if (cellId == ControlMessage::CONTROLLER)
+        {
+            ControllerAnswered(m);
+            break;
+        }
+        [[fallthrough]];
     case ControlMessage::PLAN: {
+        if (cellId == m.aboutCell)
+        {
+            // The controller's plan, at the target: its part is the prefill.
+            PlanArrivedAtTarget(m);
+            break;
+        }
         // Back at the source: the plan is applied now.
         ControlMessage started;
         started.type = ControlMessage::NOTICE;
         started.code = ControlMessage::HANDOVER_STARTED;
         started.fromCell = cellId;
-        started.aboutCell = m.fromCell;
+        started.aboutCell = m.aboutCell;
         started.sequence = m.sequence;
         started.imsi = m.imsi;
         Deliver(started);
         break;
     }
+    case ControlMessage::PROGRESS:
+        ProgressArrived(cellId, m);
+        break;
+    case ControlMessage::BUDGET:
+        BudgetArrived(cellId, m);
+        break;
     default:
         NS_LOG_WARN("cell " << cellId << ": a control message this coordinator does not act on: "
                             << m.ToString());
@@ -192,14 +247,77 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
 }
 
 void
+HandoverCoordinator::ControllerNoticed(const ControlMessage& m)
+{
+    m_controllerPending[{m.imsi, m.sequence}] = {m.fromCell, m.aboutCell};
+    ControlMessage reserve = m;
+    reserve.type = ControlMessage::RESERVE;
+    reserve.code = 0;
+    reserve.value = 0;
+    m_channels.at(ControlMessage::CONTROLLER)->Send(m.aboutCell, reserve);
+}
+
+void
+HandoverCoordinator::ControllerAnswered(const ControlMessage& m)
+{
+    const auto pending = m_controllerPending.find({m.imsi, m.sequence});
+    NS_ABORT_MSG_IF(pending == m_controllerPending.end(),
+                    "HandoverCoordinator: the controller got an answer for imsi "
+                        << m.imsi << "'s notice " << m.sequence << ", which it never sent on");
+    const auto [source, target] = pending->second;
+    m_controllerPending.erase(pending);
+    // The plan to both cells at once: the source applies it, the target prefills its part.
+    ControlMessage plan = m;
+    plan.type = ControlMessage::PLAN;
+    plan.code = 0;
+    plan.value = 0;
+    plan.aboutCell = target;
+    Ptr<ControlChannel> controller = m_channels.at(ControlMessage::CONTROLLER);
+    controller->Send(source, plan);
+    controller->Send(target, plan);
+}
+
+void
+HandoverCoordinator::PlanArrivedAtTarget(const ControlMessage& m)
+{
+    auto pending = m_prefillPending.find(m.imsi);
+    auto notice = m_prefillNotice.find(m.imsi);
+    const Migration* migration = m_lifecycle.Find(m.imsi);
+    if (pending != m_prefillPending.end() && notice != m_prefillNotice.end() &&
+        notice->second == m.sequence)
+    {
+        // The source applied the plan first: the prefill was waiting for this.
+        m_prefillPending.erase(pending);
+        m_prefillNotice.erase(notice);
+        if (migration && migration->route.back() == m.aboutCell)
+        {
+            m_lifecycle.TryPrefill(m.imsi, migration->group);
+        }
+        return;
+    }
+    m_planAtTarget.insert({m.imsi, m.sequence});
+}
+
+void
 HandoverCoordinator::RequestPrefill(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
 {
     const Migration* m = m_lifecycle.Find(imsi);
-    auto source = m_channels.find(sourceCell);
-    if (m_policyAt != POLICY_AT_SOURCE || !m || source == m_channels.end() ||
-        !source->second->HasPeer(targetCell))
+    if (m_policyAt == POLICY_AT_TARGET || !m || !HasControlPath(sourceCell, targetCell))
     {
         return; // planned at the target, or no connection to it: the target has the plan
+    }
+    if (m_policyAt == POLICY_AT_CONTROLLER)
+    {
+        // The controller sent the target its copy of the plan with the source's.
+        if (!HasControlPath(sourceCell, ControlMessage::CONTROLLER) ||
+            !HasControlPath(targetCell, ControlMessage::CONTROLLER) ||
+            m_planAtTarget.erase({imsi, m_startingNotice}) > 0)
+        {
+            return;
+        }
+        m_prefillPending[imsi] = m->record;
+        m_prefillNotice[imsi] = m_startingNotice;
+        return;
     }
     // The target's part of the plan: what it prefills. It starts once both this and the
     // token IDs are in.
@@ -212,7 +330,7 @@ HandoverCoordinator::RequestPrefill(uint64_t imsi, uint16_t sourceCell, uint16_t
     request.items.push_back(
         {imsi, static_cast<uint32_t>(m->record), static_cast<uint32_t>(m->prefillTokens)});
     m_prefillPending[imsi] = m->record;
-    source->second->Send(targetCell, request);
+    m_channels.at(sourceCell)->Send(targetCell, request);
 }
 
 void
@@ -271,6 +389,7 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
     {
     case ControlMessage::HANDOVER_STARTED:
         m_controlDelayTrace(m.imsi, m.fromCell, m.aboutCell, Simulator::Now() - happened);
+        m_startingNotice = m.sequence;
         StartHandover(m.imsi, m.fromCell, m.aboutCell, happened);
         break;
     case ControlMessage::UE_READY:

@@ -55,8 +55,12 @@ HandoverCoordinator::GetTypeId()
                 "Network: a handover's plan waits for its control messages, each a packet on "
                 "the backhaul (ControlChannel on every cell's node, installed by "
                 "EdgeLlmHelper): a memory reservation and its answer between the source and "
-                "the target (PolicyAt source), or the handover notice to the target and the "
-                "plan back (PolicyAt target).",
+                "the target (PolicyAt source), the handover notice to the target and the "
+                "plan back (PolicyAt target), or the notice to a controller, the reservation "
+                "between it and the target, and the plan to both cells (PolicyAt controller). "
+                "A slot scheduler's budgets (ImpactHO) are set where the policy runs: away "
+                "from the sender, from the PROGRESS each sender reports at a slot's start, "
+                "and sent back as BUDGET messages.",
                 EnumValue(HandoverCoordinator::IDEAL_CONTROL),
                 edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_controlPlane),
                 edgellm::MakeExplainingEnumChecker<ControlPlaneMode>(
@@ -65,13 +69,16 @@ HandoverCoordinator::GetTypeId()
                      {HandoverCoordinator::NETWORK_CONTROL, "network"}}))
             .AddAttribute("PolicyAt",
                           "Where a handover's policy runs with ControlPlane network: at the "
-                          "source cell's node or at the target's.",
+                          "source cell's node, at the target's, or at a controller node in the "
+                          "transport network (EdgeLlmHelper::SetController; a star backhaul's "
+                          "core router).",
                           EnumValue(HandoverCoordinator::POLICY_AT_SOURCE),
                           edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_policyAt),
                           edgellm::MakeExplainingEnumChecker<PolicyPlacement>(
                               "ns3::HandoverCoordinator::PolicyAt",
                               {{HandoverCoordinator::POLICY_AT_SOURCE, "source"},
-                               {HandoverCoordinator::POLICY_AT_TARGET, "target"}}))
+                               {HandoverCoordinator::POLICY_AT_TARGET, "target"},
+                               {HandoverCoordinator::POLICY_AT_CONTROLLER, "controller"}}))
             .AddAttribute(
                 "PlannedBackhaulRate",
                 "The backhaul rate the scheduler plans with, bit/s; 0 means each "

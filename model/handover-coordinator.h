@@ -33,7 +33,9 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -101,8 +103,9 @@ class HandoverCoordinator : public Object,
     /// Where a handover's policy runs (PolicyAt).
     enum PolicyPlacement
     {
-        POLICY_AT_SOURCE, //!< at the source cell's node
-        POLICY_AT_TARGET, //!< at the target cell's node
+        POLICY_AT_SOURCE,     //!< at the source cell's node
+        POLICY_AT_TARGET,     //!< at the target cell's node
+        POLICY_AT_CONTROLLER, //!< at a controller node (ControlMessage::CONTROLLER)
     };
 
     /// What a committed migration does when its transfer stalls (see StallTimeout).
@@ -212,6 +215,9 @@ class HandoverCoordinator : public Object,
 
     /// \return the ControlPlane attribute
     ControlPlaneMode GetControlPlane() const;
+
+    /// \return the PolicyAt attribute
+    PolicyPlacement GetPolicyAt() const;
 
     /// \return handovers whose control messages had no connection to travel on, and which
     /// were planned at once
@@ -479,6 +485,43 @@ class HandoverCoordinator : public Object,
     void RequestPrefill(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
     /// A prefill request arrived at its target. \param cellId the target \param m it
     void PrefillRequestArrived(uint16_t cellId, const ControlMessage& m);
+    /// \param a a node's id (a cell, or ControlMessage::CONTROLLER) \param b another
+    /// \return true if a control connection joins them both ways
+    bool HasControlPath(uint16_t a, uint16_t b) const;
+    /// At the controller: a handover's notice arrived; the target is asked for memory.
+    /// \param m the notice
+    void ControllerNoticed(const ControlMessage& m);
+    /// At the controller: the target answered; the plan goes to both cells. \param m the answer
+    void ControllerAnswered(const ControlMessage& m);
+    /// The controller's plan reached the target: its prefill may start. \param m the PLAN
+    void PlanArrivedAtTarget(const ControlMessage& m);
+
+    // A slot scheduler's budgets set away from the senders (handover-coordinator-budget.cc).
+    /// The node that sets a migration's slot budgets. \param m the migration
+    /// \return a cell, or ControlMessage::CONTROLLER
+    uint16_t AllocatorOf(const Migration& m) const;
+    /// A slot begins: each sender reports its progress to its allocator. \param slot the
+    /// slot's number \return true while a transfer is open
+    bool ReportProgress(uint64_t slot);
+    /// Set a slot's budgets at an allocator, from what its senders reported.
+    /// \param allocator the node \param slot the slot's number
+    void SetBudgets(uint16_t allocator, uint64_t slot);
+    /// A sender's report arrived at its allocator. \param cellId the allocator's node
+    /// \param m the PROGRESS
+    void ProgressArrived(uint16_t cellId, const ControlMessage& m);
+    /// Budgets arrived at their sender. \param cellId the sender's cell \param m the BUDGET
+    void BudgetArrived(uint16_t cellId, const ControlMessage& m);
+    /**
+     * \brief Send a batch as messages of at most ControlMessage::MAX_ITEMS items; a value
+     * above 32 bits goes as several items of the session, which add up.
+     * \param from the sending node \param to the receiving node \param head the head
+     * \param values (imsi, epoch, value) of each session
+     * \return the messages sent
+     */
+    uint32_t SendBatch(uint16_t from,
+                       uint16_t to,
+                       const ControlMessage& head,
+                       const std::vector<std::tuple<uint64_t, uint32_t, uint64_t>>& values);
     /// StartHandover's work; the caller then watches the record for its milestones.
     /// \param imsi the UE \param sourceCell its source \param targetCell its target
     /// \param at when the RAN started it: the record's hoStart, its deadline's origin
@@ -575,6 +618,19 @@ class HandoverCoordinator : public Object,
     uint32_t m_unroutedControl{0};                                        //!< GetUnroutedControl
     std::map<uint64_t, std::size_t> m_prefillPending; //!< per UE: a request on its way (record)
     TracedCallback<uint64_t, uint16_t, uint16_t, Time> m_controlDelayTrace; //!< ControlDelay
+    /// At the controller: each handover's (source, target), by (imsi, notice)
+    std::map<std::pair<uint64_t, uint32_t>, std::pair<uint16_t, uint16_t>> m_controllerPending;
+    /// Handovers whose plan reached the target before the source applied it, by (imsi, notice)
+    std::set<std::pair<uint64_t, uint32_t>> m_planAtTarget;
+    uint32_t m_startingNotice{0};                 //!< the notice of the handover being started
+    std::map<uint64_t, uint32_t> m_prefillNotice; //!< per UE: the notice of its pending prefill
+    /// Slot budgets set away from the senders, keyed (sender, its peer, imsi):
+    using SenderKey = std::tuple<uint16_t, uint16_t, uint64_t>;
+    std::map<SenderKey, uint64_t> m_progressSent;  //!< at the sender: bytes reported so far
+    std::map<SenderKey, uint64_t> m_progressKnown; //!< at the allocator: bytes reported to it
+    /// Reports an allocator waits for before it sets a slot's budgets: (allocator, slot) ->
+    /// messages still on their way
+    std::map<std::pair<uint16_t, uint64_t>, uint32_t> m_reportsAwaited;
 
     LinkFailureHandler m_linkFailures; //!< what a radio link failure does
     SlotClock m_slotClock;             //!< the slot hook's clock

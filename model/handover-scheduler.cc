@@ -436,6 +436,12 @@ HandoverScheduler::GetSlotDuration() const
 }
 
 bool
+HandoverScheduler::GetSlotsCoupleLinks() const
+{
+    return false;
+}
+
+bool
 HandoverScheduler::GetOnlineGrouping() const
 {
     return false;

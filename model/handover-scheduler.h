@@ -162,6 +162,15 @@ class HandoverScheduler : public Object
     virtual Time GetSlotDuration() const;
 
     /**
+     * \brief Whether one slot's budgets on one link depend on the migrations of others.
+     *
+     * With a ControlPlane network, a slot's budgets are set where the policy runs; when they
+     * couple links, only one node that hears from every sender (a controller) can set them.
+     * \return false (the default): each link's budgets depend on its own migrations only
+     */
+    virtual bool GetSlotsCoupleLinks() const;
+
+    /**
      * \brief Whether online handovers are planned in cycle groups.
      *
      * If true, the coordinator plans the online handovers to one target that one prefill

@@ -104,6 +104,12 @@ ImpactSlotScheduler::GetSlotDuration() const
     return m_slot;
 }
 
+bool
+ImpactSlotScheduler::GetSlotsCoupleLinks() const
+{
+    return m_shared.GetBitRate() > 0;
+}
+
 ImpactAccuracyParams
 ImpactSlotScheduler::GetAccuracyParams() const
 {

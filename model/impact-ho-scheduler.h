@@ -110,6 +110,8 @@ class ImpactSlotScheduler : public HandoverScheduler
     typedef void (*BudgetTracedCallback)(uint64_t slot, uint64_t imsi, uint64_t bytes);
 
     Time GetSlotDuration() const override;
+    /// \return true when SharedRate > 0: every link's migrations are one group
+    bool GetSlotsCoupleLinks() const override;
 
     /// \return the accuracy curve of the Order attribute
     ImpactAccuracyParams GetAccuracyParams() const;

@@ -58,6 +58,11 @@ SlotClock::Compute(uint64_t slot)
 uint64_t
 SlotClock::GetBudget(uint64_t imsi, uint32_t epoch, uint64_t slot)
 {
+    if (m_report)
+    {
+        auto a = m_arrived.find({imsi, epoch});
+        return a == m_arrived.end() ? 0 : a->second;
+    }
     if (!m_valid || m_slot != slot)
     {
         Compute(slot);
@@ -84,6 +89,31 @@ void
 SlotClock::Cancel()
 {
     m_tick.Cancel();
+    m_arrived.clear();
+}
+
+void
+SlotClock::SetRemote(Report report)
+{
+    m_report = std::move(report);
+}
+
+bool
+SlotClock::IsRemote() const
+{
+    return static_cast<bool>(m_report);
+}
+
+void
+SlotClock::SetArrivedBudget(uint64_t imsi, uint32_t epoch, uint64_t bytes)
+{
+    // A newer epoch replaces the session's older ones at its sender.
+    auto older = m_arrived.lower_bound({imsi, 0});
+    while (older != m_arrived.end() && older->first.first == imsi && older->first.second < epoch)
+    {
+        older = m_arrived.erase(older);
+    }
+    m_arrived[{imsi, epoch}] = bytes;
 }
 
 void
@@ -91,6 +121,14 @@ SlotClock::Tick()
 {
     const Time slot = m_length();
     const auto k = static_cast<uint64_t>(Simulator::Now().GetTimeStep() / slot.GetTimeStep());
+    if (m_report)
+    {
+        if (m_report(k))
+        {
+            Arm();
+        }
+        return;
+    }
     // The senders' refills at this instant may have asked already: one answer per slot.
     if (!m_valid || m_slot != k)
     {

@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 
 namespace ns3
 {
@@ -40,6 +41,9 @@ class SlotClock
     using Ask = std::function<SlotBudgets(const HandoverSlotInput& input)>;
     /// \return true while a migration is under way
     using Busy = std::function<bool()>;
+    /// Report a slot's progress to an allocator on another node. \param slot the slot's
+    /// number \return true while a transfer is open
+    using Report = std::function<bool(uint64_t slot)>;
 
     /**
      * \param length the slot's length
@@ -69,7 +73,25 @@ class SlotClock
     /// Tick at the next slot boundary, if the scheduler has slots and a migration is under way.
     void Arm();
 
-    /// Stop ticking.
+    /**
+     * \brief Let an allocator on another node set the budgets (a ControlPlane network): each
+     * tick reports the senders' progress instead of asking the scheduler, and a sender's
+     * budget is the newest that reached it (SetArrivedBudget), kept from slot to slot until
+     * the next one arrives; 0 until the first.
+     * \param report what a tick does
+     */
+    void SetRemote(Report report);
+
+    /// \return true if an allocator on another node sets the budgets
+    bool IsRemote() const;
+
+    /**
+     * \brief A budget reached its sender (SetRemote).
+     * \param imsi the UE \param epoch its transfer's epoch \param bytes its bytes per slot
+     */
+    void SetArrivedBudget(uint64_t imsi, uint32_t epoch, uint64_t bytes);
+
+    /// Stop ticking, and forget the budgets that arrived.
     void Cancel();
 
   private:
@@ -87,6 +109,8 @@ class SlotClock
     SlotBudgets m_budgets;                 //!< the hook's last answer
     std::map<uint64_t, uint32_t> m_epochs; //!< epoch of each budgeted session
     EventId m_tick;                        //!< the next tick
+    Report m_report;                       //!< SetRemote's; empty when budgets are local
+    std::map<std::pair<uint64_t, uint32_t>, uint64_t> m_arrived; //!< (imsi, epoch): bytes
 };
 
 } // namespace ns3

@@ -280,6 +280,11 @@ class FakeCell : public CellPort
         return {};
     }
 
+    void RescheduleKv(uint16_t) override
+    {
+        Unused("RescheduleKv");
+    }
+
     std::vector<TokenRange> GetUnsentKvRanges(uint16_t, uint64_t, uint32_t) const override
     {
         Unused("GetUnsentKvRanges");
