@@ -62,9 +62,9 @@ ControlPlaneFlags::Apply(int argc, char* argv[]) const
     {
         return edgellm::FlagError("policyAt",
                                   m_policyAt,
-                                  m_controllerAllowed ? "source, target or controller"
-                                                      : "source or target (this program's "
-                                                        "backhaul has no controller node)");
+                                  m_controllerAllowed
+                                      ? "source, target or controller"
+                                      : "source or target (controller needs a star backhaul)");
     }
     if (m_controlPlane == "ideal" && edgellm::IsFlagGiven("policyAt", argc, argv))
     {

@@ -59,7 +59,42 @@ TEST_F(ControlPlaneFlagTest, RefusesEachBadValueByName)
               "--controlPlane = Network is invalid; allowed: ideal or network");
     ControlPlaneFlags b;
     EXPECT_EQ(Apply({"--controlPlane=network", "--policyAt=controller"}, b),
-              "--policyAt = controller is invalid; allowed: source or target");
+              "--policyAt = controller is invalid; allowed: source or target (controller needs "
+              "a star backhaul)");
+}
+
+TEST_F(ControlPlaneFlagTest, TakesTheControllerOnlyWhereTheProgramHasOne)
+{
+    ControlPlaneFlags star;
+    star.AllowController();
+    EXPECT_EQ(Apply({"--controlPlane=network", "--policyAt=controller"}, star), "");
+    EXPECT_EQ(DefaultOf("PolicyAt"), "controller");
+    EXPECT_EQ(star.Describe(), "control plane network (policy at the controller)");
+    ControlPlaneFlags typo;
+    typo.AllowController();
+    EXPECT_EQ(Apply({"--controlPlane=network", "--policyAt=Controller"}, typo),
+              "--policyAt = Controller is invalid; allowed: source, target or controller");
+}
+
+TEST_F(ControlPlaneFlagTest, AProgramThatNeedsTheControllerDefaultsToItAndRefusesTheCells)
+{
+    ControlPlaneFlags byDefault;
+    byDefault.RequireController("one allocator");
+    EXPECT_EQ(Apply({"--controlPlane=network"}, byDefault), "");
+    EXPECT_EQ(DefaultOf("PolicyAt"), "controller");
+    for (const std::string cell : {"source", "target"})
+    {
+        ControlPlaneFlags f;
+        f.RequireController("one allocator");
+        EXPECT_EQ(Apply({"--controlPlane=network", "--policyAt=" + cell}, f),
+                  "--policyAt = " + cell + " is invalid; allowed: controller (one allocator)");
+    }
+    // An ideal plane leaves the coordinator's default alone.
+    Config::Reset();
+    ControlPlaneFlags ideal;
+    ideal.RequireController("one allocator");
+    EXPECT_EQ(Apply({}, ideal), "");
+    EXPECT_EQ(DefaultOf("PolicyAt"), "source");
 }
 
 TEST_F(ControlPlaneFlagTest, RefusesAPlacementWithoutANetwork)
