@@ -236,6 +236,9 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
     case ControlMessage::PROGRESS:
         ProgressArrived(cellId, m);
         break;
+    case ControlMessage::RESUME_NOTICE:
+        ResumeNoticeArrived(cellId, m);
+        break;
     case ControlMessage::BUDGET:
         BudgetArrived(cellId, m);
         break;
@@ -350,6 +353,51 @@ HandoverCoordinator::PrefillRequestArrived(uint16_t cellId, const ControlMessage
             m_lifecycle.TryPrefill(item.imsi, m->group);
         }
     }
+}
+
+void
+HandoverCoordinator::ReleaseHolder(uint64_t imsi, uint16_t holder, uint16_t target)
+{
+    if (m_controlPlane == IDEAL_CONTROL || !HasControlPath(target, holder))
+    {
+        PortOf(holder)->RemoveSession(imsi);
+        return;
+    }
+    // The holder frees the session's KV memory when it hears that the target resumed it.
+    ControlMessage notice;
+    notice.type = ControlMessage::RESUME_NOTICE;
+    notice.aboutCell = target;
+    notice.sequence = ++m_releasesMade[imsi];
+    notice.imsi = imsi;
+    m_releasePending[imsi] = {holder, notice.sequence};
+    m_channels.at(target)->Send(holder, notice);
+}
+
+void
+HandoverCoordinator::SettleRelease(uint64_t imsi)
+{
+    auto pending = m_releasePending.find(imsi);
+    if (pending == m_releasePending.end())
+    {
+        return;
+    }
+    NS_LOG_INFO("imsi " << imsi << ": migrates again before its resume notice reached cell "
+                        << pending->second.first << "; released there now");
+    PortOf(pending->second.first)->RemoveSession(imsi);
+    m_releasePending.erase(pending);
+}
+
+void
+HandoverCoordinator::ResumeNoticeArrived(uint16_t cellId, const ControlMessage& m)
+{
+    auto pending = m_releasePending.find(m.imsi);
+    if (pending == m_releasePending.end() || pending->second.first != cellId ||
+        pending->second.second != m.sequence)
+    {
+        return; // released already: the UE migrated again first
+    }
+    m_releasePending.erase(pending);
+    PortOf(cellId)->RemoveSession(m.imsi);
 }
 
 bool

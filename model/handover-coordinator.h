@@ -485,6 +485,8 @@ class HandoverCoordinator : public Object,
     void RequestPrefill(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell);
     /// A prefill request arrived at its target. \param cellId the target \param m it
     void PrefillRequestArrived(uint16_t cellId, const ControlMessage& m);
+    /// A resume notice arrived at the old holder. \param cellId the holder \param m it
+    void ResumeNoticeArrived(uint16_t cellId, const ControlMessage& m);
     /// \param a a node's id (a cell, or ControlMessage::CONTROLLER) \param b another
     /// \return true if a control connection joins them both ways
     bool HasControlPath(uint16_t a, uint16_t b) const;
@@ -554,6 +556,8 @@ class HandoverCoordinator : public Object,
     bool IsGroupComplete(uint32_t group) const override;
     bool IsPrefillRequested(uint64_t imsi) const override;
     void AwaitReconnect(uint64_t imsi, uint16_t cellId) override;
+    void ReleaseHolder(uint64_t imsi, uint16_t holder, uint16_t target) override;
+    void SettleRelease(uint64_t imsi) override;
 
     /// \return the scheduler, made on first use if none was set
     Ptr<HandoverScheduler> Scheduler() const;
@@ -618,6 +622,9 @@ class HandoverCoordinator : public Object,
     uint32_t m_unroutedControl{0};                                        //!< GetUnroutedControl
     std::map<uint64_t, std::size_t> m_prefillPending; //!< per UE: a request on its way (record)
     TracedCallback<uint64_t, uint16_t, uint16_t, Time> m_controlDelayTrace; //!< ControlDelay
+    /// Per UE: the old holder a resume notice is on its way to, and the notice's number
+    std::map<uint64_t, std::pair<uint16_t, uint32_t>> m_releasePending;
+    std::map<uint64_t, uint32_t> m_releasesMade; //!< per UE: resume notices numbered
     /// At the controller: each handover's (source, target), by (imsi, notice)
     std::map<std::pair<uint64_t, uint32_t>, std::pair<uint16_t, uint16_t>> m_controllerPending;
     /// Handovers whose plan reached the target before the source applied it, by (imsi, notice)

@@ -145,6 +145,7 @@ MigrationLifecycle::Start(uint64_t imsi,
                           Time handoverAt,
                           bool prepared)
 {
+    m_host->SettleRelease(imsi);
     HandoverRecord& record = Record(recordIndex);
     const Settings settings = m_host->GetMigrationSettings();
     Ptr<CellPort> source = m_host->PortOf(holder);
@@ -623,7 +624,7 @@ MigrationLifecycle::TryResume(uint64_t imsi)
     EdgeLlmServer::SessionState state = h->ExportSession(imsi);
     const uint64_t remaining = state.tokensToGenerate - record.resumeIndex;
     t->ImportSession(imsi, std::move(state));
-    h->RemoveSession(imsi);
+    m_host->ReleaseHolder(imsi, record.holderCell, record.targetCell);
     m_parts.paths->Reset(imsi, record.targetCell);
     t->ResumeDecoding(imsi, record.resumeIndex, remaining);
     record.kvReady = Simulator::Now();

@@ -101,6 +101,13 @@ class MigrationLifecycle
         /// \param imsi a UE with a migration \return true once its target has the plan's
         /// prefill request (at once with an ideal control plane)
         virtual bool IsPrefillRequested(uint64_t imsi) const = 0;
+        /// A session resumed at its target: its old holder drops it, at once with an ideal
+        /// control plane, or when the target's resume notice reaches it.
+        /// \param imsi the UE \param holder the cell that held it \param target where it resumed
+        virtual void ReleaseHolder(uint64_t imsi, uint16_t holder, uint16_t target) = 0;
+        /// A migration of the UE starts: a release still on its way is done now, before the
+        /// new migration reads or admits anything. \param imsi the UE
+        virtual void SettleRelease(uint64_t imsi) = 0;
     };
 
     /// The pieces of the coordinator it works with.

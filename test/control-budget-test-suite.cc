@@ -19,6 +19,7 @@
 #include "ns3/test.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -40,11 +41,13 @@ const Time kRunTime = Seconds(12);
 /// What the control channels and the links carried.
 struct ChannelWatch
 {
-    uint16_t port{7200};                               //!< the control port
-    uint64_t deviceBytes{0};                           //!< its TCP payload at MacTx
-    uint64_t sentBytes{0};                             //!< what the channels sent
-    std::map<ControlMessage::Type, uint32_t> sent;     //!< by type
-    std::map<ControlMessage::Type, uint32_t> received; //!< by type
+    uint16_t port{7200};     //!< the control port
+    uint64_t deviceBytes{0}; //!< its TCP payload at MacTx
+    uint64_t sentBytes{0};   //!< what the channels sent, once per link each message crosses
+    /// links a message from one node to another crosses; 1 unless set
+    std::function<uint32_t(uint16_t from, uint16_t to)> hops;
+    std::map<ControlMessage::Type, uint32_t> sent;                           //!< by type
+    std::map<ControlMessage::Type, uint32_t> received;                       //!< by type
     std::map<uint16_t, std::map<ControlMessage::Type, uint32_t>> receivedAt; //!< node, type
     /// BUDGET arrivals at a sender: (time, imsi) -> bytes
     std::vector<std::tuple<Time, uint64_t, uint64_t>> budgets;
@@ -58,10 +61,10 @@ struct ChannelWatch
         }
     }
 
-    void Tx(const ControlMessage& m, uint16_t)
+    void Tx(const ControlMessage& m, uint16_t to)
     {
         ++sent[m.type];
-        sentBytes += m.GetSerializedSize();
+        sentBytes += m.GetSerializedSize() * (hops ? hops(m.fromCell, to) : 1);
     }
 
     void Rx(uint16_t node, const ControlMessage& m, Time)
@@ -329,6 +332,11 @@ class ControllerTestCase : public ControlBudgetTestCase
         Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue("controller"));
         const ImpactHoRoadExperiment experiment(c);
         ChannelWatch w;
+        // The controller is one link from each cell; a cell's message to another crosses its
+        // up link, the shared link and the other's down link.
+        w.hops = [](uint16_t from, uint16_t to) {
+            return from == ControlMessage::CONTROLLER || to == ControlMessage::CONTROLLER ? 1u : 3u;
+        };
         Ptr<HandoverCoordinator> coordinator;
         std::map<uint64_t, Time> waits;
         const ImpactHoRoadRun run =
@@ -367,6 +375,9 @@ class ControllerTestCase : public ControlBudgetTestCase
                               handovers,
                               "answered to the controller");
         NS_TEST_EXPECT_MSG_EQ(w.sent[ControlMessage::PLAN], 2 * handovers, "a plan to each cell");
+        NS_TEST_EXPECT_MSG_EQ(w.sent[ControlMessage::RESUME_NOTICE],
+                              migrated,
+                              "a resume notice from each target to the cell it relieves");
         NS_TEST_EXPECT_MSG_EQ(w.receivedAt[controller][ControlMessage::PROGRESS],
                               w.sent[ControlMessage::PROGRESS],
                               "every report to the controller");

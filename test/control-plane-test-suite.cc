@@ -50,6 +50,34 @@ struct Watch
     std::map<uint64_t, Time> prefillStart;             //!< per UE: its urgent prefill's start
     std::map<uint64_t, std::map<uint64_t, uint32_t>> emitted; //!< imsi -> index -> count
     std::map<uint64_t, std::vector<uint32_t>> delivered;      //!< imsi -> indices, in order
+    Ptr<HandoverCoordinator> coordinator;                     //!< the run's
+    std::map<uint16_t, Ptr<LlmEngine>> engines;               //!< by cell
+    /// per UE: whether its old holder's engine still had it just after the resume, and just
+    /// after the resume notice arrived there
+    std::map<uint64_t, bool> heldAfterResume;
+    std::map<uint64_t, bool> heldAfterNotice; //!< see heldAfterResume
+    std::map<uint64_t, uint16_t> holder;      //!< per UE: the cell it left, at its resume
+
+    /// Whether a cell's engine holds a UE's session, a nanosecond from now (after the
+    /// events of this instant). \param imsi the UE \param cell the cell \param out where
+    void HeldSoon(uint64_t imsi, uint16_t cell, std::map<uint64_t, bool>* out)
+    {
+        Simulator::Schedule(NanoSeconds(1), [this, imsi, cell, out]() {
+            (*out)[imsi] = engines.at(cell)->HasSession(imsi);
+        });
+    }
+
+    void Resumed(uint64_t imsi, uint16_t, Time)
+    {
+        for (const HandoverRecord& r : coordinator->GetRecords())
+        {
+            if (r.imsi == imsi && r.outcome == HandoverRecord::MIGRATED)
+            {
+                holder[imsi] = r.holderCell;
+            }
+        }
+        HeldSoon(imsi, holder.at(imsi), &heldAfterResume);
+    }
 
     void MacTx(Ptr<const Packet> frame)
     {
@@ -74,6 +102,10 @@ struct Watch
         if (m.type == ControlMessage::PREFILL_REQUEST)
         {
             requestIn[m.imsi] = Simulator::Now();
+        }
+        if (m.type == ControlMessage::RESUME_NOTICE)
+        {
+            HeldSoon(m.imsi, holder.at(m.imsi), &heldAfterNotice);
         }
     }
 
@@ -123,10 +155,14 @@ struct Watch
                                                                 MakeCallback(&Watch::MacTx, this));
             }
         }
-        edge->GetCoordinator()->TraceConnectWithoutContext("ControlDelay",
-                                                           MakeCallback(&Watch::Delay, this));
+        coordinator = edge->GetCoordinator();
+        coordinator->TraceConnectWithoutContext("ControlDelay", MakeCallback(&Watch::Delay, this));
+        coordinator->TraceConnectWithoutContext("SessionResumed",
+                                                MakeCallback(&Watch::Resumed, this));
         for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
         {
+            Ptr<EdgeLlmServer> server = DynamicCast<EdgeLlmServer>(s->GetServers().Get(i));
+            engines[server->GetCellId()] = server->GetEngine();
             DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))
                 ->GetEngine()
                 ->TraceConnectWithoutContext("TokenGenerated", MakeCallback(&Watch::Emitted, this));
@@ -262,13 +298,15 @@ class PacketsOnTheDevicesTestCase : public ControlPlaneTestCase
         }
         NS_TEST_ASSERT_MSG_EQ(migrated, m_config.numUes, "every UE migrated");
         // The messages: a reservation, its answer and the prefill request, or a notice and
-        // the plan, per handover.
+        // the plan, per handover; and the resume notice to the cell the session left.
         const std::vector<ControlMessage::Type> types =
-            m_at == "source"
-                ? std::vector<ControlMessage::Type>{ControlMessage::RESERVE,
-                                                    ControlMessage::RESERVE_ANSWER,
-                                                    ControlMessage::PREFILL_REQUEST}
-                : std::vector<ControlMessage::Type>{ControlMessage::NOTICE, ControlMessage::PLAN};
+            m_at == "source" ? std::vector<ControlMessage::Type>{ControlMessage::RESERVE,
+                                                                 ControlMessage::RESERVE_ANSWER,
+                                                                 ControlMessage::PREFILL_REQUEST,
+                                                                 ControlMessage::RESUME_NOTICE}
+                             : std::vector<ControlMessage::Type>{ControlMessage::NOTICE,
+                                                                 ControlMessage::PLAN,
+                                                                 ControlMessage::RESUME_NOTICE};
         uint32_t sent = 0;
         for (ControlMessage::Type type : types)
         {
@@ -312,6 +350,15 @@ class PacketsOnTheDevicesTestCase : public ControlPlaneTestCase
             }
         }
         NS_TEST_EXPECT_MSG_EQ(w.prefillStart.size(), run.ues.size(), "every UE prefilled");
+        // The cell a session left frees it when the target's resume notice arrives, a link's
+        // delay after the resume, not at the resume.
+        NS_TEST_EXPECT_MSG_EQ(w.heldAfterResume.size(), run.ues.size(), "every UE resumed");
+        for (const auto& [imsi, held] : w.heldAfterResume)
+        {
+            NS_TEST_EXPECT_MSG_EQ(held, true, "imsi " << imsi << ": kept after its resume");
+            NS_TEST_ASSERT_MSG_EQ(w.heldAfterNotice.count(imsi), 1u, "its notice arrived");
+            NS_TEST_EXPECT_MSG_EQ(w.heldAfterNotice[imsi], false, "and freed then");
+        }
         CheckTokens(run, w, "network at the " + m_at);
     }
 
@@ -389,6 +436,10 @@ class IdealSendsNothingTestCase : public ControlPlaneTestCase
         NS_TEST_EXPECT_MSG_EQ(ideal.sent.size(), 0u, "no message");
         NS_TEST_EXPECT_MSG_EQ(ideal.deviceFrames, 0u, "no frame on the control port");
         NS_TEST_EXPECT_MSG_EQ(ideal.controlDelay.size(), 0u, "no control delay");
+        NS_TEST_ASSERT_MSG_EQ(ideal.heldAfterResume.size(), 1u, "resumed");
+        NS_TEST_EXPECT_MSG_EQ(ideal.heldAfterResume.begin()->second,
+                              false,
+                              "the cell it left freed it at its resume");
         CheckTokens(a, ideal, "ideal");
         Simulator::Destroy();
         for (const std::string at : {"source", "target"})

@@ -809,8 +809,9 @@ class ControlMessageOutageTestCase : public FaultTestCase
             const std::string what = m_at + ", RngRun " + std::to_string(rngRun);
             CheckInvariants(run, edges, what);
             NS_TEST_EXPECT_MSG_EQ(run.faults.outages, 1u, what << ": one outage");
-            // A reservation, its answer and the prefill request; or a notice and the plan.
-            const std::size_t each = m_at == "source" ? 3 : 2;
+            // A reservation, its answer and the prefill request; or a notice and the plan;
+            // and the resume notice.
+            const std::size_t each = m_at == "source" ? 4 : 3;
             NS_TEST_EXPECT_MSG_EQ(oneWay.size(),
                                   each * run.records.size(),
                                   what << ": all arrived");
