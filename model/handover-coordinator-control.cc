@@ -222,7 +222,12 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
             PlanArrivedAtTarget(m);
             break;
         }
-        // Back at the source: the plan is applied now.
+        // Back at the source: the plan is applied now, with the target's free KV memory as
+        // its answer to the reservation reported it (the controller passes it on).
+        if (m.type == ControlMessage::RESERVE_ANSWER || m_policyAt == POLICY_AT_CONTROLLER)
+        {
+            m_answers[{m.imsi, m.sequence}] = m.value;
+        }
         ControlMessage started;
         started.type = ControlMessage::NOTICE;
         started.code = ControlMessage::HANDOVER_STARTED;
@@ -270,10 +275,10 @@ HandoverCoordinator::ControllerAnswered(const ControlMessage& m)
     const auto [source, target] = pending->second;
     m_controllerPending.erase(pending);
     // The plan to both cells at once: the source applies it, the target prefills its part.
+    // The value passes the target's answer on.
     ControlMessage plan = m;
     plan.type = ControlMessage::PLAN;
     plan.code = 0;
-    plan.value = 0;
     plan.aboutCell = target;
     Ptr<ControlChannel> controller = m_channels.at(ControlMessage::CONTROLLER);
     controller->Send(source, plan);
@@ -401,6 +406,18 @@ HandoverCoordinator::ResumeNoticeArrived(uint16_t cellId, const ControlMessage& 
 }
 
 bool
+HandoverCoordinator::GetReportedFreeKv(uint16_t cellId, uint64_t& tokens) const
+{
+    auto a = m_answeredFree.find(cellId);
+    if (a == m_answeredFree.end())
+    {
+        return false;
+    }
+    tokens = a->second;
+    return true;
+}
+
+bool
 HandoverCoordinator::IsPrefillRequested(uint64_t imsi) const
 {
     auto pending = m_prefillPending.find(imsi);
@@ -438,7 +455,13 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
     case ControlMessage::HANDOVER_STARTED:
         m_controlDelayTrace(m.imsi, m.fromCell, m.aboutCell, Simulator::Now() - happened);
         m_startingNotice = m.sequence;
+        if (auto a = m_answers.find({m.imsi, m.sequence}); a != m_answers.end())
+        {
+            m_answeredFree[m.aboutCell] = a->second;
+            m_answers.erase(a);
+        }
         StartHandover(m.imsi, m.fromCell, m.aboutCell, happened);
+        m_answeredFree.clear();
         break;
     case ControlMessage::UE_READY:
         UeReady(m.imsi, m.fromCell);

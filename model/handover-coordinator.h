@@ -544,6 +544,7 @@ class HandoverCoordinator : public Object,
 
     // What the LinkFailureHandler asks of the coordinator.
     uint16_t HolderOf(uint64_t imsi) const override; // also the PlanInputBuilder's
+    bool GetReportedFreeKv(uint16_t cellId, uint64_t& tokens) const override;
     Ptr<CellPort> PortOf(uint16_t cellId) override;
     bool HasMigration(uint64_t imsi) const override;
     void CloseMigration(uint64_t imsi) override;
@@ -629,7 +630,11 @@ class HandoverCoordinator : public Object,
     std::map<std::pair<uint64_t, uint32_t>, std::pair<uint16_t, uint16_t>> m_controllerPending;
     /// Handovers whose plan reached the target before the source applied it, by (imsi, notice)
     std::set<std::pair<uint64_t, uint32_t>> m_planAtTarget;
-    uint32_t m_startingNotice{0};                 //!< the notice of the handover being started
+    uint32_t m_startingNotice{0}; //!< the notice of the handover being started
+    /// The targets' free KV memory as their answers reported it, tokens, by (imsi, notice)
+    std::map<std::pair<uint64_t, uint32_t>, uint64_t> m_answers;
+    /// While a handover is started: its target's reported free KV memory, by cell
+    std::map<uint16_t, uint64_t> m_answeredFree;
     std::map<uint64_t, uint32_t> m_prefillNotice; //!< per UE: the notice of its pending prefill
     /// Slot budgets set away from the senders, keyed (sender, its peer, imsi):
     using SenderKey = std::tuple<uint16_t, uint16_t, uint64_t>;

@@ -185,7 +185,11 @@ PlanInputBuilder::MakeTargetView(uint16_t cell)
     t.prefillFreeAtS = freeAt.GetSeconds();
     t.queuedPrefillTokens = queued;
     t.kvCapacityTokens = port->GetKvCapacityTokens();
-    t.freeKvTokens = t.kvCapacityTokens - std::min(t.kvCapacityTokens, port->GetKvTokensInUse());
+    uint64_t reported = 0;
+    t.freeKvTokens =
+        m_source->GetReportedFreeKv(cell, reported)
+            ? std::min(t.kvCapacityTokens, reported)
+            : t.kvCapacityTokens - std::min(t.kvCapacityTokens, port->GetKvTokensInUse());
     t.compute = port->GetComputeModel();
     if (m_source->ReplaysEngine(cell))
     {

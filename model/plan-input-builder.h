@@ -71,6 +71,13 @@ class PlanInputBuilder
         virtual const HandoverRecord& GetRecord(std::size_t i) const = 0;
         /// \param imsi a UE \return the cell that holds its session, or 0
         virtual uint16_t HolderOf(uint64_t imsi) const = 0;
+        /**
+         * \param cellId a target cell \param [out] tokens its free KV memory as its answer to a
+         * reservation reported it, tokens
+         * \return true if the plan being made has that answer (a ControlPlane network), in
+         *         place of reading the target's engine
+         */
+        virtual bool GetReportedFreeKv(uint16_t cellId, uint64_t& tokens) const = 0;
     };
 
     /// \param source what it reads; must outlive it

@@ -465,6 +465,128 @@ class IdealSendsNothingTestCase : public ControlPlaneTestCase
     }
 };
 
+/// ctHO, recording what each plan saw of its target.
+class RecordingScheduler : public HandoverScheduler
+{
+  public:
+    static TypeId GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::ControlPlaneTestRecordingScheduler")
+                                .SetParent<HandoverScheduler>()
+                                .SetGroupName("EdgeLlm")
+                                .AddConstructor<RecordingScheduler>();
+        return tid;
+    }
+
+    std::string GetSchemeName() const override
+    {
+        return "recording-ctho";
+    }
+
+    /// per plan: (imsi, its target's free KV memory as the plan saw it)
+    static std::vector<std::pair<uint64_t, uint64_t>>& Seen()
+    {
+        static std::vector<std::pair<uint64_t, uint64_t>> seen;
+        return seen;
+    }
+
+  private:
+    HandoverPlan DoPlan(const HandoverPlanInput& input) override
+    {
+        for (const HandoverSessionView& session : input.sessions)
+        {
+            Seen().emplace_back(session.imsi, input.targets.at(0).freeKvTokens);
+        }
+        return m_inner->Plan(input);
+    }
+
+    Ptr<HandoverScheduler> m_inner{CreateObject<CtHoScheduler>()}; //!< plans
+};
+
+NS_OBJECT_ENSURE_REGISTERED(RecordingScheduler);
+
+class PlanWithTheAnswerTestCase : public ControlPlaneTestCase
+{
+  public:
+    PlanWithTheAnswerTestCase()
+        : ControlPlaneTestCase("Control plane network, policy at the source: the plan sees the "
+                               "target's free KV memory as its answer reported it, a round trip "
+                               "old, not as it is when the plan is made")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
+        RecordingScheduler::Seen().clear();
+        // One UE hands over from cell 1 to cell 2 over 20 ms links; while the target's answer
+        // travels, a session of another user is admitted there.
+        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+        s->SetAttribute("EnbCount", UintegerValue(2));
+        s->SetAttribute("EnbSpacing", DoubleValue(300));
+        s->SetAttribute("UeCount", UintegerValue(1));
+        s->SetAttribute("UeStartX", DoubleValue(125));
+        s->SetAttribute("UeSpeed", DoubleValue(20));
+        s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
+        s->SetAttribute("Trigger", StringValue("boundary"));
+        s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("300Mbps")));
+        s->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(MilliSeconds(20)));
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+        edge->SetSchedulerType("ns3::ControlPlaneTestRecordingScheduler");
+        edge->SetClientAttribute("PromptTokens", UintegerValue(500));
+        edge->SetClientAttribute("TokensToGenerate", UintegerValue(200));
+        s->Build();
+        s->AssignStreams(1);
+        std::map<uint16_t, Ptr<LlmEngine>> engines;
+        for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
+        {
+            Ptr<EdgeLlmServer> server = DynamicCast<EdgeLlmServer>(s->GetServers().Get(i));
+            engines[server->GetCellId()] = server->GetEngine();
+        }
+        // What the target had free when the reservation reached it, what it answered, and
+        // what it had when the answer reached the source (the plan's time).
+        std::map<uint64_t, uint64_t> freeAtReserve;
+        std::map<uint64_t, uint64_t> answered;
+        std::map<uint64_t, uint64_t> freeAtPlan;
+        const auto freeOf = [&engines](uint16_t cell) {
+            Ptr<LlmEngine> e = engines.at(cell);
+            return e->GetKvCapacityTokens() - e->GetKvTokensInUse();
+        };
+        for (const auto& [cell, channel] : edge->GetControlChannels())
+        {
+            channel->TraceConnectWithoutContext(
+                "Rx",
+                Callback<void, const ControlMessage&, Time>(
+                    [&, cell = cell](const ControlMessage& m, Time) {
+                        if (m.type == ControlMessage::RESERVE)
+                        {
+                            freeAtReserve[m.imsi] = freeOf(cell);
+                            Simulator::Schedule(MilliSeconds(1), [&engines, cell]() {
+                                engines.at(cell)->AddResumedSession(9999, 1000, 1000);
+                            });
+                        }
+                        else if (m.type == ControlMessage::RESERVE_ANSWER)
+                        {
+                            answered[m.imsi] = m.value;
+                            freeAtPlan[m.imsi] = freeOf(m.fromCell);
+                        }
+                    }));
+        }
+        Simulator::Stop(Seconds(8));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(RecordingScheduler::Seen().size(), 1u, "one plan");
+        const auto [imsi, seen] = RecordingScheduler::Seen().front();
+        NS_TEST_ASSERT_MSG_EQ(answered.count(imsi), 1u, "its reservation was answered");
+        NS_TEST_EXPECT_MSG_EQ(answered[imsi], freeAtReserve[imsi], "the target's memory then");
+        NS_TEST_ASSERT_MSG_NE(freeAtPlan[imsi],
+                              answered[imsi],
+                              "the target's memory moved while the answer travelled");
+        NS_TEST_EXPECT_MSG_EQ(seen, answered[imsi], "the plan saw the answer's");
+    }
+};
+
 class ControlPlaneTestSuite : public TestSuite
 {
   public:
@@ -475,6 +597,7 @@ class ControlPlaneTestSuite : public TestSuite
         AddTestCase(new PacketsOnTheDevicesTestCase("target"), edgellm::TEST_QUICK);
         AddTestCase(new LostPrefillRequestTestCase, edgellm::TEST_QUICK);
         AddTestCase(new IdealSendsNothingTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new PlanWithTheAnswerTestCase, edgellm::TEST_QUICK);
     }
 };
 

@@ -479,6 +479,11 @@ class Directory : public OnlineGrouper::Host, public PlanInputBuilder::Source
         std::terminate();
     }
 
+    bool GetReportedFreeKv(uint16_t, uint64_t&) const override
+    {
+        return false; // an ideal control plane: the engine is read
+    }
+
     std::vector<OnlineGrouper::Member> GetReplannableMembers(uint32_t group,
                                                              uint16_t target) override
     {
