@@ -41,7 +41,7 @@ uint32_t
 HandoverCoordinator::SendBatch(uint16_t from,
                                uint16_t to,
                                const ControlMessage& head,
-                               const std::vector<std::tuple<uint64_t, uint32_t, uint64_t>>& values)
+                               const ControlBatch& values)
 {
     uint32_t sent = 0;
     ControlMessage m = head;
@@ -92,9 +92,8 @@ HandoverCoordinator::ReportProgress(uint64_t slot)
     HandoverSlotInput input;
     std::map<uint64_t, uint32_t> epochs;
     m_lifecycle.GatherSlot(input, epochs);
-    using Batch = std::vector<std::tuple<uint64_t, uint32_t, uint64_t>>;
     // (sender, its peer, allocator) -> its report
-    std::map<std::tuple<uint16_t, uint16_t, uint16_t>, Batch> reports;
+    std::map<std::tuple<uint16_t, uint16_t, uint16_t>, ControlBatch> reports;
     std::set<uint16_t> allocators;
     for (const MigrationView& v : input.migrations)
     {
@@ -185,8 +184,7 @@ HandoverCoordinator::SetBudgets(uint16_t allocator, uint64_t slot)
     input.migrations = std::move(mine);
     const SlotBudgets budgets = Scheduler()->Slot(input);
 
-    using Batch = std::vector<std::tuple<uint64_t, uint32_t, uint64_t>>;
-    std::map<std::pair<uint16_t, uint16_t>, Batch> out; // (sender, its peer)
+    std::map<std::pair<uint16_t, uint16_t>, ControlBatch> out; // (sender, its peer)
     for (const MigrationView& v : input.migrations)
     {
         const Migration& m = *m_lifecycle.Find(v.imsi);

@@ -43,10 +43,7 @@ HandoverCoordinator::AddControlChannel(uint16_t cellId, Ptr<ControlChannel> chan
     {
         return; // each link's allocator beside its sender, which it reads at once
     }
-    if (!m_slotClock.IsRemote())
-    {
-        m_slotClock.SetRemote([this](uint64_t slot) { return ReportProgress(slot); });
-    }
+    m_slotClock.SetRemote([this](uint64_t slot) { return ReportProgress(slot); });
 }
 
 HandoverCoordinator::ControlPlaneMode
@@ -157,11 +154,7 @@ HandoverCoordinator::Notice(ControlMessage::RanEvent event,
     if (m_policyAt == POLICY_AT_SOURCE)
     {
         // The policy at the source asks the target for memory, and plans with its answer.
-        ControlMessage reserve = m;
-        reserve.type = ControlMessage::RESERVE;
-        reserve.code = 0;
-        reserve.value = 0;
-        source->Send(about, reserve);
+        source->Send(about, ReserveFor(m));
     }
     else
     {
@@ -254,15 +247,21 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
     }
 }
 
+ControlMessage
+HandoverCoordinator::ReserveFor(const ControlMessage& notice)
+{
+    ControlMessage reserve = notice;
+    reserve.type = ControlMessage::RESERVE;
+    reserve.code = 0;
+    reserve.value = 0;
+    return reserve;
+}
+
 void
 HandoverCoordinator::ControllerNoticed(const ControlMessage& m)
 {
     m_controllerPending[{m.imsi, m.sequence}] = {m.fromCell, m.aboutCell};
-    ControlMessage reserve = m;
-    reserve.type = ControlMessage::RESERVE;
-    reserve.code = 0;
-    reserve.value = 0;
-    m_channels.at(ControlMessage::CONTROLLER)->Send(m.aboutCell, reserve);
+    m_channels.at(ControlMessage::CONTROLLER)->Send(m.aboutCell, ReserveFor(m));
 }
 
 void
@@ -289,14 +288,11 @@ void
 HandoverCoordinator::PlanArrivedAtTarget(const ControlMessage& m)
 {
     auto pending = m_prefillPending.find(m.imsi);
-    auto notice = m_prefillNotice.find(m.imsi);
     const Migration* migration = m_lifecycle.Find(m.imsi);
-    if (pending != m_prefillPending.end() && notice != m_prefillNotice.end() &&
-        notice->second == m.sequence)
+    if (pending != m_prefillPending.end() && pending->second.notice == m.sequence)
     {
         // The source applied the plan first: the prefill was waiting for this.
         m_prefillPending.erase(pending);
-        m_prefillNotice.erase(notice);
         if (migration && migration->route.back() == m.aboutCell)
         {
             m_lifecycle.TryPrefill(m.imsi, migration->group);
@@ -323,8 +319,7 @@ HandoverCoordinator::RequestPrefill(uint64_t imsi, uint16_t sourceCell, uint16_t
         {
             return;
         }
-        m_prefillPending[imsi] = m->record;
-        m_prefillNotice[imsi] = m_startingNotice;
+        m_prefillPending[imsi] = {m->record, m_startingNotice};
         return;
     }
     // The target's part of the plan: what it prefills. It starts once both this and the
@@ -337,7 +332,7 @@ HandoverCoordinator::RequestPrefill(uint64_t imsi, uint16_t sourceCell, uint16_t
     request.value = m->prefillTokens;
     request.items.push_back(
         {imsi, static_cast<uint32_t>(m->record), static_cast<uint32_t>(m->prefillTokens)});
-    m_prefillPending[imsi] = m->record;
+    m_prefillPending[imsi] = {m->record, 0};
     m_channels.at(sourceCell)->Send(targetCell, request);
 }
 
@@ -347,7 +342,7 @@ HandoverCoordinator::PrefillRequestArrived(uint16_t cellId, const ControlMessage
     for (const ControlMessage::Item& item : request.items)
     {
         auto pending = m_prefillPending.find(item.imsi);
-        if (pending == m_prefillPending.end() || pending->second != item.sequence)
+        if (pending == m_prefillPending.end() || pending->second.record != item.sequence)
         {
             continue; // a request of a migration that has ended
         }
@@ -426,7 +421,7 @@ HandoverCoordinator::IsPrefillRequested(uint64_t imsi) const
         return true;
     }
     const Migration* m = m_lifecycle.Find(imsi);
-    return !m || m->record != pending->second;
+    return !m || m->record != pending->second.record;
 }
 
 void

@@ -70,7 +70,7 @@ HandoverCoordinator::GetTypeId()
             .AddAttribute("PolicyAt",
                           "Where a handover's policy runs with ControlPlane network: at the "
                           "source cell's node, at the target's, or at a controller node in the "
-                          "transport network (EdgeLlmHelper::SetController; a star backhaul's "
+                          "transport network (EdgeLlmHelper::AddControllerLink; a star backhaul's "
                           "core router).",
                           EnumValue(HandoverCoordinator::POLICY_AT_SOURCE),
                           edgellm::MakeEnumMemberAccessor(&HandoverCoordinator::m_policyAt),

@@ -493,6 +493,8 @@ class HandoverCoordinator : public Object,
     /// At the controller: a handover's notice arrived; the target is asked for memory.
     /// \param m the notice
     void ControllerNoticed(const ControlMessage& m);
+    /// \param notice a handover's NOTICE \return the RESERVE that asks its target for memory
+    static ControlMessage ReserveFor(const ControlMessage& notice);
     /// At the controller: the target answered; the plan goes to both cells. \param m the answer
     void ControllerAnswered(const ControlMessage& m);
     /// The controller's plan reached the target: its prefill may start. \param m the PLAN
@@ -513,6 +515,8 @@ class HandoverCoordinator : public Object,
     void ProgressArrived(uint16_t cellId, const ControlMessage& m);
     /// Budgets arrived at their sender. \param cellId the sender's cell \param m the BUDGET
     void BudgetArrived(uint16_t cellId, const ControlMessage& m);
+    /// (imsi, epoch, value) of each session of a batch message
+    using ControlBatch = std::vector<std::tuple<uint64_t, uint32_t, uint64_t>>;
     /**
      * \brief Send a batch as messages of at most ControlMessage::MAX_ITEMS items; a value
      * above 32 bits goes as several items of the session, which add up.
@@ -523,7 +527,7 @@ class HandoverCoordinator : public Object,
     uint32_t SendBatch(uint16_t from,
                        uint16_t to,
                        const ControlMessage& head,
-                       const std::vector<std::tuple<uint64_t, uint32_t, uint64_t>>& values);
+                       const ControlBatch& values);
     /// StartHandover's work; the caller then watches the record for its milestones.
     /// \param imsi the UE \param sourceCell its source \param targetCell its target
     /// \param at when the RAN started it: the record's hoStart, its deadline's origin
@@ -621,7 +625,16 @@ class HandoverCoordinator : public Object,
     std::map<uint64_t, std::map<uint32_t, ControlMessage>> m_noticesHeld; //!< arrived early
     std::map<std::pair<uint64_t, uint32_t>, Time> m_noticeTimes;          //!< when each happened
     uint32_t m_unroutedControl{0};                                        //!< GetUnroutedControl
-    std::map<uint64_t, std::size_t> m_prefillPending; //!< per UE: a request on its way (record)
+
+    /// A prefill request on its way: the migration's record, and (policy at the controller)
+    /// the notice of the handover whose plan carries it
+    struct PendingPrefill
+    {
+        std::size_t record{0}; //!< the migration's record
+        uint32_t notice{0};    //!< its handover's notice
+    };
+
+    std::map<uint64_t, PendingPrefill> m_prefillPending; //!< per UE: a request on its way
     TracedCallback<uint64_t, uint16_t, uint16_t, Time> m_controlDelayTrace; //!< ControlDelay
     /// Per UE: the old holder a resume notice is on its way to, and the notice's number
     std::map<uint64_t, std::pair<uint16_t, uint32_t>> m_releasePending;
@@ -635,7 +648,6 @@ class HandoverCoordinator : public Object,
     std::map<std::pair<uint64_t, uint32_t>, uint64_t> m_answers;
     /// While a handover is started: its target's reported free KV memory, by cell
     std::map<uint16_t, uint64_t> m_answeredFree;
-    std::map<uint64_t, uint32_t> m_prefillNotice; //!< per UE: the notice of its pending prefill
     /// Slot budgets set away from the senders, keyed (sender, its peer, imsi):
     using SenderKey = std::tuple<uint16_t, uint16_t, uint64_t>;
     std::map<SenderKey, uint64_t> m_progressSent;  //!< at the sender: bytes reported so far

@@ -98,12 +98,6 @@ SlotClock::SetRemote(Report report)
     m_report = std::move(report);
 }
 
-bool
-SlotClock::IsRemote() const
-{
-    return static_cast<bool>(m_report);
-}
-
 void
 SlotClock::SetArrivedBudget(uint64_t imsi, uint32_t epoch, uint64_t bytes)
 {

@@ -82,9 +82,6 @@ class SlotClock
      */
     void SetRemote(Report report);
 
-    /// \return true if an allocator on another node sets the budgets
-    bool IsRemote() const;
-
     /**
      * \brief A budget reached its sender (SetRemote).
      * \param imsi the UE \param epoch its transfer's epoch \param bytes its bytes per slot
