@@ -413,7 +413,9 @@ PallasLineExperiment::Draw() const
 }
 
 PallasLineRun
-PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inputs) const
+PallasLineExperiment::Run(const std::string& scheme,
+                          const PallasLineInputs& inputs,
+                          const Hook& hook) const
 {
     const PallasLineConfig& c = m_config;
     const Ptr<CellLayout> layout = MakeLayout();
@@ -658,6 +660,10 @@ PallasLineExperiment::Run(const std::string& scheme, const PallasLineInputs& inp
             }
         }));
 
+    if (hook)
+    {
+        hook(net);
+    }
     Simulator::Stop(c.maxSimTime);
     {
         std::unique_ptr<ShowProgress> progress;

@@ -5,6 +5,7 @@
 #ifndef EDGE_LLM_PALLAS_LINE_EXPERIMENT_H
 #define EDGE_LLM_PALLAS_LINE_EXPERIMENT_H
 
+#include "edge-llm-network.h"
 #include "edge-llm-results.h"
 #include "ue-trajectory.h"
 
@@ -16,6 +17,7 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -245,13 +247,20 @@ class PallasLineExperiment
      */
     PallasLineInputs Draw() const;
 
+    /// Called once the network, its predictor and its controller are built, before the
+    /// simulation runs: to watch it.
+    using Hook = std::function<void(Ptr<EdgeLlmNetwork> network)>;
+
     /**
      * \brief Run one scheme on the inputs. Leaves the simulator destroyed.
      * \param scheme a registered scheme name
      * \param inputs from Draw(); inputs of another configuration stop the run
+     * \param hook what to connect before the run, if anything
      * \return what it gave
      */
-    PallasLineRun Run(const std::string& scheme, const PallasLineInputs& inputs) const;
+    PallasLineRun Run(const std::string& scheme,
+                      const PallasLineInputs& inputs,
+                      const Hook& hook = {}) const;
 
     /**
      * \brief Train the predictor's Lag on draws of their own: what lies between the

@@ -225,6 +225,12 @@ LocalCellPort::ExpectEpoch(uint64_t imsi, uint32_t epoch, KvDiscardReason reason
     m_receiver->ExpectEpoch(imsi, epoch, reason);
 }
 
+uint32_t
+LocalCellPort::GetExpectedEpoch(uint64_t imsi) const
+{
+    return m_receiver->GetCurrentEpoch(imsi);
+}
+
 edgellm::RangeSet
 LocalCellPort::GetReceivedRanges(uint64_t imsi) const
 {

@@ -137,6 +137,8 @@ class CellPort : public SimpleRefCount<CellPort>
     /// Expect an epoch of a session. \param imsi the UE \param epoch the epoch
     /// \param reason why the epoch it replaces retires
     virtual void ExpectEpoch(uint64_t imsi, uint32_t epoch, KvDiscardReason reason) = 0;
+    /// \param imsi a UE \return the epoch of its KV the receiver accepts (0 if unknown)
+    virtual uint32_t GetExpectedEpoch(uint64_t imsi) const = 0;
     /// \param imsi a UE \return the KV ranges of its current epoch that have wholly arrived
     virtual edgellm::RangeSet GetReceivedRanges(uint64_t imsi) const = 0;
     /// \param imsi a UE \return the KV bytes received for it, over all its epochs
@@ -277,6 +279,7 @@ class LocalCellPort : public CellPort
     void StartRelay(uint64_t imsi, uint16_t cellId) override;
     void StopRelay(uint64_t imsi) override;
     void ExpectEpoch(uint64_t imsi, uint32_t epoch, KvDiscardReason reason) override;
+    uint32_t GetExpectedEpoch(uint64_t imsi) const override;
     edgellm::RangeSet GetReceivedRanges(uint64_t imsi) const override;
     uint64_t GetReceivedBytes(uint64_t imsi) const override;
     void SetKvSender(uint16_t peer, Ptr<KvTransferSender> sender) override;

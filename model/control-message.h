@@ -31,12 +31,14 @@ namespace ns3
  * | 8      | 2     | aboutCell  | >= 1: the cell it concerns (a handover's target)      |
  * | 10     | 2     | items      | [0, MAX_ITEMS]; 0 unless PREFILL_REQUEST, BUDGET or   |
  * |        |       |            | PROGRESS, which carry at least 1                      |
- * | 12     | 4     | sequence   | NOTICE, RESERVE, RESERVE_ANSWER, PLAN: the UE's event |
- * |        |       |            | number; PREFILL_REQUEST: the handover's number (its   |
- * |        |       |            | record); else the migration's epoch                   |
+ * | 12     | 4     | sequence   | NOTICE, RESERVE, RESERVE_ANSWER, PLAN, PREPARE: the   |
+ * |        |       |            | UE's event number; PREFILL_REQUEST: the handover's    |
+ * |        |       |            | number (its record); CANCEL: the epoch the target     |
+ * |        |       |            | expects from then on; else the migration's epoch      |
  * | 16     | 8     | imsi       | >= 1                                                  |
  * | 24     | 8     | value      | NOTICE of a FAILED handover: the reason [0, 3];       |
  * |        |       |            | RESERVE_ANSWER: the target's free KV memory, tokens;  |
+ * |        |       |            | PREPARE: the predicted handover time, ns;             |
  * |        |       |            | else the type's count (tokens, bytes)                 |
  * | 32     | 8     | sentAt     | >= 0: the sender's clock, ns                          |
  *
@@ -55,8 +57,8 @@ struct ControlMessage
         RESUME_NOTICE = 6,   //!< the target resumed a session
         BUDGET = 7,          //!< a slot's byte budgets, to a sender (items: imsi, epoch, bytes)
         PROGRESS = 8,        //!< what a sender sent in a slot (items: imsi, epoch, bytes)
-        PREPARE = 9,         //!< prepare a predicted handover
-        CANCEL = 10,         //!< cancel a prepared handover
+        PREPARE = 9,         //!< prepare a predicted handover (aboutCell: its target)
+        CANCEL = 10,         //!< a prepared migration is cancelled, to its target
     };
 
     /// The RAN event a NOTICE reports (HandoverCoordinator's inputs).

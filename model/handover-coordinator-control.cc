@@ -125,6 +125,23 @@ HandoverCoordinator::Notice(ControlMessage::RanEvent event,
         Deliver(m);
         return;
     }
+    const Migration* prepared = m_lifecycle.Find(imsi);
+    if (m_policyAt != POLICY_AT_TARGET && prepared && prepared->GetPhase() == PREPARED &&
+        prepared->route.back() == about && HasControlPath(cellId, about))
+    {
+        // Prepared for this target: its memory was reserved then, and the source holds the
+        // plan it commits.
+        Deliver(m);
+        return;
+    }
+    SendToPolicy(m);
+}
+
+void
+HandoverCoordinator::SendToPolicy(const ControlMessage& m)
+{
+    const uint16_t cellId = m.fromCell;
+    const uint16_t about = m.aboutCell;
     const uint16_t policy = m_policyAt == POLICY_AT_CONTROLLER ? ControlMessage::CONTROLLER
                             : m_policyAt == POLICY_AT_TARGET   ? about
                                                                : cellId;
@@ -133,28 +150,20 @@ HandoverCoordinator::Notice(ControlMessage::RanEvent event,
          (!HasControlPath(cellId, policy) || !HasControlPath(about, policy))))
     {
         // No control connection between the nodes (a relayed handover): planned at once.
-        NS_LOG_INFO("imsi " << imsi << ": no control connection between cells " << cellId << " and "
-                            << about
+        NS_LOG_INFO("imsi " << m.imsi << ": no control connection between cells " << cellId
+                            << " and " << about
                             << (policy == ControlMessage::CONTROLLER ? " and the controller" : "")
                             << "; planned at once");
         ++m_unroutedControl;
         Deliver(m);
         return;
     }
-    const Migration* prepared = m_lifecycle.Find(imsi);
-    if (m_policyAt != POLICY_AT_TARGET && prepared && prepared->GetPhase() == PREPARED &&
-        prepared->route.back() == about)
-    {
-        // Prepared for this target: its memory was reserved then, and the source holds the
-        // plan it commits.
-        Deliver(m);
-        return;
-    }
     Ptr<ControlChannel> source = m_channels.at(cellId);
     if (m_policyAt == POLICY_AT_SOURCE)
     {
-        // The policy at the source asks the target for memory, and plans with its answer.
-        source->Send(about, ReserveFor(m));
+        // The policy at the source asks the target for memory, and plans with its answer; a
+        // PREPARE asks it for a predicted handover.
+        source->Send(about, m.type == ControlMessage::PREPARE ? m : ReserveFor(m));
     }
     else
     {
@@ -170,6 +179,7 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
     switch (m.type)
     {
     case ControlMessage::NOTICE:
+    case ControlMessage::PREPARE:
         if (cellId == ControlMessage::CONTROLLER)
         {
             ControllerNoticed(m);
@@ -177,12 +187,14 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
         }
         [[fallthrough]];
     case ControlMessage::RESERVE: {
-        // At the target: the answer carries its free KV memory; a plan, what it decided.
+        // At the target: the answer carries its free KV memory; a plan, what it decided. A
+        // PREPARE is a reservation where the policy is at the source, else a notice.
         ControlMessage back = m;
         back.aboutCell = cellId;
         back.code = 0;
         back.items.clear();
-        if (m.type == ControlMessage::RESERVE)
+        if (m.type == ControlMessage::RESERVE ||
+            (m.type == ControlMessage::PREPARE && m_policyAt == POLICY_AT_SOURCE))
         {
             back.type = ControlMessage::RESERVE_ANSWER;
             Ptr<CellPort> port = PortOf(cellId);
@@ -221,6 +233,17 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
         {
             m_answers[{m.imsi, m.sequence}] = m.value;
         }
+        const auto asked = m_preparesAsked.find(m.imsi);
+        if (asked != m_preparesAsked.end() && asked->second.notice == m.sequence)
+        {
+            // The answer to a prepare this source asked for.
+            ControlMessage prepare = m;
+            prepare.type = ControlMessage::PREPARE;
+            prepare.fromCell = cellId;
+            prepare.value = 0;
+            Deliver(prepare);
+            break;
+        }
         ControlMessage started;
         started.type = ControlMessage::NOTICE;
         started.code = ControlMessage::HANDOVER_STARTED;
@@ -239,6 +262,9 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
         break;
     case ControlMessage::BUDGET:
         BudgetArrived(cellId, m);
+        break;
+    case ControlMessage::CANCEL:
+        CancelArrived(cellId, m);
         break;
     default:
         NS_LOG_WARN("cell " << cellId << ": a control message this coordinator does not act on: "
@@ -374,8 +400,9 @@ HandoverCoordinator::ReleaseHolder(uint64_t imsi, uint16_t holder, uint16_t targ
 }
 
 void
-HandoverCoordinator::SettleRelease(uint64_t imsi)
+HandoverCoordinator::SettleRelease(uint64_t imsi, uint16_t target)
 {
+    SettleCancel(imsi, target);
     auto pending = m_releasePending.find(imsi);
     if (pending == m_releasePending.end())
     {
@@ -440,21 +467,35 @@ HandoverCoordinator::Deliver(const ControlMessage& m)
 }
 
 void
+HandoverCoordinator::UseAnswer(const ControlMessage& m)
+{
+    m_startingNotice = m.sequence;
+    if (auto a = m_answers.find({m.imsi, m.sequence}); a != m_answers.end())
+    {
+        m_answeredFree[m.aboutCell] = a->second;
+        m_answers.erase(a);
+    }
+}
+
+void
 HandoverCoordinator::Dispatch(const ControlMessage& m)
 {
     const auto at = m_noticeTimes.find({m.imsi, m.sequence});
     const Time happened = at->second;
     m_noticeTimes.erase(at);
+    if (m.type == ControlMessage::PREPARE)
+    {
+        m_controlDelayTrace(m.imsi, m.fromCell, m.aboutCell, Simulator::Now() - happened);
+        UseAnswer(m);
+        PrepareArrived(m);
+        m_answeredFree.clear();
+        return;
+    }
     switch (static_cast<ControlMessage::RanEvent>(m.code))
     {
     case ControlMessage::HANDOVER_STARTED:
         m_controlDelayTrace(m.imsi, m.fromCell, m.aboutCell, Simulator::Now() - happened);
-        m_startingNotice = m.sequence;
-        if (auto a = m_answers.find({m.imsi, m.sequence}); a != m_answers.end())
-        {
-            m_answeredFree[m.aboutCell] = a->second;
-            m_answers.erase(a);
-        }
+        UseAnswer(m);
         StartHandover(m.imsi, m.fromCell, m.aboutCell, happened);
         m_answeredFree.clear();
         break;

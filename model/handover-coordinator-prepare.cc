@@ -29,6 +29,72 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
                         << now.As(Time::S) << ")");
     PortOf(targetCell);
     const uint16_t holder = HolderOf(imsi);
+    const Migration* m = m_lifecycle.Find(imsi);
+    const bool sameAsPrepared = m && m->GetPhase() == PREPARED && m->route.back() == targetCell &&
+                                m->route.front() == holder;
+    if (m_controlPlane == IDEAL_CONTROL || holder == 0 || holder == targetCell ||
+        !HasControlPath(holder, targetCell) || sameAsPrepared)
+    {
+        m_preparesAsked.erase(imsi);
+        return ApplyPrepare(imsi, targetCell, expected);
+    }
+    auto asked = m_preparesAsked.find(imsi);
+    if (asked != m_preparesAsked.end() && asked->second.target == targetCell)
+    {
+        asked->second.expected = expected; // the same prediction, later or earlier
+        return true;
+    }
+    if (m && m->GetPhase() != PREPARED)
+    {
+        return false;
+    }
+    Ptr<CellPort> source = PortOf(holder);
+    if (!source->HasSession(imsi) || !source->IsDecoding(imsi) ||
+        source->GetSessionState(imsi).generated == 0 || !source->HasKvPeer(targetCell))
+    {
+        return false; // what the holder knows of its own session already says no
+    }
+    // The holder asks the policy's node, as for a handover; a newer request for another target
+    // replaces this one.
+    ControlMessage prepare;
+    prepare.type = ControlMessage::PREPARE;
+    prepare.fromCell = holder;
+    prepare.aboutCell = targetCell;
+    prepare.sequence = m_noticesMade[imsi]++;
+    prepare.imsi = imsi;
+    prepare.value = static_cast<uint64_t>(expected.GetNanoSeconds());
+    prepare.sentAtNs = now.GetNanoSeconds();
+    m_noticeTimes[{imsi, prepare.sequence}] = now;
+    m_preparesAsked[imsi] = {targetCell, prepare.sequence, expected};
+    SendToPolicy(prepare);
+    return true;
+}
+
+void
+HandoverCoordinator::PrepareArrived(const ControlMessage& m)
+{
+    auto asked = m_preparesAsked.find(m.imsi);
+    if (asked == m_preparesAsked.end() || asked->second.notice != m.sequence)
+    {
+        NS_LOG_INFO("imsi " << m.imsi << ": the prepare for cell " << m.aboutCell
+                            << " was withdrawn or replaced on its way");
+        return;
+    }
+    const Time expected = std::max(asked->second.expected, Simulator::Now());
+    m_preparesAsked.erase(asked);
+    const uint16_t holder = HolderOf(m.imsi);
+    if (ApplyPrepare(m.imsi, m.aboutCell, expected) && m_controlPlane == NETWORK_CONTROL)
+    {
+        RequestPrefill(m.imsi, holder, m.aboutCell);
+    }
+}
+
+bool
+HandoverCoordinator::ApplyPrepare(uint64_t imsi, uint16_t targetCell, Time expected)
+{
+    const Time now = Simulator::Now();
+    PortOf(targetCell);
+    const uint16_t holder = HolderOf(imsi);
     if (Migration* m = m_lifecycle.Find(imsi))
     {
         if (m->GetPhase() != PREPARED)
@@ -85,6 +151,10 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
 bool
 HandoverCoordinator::CancelPrepared(uint64_t imsi)
 {
+    if (m_preparesAsked.erase(imsi) > 0)
+    {
+        return true; // its plan will find nothing to apply
+    }
     const Migration* m = m_lifecycle.Find(imsi);
     if (!m || m->GetPhase() != PREPARED)
     {
@@ -92,6 +162,67 @@ HandoverCoordinator::CancelPrepared(uint64_t imsi)
     }
     m_lifecycle.End(imsi, CANCELLED, true);
     return true;
+}
+
+bool
+HandoverCoordinator::CancelsByMessage(uint16_t source, uint16_t target) const
+{
+    return m_controlPlane == NETWORK_CONTROL && HasControlPath(source, target);
+}
+
+void
+HandoverCoordinator::SendCancel(uint64_t imsi, uint16_t source, uint16_t target, uint32_t next)
+{
+    SettleCancel(imsi, target); // an older one to the same cell, still on its way, is done now
+    ControlMessage cancel;
+    cancel.type = ControlMessage::CANCEL;
+    cancel.aboutCell = target;
+    cancel.sequence = next;
+    cancel.imsi = imsi;
+    m_cancelPending[{imsi, target}] = next;
+    m_channels.at(source)->Send(target, cancel);
+}
+
+void
+HandoverCoordinator::CancelArrived(uint16_t cellId, const ControlMessage& m)
+{
+    auto pending = m_cancelPending.find({m.imsi, cellId});
+    if (pending == m_cancelPending.end() || pending->second != m.sequence)
+    {
+        return; // done already: a migration of the UE to this cell started first
+    }
+    m_cancelPending.erase(pending);
+    CancelAtTarget(m.imsi, cellId, m.sequence);
+}
+
+void
+HandoverCoordinator::SettleCancel(uint64_t imsi, uint16_t target)
+{
+    auto pending = m_cancelPending.find({imsi, target});
+    if (pending == m_cancelPending.end())
+    {
+        return;
+    }
+    NS_LOG_INFO("imsi " << imsi << ": its cancel had not reached cell " << target
+                        << ", which it migrates to again; done now");
+    const uint32_t next = pending->second;
+    m_cancelPending.erase(pending);
+    CancelAtTarget(imsi, target, next);
+}
+
+void
+HandoverCoordinator::CancelAtTarget(uint64_t imsi, uint16_t target, uint32_t next)
+{
+    Ptr<CellPort> t = PortOf(target);
+    if (t->GetExpectedEpoch(imsi) < next)
+    {
+        // Bytes of the cancelled epoch that arrive from now on are stale.
+        t->ExpectEpoch(imsi, next, KvDiscardReason::NEWER_EPOCH);
+    }
+    if (HolderOf(imsi) != target)
+    {
+        t->RemoveSession(imsi);
+    }
 }
 
 } // namespace ns3

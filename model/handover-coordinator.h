@@ -245,15 +245,27 @@ class HandoverCoordinator : public Object,
      * prediction for a prepared session replaces the old one (which is cancelled).
      * \param imsi the UE
      * \param targetCell the predicted target
+     * With ControlPlane network and a control connection between the holder and the target
+     * (and the controller, with the policy there), the prepare is a PREPARE message that takes
+     * the path a handover's notice takes (PolicyAt): the migration is prepared when the plan
+     * comes back to the holder, with the latest predicted time (now if that has passed), and
+     * the call only asks for it. A second call for the same target while the request is on
+     * its way updates the time it will use.
+     * \param imsi the UE
+     * \param targetCell the predicted target
      * \param expected the predicted handover time (>= now)
-     * \return true if a migration was prepared
+     * \return true if a migration was prepared (ideal control plane) or asked for (network)
      */
     bool PrepareHandover(uint64_t imsi, uint16_t targetCell, Time expected);
 
     /**
      * \brief A prediction is withdrawn: cancel its prepared migration (counted as waste).
+     *
+     * With ControlPlane network the holder stops sending at once, and the target drops what it
+     * received and the memory it holds for the session when the CANCEL message reaches it. A
+     * prepare still on its way is withdrawn: its plan, when it comes, is not applied.
      * \param imsi the UE
-     * \return true if there was one
+     * \return true if there was one, prepared or asked for
      */
     bool CancelPrepared(uint64_t imsi);
 
@@ -499,6 +511,27 @@ class HandoverCoordinator : public Object,
     void ControllerAnswered(const ControlMessage& m);
     /// The controller's plan reached the target: its prefill may start. \param m the PLAN
     void PlanArrivedAtTarget(const ControlMessage& m);
+    /// PrepareHandover's work, where the holder applies the prepare. \param imsi the UE
+    /// \param targetCell the predicted target \param expected the predicted time (>= now)
+    /// \return true if a migration was prepared
+    bool ApplyPrepare(uint64_t imsi, uint16_t targetCell, Time expected);
+    /// A prepare's plan is back at the holder. \param m the PREPARE, as asked
+    void PrepareArrived(const ControlMessage& m);
+    /// A cancel reached a prepared migration's target. \param cellId the target \param m it
+    void CancelArrived(uint16_t cellId, const ControlMessage& m);
+    /// The target's part of a cancel, now: it expects the next epoch, and drops the session
+    /// unless it holds it. \param imsi the UE \param target the cell \param next the epoch
+    void CancelAtTarget(uint64_t imsi, uint16_t target, uint32_t next);
+    /// A cancel still on its way to a cell is done now. \param imsi the UE \param target
+    /// the cell
+    void SettleCancel(uint64_t imsi, uint16_t target);
+    /// The first of a handover's or a prepare's messages to the policy's node, as its source
+    /// sends it; at once where there is no control connection. \param m a NOTICE of
+    /// HANDOVER_STARTED, or a PREPARE
+    void SendToPolicy(const ControlMessage& m);
+    /// A handover's or a prepare's plan is applied at its source now: its target's answer,
+    /// if any, is what its plan reads. \param m its NOTICE or PREPARE
+    void UseAnswer(const ControlMessage& m);
 
     // A slot scheduler's budgets set away from the senders (handover-coordinator-budget.cc).
     /// The node that sets a migration's slot budgets. \param m the migration
@@ -562,7 +595,9 @@ class HandoverCoordinator : public Object,
     bool IsPrefillRequested(uint64_t imsi) const override;
     void AwaitReconnect(uint64_t imsi, uint16_t cellId) override;
     void ReleaseHolder(uint64_t imsi, uint16_t holder, uint16_t target) override;
-    void SettleRelease(uint64_t imsi) override;
+    void SettleRelease(uint64_t imsi, uint16_t target) override;
+    bool CancelsByMessage(uint16_t source, uint16_t target) const override;
+    void SendCancel(uint64_t imsi, uint16_t source, uint16_t target, uint32_t next) override;
 
     /// \return the scheduler, made on first use if none was set
     Ptr<HandoverScheduler> Scheduler() const;
@@ -644,6 +679,18 @@ class HandoverCoordinator : public Object,
     /// Handovers whose plan reached the target before the source applied it, by (imsi, notice)
     std::set<std::pair<uint64_t, uint32_t>> m_planAtTarget;
     uint32_t m_startingNotice{0}; //!< the notice of the handover being started
+
+    /// A prepare asked for, on its way: its target, its notice, the latest predicted time
+    struct PendingPrepare
+    {
+        uint16_t target{0}; //!< the predicted target
+        uint32_t notice{0}; //!< the PREPARE's number in the UE's events
+        Time expected{0};   //!< the latest predicted handover time
+    };
+
+    std::map<uint64_t, PendingPrepare> m_preparesAsked; //!< per UE: a prepare on its way
+    /// Cancels on their way: by (imsi, target), the epoch each carries
+    std::map<std::pair<uint64_t, uint16_t>, uint32_t> m_cancelPending;
     /// The targets' free KV memory as their answers reported it, tokens, by (imsi, notice)
     std::map<std::pair<uint64_t, uint32_t>, uint64_t> m_answers;
     /// While a handover is started: its target's reported free KV memory, by cell

@@ -145,7 +145,7 @@ MigrationLifecycle::Start(uint64_t imsi,
                           Time handoverAt,
                           bool prepared)
 {
-    m_host->SettleRelease(imsi);
+    m_host->SettleRelease(imsi, target);
     HandoverRecord& record = Record(recordIndex);
     const Settings settings = m_host->GetMigrationSettings();
     Ptr<CellPort> source = m_host->PortOf(holder);
@@ -341,9 +341,22 @@ MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder
     Migration m = it->second;
     const MigrationView view = m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr);
     m_migrations.erase(it);
-    const uint64_t withdrawn = RetireEpoch(imsi, m, KvDiscardReason::NEWER_EPOCH);
+    // A prepared migration's cancel tells its target by message where the control plane is
+    // on the network: the target's part waits for it.
+    const bool byMessage = m.GetPhase() == Migration::PREPARED && state == Migration::CANCELLED &&
+                           m.route.size() == 2 &&
+                           m_host->CancelsByMessage(m.route.front(), m.route.back());
+    const uint64_t withdrawn =
+        RetireEpoch(imsi, m, KvDiscardReason::NEWER_EPOCH, byMessage ? m.route.back() : 0);
     Ptr<CellPort> t = m_host->PortOf(m.route.back());
-    t->RemoveSession(imsi);
+    if (byMessage)
+    {
+        m_host->SendCancel(imsi, m.route.front(), m.route.back(), m_epochs[imsi]);
+    }
+    else
+    {
+        t->RemoveSession(imsi);
+    }
     HandoverRecord& record = Record(m.record);
     record.outcome = outcome;
     record.wastedBytes = From(m)->GetKvCounters(m.route[1], imsi).sent - m.sentAtStart;
@@ -395,7 +408,10 @@ MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder
 }
 
 uint64_t
-MigrationLifecycle::RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardReason reason)
+MigrationLifecycle::RetireEpoch(uint64_t imsi,
+                                const Migration& m,
+                                KvDiscardReason reason,
+                                uint16_t later)
 {
     const uint64_t withdrawn = From(m)->CancelKv(m.route[1], imsi, m.epoch, reason);
     // Bytes still in flight arrive under an epoch the receivers no longer expect: stale, and
@@ -403,7 +419,10 @@ MigrationLifecycle::RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardReas
     const uint32_t next = ++m_epochs[imsi];
     for (std::size_t i = 1; i < m.route.size(); ++i)
     {
-        m_host->PortOf(m.route[i])->ExpectEpoch(imsi, next, reason);
+        if (m.route[i] != later)
+        {
+            m_host->PortOf(m.route[i])->ExpectEpoch(imsi, next, reason);
+        }
     }
     return withdrawn;
 }

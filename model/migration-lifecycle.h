@@ -106,8 +106,17 @@ class MigrationLifecycle
         /// \param imsi the UE \param holder the cell that held it \param target where it resumed
         virtual void ReleaseHolder(uint64_t imsi, uint16_t holder, uint16_t target) = 0;
         /// A migration of the UE starts: a release still on its way is done now, before the
-        /// new migration reads or admits anything. \param imsi the UE
-        virtual void SettleRelease(uint64_t imsi) = 0;
+        /// new migration reads or admits anything, and so is a cancel on its way to the new
+        /// migration's target. \param imsi the UE \param target the new migration's target
+        virtual void SettleRelease(uint64_t imsi, uint16_t target) = 0;
+        /// \param source a prepared migration's holder \param target its target
+        /// \return true if cancelling it tells its target by message (SendCancel), false if
+        /// the target's part is done at once
+        virtual bool CancelsByMessage(uint16_t source, uint16_t target) const = 0;
+        /// A prepared migration is cancelled: its target drops the session and expects the
+        /// next epoch when the message reaches it. \param imsi the UE \param source the holder
+        /// \param target the target \param next the epoch the target expects from then on
+        virtual void SendCancel(uint64_t imsi, uint16_t source, uint16_t target, uint32_t next) = 0;
     };
 
     /// The pieces of the coordinator it works with.
@@ -256,9 +265,13 @@ class MigrationLifecycle
     /// \param predicted the group's predicted delay
     void Replan(uint64_t imsi, const SessionPlan& plan, Time predicted);
     /// Withdraw a migration's transfer and raise the session's epoch at every receiver on its
-    /// path. \param imsi the UE \param m its migration \param reason why
+    /// path, but one that hears of it later. \param imsi the UE \param m its migration
+    /// \param reason why \param later a receiver told by message instead (0: none)
     /// \return the KV bytes withdrawn
-    uint64_t RetireEpoch(uint64_t imsi, const Migration& m, KvDiscardReason reason);
+    uint64_t RetireEpoch(uint64_t imsi,
+                         const Migration& m,
+                         KvDiscardReason reason,
+                         uint16_t later = 0);
     /// Schedule a committed migration's resume deadline and stall checks.
     /// \param imsi the UE \param m its migration
     void ScheduleDeadline(uint64_t imsi, Migration& m);

@@ -224,6 +224,7 @@ class ControlPlaneTestCase : public TestCase
     {
         Simulator::Destroy();
         Config::Reset();
+        RngSeedManager::SetRun(1);
     }
 
     /// Each token of each UE emitted once and delivered once, in order.
@@ -587,6 +588,224 @@ class PlanWithTheAnswerTestCase : public ControlPlaneTestCase
     }
 };
 
+/// A Pallas line whose prepares and cancels travel: 5 ms links, so a round trip shows.
+/// \param at PolicyAt \return the configuration
+PallasLineConfig
+PallasOverTheNetwork(const std::string& at)
+{
+    Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
+    Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(at));
+    PallasLineConfig c;
+    c.linkDelay = MilliSeconds(5);
+    if (at == "controller")
+    {
+        c.backhaul = "core"; // the controller sits at its core router
+    }
+    return c;
+}
+
+class PrepareOverTheNetworkTestCase : public ControlPlaneTestCase
+{
+  public:
+    explicit PrepareOverTheNetworkTestCase(const std::string& at)
+        : ControlPlaneTestCase("Control plane network, policy at the " + at +
+                               ": Pallas's prepare is a PREPARE message, and the migration is "
+                               "prepared when its answer or plan is back at the holder, no "
+                               "earlier than the links' round trip"),
+          m_at(at)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t rngRun = 1; rngRun <= 2; ++rngRun)
+        {
+            RngSeedManager::SetRun(rngRun);
+            const PallasLineConfig c = PallasOverTheNetwork(m_at);
+            const PallasLineExperiment experiment(c);
+            // The first PREPARE the holder sent, the message that came back for it, and when
+            // the migration entered PREPARED.
+            Time askedAt{-1};
+            uint64_t asker = 0;
+            uint16_t holder = 0;
+            uint32_t sequence = 0;
+            uint32_t arrivedAtPolicy = 0;
+            Time backAt{-1};
+            Time preparedAt{-1};
+            const PallasLineRun run =
+                experiment.Run("pallas", experiment.Draw(), [&](Ptr<EdgeLlmNetwork> net) {
+                    Ptr<EdgeLlmHelper> edge = net->GetEdgeLlmHelper();
+                    for (const auto& [cell, channel] : edge->GetControlChannels())
+                    {
+                        channel->TraceConnectWithoutContext(
+                            "Tx",
+                            Callback<void, const ControlMessage&, uint16_t>(
+                                [&](const ControlMessage& m, uint16_t) {
+                                    if (m.type == ControlMessage::PREPARE && askedAt.IsNegative())
+                                    {
+                                        askedAt = Simulator::Now();
+                                        asker = m.imsi;
+                                        holder = m.fromCell;
+                                        sequence = m.sequence;
+                                    }
+                                }));
+                        channel->TraceConnectWithoutContext(
+                            "Rx",
+                            Callback<void, const ControlMessage&, Time>(
+                                [&, cell = cell](const ControlMessage& m, Time) {
+                                    if (m.type == ControlMessage::PREPARE)
+                                    {
+                                        ++arrivedAtPolicy;
+                                    }
+                                    const bool back = m.type == ControlMessage::RESERVE_ANSWER ||
+                                                      m.type == ControlMessage::PLAN;
+                                    if (back && m.imsi == asker && m.sequence == sequence &&
+                                        cell == holder && backAt.IsNegative())
+                                    {
+                                        backAt = Simulator::Now();
+                                    }
+                                }));
+                    }
+                    edge->GetCoordinator()->TraceConnectWithoutContext(
+                        "MigrationState",
+                        Callback<void, uint64_t, uint32_t, int, int>(
+                            [&](uint64_t imsi, uint32_t, int, int to) {
+                                if (to == HandoverCoordinator::PREPARED && imsi == asker &&
+                                    preparedAt.IsNegative())
+                                {
+                                    preparedAt = Simulator::Now();
+                                }
+                            }));
+                });
+            const std::string what = m_at + ", RngRun " + std::to_string(rngRun);
+            NS_TEST_ASSERT_MSG_EQ(askedAt.IsNegative(), false, what << ": a PREPARE was sent");
+            NS_TEST_EXPECT_MSG_GT(arrivedAtPolicy, 0u, what << ": it crossed the backhaul");
+            NS_TEST_ASSERT_MSG_EQ(backAt.IsNegative(), false, what << ": its answer came back");
+            NS_TEST_EXPECT_MSG_EQ(preparedAt, backAt, what << ": prepared when it came back");
+            // By hand: a cell-to-cell trip is one 5 ms link over X2 and two access links
+            // through the core; a trip between a cell and the controller, one access link.
+            const uint32_t links = c.backhaul == "core" ? 4 : 2;
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(backAt - askedAt,
+                                        c.linkDelay * links,
+                                        what << ": no earlier than the links' propagation");
+            NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce, true, what << ": every token once");
+            NS_TEST_EXPECT_MSG_EQ(KvLedgerBalances(run.kvSent, run.kvReceived),
+                                  true,
+                                  what << ": the ledger");
+            bool migrated = false;
+            for (const HandoverRecord& r : run.records)
+            {
+                migrated = migrated || (r.imsi == asker && !r.preparedAt.IsNegative() &&
+                                        r.outcome == HandoverRecord::MIGRATED);
+            }
+            NS_TEST_EXPECT_MSG_EQ(migrated, true, what << ": the prepared migration committed");
+            Config::Reset();
+        }
+    }
+
+    std::string m_at; //!< PolicyAt
+};
+
+class CancelOverTheNetworkTestCase : public ControlPlaneTestCase
+{
+  public:
+    CancelOverTheNetworkTestCase()
+        : ControlPlaneTestCase("Control plane network: a prepared migration to a wrong target "
+                               "is cancelled by a CANCEL message; the target holds the session's "
+                               "memory until it arrives, and drops it then")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t rngRun = 1; rngRun <= 2; ++rngRun)
+        {
+            RngSeedManager::SetRun(rngRun);
+            PallasLineConfig c = PallasOverTheNetwork("source");
+            c.cells = 3;
+            c.fromCell = 1;
+            c.predictor = "wrong";
+            c.windowMargin = Seconds(1);
+            const PallasLineExperiment experiment(c);
+            std::map<uint16_t, Ptr<LlmEngine>> engines;
+            uint32_t sent = 0;
+            uint32_t arrived = 0;
+            Time oneWay{0};
+            std::vector<bool> heldAfterSend;
+            std::vector<bool> heldAfterArrival;
+            const auto heldSoon = [&engines](uint64_t imsi, uint16_t cell, std::vector<bool>* out) {
+                Simulator::Schedule(NanoSeconds(1), [&engines, imsi, cell, out]() {
+                    out->push_back(engines.at(cell)->HasSession(imsi));
+                });
+            };
+            const PallasLineRun run =
+                experiment.Run("pallas", experiment.Draw(), [&](Ptr<EdgeLlmNetwork> net) {
+                    for (uint32_t i = 0; i < net->GetServers().GetN(); ++i)
+                    {
+                        Ptr<EdgeLlmServer> server =
+                            DynamicCast<EdgeLlmServer>(net->GetServers().Get(i));
+                        engines[server->GetCellId()] = server->GetEngine();
+                    }
+                    for (const auto& [cell, channel] :
+                         net->GetEdgeLlmHelper()->GetControlChannels())
+                    {
+                        channel->TraceConnectWithoutContext(
+                            "Tx",
+                            Callback<void, const ControlMessage&, uint16_t>(
+                                [&](const ControlMessage& m, uint16_t to) {
+                                    if (m.type == ControlMessage::CANCEL)
+                                    {
+                                        ++sent;
+                                        heldSoon(m.imsi, to, &heldAfterSend);
+                                    }
+                                }));
+                        channel->TraceConnectWithoutContext(
+                            "Rx",
+                            Callback<void, const ControlMessage&, Time>(
+                                [&, cell = cell](const ControlMessage& m, Time delay) {
+                                    if (m.type == ControlMessage::CANCEL)
+                                    {
+                                        ++arrived;
+                                        oneWay = delay;
+                                        heldSoon(m.imsi, cell, &heldAfterArrival);
+                                    }
+                                }));
+                    }
+                });
+            const std::string what = "RngRun " + std::to_string(rngRun);
+            const HandoverRecord* cancelled = nullptr;
+            for (const HandoverRecord& r : run.records)
+            {
+                if (!r.preparedAt.IsNegative() && r.outcome == HandoverRecord::CANCELLED)
+                {
+                    cancelled = &r;
+                }
+            }
+            NS_TEST_ASSERT_MSG_NE(cancelled, nullptr, what << ": a prepared migration cancelled");
+            NS_TEST_EXPECT_MSG_EQ(sent, 1u, what << ": one CANCEL sent");
+            NS_TEST_ASSERT_MSG_EQ(arrived, 1u, what << ": and it arrived");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(oneWay, c.linkDelay, what << ": over a 5 ms link");
+            NS_TEST_EXPECT_MSG_EQ(heldAfterSend.at(0),
+                                  true,
+                                  what << ": the wrong target held the session meanwhile");
+            NS_TEST_EXPECT_MSG_EQ(heldAfterArrival.at(0),
+                                  false,
+                                  what << ": and dropped it when the CANCEL arrived");
+            NS_TEST_EXPECT_MSG_GT(cancelled->wastedBytes, 0u, what << ": its bytes are waste");
+            NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce, true, what << ": every token once");
+            NS_TEST_EXPECT_MSG_EQ(run.kvSent.sent,
+                                  run.kvReceived.received + run.kvReceived.stale,
+                                  what << ": sent = received + stale");
+            NS_TEST_EXPECT_MSG_EQ(KvLedgerBalances(run.kvSent, run.kvReceived),
+                                  true,
+                                  what << ": the ledger");
+            Config::Reset();
+        }
+    }
+};
+
 class ControlPlaneTestSuite : public TestSuite
 {
   public:
@@ -598,6 +817,10 @@ class ControlPlaneTestSuite : public TestSuite
         AddTestCase(new LostPrefillRequestTestCase, edgellm::TEST_QUICK);
         AddTestCase(new IdealSendsNothingTestCase, edgellm::TEST_QUICK);
         AddTestCase(new PlanWithTheAnswerTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new PrepareOverTheNetworkTestCase("source"), edgellm::TEST_QUICK);
+        AddTestCase(new PrepareOverTheNetworkTestCase("target"), edgellm::TEST_QUICK);
+        AddTestCase(new PrepareOverTheNetworkTestCase("controller"), edgellm::TEST_QUICK);
+        AddTestCase(new CancelOverTheNetworkTestCase, edgellm::TEST_QUICK);
     }
 };
 

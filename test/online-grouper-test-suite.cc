@@ -230,6 +230,12 @@ class FakeCell : public CellPort
         Unused("ExpectEpoch");
     }
 
+    uint32_t GetExpectedEpoch(uint64_t) const override
+    {
+        Unused("GetExpectedEpoch");
+        return 0;
+    }
+
     edgellm::RangeSet GetReceivedRanges(uint64_t) const override
     {
         Unused("GetReceivedRanges");
