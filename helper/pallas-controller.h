@@ -84,7 +84,8 @@ class PallasController : public Object
      */
     void Install(Ptr<HandoverPredictor> predictor);
 
-    /// \return PrepareHandover calls that prepared a migration
+    /// \return PrepareHandover calls that prepared a migration (ControlPlane network: that
+    ///         asked for one, which its answer may still refuse)
     uint64_t GetPrepares() const;
     /// \return prepared migrations the controller cancelled (prediction withdrawn or moved)
     uint64_t GetCancels() const;

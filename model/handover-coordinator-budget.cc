@@ -102,8 +102,10 @@ HandoverCoordinator::ReportProgress(uint64_t slot)
         const uint16_t peer = m.route[1];
         const uint16_t allocator = AllocatorOf(m);
         allocators.insert(allocator);
-        const SenderKey key{sender, peer, v.imsi};
-        const uint64_t sent = PortOf(sender)->GetKvCounters(peer, v.imsi).sent;
+        // The sender counts what it sent of this migration; the allocator learns it from the
+        // reports alone.
+        const EpochKey key{v.imsi, m.epoch};
+        const uint64_t sent = PortOf(sender)->GetKvCounters(peer, v.imsi).sent - m.sentAtStart;
         uint64_t& reported = m_progressSent[key];
         if (!HasControlPath(sender, allocator))
         {
@@ -140,7 +142,7 @@ HandoverCoordinator::ProgressArrived(uint16_t cellId, const ControlMessage& m)
 {
     for (const ControlMessage::Item& item : m.items)
     {
-        m_progressKnown[{m.fromCell, m.aboutCell, item.imsi}] += item.value;
+        m_progressKnown[{item.imsi, item.sequence}] += item.value;
     }
     auto w = m_reportsAwaited.find({cellId, m.sequence});
     if (w == m_reportsAwaited.end())
@@ -172,9 +174,8 @@ HandoverCoordinator::SetBudgets(uint16_t allocator, uint64_t slot)
         {
             continue;
         }
-        auto known = m_progressKnown.find({m.route[0], m.route[1], v.imsi});
-        const uint64_t reported = known == m_progressKnown.end() ? 0 : known->second;
-        v.sentBytes = reported > m.sentAtStart ? reported - m.sentAtStart : 0;
+        auto known = m_progressKnown.find({v.imsi, m.epoch});
+        v.sentBytes = known == m_progressKnown.end() ? 0 : known->second;
         mine.push_back(v);
     }
     if (mine.empty())

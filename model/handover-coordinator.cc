@@ -237,9 +237,9 @@ HandoverCoordinator::GetTypeId()
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_reattachedTrace),
                             "ns3::HandoverCoordinator::ReattachedTracedCallback")
             .AddTraceSource("ControlDelay",
-                            "A handover's plan was applied after its control messages crossed "
-                            "the backhaul (ControlPlane network), with the time from the RAN's "
-                            "handover start.",
+                            "A handover's plan, or a prepare's, was applied after its control "
+                            "messages crossed the backhaul (ControlPlane network), with the time "
+                            "from the RAN's handover start, or from the prepare's request.",
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_controlDelayTrace),
                             "ns3::HandoverCoordinator::ControlDelayTracedCallback")
             .AddTraceSource("SessionClosed",

@@ -243,8 +243,7 @@ class HandoverCoordinator : public Object,
      * A prediction for a session that has a migration under way, is not decoding at a server,
      * or whose target is its holder or has no direct link to it, prepares nothing. A newer
      * prediction for a prepared session replaces the old one (which is cancelled).
-     * \param imsi the UE
-     * \param targetCell the predicted target
+     *
      * With ControlPlane network and a control connection between the holder and the target
      * (and the controller, with the policy there), the prepare is a PREPARE message that takes
      * the path a handover's notice takes (PolicyAt): the migration is prepared when the plan
@@ -695,10 +694,10 @@ class HandoverCoordinator : public Object,
     std::map<std::pair<uint64_t, uint32_t>, uint64_t> m_answers;
     /// While a handover is started: its target's reported free KV memory, by cell
     std::map<uint16_t, uint64_t> m_answeredFree;
-    /// Slot budgets set away from the senders, keyed (sender, its peer, imsi):
-    using SenderKey = std::tuple<uint16_t, uint16_t, uint64_t>;
-    std::map<SenderKey, uint64_t> m_progressSent;  //!< at the sender: bytes reported so far
-    std::map<SenderKey, uint64_t> m_progressKnown; //!< at the allocator: bytes reported to it
+    /// Slot budgets set away from the senders, keyed by a migration's (imsi, epoch):
+    using EpochKey = std::pair<uint64_t, uint32_t>;
+    std::map<EpochKey, uint64_t> m_progressSent;  //!< at the sender: bytes reported so far
+    std::map<EpochKey, uint64_t> m_progressKnown; //!< at the allocator: bytes reported to it
     /// Reports an allocator waits for before it sets a slot's budgets: (allocator, slot) ->
     /// messages still on their way
     std::map<std::pair<uint16_t, uint64_t>, uint32_t> m_reportsAwaited;
