@@ -514,10 +514,6 @@ main(int argc, char* argv[])
     std::vector<uint32_t> residentCounts;
     std::vector<std::string> modes;
     std::string error = Check(f, rates, ks, residentCounts, modes);
-    if (f.backhaul == "core")
-    {
-        controlPlane.AllowController();
-    }
     if (error.empty())
     {
         error = controlPlane.Apply(argc, argv);

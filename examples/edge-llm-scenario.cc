@@ -81,10 +81,6 @@ main(int argc, char* argv[])
     {
         error = faultFlags.Read(o.faults);
     }
-    if (o.backhaul == "star")
-    {
-        controlPlane.AllowController();
-    }
     if (error.empty())
     {
         error = controlPlane.Apply(argc, argv);

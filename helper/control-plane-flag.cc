@@ -7,6 +7,7 @@
 #include "edge-llm-helper.h"
 #include "flag-checks.h"
 
+#include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/string.h"
 
@@ -26,20 +27,14 @@ ControlPlaneFlags::AddTo(CommandLine& cmd)
                  m_controlPlane);
     cmd.AddValue("policyAt",
                  "with --controlPlane=network: where a handover's policy runs, source, target "
-                 "or controller (a star backhaul's core router)",
+                 "or controller (a node of its own: a star backhaul's core router, else one "
+                 "linked to every cell as a neighbour is)",
                  m_policyAt);
-}
-
-void
-ControlPlaneFlags::AllowController()
-{
-    m_controllerAllowed = true;
 }
 
 void
 ControlPlaneFlags::RequireController(const std::string& why)
 {
-    m_controllerAllowed = true;
     m_controllerRequired = why;
     m_policyAt = "controller";
 }
@@ -57,14 +52,9 @@ ControlPlaneFlags::Apply(int argc, char* argv[]) const
                                   m_policyAt,
                                   "controller (" + m_controllerRequired + ")");
     }
-    if (m_policyAt != "source" && m_policyAt != "target" &&
-        !(m_controllerAllowed && m_policyAt == "controller"))
+    if (m_policyAt != "source" && m_policyAt != "target" && m_policyAt != "controller")
     {
-        return edgellm::FlagError("policyAt",
-                                  m_policyAt,
-                                  m_controllerAllowed
-                                      ? "source, target or controller"
-                                      : "source or target (controller needs a star backhaul)");
+        return edgellm::FlagError("policyAt", m_policyAt, "source, target or controller");
     }
     if (m_controlPlane == "ideal" && edgellm::IsFlagGiven("policyAt", argc, argv))
     {
@@ -84,6 +74,12 @@ ControlPlaneFlags::Apply(int argc, char* argv[]) const
     {
         Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
         Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(m_policyAt));
+        if (m_policyAt == "controller")
+        {
+            // Per-pair links have no node between the cells: the controller gets links of its
+            // own. A star has its core router.
+            Config::SetDefault("ns3::PerPairBackhaulTopology::Controller", BooleanValue(true));
+        }
     }
     return "";
 }

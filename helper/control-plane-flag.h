@@ -29,10 +29,6 @@ class ControlPlaneFlags
     /// Add the flags to a command line. \param cmd the command line
     void AddTo(CommandLine& cmd);
 
-    /// The program's backhaul has a controller node (a star's core router): --policyAt may
-    /// be controller. Call before Apply.
-    void AllowController();
-
     /**
      * \brief Only a controller can hold the program's policy (its slot budgets couple every
      * link): --policyAt defaults to controller, and source or target is refused. Call before
@@ -44,8 +40,9 @@ class ControlPlaneFlags
     /**
      * \brief Check the flags, and make them the HandoverCoordinator's defaults.
      *
-     * --policyAt=target or controller needs --controlPlane=network; controller needs
-     * AllowController or RequireController; and a flag's attribute given beside it
+     * --policyAt=target or controller needs --controlPlane=network; controller also sets
+     * PerPairBackhaulTopology::Controller, so that per-pair links get a controller node (a
+     * star has its own); and a flag's attribute given beside it
      * (--ns3::HandoverCoordinator::ControlPlane) is refused, naming the flag.
      * \param argc the program's argc \param argv the program's argv
      * \return the first refusal, one line, or an empty string
@@ -72,7 +69,6 @@ class ControlPlaneFlags
   private:
     std::string m_controlPlane{"ideal"}; //!< --controlPlane
     std::string m_policyAt{"source"};    //!< --policyAt
-    bool m_controllerAllowed{false};     //!< AllowController
     std::string m_controllerRequired;    //!< RequireController's reason
 };
 

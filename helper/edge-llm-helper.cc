@@ -345,8 +345,9 @@ EdgeLlmHelper::InstallControlPlane()
         NS_ABORT_MSG_IF(!m_controller,
                         "ns3::HandoverCoordinator::PolicyAt = controller needs a controller "
                         "node in the backhaul (EdgeLlmHelper::AddControllerLink; a "
-                        "StarBackhaulTopology has one at its core router); this scenario has "
-                        "none. Allowed: source or target");
+                        "StarBackhaulTopology has one at its core router, a "
+                        "PerPairBackhaulTopology with Controller true one linked to every "
+                        "cell); this scenario has none. Allowed: source or target");
         Ptr<ControlChannel> controller = CreateObject<ControlChannel>();
         controller->SetCellId(ControlMessage::CONTROLLER);
         m_controller->AddApplication(controller);

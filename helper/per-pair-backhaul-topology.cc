@@ -4,9 +4,15 @@
 
 #include "per-pair-backhaul-topology.h"
 
+#include "ns3/boolean.h"
 #include "ns3/channel.h"
+#include "ns3/explaining-checker.h"
+#include "ns3/internet-stack-helper.h"
+#include "ns3/ipv4-address-helper.h"
 #include "ns3/log.h"
+#include "ns3/point-to-point-helper.h"
 #include "ns3/pointer.h"
+#include "ns3/traffic-control-helper.h"
 
 namespace ns3
 {
@@ -27,7 +33,16 @@ PerPairBackhaulTopology::GetTypeId()
                           "with its default attributes.",
                           PointerValue(),
                           MakePointerAccessor(&PerPairBackhaulTopology::m_helper),
-                          MakePointerChecker<BackhaulHelper>());
+                          MakePointerChecker<BackhaulHelper>())
+            .AddAttribute(
+                "Controller",
+                "Make a controller node (HandoverCoordinator::PolicyAt controller) "
+                "with a link of its own to every cell, made as the neighbour links "
+                "are (the Helper's DataRate, Delay, Mtu, queue size) and carrying "
+                "control messages only.",
+                BooleanValue(false),
+                MakeBooleanAccessor(&PerPairBackhaulTopology::m_controller),
+                edgellm::MakeExplainingBooleanChecker("ns3::PerPairBackhaulTopology::Controller"));
     return tid;
 }
 
@@ -38,6 +53,9 @@ void
 PerPairBackhaulTopology::DoDispose()
 {
     m_helper = nullptr;
+    m_controllerNode = nullptr;
+    m_controlLinks.clear();
+    m_cells.clear();
     BackhaulTopology::DoDispose();
 }
 
@@ -97,7 +115,79 @@ PerPairBackhaulTopology::Install(const NodeContainer& cells,
                          linkDelay.Get(),
                          {id}});
     }
+    if (m_controller)
+    {
+        InstallController(cells);
+    }
     return paths;
+}
+
+void
+PerPairBackhaulTopology::InstallController(const NodeContainer& cells)
+{
+    NS_ABORT_MSG_IF(m_controllerNode,
+                    "PerPairBackhaulTopology::Install: called twice with Controller; use one "
+                    "object per network");
+    Ptr<BackhaulHelper> helper = GetBackhaulHelper();
+    DataRateValue rate;
+    TimeValue delay;
+    UintegerValue mtu;
+    QueueSizeValue queue;
+    helper->GetAttribute("DataRate", rate);
+    helper->GetAttribute("Delay", delay);
+    helper->GetAttribute("Mtu", mtu);
+    helper->GetAttribute("QueueSize", queue);
+    m_controllerNode = CreateObject<Node>();
+    InternetStackHelper().Install(m_controllerNode);
+    PointToPointHelper p2p;
+    p2p.SetDeviceAttribute("DataRate", rate);
+    p2p.SetDeviceAttribute("Mtu", mtu);
+    p2p.SetChannelAttribute("Delay", delay);
+    p2p.SetQueue("ns3::DropTailQueue<Packet>", "MaxSize", queue);
+    // A /30 per cell from 172.31.0.0: 16384 cells fit below 172.32.0.0.
+    NS_ABORT_MSG_IF(cells.GetN() > 16384,
+                    "PerPairBackhaulTopology::Install: " << cells.GetN()
+                                                         << " cells with Controller; at most "
+                                                            "16384 fit its address block");
+    Ipv4AddressHelper addresses(Ipv4Address("172.31.0.0"), Ipv4Mask("255.255.255.252"));
+    for (uint32_t k = 0; k < cells.GetN(); ++k)
+    {
+        NetDeviceContainer devices = p2p.Install(m_controllerNode, cells.Get(k));
+        addresses.Assign(devices);
+        addresses.NewNetwork();
+        // Control messages only: the device's own queue, as on the neighbour links.
+        TrafficControlHelper().Uninstall(devices);
+        m_controlLinks.push_back(devices);
+        m_cells.push_back(cells.Get(k));
+    }
+}
+
+Ptr<Node>
+PerPairBackhaulTopology::GetControllerNode() const
+{
+    return m_controllerNode;
+}
+
+std::vector<ControllerAttachment>
+PerPairBackhaulTopology::GetControllerAttachments() const
+{
+    const auto addressOf = [](Ptr<NetDevice> device) {
+        Ptr<Ipv4> ip = device->GetNode()->GetObject<Ipv4>();
+        return ip->GetAddress(ip->GetInterfaceForDevice(device), 0).GetLocal();
+    };
+    std::vector<ControllerAttachment> attachments;
+    for (std::size_t k = 0; k < m_controlLinks.size(); ++k)
+    {
+        const NetDeviceContainer& d = m_controlLinks[k];
+        attachments.push_back({m_cells[k], addressOf(d.Get(1)), addressOf(d.Get(0))});
+    }
+    return attachments;
+}
+
+const std::vector<NetDeviceContainer>&
+PerPairBackhaulTopology::GetControllerLinks() const
+{
+    return m_controlLinks;
 }
 
 } // namespace ns3

@@ -57,6 +57,7 @@ struct Watch
     std::map<uint64_t, bool> heldAfterResume;
     std::map<uint64_t, bool> heldAfterNotice; //!< see heldAfterResume
     std::map<uint64_t, uint16_t> holder;      //!< per UE: the cell it left, at its resume
+    uint32_t controllerLinks{0};              //!< the controller's links watched
 
     /// Whether a cell's engine holds a UE's session, a nanosecond from now (after the
     /// events of this instant). \param imsi the UE \param cell the cell \param out where
@@ -147,12 +148,25 @@ struct Watch
         {
             port = 7200; // none installed: watch the port they would use
         }
+        std::vector<NetDeviceContainer> links;
         for (const BackhaulLink& link : s->GetBackhaulLinks())
         {
-            for (uint32_t d = 0; d < link.devices.GetN(); ++d)
+            links.push_back(link.devices);
+        }
+        if (Ptr<PerPairBackhaulTopology> pairs =
+                DynamicCast<PerPairBackhaulTopology>(s->GetNetwork()->GetBackhaulTopology()))
+        {
+            for (const NetDeviceContainer& link : pairs->GetControllerLinks())
             {
-                link.devices.Get(d)->TraceConnectWithoutContext("MacTx",
-                                                                MakeCallback(&Watch::MacTx, this));
+                links.push_back(link);
+                ++controllerLinks;
+            }
+        }
+        for (const NetDeviceContainer& link : links)
+        {
+            for (uint32_t d = 0; d < link.GetN(); ++d)
+            {
+                link.Get(d)->TraceConnectWithoutContext("MacTx", MakeCallback(&Watch::MacTx, this));
             }
         }
         coordinator = edge->GetCoordinator();
@@ -255,6 +269,8 @@ class ControlPlaneTestCase : public TestCase
     {
         Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue(mode));
         Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(at));
+        Config::SetDefault("ns3::PerPairBackhaulTopology::Controller",
+                           BooleanValue(at == "controller"));
         const CtHoLineExperiment experiment(m_config);
         return experiment.Run("ctho", experiment.Draw(), [&w](auto s) { w.Hook(s); });
     }
@@ -298,22 +314,33 @@ class PacketsOnTheDevicesTestCase : public ControlPlaneTestCase
             migrated += r.outcome == HandoverRecord::MIGRATED ? 1 : 0;
         }
         NS_TEST_ASSERT_MSG_EQ(migrated, m_config.numUes, "every UE migrated");
-        // The messages: a reservation, its answer and the prefill request, or a notice and
-        // the plan, per handover; and the resume notice to the cell the session left.
-        const std::vector<ControlMessage::Type> types =
-            m_at == "source" ? std::vector<ControlMessage::Type>{ControlMessage::RESERVE,
-                                                                 ControlMessage::RESERVE_ANSWER,
-                                                                 ControlMessage::PREFILL_REQUEST,
-                                                                 ControlMessage::RESUME_NOTICE}
-                             : std::vector<ControlMessage::Type>{ControlMessage::NOTICE,
-                                                                 ControlMessage::PLAN,
-                                                                 ControlMessage::RESUME_NOTICE};
+        // The messages per handover: a reservation, its answer and the prefill request; or a
+        // notice and the plan; or a notice to the controller, its reservation and the answer,
+        // and the plan to both cells. And the resume notice to the cell the session left.
+        using T = ControlMessage;
+        const std::map<T::Type, uint32_t> types =
+            m_at == "source" ? std::map<T::Type, uint32_t>{{T::RESERVE, 1},
+                                                           {T::RESERVE_ANSWER, 1},
+                                                           {T::PREFILL_REQUEST, 1},
+                                                           {T::RESUME_NOTICE, 1}}
+            : m_at == "target"
+                ? std::map<T::Type, uint32_t>{{T::NOTICE, 1}, {T::PLAN, 1}, {T::RESUME_NOTICE, 1}}
+                : std::map<T::Type, uint32_t>{{T::NOTICE, 1},
+                                              {T::RESERVE, 1},
+                                              {T::RESERVE_ANSWER, 1},
+                                              {T::PLAN, 2},
+                                              {T::RESUME_NOTICE, 1}};
+        const uint32_t controllerLinks = m_at == "controller" ? 2 : 0;
+        NS_TEST_EXPECT_MSG_EQ(w.controllerLinks,
+                              controllerLinks,
+                              "a controller link per cell, with the policy there only");
         uint32_t sent = 0;
-        for (ControlMessage::Type type : types)
+        for (const auto& [type, each] : types)
         {
             NS_TEST_EXPECT_MSG_EQ(w.sent[type],
-                                  run.records.size(),
-                                  ControlMessage::TypeName(type) << ": one per handover");
+                                  each * run.records.size(),
+                                  ControlMessage::TypeName(type)
+                                      << ": " << each << " per handover");
             NS_TEST_EXPECT_MSG_EQ(w.received[type], w.sent[type], "every one arrived");
             sent += w.sent[type];
         }
@@ -333,7 +360,9 @@ class PacketsOnTheDevicesTestCase : public ControlPlaneTestCase
         {
             const auto c = w.controlDelay.find(r.imsi);
             NS_TEST_ASSERT_MSG_EQ((c != w.controlDelay.end()), true, "its control delay");
-            NS_TEST_EXPECT_MSG_GT_OR_EQ(c->second, bound + bound, "a round trip at least");
+            // Two trips between the cells, or four through the controller, each a link.
+            const uint32_t trips = m_at == "controller" ? 4 : 2;
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(c->second, bound * trips, trips << " trips at least");
             NS_TEST_EXPECT_MSG_GT_OR_EQ(r.kvReady - r.hoStart,
                                         c->second,
                                         "resumed after the plan was applied");
@@ -814,6 +843,7 @@ class ControlPlaneTestSuite : public TestSuite
     {
         AddTestCase(new PacketsOnTheDevicesTestCase("source"), edgellm::TEST_QUICK);
         AddTestCase(new PacketsOnTheDevicesTestCase("target"), edgellm::TEST_QUICK);
+        AddTestCase(new PacketsOnTheDevicesTestCase("controller"), edgellm::TEST_QUICK);
         AddTestCase(new LostPrefillRequestTestCase, edgellm::TEST_QUICK);
         AddTestCase(new IdealSendsNothingTestCase, edgellm::TEST_QUICK);
         AddTestCase(new PlanWithTheAnswerTestCase, edgellm::TEST_QUICK);

@@ -4,13 +4,15 @@
 
 // --controlPlane and --policyAt: each value refused by name, --policyAt without a network
 // control plane refused, an attribute given beside its flag refused, and the coordinator's
-// defaults set only for a network control plane.
+// defaults (and, for the controller, the per-pair links' controller node) set only for a
+// network control plane.
 
 #include "program-args.h"
 
 #include "ns3/control-plane-flag.h"
 #include "ns3/core-module.h"
 #include "ns3/handover-coordinator.h"
+#include "ns3/per-pair-backhaul-topology.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -58,22 +60,25 @@ TEST_F(ControlPlaneFlagTest, RefusesEachBadValueByName)
     EXPECT_EQ(Apply({"--controlPlane=Network"}, a),
               "--controlPlane = Network is invalid; allowed: ideal or network");
     ControlPlaneFlags b;
-    EXPECT_EQ(Apply({"--controlPlane=network", "--policyAt=controller"}, b),
-              "--policyAt = controller is invalid; allowed: source or target (controller needs "
-              "a star backhaul)");
+    EXPECT_EQ(Apply({"--controlPlane=network", "--policyAt=Controller"}, b),
+              "--policyAt = Controller is invalid; allowed: source, target or controller");
 }
 
-TEST_F(ControlPlaneFlagTest, TakesTheControllerOnlyWhereTheProgramHasOne)
+TEST_F(ControlPlaneFlagTest, TheControllerGivesPerPairLinksAControllerNode)
 {
-    ControlPlaneFlags star;
-    star.AllowController();
-    EXPECT_EQ(Apply({"--controlPlane=network", "--policyAt=controller"}, star), "");
+    ControlPlaneFlags at;
+    EXPECT_EQ(Apply({"--controlPlane=network", "--policyAt=controller"}, at), "");
     EXPECT_EQ(DefaultOf("PolicyAt"), "controller");
-    EXPECT_EQ(star.Describe(), "control plane network (policy at the controller)");
-    ControlPlaneFlags typo;
-    typo.AllowController();
-    EXPECT_EQ(Apply({"--controlPlane=network", "--policyAt=Controller"}, typo),
-              "--policyAt = Controller is invalid; allowed: source, target or controller");
+    EXPECT_EQ(at.Describe(), "control plane network (policy at the controller)");
+    BooleanValue made;
+    CreateObject<PerPairBackhaulTopology>()->GetAttribute("Controller", made);
+    EXPECT_TRUE(made.Get());
+    // A cell's placement leaves the per-pair links alone.
+    Config::Reset();
+    ControlPlaneFlags cell;
+    EXPECT_EQ(Apply({"--controlPlane=network", "--policyAt=target"}, cell), "");
+    CreateObject<PerPairBackhaulTopology>()->GetAttribute("Controller", made);
+    EXPECT_FALSE(made.Get());
 }
 
 TEST_F(ControlPlaneFlagTest, AProgramThatNeedsTheControllerDefaultsToItAndRefusesTheCells)
