@@ -151,14 +151,13 @@ HandoverCoordinator::ApplyPrepare(uint64_t imsi, uint16_t targetCell, Time expec
 bool
 HandoverCoordinator::CancelPrepared(uint64_t imsi)
 {
-    if (m_preparesAsked.erase(imsi) > 0)
-    {
-        return true; // its plan will find nothing to apply
-    }
+    // A prepare still on its way finds nothing to apply when its plan comes; one prepared
+    // earlier (for another target) ends now.
+    const bool asked = m_preparesAsked.erase(imsi) > 0;
     const Migration* m = m_lifecycle.Find(imsi);
     if (!m || m->GetPhase() != PREPARED)
     {
-        return false;
+        return asked;
     }
     m_lifecycle.End(imsi, CANCELLED, true);
     return true;
