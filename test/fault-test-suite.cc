@@ -837,6 +837,156 @@ class ControlMessageOutageTestCase : public FaultTestCase
     std::string m_at; //!< PolicyAt
 };
 
+/**
+ * Pallas's prepare and cancel messages caught by an outage of the link they take: TCP resends
+ * them once the link is back, and the session still gets every token once.
+ */
+class PallasControlOutageTestCase : public FaultTestCase
+{
+  public:
+    /// \param what PREPARE or CANCEL: the message the outage catches
+    explicit PallasControlOutageTestCase(ControlMessage::Type what)
+        : FaultTestCase(std::string("Control plane network, Pallas: a ") +
+                        ControlMessage::TypeName(what) +
+                        " lost in a backhaul outage is resent by TCP after it, what it asks "
+                        "for waits for it, and every token still arrives once"),
+          m_what(what)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time outage = MilliSeconds(300);
+        for (uint32_t rngRun = 1; rngRun <= 2; ++rngRun)
+        {
+            RngSeedManager::SetRun(rngRun);
+            Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
+            PallasLineConfig c;
+            c.linkDelay = MilliSeconds(5);
+            if (m_what == ControlMessage::CANCEL)
+            {
+                // A prediction of the wrong neighbour, prepared long before the handover to the
+                // other one cancels it.
+                c.cells = 3;
+                c.fromCell = 1;
+                c.predictor = "wrong";
+                c.windowMargin = Seconds(1);
+            }
+            const PallasLineExperiment experiment(c);
+            std::map<uint32_t, Ptr<BackhaulFaultModel>> cuts; // per node: its link's faults
+            std::map<uint16_t, Ptr<LlmEngine>> engines;
+            Time cutAt{-1};
+            Time arrivedAt{-1};
+            Time preparedAt{-1};
+            uint64_t drops = 0;
+            bool heldAtArrival = false;
+            bool heldAfter = true;
+            const PallasLineRun run =
+                experiment.Run("pallas", experiment.Draw(), [&](Ptr<EdgeLlmNetwork> net) {
+                    std::map<uint32_t, uint16_t> cellOfNode;
+                    for (uint32_t i = 0; i < net->GetServers().GetN(); ++i)
+                    {
+                        Ptr<EdgeLlmServer> server =
+                            DynamicCast<EdgeLlmServer>(net->GetServers().Get(i));
+                        engines[server->GetCellId()] = server->GetEngine();
+                        cellOfNode[server->GetNode()->GetId()] = server->GetCellId();
+                    }
+                    // A fault model on both ends of every neighbour link, keyed by the pair's
+                    // cells, quiet until the message is sent.
+                    for (const BackhaulSegment& link : net->GetBackhaulTopology()->GetSegments())
+                    {
+                        Ptr<BackhaulFaultModel> f = CreateObject<BackhaulFaultModel>();
+                        f->TraceConnectWithoutContext(
+                            "Dropped",
+                            Callback<void, Ptr<const Packet>, bool>(
+                                [&drops](Ptr<const Packet>, bool) { ++drops; }));
+                        const uint16_t a = cellOfNode.at(link.devices.Get(0)->GetNode()->GetId());
+                        const uint16_t b = cellOfNode.at(link.devices.Get(1)->GetNode()->GetId());
+                        cuts[a * 1000U + b] = f;
+                        cuts[b * 1000U + a] = f;
+                        for (uint32_t d = 0; d < 2; ++d)
+                        {
+                            link.devices.Get(d)->SetAttribute("ReceiveErrorModel", PointerValue(f));
+                        }
+                    }
+                    for (const auto& [cell, channel] :
+                         net->GetEdgeLlmHelper()->GetControlChannels())
+                    {
+                        channel->TraceConnectWithoutContext(
+                            "Tx",
+                            Callback<void, const ControlMessage&, uint16_t>(
+                                [&](const ControlMessage& m, uint16_t to) {
+                                    if (m.type != m_what || !cutAt.IsNegative())
+                                    {
+                                        return;
+                                    }
+                                    // The link goes down as the message leaves.
+                                    cutAt = Simulator::Now();
+                                    Ptr<BackhaulFaultModel> f = cuts.at(m.fromCell * 1000U + to);
+                                    f->StartOutage();
+                                    Simulator::Schedule(outage, [f]() { f->EndOutage(); });
+                                }));
+                        channel->TraceConnectWithoutContext(
+                            "Rx",
+                            Callback<void, const ControlMessage&, Time>([&, cell = cell](
+                                                                            const ControlMessage& m,
+                                                                            Time) {
+                                if (m.type != m_what || !arrivedAt.IsNegative())
+                                {
+                                    return;
+                                }
+                                arrivedAt = Simulator::Now();
+                                if (m_what == ControlMessage::CANCEL)
+                                {
+                                    heldAtArrival = engines.at(cell)->HasSession(m.imsi);
+                                    Simulator::Schedule(NanoSeconds(1), [&, cell, imsi = m.imsi]() {
+                                        heldAfter = engines.at(cell)->HasSession(imsi);
+                                    });
+                                }
+                            }));
+                    }
+                    net->GetEdgeLlmHelper()->GetCoordinator()->TraceConnectWithoutContext(
+                        "MigrationState",
+                        Callback<void, uint64_t, uint32_t, int, int>(
+                            [&](uint64_t, uint32_t, int, int to) {
+                                if (to == HandoverCoordinator::PREPARED && preparedAt.IsNegative())
+                                {
+                                    preparedAt = Simulator::Now();
+                                }
+                            }));
+                });
+            Config::Reset();
+            const std::string what = std::string(ControlMessage::TypeName(m_what)) + ", RngRun " +
+                                     std::to_string(rngRun);
+            NS_TEST_ASSERT_MSG_EQ(cutAt.IsNegative(), false, what << ": the message was sent");
+            NS_TEST_EXPECT_MSG_GT(drops, 0u, what << ": the outage lost packets");
+            NS_TEST_ASSERT_MSG_EQ(arrivedAt.IsNegative(), false, what << ": it arrived");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(arrivedAt,
+                                        cutAt + outage,
+                                        what << ": no sooner than the link came back");
+            if (m_what == ControlMessage::PREPARE)
+            {
+                NS_TEST_EXPECT_MSG_GT(preparedAt, arrivedAt, what << ": prepared after it");
+            }
+            else
+            {
+                NS_TEST_EXPECT_MSG_EQ(heldAtArrival,
+                                      true,
+                                      what << ": the wrong target held the session until then");
+                NS_TEST_EXPECT_MSG_EQ(heldAfter, false, what << ": and dropped it then");
+            }
+            NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce, true, what << ": every token once");
+            NS_TEST_EXPECT_MSG_EQ(std::isnan(run.sitS), false, what << ": the session resumed");
+            NS_TEST_EXPECT_MSG_EQ(KvLedgerBalances(run.kvSent, run.kvReceived),
+                                  true,
+                                  what << ": the ledger");
+        }
+    }
+
+    ControlMessage::Type m_what; //!< the message the outage catches
+};
+
 class EarlyHandoverTestCase : public FaultTestCase
 {
   public:
@@ -914,6 +1064,8 @@ class EdgeLlmFaultTestSuite : public TestSuite
         AddTestCase(new EarlyHandoverTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new ControlMessageOutageTestCase("source"), edgellm::TEST_QUICK);
         AddTestCase(new ControlMessageOutageTestCase("target"), edgellm::TEST_QUICK);
+        AddTestCase(new PallasControlOutageTestCase(ControlMessage::PREPARE), edgellm::TEST_QUICK);
+        AddTestCase(new PallasControlOutageTestCase(ControlMessage::CANCEL), edgellm::TEST_QUICK);
     }
 };
 
