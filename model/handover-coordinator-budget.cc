@@ -15,6 +15,7 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <iterator>
 #include <limits>
 
 namespace ns3
@@ -92,6 +93,15 @@ HandoverCoordinator::ReportProgress(uint64_t slot)
     HandoverSlotInput input;
     std::map<uint64_t, uint32_t> epochs;
     m_lifecycle.GatherSlot(input, epochs);
+    // What was counted of migrations that have ended is of no more use.
+    for (auto* counts : {&m_progressSent, &m_progressKnown})
+    {
+        for (auto c = counts->begin(); c != counts->end();)
+        {
+            const Migration* m = m_lifecycle.Find(c->first.first);
+            c = m && m->epoch == c->first.second ? std::next(c) : counts->erase(c);
+        }
+    }
     // (sender, its peer, allocator) -> its report
     std::map<std::tuple<uint16_t, uint16_t, uint16_t>, ControlBatch> reports;
     std::set<uint16_t> allocators;
