@@ -124,6 +124,7 @@ ControlPlaneTally::Watch(Ptr<EdgeLlmHelper> edge)
     }
     if (Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator())
     {
+        m_coordinator = coordinator;
         coordinator->TraceConnectWithoutContext("ControlDelay",
                                                 MakeCallback(&ControlPlaneTally::Waited, this));
     }
@@ -180,6 +181,13 @@ ControlPlaneTally::Summary() const
     {
         os << "; " << m_waits.size() << " plans applied " << MeanMax(m_waits)
            << " after the handover start";
+    }
+    if (m_coordinator && m_coordinator->GetPlanTimeouts() > 0)
+    {
+        TimeValue timeout;
+        m_coordinator->GetAttribute("PlanTimeout", timeout);
+        os << "; " << m_coordinator->GetPlanTimeouts() << " plans timed out (PlanTimeout "
+           << timeout.Get().As(Time::MS) << ")";
     }
     return os.str();
 }

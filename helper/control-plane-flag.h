@@ -7,6 +7,7 @@
 
 #include "ns3/command-line.h"
 #include "ns3/control-message.h"
+#include "ns3/handover-coordinator.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
@@ -88,7 +89,8 @@ class ControlPlaneTally
     void Watch(Ptr<EdgeLlmHelper> edge);
 
     /// \return "control plane: N messages, one-way mean / max ms, plans applied mean / max ms
-    /// after the handover start", or "control plane: no message" when none arrived
+    /// after the handover start", and "K plans timed out" when some did
+    /// (HandoverCoordinator::PlanTimeout), or "control plane: no message" when none arrived
     std::string Summary() const;
 
     /// \return each message's one-way delay, in arrival order
@@ -104,8 +106,9 @@ class ControlPlaneTally
     /// \param targetCell its target \param delay the plan's wait
     void Waited(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell, Time delay);
 
-    std::vector<Time> m_oneWay; //!< per message
-    std::vector<Time> m_waits;  //!< per handover
+    std::vector<Time> m_oneWay;             //!< per message
+    std::vector<Time> m_waits;              //!< per handover
+    Ptr<HandoverCoordinator> m_coordinator; //!< the helper's, for its plan timeouts
 };
 
 } // namespace ns3

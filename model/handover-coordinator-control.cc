@@ -52,6 +52,12 @@ HandoverCoordinator::GetControlPlane() const
     return m_controlPlane;
 }
 
+uint32_t
+HandoverCoordinator::GetPlanTimeouts() const
+{
+    return m_planTimeouts;
+}
+
 HandoverCoordinator::PolicyPlacement
 HandoverCoordinator::GetPolicyAt() const
 {
@@ -158,6 +164,10 @@ HandoverCoordinator::SendToPolicy(const ControlMessage& m)
         Deliver(m);
         return;
     }
+    if (m_planTimeout.IsStrictlyPositive())
+    {
+        Simulator::Schedule(m_planTimeout, &HandoverCoordinator::PlanTimedOut, this, m);
+    }
     Ptr<ControlChannel> source = m_channels.at(cellId);
     if (m_policyAt == POLICY_AT_SOURCE)
     {
@@ -221,6 +231,13 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
         }
         [[fallthrough]];
     case ControlMessage::PLAN: {
+        if (m_plannedAlone.count({m.imsi, m.sequence}) > 0)
+        {
+            // Planned alone at its source when it did not come in time.
+            NS_LOG_INFO("cell " << cellId
+                                << ": a plan after its timeout, dropped: " << m.ToString());
+            break;
+        }
         if (cellId == m.aboutCell)
         {
             // The controller's plan, at the target: its part is the prefill.
@@ -332,11 +349,12 @@ void
 HandoverCoordinator::RequestPrefill(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell)
 {
     const Migration* m = m_lifecycle.Find(imsi);
-    if (m_policyAt == POLICY_AT_TARGET || !m || !HasControlPath(sourceCell, targetCell))
+    const bool alone = m_plannedAlone.count({imsi, m_startingNotice}) > 0;
+    if ((m_policyAt == POLICY_AT_TARGET && !alone) || !m || !HasControlPath(sourceCell, targetCell))
     {
         return; // planned at the target, or no connection to it: the target has the plan
     }
-    if (m_policyAt == POLICY_AT_CONTROLLER)
+    if (m_policyAt == POLICY_AT_CONTROLLER && !alone)
     {
         // The controller sent the target its copy of the plan with the source's.
         if (!HasControlPath(sourceCell, ControlMessage::CONTROLLER) ||
@@ -464,6 +482,22 @@ HandoverCoordinator::Deliver(const ControlMessage& m)
         ++done;
         Dispatch(event);
     }
+}
+
+void
+HandoverCoordinator::PlanTimedOut(const ControlMessage& m)
+{
+    const uint32_t done = m_noticesDone[m.imsi];
+    if (m.sequence < done || m_noticesHeld[m.imsi].count(m.sequence) > 0)
+    {
+        return; // its plan came back in time
+    }
+    ++m_planTimeouts;
+    m_plannedAlone.insert({m.imsi, m.sequence});
+    NS_LOG_WARN("imsi " << m.imsi << ": no plan from the policy for cell " << m.aboutCell
+                        << " within " << m_planTimeout.As(Time::MS) << "; cell " << m.fromCell
+                        << " plans alone");
+    Deliver(m);
 }
 
 void

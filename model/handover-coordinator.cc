@@ -80,6 +80,15 @@ HandoverCoordinator::GetTypeId()
                                {HandoverCoordinator::POLICY_AT_TARGET, "target"},
                                {HandoverCoordinator::POLICY_AT_CONTROLLER, "controller"}}))
             .AddAttribute(
+                "PlanTimeout",
+                "With ControlPlane network: how long a handover's or a prepare's source waits "
+                "for its plan (the answer, or the policy's plan) before it plans alone, with "
+                "what it knows, as if it had no control connection; a plan that comes later is "
+                "dropped. 0: it waits as long as it takes. Range [0, inf).",
+                TimeValue(Time(0)),
+                MakeTimeAccessor(&HandoverCoordinator::m_planTimeout),
+                edgellm::MakeTimeNotNegativeChecker("ns3::HandoverCoordinator::PlanTimeout", true))
+            .AddAttribute(
                 "PlannedBackhaulRate",
                 "The backhaul rate the scheduler plans with, bit/s; 0 means each "
                 "link's own rate. Range [0, inf).",

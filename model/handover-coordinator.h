@@ -223,6 +223,10 @@ class HandoverCoordinator : public Object,
     /// were planned at once
     uint32_t GetUnroutedControl() const;
 
+    /// \return handovers and prepares whose plan did not come back within PlanTimeout, and
+    /// which their source planned alone
+    uint32_t GetPlanTimeouts() const;
+
     /**
      * \brief Announce a group of sessions that hand over together (oracle batching).
      *
@@ -531,6 +535,9 @@ class HandoverCoordinator : public Object,
     /// A handover's or a prepare's plan is applied at its source now: its target's answer,
     /// if any, is what its plan reads. \param m its NOTICE or PREPARE
     void UseAnswer(const ControlMessage& m);
+    /// PlanTimeout passed since a handover's or a prepare's first message: unless its plan
+    /// came back, the source plans alone. \param m its NOTICE or PREPARE
+    void PlanTimedOut(const ControlMessage& m);
 
     // A slot scheduler's budgets set away from the senders (handover-coordinator-budget.cc).
     /// The node that sets a migration's slot budgets. \param m the migration
@@ -659,6 +666,10 @@ class HandoverCoordinator : public Object,
     std::map<uint64_t, std::map<uint32_t, ControlMessage>> m_noticesHeld; //!< arrived early
     std::map<std::pair<uint64_t, uint32_t>, Time> m_noticeTimes;          //!< when each happened
     uint32_t m_unroutedControl{0};                                        //!< GetUnroutedControl
+    Time m_planTimeout{0};                                                //!< PlanTimeout
+    uint32_t m_planTimeouts{0};                                           //!< GetPlanTimeouts
+    /// Handovers and prepares planned alone after PlanTimeout, by (imsi, notice)
+    std::set<std::pair<uint64_t, uint32_t>> m_plannedAlone;
 
     /// A prefill request on its way: the migration's record, and (policy at the controller)
     /// the notice of the handover whose plan carries it

@@ -835,6 +835,82 @@ class CancelOverTheNetworkTestCase : public ControlPlaneTestCase
     }
 };
 
+class PlanTimeoutTestCase : public ControlPlaneTestCase
+{
+  public:
+    PlanTimeoutTestCase()
+        : ControlPlaneTestCase("Control plane network, policy at an unreachable controller: "
+                               "after PlanTimeout each source plans alone, the target prefills "
+                               "on its request, and every token arrives once")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        m_config.backhaulDelay = MilliSeconds(5);
+        const Time timeout = MilliSeconds(100);
+        Config::SetDefault("ns3::HandoverCoordinator::PlanTimeout", TimeValue(timeout));
+        Watch w;
+        uint64_t drops = 0;
+        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
+        Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue("controller"));
+        Config::SetDefault("ns3::PerPairBackhaulTopology::Controller", BooleanValue(true));
+        const CtHoLineExperiment experiment(m_config);
+        const CtHoLineRun run =
+            experiment.Run("ctho", experiment.Draw(), [&](Ptr<EdgeLlmLineScenario> s) {
+                w.Hook(s);
+                // The controller's links are cut for good from the start.
+                Ptr<PerPairBackhaulTopology> pairs =
+                    DynamicCast<PerPairBackhaulTopology>(s->GetNetwork()->GetBackhaulTopology());
+                for (const NetDeviceContainer& link : pairs->GetControllerLinks())
+                {
+                    Ptr<BackhaulFaultModel> cut = CreateObject<BackhaulFaultModel>();
+                    cut->StartOutage();
+                    cut->TraceConnectWithoutContext(
+                        "Dropped",
+                        Callback<void, Ptr<const Packet>, bool>(
+                            [&drops](Ptr<const Packet>, bool) { ++drops; }));
+                    for (uint32_t d = 0; d < link.GetN(); ++d)
+                    {
+                        link.Get(d)->SetAttribute("ReceiveErrorModel", PointerValue(cut));
+                    }
+                }
+            });
+        NS_TEST_EXPECT_MSG_GT(drops, 0u, "the controller's links dropped packets");
+        NS_TEST_EXPECT_MSG_EQ(w.received[ControlMessage::NOTICE], 0u, "no notice got through");
+        NS_TEST_EXPECT_MSG_EQ(w.coordinator->GetPlanTimeouts(),
+                              run.records.size(),
+                              "every handover's plan timed out");
+        NS_TEST_EXPECT_MSG_EQ(w.received[ControlMessage::PREFILL_REQUEST],
+                              run.records.size(),
+                              "each source sent its target the prefill request itself");
+        for (const HandoverRecord& r : run.records)
+        {
+            NS_TEST_EXPECT_MSG_EQ((r.outcome == HandoverRecord::MIGRATED),
+                                  true,
+                                  "imsi " << r.imsi << " migrated");
+            const auto c = w.controlDelay.find(r.imsi);
+            const auto start = w.prefillStart.find(r.imsi);
+            const auto in = w.requestIn.find(r.imsi);
+            const bool applied = c != w.controlDelay.end();
+            const bool prefilled = start != w.prefillStart.end() && in != w.requestIn.end();
+            NS_TEST_EXPECT_MSG_EQ(applied, true, "its plan was applied");
+            NS_TEST_EXPECT_MSG_EQ(prefilled, true, "its request arrived, and it prefilled");
+            if (applied)
+            {
+                NS_TEST_EXPECT_MSG_EQ(c->second, timeout, "planned alone at the timeout");
+            }
+            if (prefilled)
+            {
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(start->second, in->second, "after its request");
+            }
+        }
+        NS_TEST_EXPECT_MSG_EQ(run.records.size(), run.ues.size(), "one handover per UE");
+        CheckTokens(run, w, "controller unreachable");
+    }
+};
+
 class ControlPlaneTestSuite : public TestSuite
 {
   public:
@@ -851,6 +927,7 @@ class ControlPlaneTestSuite : public TestSuite
         AddTestCase(new PrepareOverTheNetworkTestCase("target"), edgellm::TEST_QUICK);
         AddTestCase(new PrepareOverTheNetworkTestCase("controller"), edgellm::TEST_QUICK);
         AddTestCase(new CancelOverTheNetworkTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new PlanTimeoutTestCase, edgellm::TEST_QUICK);
     }
 };
 
