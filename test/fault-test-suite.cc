@@ -968,6 +968,18 @@ class PallasControlOutageTestCase : public FaultTestCase
             if (m_what == ControlMessage::PREPARE)
             {
                 NS_TEST_EXPECT_MSG_GT(preparedAt, arrivedAt, what << ": prepared after it");
+                // The handover started while the PREPARE was held up; its notice waited
+                // behind it, and committed what it prepared.
+                bool committed = false;
+                for (const HandoverRecord& r : run.records)
+                {
+                    committed = committed || (!r.preparedAt.IsNegative() && r.hoStart < arrivedAt &&
+                                              r.outcome == HandoverRecord::MIGRATED);
+                }
+                NS_TEST_EXPECT_MSG_EQ(committed,
+                                      true,
+                                      what << ": the handover, started before it arrived, "
+                                              "committed the prepared migration");
             }
             else
             {
