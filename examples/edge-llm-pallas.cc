@@ -878,7 +878,10 @@ main(int argc, char* argv[])
                     p.wastedGpuS += h.wastedGpuSeconds;
                     if (h.outcome == HandoverRecord::MIGRATED && !h.preparedAt.IsStrictlyNegative())
                     {
-                        p.early.push_back((h.hoStart - h.preparedAt).GetSeconds());
+                        // Negative when the prepare came back after the handover started.
+                        p.early.push_back(
+                            static_cast<double>((h.hoStart - h.preparedAt).GetNanoSeconds()) *
+                            1e-9);
                     }
                 }
                 for (const EdgeLlmHandoverRow& row : run.results.handovers)

@@ -410,7 +410,10 @@ PallasScheduler::DoCompleteRecord(HandoverRecord& record) const
     record.policyValues["prepared"] = prepared ? 1 : 0;
     if (prepared && !record.hoStart.IsNegative())
     {
-        record.policyValues["lead_s"] = (record.hoStart - record.preparedAt).GetSeconds();
+        // Negative when the prepare came back after the handover started (its messages on
+        // the network); Time::GetSeconds is not for negative times.
+        record.policyValues["lead_s"] =
+            static_cast<double>((record.hoStart - record.preparedAt).GetNanoSeconds()) * 1e-9;
     }
     auto it = m_preparedWindow.find(record.imsi);
     if (prepared && it != m_preparedWindow.end())
