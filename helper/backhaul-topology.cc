@@ -86,6 +86,16 @@ BackhaulTopology::GetControllerAttachments() const
     return {};
 }
 
+ControllerAttachment
+BackhaulTopology::AttachmentOf(const NetDeviceContainer& link)
+{
+    const auto addressOf = [](Ptr<NetDevice> device) {
+        Ptr<Ipv4> ip = device->GetNode()->GetObject<Ipv4>();
+        return ip->GetAddress(ip->GetInterfaceForDevice(device), 0).GetLocal();
+    };
+    return {link.Get(1)->GetNode(), addressOf(link.Get(1)), addressOf(link.Get(0))};
+}
+
 int64_t
 BackhaulTopology::AssignStreams(int64_t stream)
 {

@@ -142,6 +142,13 @@ class BackhaulTopology : public Object
     void DoDispose() override;
 
     /**
+     * \param link a link from the controller to a cell: device 0 the controller's, device 1
+     * the cell's
+     * \return how the controller reaches that cell over it
+     */
+    static ControllerAttachment AttachmentOf(const NetDeviceContainer& link);
+
+    /**
      * \brief Stop the run if a neighbour pair is not valid for these cells (see Install).
      * \param cells the cells
      * \param neighbourPairs the pairs

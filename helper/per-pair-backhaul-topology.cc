@@ -55,7 +55,6 @@ PerPairBackhaulTopology::DoDispose()
     m_helper = nullptr;
     m_controllerNode = nullptr;
     m_controlLinks.clear();
-    m_cells.clear();
     BackhaulTopology::DoDispose();
 }
 
@@ -158,7 +157,6 @@ PerPairBackhaulTopology::InstallController(const NodeContainer& cells)
         // Control messages only: the device's own queue, as on the neighbour links.
         TrafficControlHelper().Uninstall(devices);
         m_controlLinks.push_back(devices);
-        m_cells.push_back(cells.Get(k));
     }
 }
 
@@ -171,15 +169,10 @@ PerPairBackhaulTopology::GetControllerNode() const
 std::vector<ControllerAttachment>
 PerPairBackhaulTopology::GetControllerAttachments() const
 {
-    const auto addressOf = [](Ptr<NetDevice> device) {
-        Ptr<Ipv4> ip = device->GetNode()->GetObject<Ipv4>();
-        return ip->GetAddress(ip->GetInterfaceForDevice(device), 0).GetLocal();
-    };
     std::vector<ControllerAttachment> attachments;
-    for (std::size_t k = 0; k < m_controlLinks.size(); ++k)
+    for (const NetDeviceContainer& link : m_controlLinks)
     {
-        const NetDeviceContainer& d = m_controlLinks[k];
-        attachments.push_back({m_cells[k], addressOf(d.Get(1)), addressOf(d.Get(0))});
+        attachments.push_back(AttachmentOf(link));
     }
     return attachments;
 }

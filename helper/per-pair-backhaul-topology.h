@@ -71,7 +71,6 @@ class PerPairBackhaulTopology : public BackhaulTopology
     bool m_controller{false};                       //!< Controller
     Ptr<Node> m_controllerNode;                     //!< the controller, with Controller
     std::vector<NetDeviceContainer> m_controlLinks; //!< per cell: controller, cell
-    std::vector<Ptr<Node>> m_cells;                 //!< the cells, with Controller
 };
 
 } // namespace ns3

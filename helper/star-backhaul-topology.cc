@@ -182,16 +182,11 @@ StarBackhaulTopology::GetControllerNode() const
 std::vector<ControllerAttachment>
 StarBackhaulTopology::GetControllerAttachments() const
 {
-    const auto addressOf = [](Ptr<NetDevice> device) {
-        Ptr<Ipv4> ip = device->GetNode()->GetObject<Ipv4>();
-        return ip->GetAddress(ip->GetInterfaceForDevice(device), 0).GetLocal();
-    };
     std::vector<ControllerAttachment> attachments;
     for (std::size_t k = 0; k < m_cells.size(); ++k)
     {
         // Device 0 of a down link is the core router's, device 1 the cell's.
-        const NetDeviceContainer& devices = GetSegment(m_down[k]).devices;
-        attachments.push_back({m_cells[k], addressOf(devices.Get(1)), addressOf(devices.Get(0))});
+        attachments.push_back(AttachmentOf(GetSegment(m_down[k]).devices));
     }
     return attachments;
 }

@@ -115,16 +115,7 @@ HandoverCoordinator::Notice(ControlMessage::RanEvent event,
                             uint16_t about,
                             uint64_t value)
 {
-    ControlMessage m;
-    m.type = ControlMessage::NOTICE;
-    m.code = event;
-    m.fromCell = cellId;
-    m.aboutCell = about;
-    m.sequence = m_noticesMade[imsi]++;
-    m.imsi = imsi;
-    m.value = value;
-    m.sentAtNs = Simulator::Now().GetNanoSeconds();
-    m_noticeTimes[{imsi, m.sequence}] = Simulator::Now();
+    const ControlMessage m = NewEvent(ControlMessage::NOTICE, event, imsi, cellId, about, value);
     if (event != ControlMessage::HANDOVER_STARTED || about == cellId)
     {
         // Heard where it happened: the cell acts on it itself.
@@ -141,6 +132,27 @@ HandoverCoordinator::Notice(ControlMessage::RanEvent event,
         return;
     }
     SendToPolicy(m);
+}
+
+ControlMessage
+HandoverCoordinator::NewEvent(ControlMessage::Type type,
+                              uint8_t code,
+                              uint64_t imsi,
+                              uint16_t cellId,
+                              uint16_t about,
+                              uint64_t value)
+{
+    ControlMessage m;
+    m.type = type;
+    m.code = code;
+    m.fromCell = cellId;
+    m.aboutCell = about;
+    m.sequence = m_noticesMade[imsi]++;
+    m.imsi = imsi;
+    m.value = value;
+    m.sentAtNs = Simulator::Now().GetNanoSeconds();
+    m_noticeTimes[{imsi, m.sequence}] = Simulator::Now();
+    return m;
 }
 
 void

@@ -56,15 +56,12 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
     }
     // The holder asks the policy's node, as for a handover; a newer request for another target
     // replaces this one.
-    ControlMessage prepare;
-    prepare.type = ControlMessage::PREPARE;
-    prepare.fromCell = holder;
-    prepare.aboutCell = targetCell;
-    prepare.sequence = m_noticesMade[imsi]++;
-    prepare.imsi = imsi;
-    prepare.value = static_cast<uint64_t>(expected.GetNanoSeconds());
-    prepare.sentAtNs = now.GetNanoSeconds();
-    m_noticeTimes[{imsi, prepare.sequence}] = now;
+    const ControlMessage prepare = NewEvent(ControlMessage::PREPARE,
+                                            0,
+                                            imsi,
+                                            holder,
+                                            targetCell,
+                                            static_cast<uint64_t>(expected.GetNanoSeconds()));
     m_preparesAsked[imsi] = {targetCell, prepare.sequence, expected};
     SendToPolicy(prepare);
     return true;

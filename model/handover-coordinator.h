@@ -528,6 +528,15 @@ class HandoverCoordinator : public Object,
     /// A cancel still on its way to a cell is done now. \param imsi the UE \param target
     /// the cell
     void SettleCancel(uint64_t imsi, uint16_t target);
+    /// One of a UE's events, numbered in its order and timed now. \param type NOTICE or
+    /// PREPARE \param code a NOTICE's RanEvent \param imsi the UE \param cellId where it
+    /// happens \param about the target \param value its value \return the message
+    ControlMessage NewEvent(ControlMessage::Type type,
+                            uint8_t code,
+                            uint64_t imsi,
+                            uint16_t cellId,
+                            uint16_t about,
+                            uint64_t value);
     /// The first of a handover's or a prepare's messages to the policy's node, as its source
     /// sends it; at once where there is no control connection. \param m a NOTICE of
     /// HANDOVER_STARTED, or a PREPARE
