@@ -115,7 +115,20 @@ HandoverCoordinator::Notice(ControlMessage::RanEvent event,
                             uint16_t about,
                             uint64_t value)
 {
-    const ControlMessage m = NewEvent(ControlMessage::NOTICE, event, imsi, cellId, about, value);
+    ControlMessage m = NewEvent(ControlMessage::NOTICE, event, imsi, cellId, about, value);
+    if (event == ControlMessage::HANDOVER_FAILED || event == ControlMessage::UE_RELEASED ||
+        event == ControlMessage::LINK_FAILURE)
+    {
+        // The session's holder acts on it: it withdraws the transfer and tells the target,
+        // decodes on, or stops.
+        const uint16_t holder = HolderOf(imsi);
+        if (holder != 0 && holder != cellId && HasControlPath(cellId, holder))
+        {
+            m.aboutCell = holder;
+            m_channels.at(cellId)->Send(holder, m);
+            return;
+        }
+    }
     if (event != ControlMessage::HANDOVER_STARTED || about == cellId)
     {
         // Heard where it happened: the cell acts on it itself.
@@ -202,6 +215,11 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
     {
     case ControlMessage::NOTICE:
     case ControlMessage::PREPARE:
+        if (m.type == ControlMessage::NOTICE && m.code != ControlMessage::HANDOVER_STARTED)
+        {
+            Deliver(m); // at the session's holder, which acts on it
+            break;
+        }
         if (cellId == ControlMessage::CONTROLLER)
         {
             ControllerNoticed(m);
@@ -548,16 +566,18 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
     case ControlMessage::UE_READY:
         UeReady(m.imsi, m.fromCell);
         break;
+    // aboutCell: where it is acted on, where it happened or the holder it was sent to.
     case ControlMessage::HANDOVER_FAILED:
-        HandoverFailed(m.imsi,
-                       m.fromCell,
-                       static_cast<RanObserver::HandoverFailureReason>(m.value));
+        HandoverFailedAt(m.imsi,
+                         m.fromCell,
+                         static_cast<RanObserver::HandoverFailureReason>(m.value),
+                         m.aboutCell);
         break;
     case ControlMessage::UE_RELEASED:
-        UeReleased(m.imsi, m.fromCell);
+        UeReleasedAt(m.imsi, m.aboutCell);
         break;
     case ControlMessage::LINK_FAILURE:
-        RadioLinkFailure(m.imsi, m.fromCell);
+        RadioLinkFailureAt(m.imsi, m.fromCell, m.aboutCell);
         break;
     case ControlMessage::HANDOVER_DONE:
         m_recorder.HandoverDoneAt(m.imsi, m.fromCell, happened);

@@ -104,7 +104,7 @@ HandoverCoordinator::ApplyPrepare(uint64_t imsi, uint16_t targetCell, Time expec
             m->expectedS = expected.GetSeconds();
             return true;
         }
-        m_lifecycle.End(imsi, CANCELLED, true);
+        m_lifecycle.End(imsi, CANCELLED, true, m->route.front());
     }
     if (holder == 0 || holder == targetCell || !PortOf(holder)->HasKvPeer(targetCell))
     {
@@ -156,18 +156,18 @@ HandoverCoordinator::CancelPrepared(uint64_t imsi)
     {
         return asked;
     }
-    m_lifecycle.End(imsi, CANCELLED, true);
+    m_lifecycle.End(imsi, CANCELLED, true, m->route.front());
     return true;
 }
 
 bool
-HandoverCoordinator::CancelsByMessage(uint16_t source, uint16_t target) const
+HandoverCoordinator::CancelsByMessage(uint16_t at, uint16_t target) const
 {
-    return m_controlPlane == NETWORK_CONTROL && HasControlPath(source, target);
+    return m_controlPlane == NETWORK_CONTROL && HasControlPath(at, target);
 }
 
 void
-HandoverCoordinator::SendCancel(uint64_t imsi, uint16_t source, uint16_t target, uint32_t next)
+HandoverCoordinator::SendCancel(uint64_t imsi, uint16_t at, uint16_t target, uint32_t next)
 {
     SettleCancel(imsi, target); // an older one to the same cell, still on its way, is done now
     ControlMessage cancel;
@@ -176,7 +176,7 @@ HandoverCoordinator::SendCancel(uint64_t imsi, uint16_t source, uint16_t target,
     cancel.sequence = next;
     cancel.imsi = imsi;
     m_cancelPending[{imsi, target}] = next;
-    m_channels.at(source)->Send(target, cancel);
+    m_channels.at(at)->Send(target, cancel);
 }
 
 void

@@ -65,7 +65,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
         }
         // The prediction was wrong, or its target cannot be reached: what was prepared is
         // waste, and the handover is planned as any other.
-        m_lifecycle.End(imsi, CANCELLED, false);
+        m_lifecycle.End(imsi, CANCELLED, false, sourceCell);
     }
 
     // A handover the RAN made itself supersedes a reconnection this coordinator waits for.
@@ -80,7 +80,7 @@ HandoverCoordinator::PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t t
 
     if (m_lifecycle.Find(imsi))
     {
-        m_lifecycle.End(imsi, CANCELLED, false);
+        m_lifecycle.End(imsi, CANCELLED, false, sourceCell);
     }
     const uint16_t holder = HolderOf(imsi);
     record.holderCell = holder;
@@ -194,6 +194,15 @@ HandoverCoordinator::HandoverFailed(uint64_t imsi,
                                     uint16_t cellId,
                                     RanObserver::HandoverFailureReason why)
 {
+    HandoverFailedAt(imsi, cellId, why, cellId);
+}
+
+void
+HandoverCoordinator::HandoverFailedAt(uint64_t imsi,
+                                      uint16_t cellId,
+                                      RanObserver::HandoverFailureReason why,
+                                      uint16_t at)
+{
     const Migration* m = m_lifecycle.Find(imsi);
     if (!m || m->GetPhase() != COMMITTED)
     {
@@ -214,15 +223,21 @@ HandoverCoordinator::HandoverFailed(uint64_t imsi,
     {
         return;
     }
-    m_lifecycle.End(imsi, FAILED, true);
+    m_lifecycle.End(imsi, FAILED, true, at);
 }
 
 void
-HandoverCoordinator::UeReleased(uint64_t imsi, uint16_t /* cellId */)
+HandoverCoordinator::UeReleased(uint64_t imsi, uint16_t cellId)
+{
+    UeReleasedAt(imsi, cellId);
+}
+
+void
+HandoverCoordinator::UeReleasedAt(uint64_t imsi, uint16_t at)
 {
     if (m_lifecycle.Find(imsi))
     {
-        m_lifecycle.End(imsi, CLOSED, true);
+        m_lifecycle.End(imsi, CLOSED, true, at);
     }
 }
 

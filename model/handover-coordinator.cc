@@ -509,9 +509,15 @@ HandoverCoordinator::GroupReleased(uint32_t group)
 void
 HandoverCoordinator::RadioLinkFailure(uint64_t imsi, uint16_t cellId)
 {
+    RadioLinkFailureAt(imsi, cellId, cellId);
+}
+
+void
+HandoverCoordinator::RadioLinkFailureAt(uint64_t imsi, uint16_t cellId, uint16_t at)
+{
     // Read here, not at construction: the attributes may change until the failure.
     m_linkFailures.Configure(m_linkFailurePolicy, m_linkFailureTimeout);
-    m_linkFailures.RadioLinkFailure(imsi, cellId);
+    m_linkFailures.RadioLinkFailure(imsi, cellId, at);
 }
 
 void
@@ -551,9 +557,9 @@ HandoverCoordinator::HasMigration(uint64_t imsi) const
 }
 
 void
-HandoverCoordinator::CloseMigration(uint64_t imsi)
+HandoverCoordinator::CloseMigration(uint64_t imsi, uint16_t at)
 {
-    m_lifecycle.End(imsi, CLOSED, false);
+    m_lifecycle.End(imsi, CLOSED, false, at);
 }
 
 void

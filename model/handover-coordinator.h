@@ -582,9 +582,21 @@ class HandoverCoordinator : public Object,
     void PlanHandover(uint64_t imsi, uint16_t sourceCell, uint16_t targetCell, Time at);
     void UeReady(uint64_t imsi, uint16_t cellId);
     void HandoverFailed(uint64_t imsi, uint16_t cellId, RanObserver::HandoverFailureReason why);
+    /// A handover failed, acted on at a cell. \param imsi the UE \param cellId where it failed
+    /// \param why the reason \param at the cell that acts: cellId, or the holder it told
+    void HandoverFailedAt(uint64_t imsi,
+                          uint16_t cellId,
+                          RanObserver::HandoverFailureReason why,
+                          uint16_t at);
     void UeReleased(uint64_t imsi, uint16_t cellId);
+    /// A UE was released, acted on at a cell. \param imsi the UE \param at the cell that acts:
+    /// where it was released, or the holder it told
+    void UeReleasedAt(uint64_t imsi, uint16_t at);
     /// A UE's radio link failed: the LinkFailureHandler decides.
     void RadioLinkFailure(uint64_t imsi, uint16_t cellId);
+    /// A UE's radio link failed, acted on at a cell. \param imsi the UE \param cellId where
+    /// \param at the cell that acts: cellId, or the holder it told
+    void RadioLinkFailureAt(uint64_t imsi, uint16_t cellId, uint16_t at);
 
     /**
      * \brief A cell's receiver timed a DATA message: kept as the goodput of the path from the
@@ -599,7 +611,7 @@ class HandoverCoordinator : public Object,
     bool GetReportedFreeKv(uint16_t cellId, uint64_t& tokens) const override;
     Ptr<CellPort> PortOf(uint16_t cellId) override;
     bool HasMigration(uint64_t imsi) const override;
-    void CloseMigration(uint64_t imsi) override;
+    void CloseMigration(uint64_t imsi, uint16_t at) override;
     void Handover(uint64_t imsi, uint16_t from, uint16_t to) override;
     void RouteTo(uint64_t imsi, uint16_t cellId) override;
     void SessionClosed(uint64_t imsi) override;
@@ -611,8 +623,8 @@ class HandoverCoordinator : public Object,
     void AwaitReconnect(uint64_t imsi, uint16_t cellId) override;
     void ReleaseHolder(uint64_t imsi, uint16_t holder, uint16_t target) override;
     void SettleRelease(uint64_t imsi, uint16_t target) override;
-    bool CancelsByMessage(uint16_t source, uint16_t target) const override;
-    void SendCancel(uint64_t imsi, uint16_t source, uint16_t target, uint32_t next) override;
+    bool CancelsByMessage(uint16_t at, uint16_t target) const override;
+    void SendCancel(uint64_t imsi, uint16_t at, uint16_t target, uint32_t next) override;
 
     /// \return the scheduler, made on first use if none was set
     Ptr<HandoverScheduler> Scheduler() const;

@@ -68,9 +68,9 @@ LinkFailureHandler::Dispose()
 }
 
 void
-LinkFailureHandler::RadioLinkFailure(uint64_t imsi, uint16_t cellId)
+LinkFailureHandler::RadioLinkFailure(uint64_t imsi, uint16_t cellId, uint16_t at)
 {
-    NS_LOG_FUNCTION(this << imsi << cellId);
+    NS_LOG_FUNCTION(this << imsi << cellId << at);
     if (m_policy == LINK_FAILURE_CONTINUE || m_suspended.count(imsi) > 0)
     {
         return;
@@ -79,7 +79,7 @@ LinkFailureHandler::RadioLinkFailure(uint64_t imsi, uint16_t cellId)
     {
         // The UE has left the target as well as the source; the holder keeps the whole cache,
         // and the policy decides what it does with it.
-        m_host->CloseMigration(imsi);
+        m_host->CloseMigration(imsi, at);
     }
     const uint16_t holder = m_host->HolderOf(imsi);
     if (holder == 0)

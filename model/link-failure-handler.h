@@ -68,8 +68,8 @@ class LinkFailureHandler
         /// \param imsi a UE \return true if its session has a migration under way
         virtual bool HasMigration(uint64_t imsi) const = 0;
         /// End a session's migration as closed; the holder keeps the whole cache.
-        /// \param imsi the UE
-        virtual void CloseMigration(uint64_t imsi) = 0;
+        /// \param imsi the UE \param at the cell that acts on the failure
+        virtual void CloseMigration(uint64_t imsi, uint16_t at) = 0;
         /// Move a session as at a handover. \param imsi the UE \param from the cell it
         /// leaves \param to the cell it is in now
         virtual void Handover(uint64_t imsi, uint16_t from, uint16_t to) = 0;
@@ -104,7 +104,9 @@ class LinkFailureHandler
     void SetDeliveredTokensProbe(Callback<uint64_t, uint64_t> delivered);
 
     /// A UE's radio link failed. \param imsi the UE \param cellId the cell it was in
-    void RadioLinkFailure(uint64_t imsi, uint16_t cellId);
+    /// \param at the cell that acts on it: cellId, or the session's holder once the cell's
+    /// notice reached it
+    void RadioLinkFailure(uint64_t imsi, uint16_t cellId, uint16_t at);
 
     /**
      * \brief A UE is ready in a cell.

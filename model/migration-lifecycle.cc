@@ -331,7 +331,7 @@ MigrationLifecycle::Start(uint64_t imsi,
 }
 
 void
-MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder)
+MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder, uint16_t at)
 {
     const HandoverRecord::Outcome outcome = state == Migration::CANCELLED
                                                 ? HandoverRecord::CANCELLED
@@ -341,17 +341,16 @@ MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder
     Migration m = it->second;
     const MigrationView view = m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr);
     m_migrations.erase(it);
-    // A prepared migration's cancel tells its target by message where the control plane is
-    // on the network: the target's part waits for it.
-    const bool byMessage = m.GetPhase() == Migration::PREPARED && state == Migration::CANCELLED &&
-                           m.route.size() == 2 &&
-                           m_host->CancelsByMessage(m.route.front(), m.route.back());
+    // An end decided at another cell than the target tells the target by message where the
+    // control plane is on the network: the target's part waits for it.
+    const bool byMessage = m.route.size() == 2 && at != 0 && at != m.route.back() &&
+                           m_host->CancelsByMessage(at, m.route.back());
     const uint64_t withdrawn =
         RetireEpoch(imsi, m, KvDiscardReason::NEWER_EPOCH, byMessage ? m.route.back() : 0);
     Ptr<CellPort> t = m_host->PortOf(m.route.back());
     if (byMessage)
     {
-        m_host->SendCancel(imsi, m.route.front(), m.route.back(), m_epochs[imsi]);
+        m_host->SendCancel(imsi, at, m.route.back(), m_epochs[imsi]);
     }
     else
     {
@@ -697,7 +696,7 @@ MigrationLifecycle::TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t inde
     {
         // The session ends at its source before the predicted handover: nothing is left to
         // move, and what was prepared is waste.
-        End(imsi, Migration::CANCELLED, false);
+        End(imsi, Migration::CANCELLED, false, cellId);
         return;
     }
     if (!m.plan.streamOpen)

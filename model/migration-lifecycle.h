@@ -109,14 +109,14 @@ class MigrationLifecycle
         /// new migration reads or admits anything, and so is a cancel on its way to the new
         /// migration's target. \param imsi the UE \param target the new migration's target
         virtual void SettleRelease(uint64_t imsi, uint16_t target) = 0;
-        /// \param source a prepared migration's holder \param target its target
-        /// \return true if cancelling it tells its target by message (SendCancel), false if
-        /// the target's part is done at once
-        virtual bool CancelsByMessage(uint16_t source, uint16_t target) const = 0;
-        /// A prepared migration is cancelled: its target drops the session and expects the
-        /// next epoch when the message reaches it. \param imsi the UE \param source the holder
+        /// \param at the cell where a migration's end is decided \param target its target
+        /// \return true if the end tells its target by message (SendCancel), false if the
+        /// target's part is done at once
+        virtual bool CancelsByMessage(uint16_t at, uint16_t target) const = 0;
+        /// A migration ends: its target drops the session and expects the next epoch when the
+        /// message reaches it. \param imsi the UE \param at where the end is decided
         /// \param target the target \param next the epoch the target expects from then on
-        virtual void SendCancel(uint64_t imsi, uint16_t source, uint16_t target, uint32_t next) = 0;
+        virtual void SendCancel(uint64_t imsi, uint16_t at, uint16_t target, uint32_t next) = 0;
     };
 
     /// The pieces of the coordinator it works with.
@@ -179,8 +179,11 @@ class MigrationLifecycle
      * \param imsi the UE
      * \param phase CANCELLED, FAILED or CLOSED (the record's outcome of the same name)
      * \param resumeHolder true if the holder decodes on (else the caller decides what follows)
+     * \param at the cell where the end is decided: the target's part is done there at once,
+     *        elsewhere when the host's message reaches it (Host::CancelsByMessage); 0 for no
+     *        cell, every part at once
      */
-    void End(uint64_t imsi, Migration::Phase phase, bool resumeHolder);
+    void End(uint64_t imsi, Migration::Phase phase, bool resumeHolder, uint16_t at);
     /**
      * \brief Submit the prefills of a session (group 0), or of a group once every member's
      * token IDs are in.

@@ -4,7 +4,9 @@
 
 // A handover whose random access at the target fails, after which the UE selects a third cell
 // and connects there. The session must follow it: the third cell's server decodes the rest,
-// and the UE's application still sees every token once, in order.
+// and the UE's application still sees every token once, in order. With the control plane on
+// the network, the target's failure travels to the holder as a notice, and the holder's cancel
+// back to the target: each acts when the message reaches it.
 
 #include "test-durations.h"
 
@@ -52,6 +54,24 @@ struct Edges
     std::map<uint64_t, uint16_t> emittedBy; //!< index -> the cell that generated it
     std::vector<std::string> failures;      //!< HandoverFailed, as "cell reason"
     std::vector<uint16_t> readyCells;       //!< UeReady, in order
+    Time failedAt{-1};                      //!< when the handover failed
+    std::vector<Time> tokenTimes;           //!< when each token was generated, over every engine
+    std::vector<uint16_t> tokenCells;       //!< and by which cell
+};
+
+/// The control messages a failure's end sends, as the channels saw them.
+struct EndMessages
+{
+    uint32_t noticesSent{0};     //!< HANDOVER_FAILED notices sent
+    uint16_t noticeFrom{0};      //!< the cell that sent the last one
+    uint16_t noticeTo{0};        //!< and the cell it went to
+    Time noticeArrived{-1};      //!< when it arrived
+    Time noticeDelay;            //!< its one-way delay
+    uint32_t cancelsSent{0};     //!< CANCEL messages sent
+    Time cancelSent{-1};         //!< when the last one was sent
+    Time cancelArrived{-1};      //!< and when it arrived
+    std::vector<bool> heldAfter; //!< the target's engine held the session: after the
+                                 //!< cancel's send, after its arrival
 };
 
 class RachFailureThirdCellTestCase : public TestCase
@@ -63,13 +83,15 @@ class RachFailureThirdCellTestCase : public TestCase
      *        the session before the random access gives up; else (1 Gb/s) the failure falls
      *        in the middle of the transfer
      */
-    RachFailureThirdCellTestCase(uint64_t rngRun, bool resumedFirst)
+    RachFailureThirdCellTestCase(uint64_t rngRun, bool resumedFirst, bool network = false)
         : TestCase("RngRun " + std::to_string(rngRun) +
                    (resumedFirst ? ", target resumed first" : ", mid-transfer") +
+                   (network ? ", control plane on the network (5 ms links)" : "") +
                    ": random access to the target fails, the UE reconnects in a third cell, "
                    "and the session follows it there; tokens exactly once, ledger balanced"),
           m_rngRun(rngRun),
-          m_resumedFirst(resumedFirst)
+          m_resumedFirst(resumedFirst),
+          m_network(network)
     {
     }
 
@@ -92,6 +114,7 @@ class RachFailureThirdCellTestCase : public TestCase
 
     uint64_t m_rngRun;      //!< this case's RngRun
     bool m_resumedFirst;    //!< the target resumes before the failure
+    bool m_network;         //!< ControlPlane network, on 5 ms backhaul links
     uint64_t m_savedRun{1}; //!< restored at teardown
 };
 
@@ -121,6 +144,12 @@ RachFailureThirdCellTestCase::DoRun()
     // the session before the UE's random access gives up.
     Config::SetDefault("ns3::BackhaulHelper::DataRate",
                        DataRateValue(DataRate(m_resumedFirst ? "100Gbps" : "1Gbps")));
+    const Time linkDelay = MilliSeconds(5);
+    if (m_network)
+    {
+        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
+        Config::SetDefault("ns3::BackhaulHelper::Delay", TimeValue(linkDelay));
+    }
 
     Ptr<EdgeLlmNetwork> net = CreateObject<EdgeLlmNetwork>();
     net->SetCellLayout(CreateObject<TriangleLayout>());
@@ -155,6 +184,56 @@ RachFailureThirdCellTestCase::DoRun()
             Callback<void, uint64_t, uint64_t>([&e, cell](uint64_t, uint64_t index) {
                 ++e.emitted[index];
                 e.emittedBy[index] = cell;
+                e.tokenTimes.push_back(Simulator::Now());
+                e.tokenCells.push_back(cell);
+            }));
+    }
+    EndMessages em;
+    std::map<uint16_t, Ptr<LlmEngine>> engines;
+    for (uint32_t i = 0; i < net->GetServers().GetN(); ++i)
+    {
+        Ptr<EdgeLlmServer> server = DynamicCast<EdgeLlmServer>(net->GetServers().Get(i));
+        engines[server->GetCellId()] = server->GetEngine();
+    }
+    const auto heldSoon = [&engines, &em](uint64_t imsi, uint16_t cell) {
+        Simulator::Schedule(NanoSeconds(1), [&engines, &em, imsi, cell]() {
+            em.heldAfter.push_back(engines.at(cell)->HasSession(imsi));
+        });
+    };
+    for (const auto& [cell, channel] : edge->GetControlChannels())
+    {
+        channel->TraceConnectWithoutContext(
+            "Tx",
+            Callback<void, const ControlMessage&, uint16_t>(
+                [&, cell = cell](const ControlMessage& m, uint16_t to) {
+                    if (m.type == ControlMessage::NOTICE &&
+                        m.code == ControlMessage::HANDOVER_FAILED)
+                    {
+                        ++em.noticesSent;
+                        em.noticeFrom = cell;
+                        em.noticeTo = to;
+                    }
+                    if (m.type == ControlMessage::CANCEL)
+                    {
+                        ++em.cancelsSent;
+                        em.cancelSent = Simulator::Now();
+                        heldSoon(m.imsi, to);
+                    }
+                }));
+        channel->TraceConnectWithoutContext(
+            "Rx",
+            Callback<void, const ControlMessage&, Time>([&, cell = cell](const ControlMessage& m,
+                                                                         Time delay) {
+                if (m.type == ControlMessage::NOTICE && m.code == ControlMessage::HANDOVER_FAILED)
+                {
+                    em.noticeArrived = Simulator::Now();
+                    em.noticeDelay = delay;
+                }
+                if (m.type == ControlMessage::CANCEL)
+                {
+                    em.cancelArrived = Simulator::Now();
+                    heldSoon(m.imsi, cell);
+                }
             }));
     }
     Ptr<EdgeLlmClient> client = DynamicCast<EdgeLlmClient>(net->GetClients().Get(0));
@@ -170,6 +249,7 @@ RachFailureThirdCellTestCase::DoRun()
         Callback<void, uint64_t, uint16_t, RanObserver::HandoverFailureReason>(
             [&e](uint64_t, uint16_t cell, RanObserver::HandoverFailureReason why) {
                 e.failures.push_back(std::to_string(cell) + " " + RanObserver::ToString(why));
+                e.failedAt = Simulator::Now();
             }));
     observer->TraceConnectWithoutContext(
         "UeReady",
@@ -282,6 +362,41 @@ RachFailureThirdCellTestCase::DoRun()
     NS_TEST_ASSERT_MSG_EQ(withdrawnBy, s.withdrawn, run << ": every withdrawn byte has a reason");
     NS_TEST_ASSERT_MSG_EQ(staleBy, r.stale, run << ": every stale byte has a reason");
     NS_TEST_ASSERT_MSG_LT(end, kCap, run << ": the run ended before its cap");
+    if (m_network && !m_resumedFirst)
+    {
+        // B heard the failure, A holds the cache: the notice goes from B to A, and A's
+        // cancel back to B. A decodes on only once it has heard, B drops the session only
+        // once it hears: each after at least the link's delay.
+        NS_TEST_EXPECT_MSG_EQ(em.noticesSent, 1u, run << ": one HANDOVER_FAILED notice");
+        NS_TEST_EXPECT_MSG_EQ(em.noticeFrom, cellB, run << ": sent by B, where it failed");
+        NS_TEST_EXPECT_MSG_EQ(em.noticeTo, cellA, run << ": to A, which holds the cache");
+        NS_TEST_EXPECT_MSG_EQ(em.noticeArrived.IsPositive(), true, run << ": it arrived");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(em.noticeDelay, linkDelay, run << ": over a 5 ms link");
+        NS_TEST_EXPECT_MSG_EQ(em.cancelsSent, 1u, run << ": one CANCEL");
+        NS_TEST_EXPECT_MSG_EQ(em.cancelSent, em.noticeArrived, run << ": sent when A heard");
+        NS_TEST_EXPECT_MSG_EQ(em.cancelArrived.IsPositive(), true, run << ": it arrived");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(em.cancelArrived - em.cancelSent,
+                                    linkDelay,
+                                    run << ": over a 5 ms link");
+        NS_TEST_EXPECT_MSG_EQ(em.heldAfter.size(), 2u, run << ": B's engine looked at twice");
+        if (em.heldAfter.size() == 2)
+        {
+            NS_TEST_EXPECT_MSG_EQ(em.heldAfter[0], true, run << ": B held the session meanwhile");
+            NS_TEST_EXPECT_MSG_EQ(em.heldAfter[1], false, run << ": and dropped it on the CANCEL");
+        }
+        uint32_t byAAfterFailure = 0;
+        for (std::size_t k = 0; k < e.tokenTimes.size(); ++k)
+        {
+            if (e.tokenCells[k] == cellA && e.tokenTimes[k] > e.failedAt)
+            {
+                ++byAAfterFailure;
+                NS_TEST_EXPECT_MSG_GT_OR_EQ(e.tokenTimes[k],
+                                            em.noticeArrived,
+                                            run << ": A decodes on only once it heard");
+            }
+        }
+        NS_TEST_EXPECT_MSG_GT(byAAfterFailure, 0u, run << ": A decoded on after the failure");
+    }
     net->Dispose();
 }
 
@@ -301,6 +416,10 @@ class HandoverFailureTestSuite : public TestSuite
                 AddTestCase(new RachFailureThirdCellTestCase(run, resumedFirst),
                             edgellm::TEST_QUICK);
             }
+        }
+        for (uint64_t run : {2, 3})
+        {
+            AddTestCase(new RachFailureThirdCellTestCase(run, false, true), edgellm::TEST_QUICK);
         }
     }
 };
