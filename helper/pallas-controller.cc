@@ -24,27 +24,36 @@ NS_OBJECT_ENSURE_REGISTERED(PallasController);
 TypeId
 PallasController::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::PallasController")
-                            .SetParent<Object>()
-                            .SetGroupName("EdgeLlm")
-                            .AddConstructor<PallasController>()
-                            .AddAttribute("MeasuredTelemetry",
-                                          "true: the target's prefill rate is the tokens per "
-                                          "second of its engine's latest prefill iteration "
-                                          "(its compute model's C / p(C) until it has run "
-                                          "one); T_load adds its queued prefill tokens at "
-                                          "that rate to the end of its current iteration "
-                                          "(under Mixed iterations with the coordinator's "
-                                          "EngineForecast, the engine's replay gives T_load "
-                                          "either way); the backhaul rate is the goodput the "
-                                          "target's receiver last timed on a transfer from "
-                                          "the serving cell (the planned rate until one). "
-                                          "false: C / p(C), the iteration's end and the "
-                                          "planned rate.",
-                                          BooleanValue(true),
-                                          MakeBooleanAccessor(&PallasController::m_measured),
-                                          edgellm::MakeExplainingBooleanChecker(
-                                              "ns3::PallasController::MeasuredTelemetry"));
+    static TypeId tid =
+        TypeId("ns3::PallasController")
+            .SetParent<Object>()
+            .SetGroupName("EdgeLlm")
+            .AddConstructor<PallasController>()
+            .AddAttribute(
+                "MeasuredTelemetry",
+                "true: the target's prefill rate is the tokens per "
+                "second of its engine's latest prefill iteration "
+                "(its compute model's C / p(C) until it has run "
+                "one); T_load adds its queued prefill tokens at "
+                "that rate to the end of its current iteration "
+                "(under Mixed iterations with the coordinator's "
+                "EngineForecast, the engine's replay gives T_load "
+                "either way); the backhaul rate is the goodput the "
+                "target's receiver last timed on a transfer from "
+                "the serving cell (the planned rate until one). "
+                "false: C / p(C), the iteration's end and the "
+                "planned rate.",
+                BooleanValue(true),
+                MakeBooleanAccessor(&PallasController::m_measured),
+                edgellm::MakeExplainingBooleanChecker("ns3::PallasController::MeasuredTelemetry"))
+            .AddTraceSource("Sampled",
+                            "The target's telemetry a prediction was sampled "
+                            "with (a session decoding at the serving cell, a "
+                            "target with a server): IMSI, serving cell, "
+                            "target cell, "
+                            "T_load (s), the target's prefill rate (tokens/s).",
+                            MakeTraceSourceAccessor(&PallasController::m_sampledTrace),
+                            "ns3::PallasController::SampledTracedCallback");
     return tid;
 }
 
@@ -92,6 +101,8 @@ PallasController::DoDispose()
     m_scheduler = nullptr;
     m_pallas = nullptr;
     m_servers.clear();
+    m_channels.clear();
+    m_loadEvent.Cancel();
     *m_alive = false;
     Object::DoDispose();
 }
@@ -140,6 +151,10 @@ PallasController::Install(Ptr<HandoverPredictor> predictor)
     m_period = predictor->GetControlPeriod();
     predictor->TraceConnectWithoutContext("Prediction",
                                           MakeCallback(&PallasController::OnPrediction, this));
+    if (!m_channels.empty())
+    {
+        m_loadEvent = Simulator::ScheduleNow(&PallasController::SendLoads, this);
+    }
 }
 
 uint64_t
@@ -195,7 +210,12 @@ PallasController::Sample(uint64_t imsi, uint16_t serving, uint16_t target)
         }
     }
     auto dest = m_servers.find(target);
-    if (dest != m_servers.end() && t.contextTokens > 0)
+    const bool sampled = dest != m_servers.end() && t.contextTokens > 0;
+    if (sampled && !m_channels.empty() && target != serving)
+    {
+        SampleReportedLoad(serving, target, t.contextTokens, t);
+    }
+    else if (sampled)
     {
         Ptr<LlmEngine> engine = dest->second->GetEngine();
         const double p = engine->GetLlmComputeModel().PrefillTime(t.contextTokens);
@@ -248,6 +268,10 @@ PallasController::Sample(uint64_t imsi, uint16_t serving, uint16_t target)
             t.backhaulKvTokensPerSecond = m_coordinator->GetPlannedTokensPerSecond(serving, target);
             ++m_plannedBackhaul;
         }
+    }
+    if (sampled)
+    {
+        m_sampledTrace(imsi, serving, target, t.loadS, t.prefillTokensPerSecond);
     }
     m_pallas->Observe(t, now);
 }

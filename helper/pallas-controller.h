@@ -5,11 +5,13 @@
 #ifndef EDGE_LLM_PALLAS_CONTROLLER_H
 #define EDGE_LLM_PALLAS_CONTROLLER_H
 
+#include "ns3/control-channel.h"
 #include "ns3/edge-llm-server.h"
 #include "ns3/handover-coordinator.h"
 #include "ns3/handover-predictor.h"
 #include "ns3/object.h"
 #include "ns3/pallas-scheduler.h"
+#include "ns3/traced-callback.h"
 
 #include <cstdint>
 #include <map>
@@ -51,6 +53,15 @@ namespace ns3
  *    prepared for another target to the new one; the coordinator cancels the old one by
  *    epoch).
  *
+ * With the control plane on the network (SetControlChannels), the target's load is not read
+ * from its engine: every cell reports its engine's load to each neighbour it has a control
+ * connection to, every ControlPeriod (a LOAD message: its queued prefill tokens, the time to
+ * its current iteration's end, its latest prefill rate), and a sample reads the last report
+ * that reached the serving cell from the target, its iteration's end counted from when it was
+ * sent. Before the first report the target counts as idle, at its compute model's rate. The
+ * engine's replay of Mixed iterations is not used then, and the backhaul rate is still read
+ * from the coordinator.
+ *
  * Predictions keep coming after a prepare: one to the same target only updates the expected
  * time. The handover itself (to the prepared target: commit; elsewhere: cancel, then a
  * reactive plan) is the coordinator's business.
@@ -79,6 +90,14 @@ class PallasController : public Object
     void SetServers(const std::map<uint16_t, Ptr<EdgeLlmServer>>& servers);
 
     /**
+     * \brief Report each cell's load over these control channels (ControlPlane network), and
+     * read the target's from the reports. Call before Install; an empty map (ideal) changes
+     * nothing.
+     * \param channels the cells' channels, by cell (EdgeLlmHelper::GetControlChannels)
+     */
+    void SetControlChannels(const std::map<uint16_t, Ptr<ControlChannel>>& channels);
+
+    /**
      * \brief Listen to a predictor's Prediction trace. Call after SetCoordinator.
      * \param predictor the predictor (its observer set)
      */
@@ -102,6 +121,23 @@ class PallasController : public Object
     /// \return telemetry samples whose backhaul rate was the planned one (none measured yet
     ///         on that path, or MeasuredTelemetry false)
     uint64_t GetPlannedBackhaulSamples() const;
+    /// \return LOAD messages sent (SetControlChannels)
+    uint64_t GetLoadsSent() const;
+    /// \return LOAD messages that arrived
+    uint64_t GetLoadsReceived() const;
+    /// \return telemetry samples whose target load was a LOAD report's
+    uint64_t GetReportedLoadSamples() const;
+
+    /**
+     * TracedCallback signature of Sampled.
+     * \param imsi the UE \param serving its serving cell \param target the predicted target
+     * \param loadS T_load, s \param prefillTokensPerSecond the target's prefill rate
+     */
+    typedef void (*SampledTracedCallback)(uint64_t imsi,
+                                          uint16_t serving,
+                                          uint16_t target,
+                                          double loadS,
+                                          double prefillTokensPerSecond);
 
     /**
      * \brief Handle one prediction (what the trace calls).
@@ -118,6 +154,29 @@ class PallasController : public Object
   private:
     /// Sample telemetry for a prediction.
     void Sample(uint64_t imsi, uint16_t serving, uint16_t target);
+
+    /// A cell's load as its LOAD reported it.
+    struct LoadReport
+    {
+        Time sentAt;                //!< when the cell sent it
+        Time busy;                  //!< from then to its engine's iteration's end
+        uint64_t queuedTokens{0};   //!< prefill tokens queued there
+        double prefillPerSecond{0}; //!< its latest prefill rate, tokens/s (0: none yet)
+    };
+
+    /// Every cell reports its load to its neighbours; again one ControlPeriod later.
+    void SendLoads();
+    /// A LOAD arrived. \param at the cell it reached \param m the message
+    void LoadArrived(uint16_t at, const ControlMessage& m);
+    /**
+     * \brief The target's telemetry from the last LOAD that reached the serving cell.
+     * \param serving where the sample is taken \param target the predicted target
+     * \param contextTokens the session's context \param [in,out] t the sample
+     */
+    void SampleReportedLoad(uint16_t serving,
+                            uint16_t target,
+                            uint64_t contextTokens,
+                            PallasTelemetry& t);
 
     /**
      * \param imsi a UE
@@ -163,6 +222,15 @@ class PallasController : public Object
     uint64_t m_forecastLoads{0};    //!< samples whose T_load the engine's replay gave
     uint64_t m_measuredBackhaul{0}; //!< samples with a measured backhaul goodput
     uint64_t m_plannedBackhaul{0};  //!< samples with the planned rate
+    std::map<uint16_t, Ptr<ControlChannel>> m_channels; //!< the cells', ControlPlane network
+    /// per (cell reached, reporting cell): the last LOAD
+    std::map<std::pair<uint16_t, uint16_t>, LoadReport> m_loads;
+    EventId m_loadEvent;         //!< the next SendLoads
+    uint64_t m_loadsSent{0};     //!< LOADs sent
+    uint64_t m_loadsReceived{0}; //!< LOADs arrived
+    uint64_t m_reportedLoads{0}; //!< samples from a LOAD
+    /// Sampled: every telemetry sample of a prediction with a target
+    TracedCallback<uint64_t, uint16_t, uint16_t, double, double> m_sampledTrace;
     /// false once disposed: the engines' trace callbacks hold it, not the controller
     std::shared_ptr<bool> m_alive{std::make_shared<bool>(true)};
 };

@@ -415,7 +415,8 @@ PallasLineExperiment::Draw() const
 PallasLineRun
 PallasLineExperiment::Run(const std::string& scheme,
                           const PallasLineInputs& inputs,
-                          const Hook& hook) const
+                          const Hook& hook,
+                          const ControllerHook& controllerHook) const
 {
     const PallasLineConfig& c = m_config;
     const Ptr<CellLayout> layout = MakeLayout();
@@ -640,6 +641,7 @@ PallasLineExperiment::Run(const std::string& scheme,
             controller = CreateObject<PallasController>();
             controller->SetCoordinator(edge->GetCoordinator());
             controller->SetServers(servers);
+            controller->SetControlChannels(edge->GetControlChannels());
             controller->Install(predictor);
         }
         predictor->Start();
@@ -663,6 +665,10 @@ PallasLineExperiment::Run(const std::string& scheme,
     if (hook)
     {
         hook(net);
+    }
+    if (controllerHook && controller)
+    {
+        controllerHook(controller);
     }
     Simulator::Stop(c.maxSimTime);
     {
@@ -767,6 +773,8 @@ PallasLineExperiment::Run(const std::string& scheme,
         run.loadForecast = controller->GetForecastLoadSamples();
         run.backhaulMeasured = controller->GetMeasuredBackhaulSamples();
         run.backhaulPlanned = controller->GetPlannedBackhaulSamples();
+        run.loadReported = controller->GetReportedLoadSamples();
+        run.loadsSent = controller->GetLoadsSent();
     }
     run.absTimeErrorP50S = std::numeric_limits<double>::quiet_NaN();
     if (meter)

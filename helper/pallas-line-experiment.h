@@ -28,6 +28,7 @@ namespace ns3
 
 class BackhaulTopology;
 class CellLayout;
+class PallasController;
 
 /**
  * \ingroup edge-llm
@@ -187,6 +188,8 @@ struct PallasLineRun
     uint64_t loadForecast{0};     //!< its samples whose T_load the engine's replay gave
     uint64_t backhaulMeasured{0}; //!< its samples with the receiver's measured goodput
     uint64_t backhaulPlanned{0};  //!< its samples with the link's planned rate
+    uint64_t loadReported{0};     //!< its samples whose target load a LOAD report gave
+    uint64_t loadsSent{0};        //!< the cells' LOAD reports sent (ControlPlane network)
     /// the goodput the first handover's target last measured from its source, KV tokens/s
     /// (HandoverCoordinator::GetMeasuredTokensPerSecond; 0 if none)
     double measuredKvTokensPerSecond{0};
@@ -250,17 +253,21 @@ class PallasLineExperiment
     /// Called once the network, its predictor and its controller are built, before the
     /// simulation runs: to watch it.
     using Hook = std::function<void(Ptr<EdgeLlmNetwork> network)>;
+    /// Called with the PallasController (pallas only) once it is built, before the run.
+    using ControllerHook = std::function<void(Ptr<PallasController> controller)>;
 
     /**
      * \brief Run one scheme on the inputs. Leaves the simulator destroyed.
      * \param scheme a registered scheme name
      * \param inputs from Draw(); inputs of another configuration stop the run
      * \param hook what to connect before the run, if anything
+     * \param controllerHook what to connect to the controller, if anything
      * \return what it gave
      */
     PallasLineRun Run(const std::string& scheme,
                       const PallasLineInputs& inputs,
-                      const Hook& hook = {}) const;
+                      const Hook& hook = {},
+                      const ControllerHook& controllerHook = {}) const;
 
     /**
      * \brief Train the predictor's Lag on draws of their own: what lies between the

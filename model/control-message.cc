@@ -74,9 +74,9 @@ HeadError(uint16_t magic,
     {
         why << "version " << unsigned(version) << " is not " << unsigned(ControlMessage::VERSION);
     }
-    else if (m.type < ControlMessage::NOTICE || m.type > ControlMessage::CANCEL)
+    else if (m.type < ControlMessage::NOTICE || m.type > ControlMessage::LOAD)
     {
-        why << "type " << unsigned(m.type) << " is outside [1, 10]";
+        why << "type " << unsigned(m.type) << " is outside [1, 11]";
     }
     else if (m.code > MaxCode(m.type))
     {
@@ -105,9 +105,13 @@ HeadError(uint16_t magic,
         why << "a " << ControlMessage::TypeName(m.type) << " with " << items
             << " items: it carries none";
     }
-    else if (m.imsi == 0)
+    else if (m.type != ControlMessage::LOAD && m.imsi == 0)
     {
         why << "imsi 0: IMSIs are >= 1";
+    }
+    else if (m.type == ControlMessage::LOAD && m.imsi != 0)
+    {
+        why << "imsi " << m.imsi << " in a LOAD, which concerns no UE: it is 0";
     }
     else if (m.type == ControlMessage::NOTICE && m.code == ControlMessage::HANDOVER_FAILED &&
              m.value > ControlMessage::MAX_FAILURE)
@@ -228,6 +232,8 @@ ControlMessage::TypeName(Type type)
         return "PREPARE";
     case CANCEL:
         return "CANCEL";
+    case LOAD:
+        return "LOAD";
     }
     return "type " + std::to_string(unsigned(type));
 }

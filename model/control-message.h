@@ -24,7 +24,7 @@ namespace ns3
  * |--------|-------|------------|-------------------------------------------------------|
  * | 0      | 2     | magic      | 0x4350 ("CP")                                         |
  * | 2      | 1     | version    | 1                                                     |
- * | 3      | 1     | type       | Type, [1, 10]                                         |
+ * | 3      | 1     | type       | Type, [1, 11]                                         |
  * | 4      | 1     | code       | NOTICE: RanEvent [0, 5]; RESERVE_ANSWER: [0, 2]; else 0 |
  * | 5      | 1     | reserved   | 0                                                     |
  * | 6      | 2     | fromCell   | >= 1: the cell whose node sends it                    |
@@ -34,11 +34,15 @@ namespace ns3
  * | 12     | 4     | sequence   | NOTICE, RESERVE, RESERVE_ANSWER, PLAN, PREPARE: the   |
  * |        |       |            | UE's event number; PREFILL_REQUEST: the handover's    |
  * |        |       |            | number (its record); CANCEL: the epoch the target     |
- * |        |       |            | expects from then on; else the migration's epoch      |
- * | 16     | 8     | imsi       | >= 1                                                  |
+ * |        |       |            | expects from then on; LOAD: the engine's last prefill |
+ * |        |       |            | rate, tokens/s (0: none yet); else the migration's    |
+ * |        |       |            | epoch                                                 |
+ * | 16     | 8     | imsi       | >= 1; 0 in a LOAD, which concerns no UE               |
  * | 24     | 8     | value      | NOTICE of a FAILED handover: the reason [0, 3];       |
  * |        |       |            | RESERVE_ANSWER: the target's free KV memory, tokens;  |
  * |        |       |            | PREPARE: the predicted handover time, ns;             |
+ * |        |       |            | LOAD: queued prefill tokens x 2^32 + the time to the  |
+ * |        |       |            | end of the engine's iteration, us (each < 2^32);      |
  * |        |       |            | else the type's count (tokens, bytes)                 |
  * | 32     | 8     | sentAt     | >= 0: the sender's clock, ns                          |
  *
@@ -58,7 +62,8 @@ struct ControlMessage
         BUDGET = 7,          //!< a slot's byte budgets, to a sender (items: imsi, epoch, bytes)
         PROGRESS = 8,        //!< what a sender sent in a slot (items: imsi, epoch, bytes)
         PREPARE = 9,         //!< prepare a predicted handover (aboutCell: its target)
-        CANCEL = 10,         //!< a prepared migration is cancelled, to its target
+        CANCEL = 10,         //!< a migration ended before its resume, to its target
+        LOAD = 11,           //!< a cell's GPU load, to a neighbour (PallasController)
     };
 
     /// The RAN event a NOTICE reports (HandoverCoordinator's inputs).

@@ -313,6 +313,9 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
     case ControlMessage::CANCEL:
         CancelArrived(cellId, m);
         break;
+    case ControlMessage::LOAD:
+        break; // a cell's load, for the PallasController that listens to the channel
+
     default:
         NS_LOG_WARN("cell " << cellId << ": a control message this coordinator does not act on: "
                             << m.ToString());

@@ -835,6 +835,136 @@ class CancelOverTheNetworkTestCase : public ControlPlaneTestCase
     }
 };
 
+class LoadReportsTestCase : public ControlPlaneTestCase
+{
+  public:
+    LoadReportsTestCase()
+        : ControlPlaneTestCase("Control plane network: each cell reports its GPU load to its "
+                               "neighbours as LOAD messages, and Pallas's telemetry of a "
+                               "target is its last report, aged, not the target's engine")
+    {
+    }
+
+  private:
+    /// A LOAD as the test read it off the wire.
+    struct Seen
+    {
+        Time sentAt;        //!< the sender's clock
+        uint64_t busyUs{0}; //!< to the end of its iteration
+        uint64_t queued{0}; //!< prefill tokens queued
+        uint32_t rate{0};   //!< its latest prefill rate
+    };
+
+    void DoRun() override
+    {
+        for (uint32_t rngRun = 1; rngRun <= 2; ++rngRun)
+        {
+            RngSeedManager::SetRun(rngRun);
+            const PallasLineConfig c = PallasOverTheNetwork("source");
+            const PallasLineExperiment experiment(c);
+            std::map<std::pair<uint16_t, uint16_t>, uint32_t> sent; // (from, to)
+            std::map<std::pair<uint16_t, uint16_t>, Time> lastSent;
+            uint32_t arrived = 0;
+            Time shortest = Time::Max();
+            std::map<std::pair<uint16_t, uint16_t>, Seen> last; // (at, from)
+            uint32_t samples = 0;
+            uint32_t busySamples = 0;
+            uint32_t unreported = 0;
+            double worst = 0;
+            const auto onSample =
+                [&](uint64_t, uint16_t serving, uint16_t target, double loadS, double rate) {
+                    ++samples;
+                    const auto r = last.find({serving, target});
+                    if (r == last.end())
+                    {
+                        ++unreported;
+                        worst = std::max(worst, std::abs(loadS)); // idle until a report
+                        return;
+                    }
+                    const Seen& s = r->second;
+                    // By hand: the iteration's end the cell reported, from when it sent it, then
+                    // its queue at the rate it reported (if any; else the compute model's).
+                    const double end =
+                        (s.sentAt + MicroSeconds(s.busyUs) - Simulator::Now()).GetNanoSeconds() *
+                        1e-9;
+                    const double perSecond = s.rate > 0 ? s.rate : rate;
+                    const double expected =
+                        std::max(0.0, end) + static_cast<double>(s.queued) / perSecond;
+                    worst = std::max(worst, std::abs(loadS - expected));
+                    if (s.rate > 0)
+                    {
+                        worst = std::max(worst, std::abs(rate - s.rate) * 1e-9);
+                    }
+                    busySamples += expected > 0 ? 1 : 0;
+                };
+            const PallasLineRun run = experiment.Run(
+                "pallas",
+                experiment.Draw(),
+                [&](Ptr<EdgeLlmNetwork> net) {
+                    for (const auto& [cell, channel] :
+                         net->GetEdgeLlmHelper()->GetControlChannels())
+                    {
+                        channel->TraceConnectWithoutContext(
+                            "Tx",
+                            Callback<void, const ControlMessage&, uint16_t>(
+                                [&, cell = cell](const ControlMessage& m, uint16_t to) {
+                                    if (m.type == ControlMessage::LOAD)
+                                    {
+                                        ++sent[{cell, to}];
+                                        lastSent[{cell, to}] = Simulator::Now();
+                                    }
+                                }));
+                        channel->TraceConnectWithoutContext(
+                            "Rx",
+                            Callback<void, const ControlMessage&, Time>(
+                                [&, cell = cell](const ControlMessage& m, Time delay) {
+                                    if (m.type != ControlMessage::LOAD)
+                                    {
+                                        return;
+                                    }
+                                    ++arrived;
+                                    shortest = std::min(shortest, delay);
+                                    last[{cell, m.fromCell}] = {NanoSeconds(m.sentAtNs),
+                                                                m.value & 0xFFFFFFFFU,
+                                                                m.value >> 32,
+                                                                m.sequence};
+                                }));
+                    }
+                },
+                [&](Ptr<PallasController> controller) {
+                    controller->TraceConnectWithoutContext(
+                        "Sampled",
+                        Callback<void, uint64_t, uint16_t, uint16_t, double, double>(onSample));
+                });
+            const std::string what = "RngRun " + std::to_string(rngRun);
+            // The line's two cells, each to the other: one report per ControlPeriod from 0,
+            // so the last one sent at t is report t / period + 1.
+            NS_TEST_EXPECT_MSG_EQ(sent.size(), 2u, what << ": each cell to its neighbour");
+            uint64_t total = 0;
+            for (const auto& [pair, n] : sent)
+            {
+                total += n;
+                const int64_t k =
+                    lastSent[pair].GetNanoSeconds() / c.controlPeriod.GetNanoSeconds();
+                NS_TEST_EXPECT_MSG_EQ(lastSent[pair],
+                                      c.controlPeriod * k,
+                                      what << ": sent on the period's grid");
+                NS_TEST_EXPECT_MSG_EQ(n, k + 1, what << ": one per period");
+            }
+            NS_TEST_EXPECT_MSG_EQ(run.loadsSent, total, what << ": the controller's count");
+            NS_TEST_EXPECT_MSG_LT_OR_EQ(total - arrived, 2u, what << ": all arrived but the last");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(shortest, c.linkDelay, what << ": over a 5 ms link");
+            NS_TEST_ASSERT_MSG_GT(samples, 0u, what << ": Pallas sampled telemetry");
+            NS_TEST_EXPECT_MSG_EQ(run.loadReported, samples - unreported, what << ": reported");
+            NS_TEST_EXPECT_MSG_GT(busySamples, 0u, what << ": some with the target busy");
+            NS_TEST_EXPECT_MSG_LT(worst, 1e-9, what << ": each sample the report's, aged");
+            NS_TEST_EXPECT_MSG_EQ(run.loadForecast, 0u, what << ": no engine replay");
+            NS_TEST_EXPECT_MSG_EQ(run.exactlyOnce, true, what << ": every token once");
+            Config::Reset();
+        }
+    }
+};
+
 class PlanTimeoutTestCase : public ControlPlaneTestCase
 {
   public:
@@ -928,6 +1058,7 @@ class ControlPlaneTestSuite : public TestSuite
         AddTestCase(new PrepareOverTheNetworkTestCase("controller"), edgellm::TEST_QUICK);
         AddTestCase(new CancelOverTheNetworkTestCase, edgellm::TEST_QUICK);
         AddTestCase(new PlanTimeoutTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new LoadReportsTestCase, edgellm::TEST_QUICK);
     }
 };
 

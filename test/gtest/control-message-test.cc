@@ -73,6 +73,19 @@ Message(M::Type type, std::vector<M::Item> items = {})
     return m;
 }
 
+/// A LOAD: cell 1's engine, 70 prefill tokens queued, 1500 us to its iteration's end, 9000
+/// tokens/s its last prefill rate.
+M
+Load()
+{
+    M m = Message(M::LOAD);
+    m.aboutCell = 1;
+    m.imsi = 0;
+    m.sequence = 9000;
+    m.value = (uint64_t{70} << 32) | 1500;
+    return m;
+}
+
 TEST(ControlMessageTest, SerializesToTheDocumentedLayout)
 {
     const M reserve = Message(M::RESERVE);
@@ -82,6 +95,8 @@ TEST(ControlMessageTest, SerializesToTheDocumentedLayout)
     EXPECT_EQ(prefill.Serialize(),
               Wire(5, 0, 1, 2, 7, 42, 300, 123456789, {{42, 3, 1500}, {43, 1, 900}}));
     EXPECT_EQ(prefill.GetSerializedSize(), 72U);
+    EXPECT_EQ(Load().Serialize(),
+              Wire(11, 0, 1, 1, 9000, 0, (uint64_t{70} << 32) | 1500, 123456789));
 }
 
 TEST(ControlMessageTest, ParsesWhatItWrites)
@@ -90,7 +105,8 @@ TEST(ControlMessageTest, ParsesWhatItWrites)
                        Message(M::PLAN),
                        Message(M::RESERVE_ANSWER),
                        Message(M::BUDGET, {{5, 2, 65536}}),
-                       Message(M::CANCEL)})
+                       Message(M::CANCEL),
+                       Load()})
     {
         ControlStreamParser parser;
         const Bytes bytes = m.Serialize();
@@ -154,7 +170,7 @@ TEST(ControlMessageTest, RefusesEachBrokenRuleByName)
     version[2] = 2;
     EXPECT_NE(ErrorOf(version).find("version 2"), std::string::npos);
     EXPECT_NE(ErrorOf(Wire(0, 0, 1, 2, 7, 42, 0, 0)).find("type 0"), std::string::npos);
-    EXPECT_NE(ErrorOf(Wire(11, 0, 1, 2, 7, 42, 0, 0)).find("type 11"), std::string::npos);
+    EXPECT_NE(ErrorOf(Wire(12, 0, 1, 2, 7, 0, 0, 0)).find("type 12"), std::string::npos);
     // Codes: a notice's RAN event [0, 5], an answer's admission [0, 2], others none.
     EXPECT_EQ(ErrorOf(Wire(1, 5, 1, 2, 7, 42, 0, 0)), "");
     EXPECT_NE(ErrorOf(Wire(1, 6, 1, 2, 7, 42, 0, 0)).find("code 6"), std::string::npos);
@@ -167,6 +183,10 @@ TEST(ControlMessageTest, RefusesEachBrokenRuleByName)
     EXPECT_NE(ErrorOf(Wire(3, 0, 0, 2, 7, 42, 0, 0)).find("cell 0"), std::string::npos);
     EXPECT_NE(ErrorOf(Wire(3, 0, 1, 0, 7, 42, 0, 0)).find("cell 0"), std::string::npos);
     EXPECT_NE(ErrorOf(Wire(3, 0, 1, 2, 7, 0, 0, 0)).find("imsi 0"), std::string::npos);
+    // A LOAD concerns a cell, not a UE: its IMSI is 0, and only its.
+    EXPECT_EQ(ErrorOf(Wire(11, 0, 1, 1, 9000, 0, (uint64_t{70} << 32) | 1500, 0)), "");
+    EXPECT_NE(ErrorOf(Wire(11, 0, 1, 1, 9000, 42, 0, 0)).find("imsi 42 in a LOAD"),
+              std::string::npos);
     EXPECT_NE(ErrorOf(Wire(3, 0, 1, 2, 7, 42, 0, -1)).find("negative"), std::string::npos);
     // A failed handover's reason is one of RanObserver's four.
     EXPECT_EQ(ErrorOf(Wire(1, 2, 1, 1, 7, 42, 3, 0)), "");
