@@ -256,6 +256,8 @@ struct Point
     uint64_t loadForecast{0};     //!< window samples whose T_load the target's replay gave
     uint64_t backhaulMeasured{0}; //!< window samples with the receiver's measured goodput
     uint64_t backhaulPlanned{0};  //!< window samples with the link's planned rate
+    uint64_t loadReported{0};     //!< window samples whose T_load a LOAD report gave
+    uint64_t loadsSent{0};        //!< the cells' LOAD reports (control plane on the network)
     /// SITs of relayed handovers (Detour), s, by the relay path's backhaul links to the UE
     std::map<uint32_t, std::vector<double>> relayedSitByHops;
     /// Of sessions only ever relayed, token latencies, s, by the relay path's links
@@ -872,6 +874,8 @@ main(int argc, char* argv[])
                 p.loadForecast += run.loadForecast;
                 p.backhaulMeasured += run.backhaulMeasured;
                 p.backhaulPlanned += run.backhaulPlanned;
+                p.loadReported += run.loadReported;
+                p.loadsSent += run.loadsSent;
                 for (const HandoverRecord& h : run.records)
                 {
                     p.wastedBytes += static_cast<double>(h.wastedBytes);
@@ -1032,10 +1036,18 @@ main(int argc, char* argv[])
             const Point& p = points["pallas"];
             std::cout << "pallas's window telemetry: prefill rate observed at the target in "
                       << p.prefillMeasured << " of " << p.prefillMeasured + p.prefillModelled
-                      << " samples (the rest from its compute model); the target's queue from "
-                         "its engine (its replay of its Mixed iterations in "
-                      << p.loadForecast
-                      << "); the link's goodput measured by the target's "
+                      << " samples (the rest from its compute model); the target's queue ";
+            if (p.loadsSent > 0)
+            {
+                std::cout << "from its LOAD reports in " << p.loadReported << " (" << p.loadsSent
+                          << " sent; the rest before the first: idle)";
+            }
+            else
+            {
+                std::cout << "from its engine (its replay of its Mixed iterations in "
+                          << p.loadForecast << ")";
+            }
+            std::cout << "; the link's goodput measured by the target's "
                          "receiver in "
                       << p.backhaulMeasured << " of " << p.backhaulMeasured + p.backhaulPlanned
                       << " (the rest the rate the coordinator plans)\n";

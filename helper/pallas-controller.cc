@@ -31,27 +31,23 @@ PallasController::GetTypeId()
             .AddConstructor<PallasController>()
             .AddAttribute(
                 "MeasuredTelemetry",
-                "true: the target's prefill rate is the tokens per "
-                "second of its engine's latest prefill iteration "
-                "(its compute model's C / p(C) until it has run "
-                "one); T_load adds its queued prefill tokens at "
-                "that rate to the end of its current iteration "
-                "(under Mixed iterations with the coordinator's "
-                "EngineForecast, the engine's replay gives T_load "
-                "either way); the backhaul rate is the goodput the "
-                "target's receiver last timed on a transfer from "
-                "the serving cell (the planned rate until one). "
-                "false: C / p(C), the iteration's end and the "
+                "true: the target's prefill rate is the tokens per second of its engine's latest "
+                "prefill iteration (its compute model's C / p(C) until it has run one); T_load "
+                "adds its queued prefill tokens at that rate to the end of its current iteration "
+                "(under Mixed iterations with the coordinator's EngineForecast, the engine's "
+                "replay gives T_load either way, unless the control plane is on the network: "
+                "then all of it comes from the target's LOAD reports); the backhaul rate is the "
+                "goodput the target's receiver last timed on a transfer from the serving cell "
+                "(the planned rate until one). false: C / p(C), the iteration's end and the "
                 "planned rate.",
                 BooleanValue(true),
                 MakeBooleanAccessor(&PallasController::m_measured),
                 edgellm::MakeExplainingBooleanChecker("ns3::PallasController::MeasuredTelemetry"))
             .AddTraceSource("Sampled",
-                            "The target's telemetry a prediction was sampled "
-                            "with (a session decoding at the serving cell, a "
-                            "target with a server): IMSI, serving cell, "
-                            "target cell, "
-                            "T_load (s), the target's prefill rate (tokens/s).",
+                            "The target's telemetry a prediction was sampled with (a session "
+                            "decoding at the serving cell, a target with a server): IMSI, "
+                            "serving cell, target cell, T_load (s), the target's prefill rate "
+                            "(tokens/s).",
                             MakeTraceSourceAccessor(&PallasController::m_sampledTrace),
                             "ns3::PallasController::SampledTracedCallback");
     return tid;

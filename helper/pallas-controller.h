@@ -229,7 +229,7 @@ class PallasController : public Object
     uint64_t m_loadsSent{0};     //!< LOADs sent
     uint64_t m_loadsReceived{0}; //!< LOADs arrived
     uint64_t m_reportedLoads{0}; //!< samples from a LOAD
-    /// Sampled: every telemetry sample of a prediction with a target
+    /// Sampled: each prediction's telemetry of its target
     TracedCallback<uint64_t, uint16_t, uint16_t, double, double> m_sampledTrace;
     /// false once disposed: the engines' trace callbacks hold it, not the controller
     std::shared_ptr<bool> m_alive{std::make_shared<bool>(true)};
