@@ -18,6 +18,7 @@
 
 #include <iostream>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -83,15 +84,20 @@ class RachFailureThirdCellTestCase : public TestCase
      *        the session before the random access gives up; else (1 Gb/s) the failure falls
      *        in the middle of the transfer
      */
-    RachFailureThirdCellTestCase(uint64_t rngRun, bool resumedFirst, bool network = false)
+    RachFailureThirdCellTestCase(uint64_t rngRun,
+                                 bool resumedFirst,
+                                 bool network = false,
+                                 bool outage = false)
         : TestCase("RngRun " + std::to_string(rngRun) +
                    (resumedFirst ? ", target resumed first" : ", mid-transfer") +
                    (network ? ", control plane on the network (5 ms links)" : "") +
+                   (outage ? ", the link from the target to the holder down when it fails" : "") +
                    ": random access to the target fails, the UE reconnects in a third cell, "
                    "and the session follows it there; tokens exactly once, ledger balanced"),
           m_rngRun(rngRun),
           m_resumedFirst(resumedFirst),
-          m_network(network)
+          m_network(network),
+          m_outage(outage)
     {
     }
 
@@ -112,10 +118,13 @@ class RachFailureThirdCellTestCase : public TestCase
     static inline const Time kRequest{Seconds(3)}; //!< the handover request to B
     static inline const Time kCap{Seconds(20)};    //!< the run's cap
 
-    uint64_t m_rngRun;      //!< this case's RngRun
-    bool m_resumedFirst;    //!< the target resumes before the failure
-    bool m_network;         //!< ControlPlane network, on 5 ms backhaul links
-    uint64_t m_savedRun{1}; //!< restored at teardown
+    uint64_t m_rngRun;   //!< this case's RngRun
+    bool m_resumedFirst; //!< the target resumes before the failure
+    bool m_network;      //!< ControlPlane network, on 5 ms backhaul links
+    bool m_outage;       //!< the A-B link down from before the failure to after it
+    static inline const Time kOutageStart{MilliSeconds(3020)}; //!< the A-B link goes down
+    static inline const Time kOutage{MilliSeconds(300)};       //!< for this long
+    uint64_t m_savedRun{1};                                    //!< restored at teardown
 };
 
 void
@@ -256,6 +265,30 @@ RachFailureThirdCellTestCase::DoRun()
         Callback<void, uint64_t, uint16_t>(
             [&e](uint64_t, uint16_t cell) { e.readyCells.push_back(cell); }));
 
+    Ptr<BackhaulFaults> faults = CreateObject<BackhaulFaults>(); // lives through the run
+    if (m_outage)
+    {
+        // Down from 20 ms after the request (the random access gives up about 24 ms after
+        // it) for 300 ms: the failure's notice from B, and the cancel back, wait for the link
+        // and for TCP to resend them.
+        std::map<uint16_t, Ptr<Node>> nodes;
+        for (uint32_t i = 0; i < net->GetServers().GetN(); ++i)
+        {
+            Ptr<EdgeLlmServer> server = DynamicCast<EdgeLlmServer>(net->GetServers().Get(i));
+            nodes[server->GetCellId()] = server->GetNode();
+        }
+        uint32_t cut = 0;
+        for (const BackhaulLink& link : net->GetBackhaulLinks())
+        {
+            const std::set<Ptr<Node>> ends{link.nodeA, link.nodeB};
+            if (ends == std::set<Ptr<Node>>{nodes.at(cellA), nodes.at(cellB)})
+            {
+                faults->ScheduleOutage(link, kOutageStart, kOutage);
+                ++cut;
+            }
+        }
+        NS_TEST_ASSERT_MSG_EQ(cut, 1u, "one link between A and B");
+    }
     Ptr<RanStack> stack = net->GetRanStack();
     Ptr<NetDevice> ueDev = net->GetUeDevices().Get(0);
     Ptr<NetDevice> source = net->GetCellDevices().Get(0);
@@ -395,7 +428,24 @@ RachFailureThirdCellTestCase::DoRun()
                                             run << ": A decodes on only once it heard");
             }
         }
-        NS_TEST_EXPECT_MSG_GT(byAAfterFailure, 0u, run << ": A decoded on after the failure");
+        if (!m_outage)
+        {
+            NS_TEST_EXPECT_MSG_GT(byAAfterFailure, 0u, run << ": A decoded on after the failure");
+        }
+        else
+        {
+            // The UE's ready in C waits behind the failure it follows: the migration to C is
+            // planned only once A heard of the failure.
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(toC.planApplied,
+                                        em.noticeArrived,
+                                        run << ": C's migration after the notice");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(em.noticeArrived,
+                                        kOutageStart + kOutage,
+                                        run << ": the notice came once the link was back");
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(e.failedAt,
+                                        kOutageStart,
+                                        run << ": the failure fell in the outage");
+        }
     }
     net->Dispose();
 }
@@ -420,6 +470,8 @@ class HandoverFailureTestSuite : public TestSuite
         for (uint64_t run : {2, 3})
         {
             AddTestCase(new RachFailureThirdCellTestCase(run, false, true), edgellm::TEST_QUICK);
+            AddTestCase(new RachFailureThirdCellTestCase(run, false, true, true),
+                        edgellm::TEST_QUICK);
         }
     }
 };
