@@ -9,6 +9,7 @@
 #include "ns3/input-checks.h"
 #include "ns3/kv-transfer-policy.h"
 #include "ns3/llm-engine.h"
+#include "ns3/local-cell-port.h"
 #include "ns3/log.h"
 #include "ns3/point-to-point-net-device.h"
 #include "ns3/pointer.h"
@@ -297,7 +298,7 @@ EdgeLlmHelper::InstallObserver(const NetDeviceContainer& enbDevices)
                                     PointerValue(m_schedulerFactory.Create<HandoverScheduler>()));
         for (const auto& [cell, server] : m_servers)
         {
-            m_coordinator->AddCell(server, m_kvApps.at(cell));
+            m_coordinator->AddCell(cell, Create<LocalCellPort>(server, m_kvApps.at(cell)));
         }
         for (const Link& l : m_links)
         {

@@ -347,22 +347,25 @@ HandoverCoordinator::StateName(MigrationState state)
 }
 
 void
-HandoverCoordinator::AddCell(Ptr<EdgeLlmServer> server, Ptr<KvTransferApplication> kv)
+HandoverCoordinator::AddCell(uint16_t cellId, Ptr<CellPort> port)
 {
-    NS_ABORT_MSG_IF(!server || !kv, "HandoverCoordinator::AddCell: a server and a KV app");
-    const uint16_t cellId = server->GetCellId();
-    Ptr<CellPort> port = Create<LocalCellPort>(server, kv);
+    NS_ABORT_MSG_IF(!port, "HandoverCoordinator::AddCell: cell " << cellId << " has no port");
+    NS_ABORT_MSG_IF(port->GetCellId() != cellId,
+                    "HandoverCoordinator::AddCell: cell " << cellId << "'s port is cell "
+                                                          << port->GetCellId() << "'s");
     m_directory.AddCell(cellId, port);
-    // A record's first decode comes before an open transfer's new KV blocks.
-    m_recorder.Watch(server->GetEngine());
     CellPort::Listener listener;
     // The cells' events are the migrations' own: they go to the lifecycle directly.
     listener.tokensArrived = MakeCallback(&MigrationLifecycle::TokensArrived, &m_lifecycle, cellId);
     listener.kvComplete = MakeCallback(&MigrationLifecycle::KvComplete, &m_lifecycle, cellId);
     listener.prefillCompleted =
         MakeCallback(&MigrationLifecycle::PrefillCompleted, &m_lifecycle, cellId);
+    // A record's first decode comes before an open transfer's new KV blocks.
     listener.tokenGenerated =
-        MakeCallback(&MigrationLifecycle::TokenGenerated, &m_lifecycle, cellId);
+        Callback<void, uint64_t, uint64_t>([this, cellId](uint64_t imsi, uint64_t index) {
+            m_recorder.TokenGenerated(imsi, index);
+            m_lifecycle.TokenGenerated(cellId, imsi, index);
+        });
     listener.kvGoodput = MakeCallback(&HandoverCoordinator::KvGoodput, this, cellId);
     port->Listen(listener);
 }

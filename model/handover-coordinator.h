@@ -9,12 +9,11 @@
 #include "cell-port.h"
 #include "control-channel.h"
 #include "control-message.h"
-#include "edge-llm-server.h"
 #include "handover-record.h"
 #include "handover-recorder.h"
 #include "handover-scheduler.h"
 #include "kv-cache-profile.h"
-#include "kv-transfer-application.h"
+#include "kv-transfer-sender.h"
 #include "link-failure-handler.h"
 #include "migration-lifecycle.h"
 #include "migration.h"
@@ -159,11 +158,12 @@ class HandoverCoordinator : public Object,
     ~HandoverCoordinator() override;
 
     /**
-     * \brief Take a cell's server and the KV-transfer endpoints on its node.
-     * \param server the cell's server (its engine and RanDownlink set)
-     * \param kv the KV-transfer application on the same node
+     * \brief Take a cell: the port every interaction with it goes through (a LocalCellPort on
+     * its server and the KV-transfer endpoints of its node, as EdgeLlmHelper makes).
+     * \param cellId the cell's id, >= 1
+     * \param port its port; the coordinator listens to it from now on
      */
-    void AddCell(Ptr<EdgeLlmServer> server, Ptr<KvTransferApplication> kv);
+    void AddCell(uint16_t cellId, Ptr<CellPort> port);
 
     /**
      * \brief Take a backhaul link between two cells: KV senders both ways.

@@ -16,13 +16,6 @@ HandoverRecorder::Install(Ptr<RanObserver> observer)
                                          MakeCallback(&HandoverRecorder::HandoverDone, this));
 }
 
-void
-HandoverRecorder::Watch(Ptr<LlmEngine> engine)
-{
-    engine->TraceConnectWithoutContext("TokenGenerated",
-                                       MakeCallback(&HandoverRecorder::TokenGenerated, this));
-}
-
 std::size_t
 HandoverRecorder::Add(const HandoverRecord& record)
 {

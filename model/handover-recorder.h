@@ -6,7 +6,6 @@
 #define EDGE_LLM_HANDOVER_RECORDER_H
 
 #include "handover-record.h"
-#include "llm-engine.h"
 #include "ran-observer.h"
 
 #include <cstddef>
@@ -33,8 +32,8 @@ class HandoverRecorder
     /// Listen to a RAN observer's HandoverDone. \param observer the observer
     void Install(Ptr<RanObserver> observer);
 
-    /// Listen to an engine's TokenGenerated. \param engine a cell's engine
-    void Watch(Ptr<LlmEngine> engine);
+    /// A cell's engine decoded a token. \param imsi the UE \param index the token's index
+    void TokenGenerated(uint64_t imsi, uint64_t index);
 
     /// \param record a new record \return its index
     std::size_t Add(const HandoverRecord& record);
@@ -75,9 +74,6 @@ class HandoverRecorder
   private:
     /// The RAN's HandoverDone: the UE's latest record, if to that target, has ended there.
     void HandoverDone(uint64_t imsi, uint16_t targetCell);
-
-    /// A token of any engine.
-    void TokenGenerated(uint64_t imsi, uint64_t index);
 
     std::vector<HandoverRecord> m_records;            //!< every record
     std::map<uint64_t, std::size_t> m_awaitingDecode; //!< IMSI to its record without firstDecode

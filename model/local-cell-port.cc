@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
-#include "cell-port.h"
+#include "local-cell-port.h"
 
 #include "ns3/abort.h"
 #include "ns3/nstime.h"
