@@ -14,6 +14,8 @@
 #include "ns3/point-to-point-module.h"
 #include "ns3/test.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
