@@ -32,9 +32,10 @@ namespace ns3
  *
  * Every coordinator-to-cell interaction is a call on this interface, so that where the
  * control messages travel is one choice: LocalCellPort (local-cell-port.h) calls the cell's
- * objects directly, as a control plane of zero latency would. That includes the KV-transfer senders on the cell's
- * node, one per backhaul peer: the coordinator tells them what to send and reads their
- * progress here. The KV bytes and token IDs themselves always travel as packets.
+ * objects directly, as a control plane of zero latency would. That includes the KV-transfer
+ * senders on the cell's node, one per backhaul peer: the coordinator tells them what to send
+ * and reads their progress here. The KV bytes and token IDs themselves always travel as
+ * packets. The coordinator is given each cell's port (HandoverCoordinator::AddCell).
  */
 class CellPort : public SimpleRefCount<CellPort>
 {
