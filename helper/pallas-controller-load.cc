@@ -113,15 +113,8 @@ PallasController::LoadArrived(uint16_t at, const ControlMessage& m)
 }
 
 void
-PallasController::SampleReportedLoad(uint16_t serving,
-                                     uint16_t target,
-                                     uint64_t contextTokens,
-                                     PallasTelemetry& t)
+PallasController::SampleReportedLoad(uint16_t serving, uint16_t target, PallasTelemetry& t)
 {
-    // The target's compute model is its configuration, known beforehand like a datasheet.
-    const double p =
-        m_servers.at(target)->GetEngine()->GetLlmComputeModel().PrefillTime(contextTokens);
-    t.prefillTokensPerSecond = p > 0 ? static_cast<double>(contextTokens) / p : 0;
     t.loadS = 0; // idle, until the target says otherwise
     const auto report = m_loads.find({serving, target});
     if (report == m_loads.end())
@@ -133,7 +126,7 @@ PallasController::SampleReportedLoad(uint16_t serving,
     const LoadReport& r = report->second;
     const Time end = r.sentAt + r.busy;
     const Time now = Simulator::Now();
-    t.loadS = end > now ? static_cast<double>((end - now).GetNanoSeconds()) * 1e-9 : 0.0;
+    t.loadS = end > now ? (end - now).GetSeconds() : 0.0;
     if (m_measured && r.prefillPerSecond > 0)
     {
         t.prefillTokensPerSecond = r.prefillPerSecond;

@@ -207,15 +207,21 @@ PallasController::Sample(uint64_t imsi, uint16_t serving, uint16_t target)
     }
     auto dest = m_servers.find(target);
     const bool sampled = dest != m_servers.end() && t.contextTokens > 0;
+    if (sampled)
+    {
+        // The target's compute model is its configuration, known beforehand like a datasheet:
+        // its rate until a measured one replaces it.
+        const double p =
+            dest->second->GetEngine()->GetLlmComputeModel().PrefillTime(t.contextTokens);
+        t.prefillTokensPerSecond = p > 0 ? static_cast<double>(t.contextTokens) / p : 0;
+    }
     if (sampled && !m_channels.empty() && target != serving)
     {
-        SampleReportedLoad(serving, target, t.contextTokens, t);
+        SampleReportedLoad(serving, target, t);
     }
     else if (sampled)
     {
         Ptr<LlmEngine> engine = dest->second->GetEngine();
-        const double p = engine->GetLlmComputeModel().PrefillTime(t.contextTokens);
-        t.prefillTokensPerSecond = p > 0 ? static_cast<double>(t.contextTokens) / p : 0;
         t.loadS = std::max(0.0, engine->GetIterationEnd().GetSeconds() - now);
         const auto observed = m_observedPrefill.find(target);
         if (m_measured && observed != m_observedPrefill.end())

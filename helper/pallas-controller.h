@@ -169,14 +169,12 @@ class PallasController : public Object
     /// A LOAD arrived. \param at the cell it reached \param m the message
     void LoadArrived(uint16_t at, const ControlMessage& m);
     /**
-     * \brief The target's telemetry from the last LOAD that reached the serving cell.
+     * \brief The target's load and measured prefill rate from the last LOAD that reached the
+     * serving cell.
      * \param serving where the sample is taken \param target the predicted target
-     * \param contextTokens the session's context \param [in,out] t the sample
+     * \param [in,out] t the sample, with the compute model's prefill rate
      */
-    void SampleReportedLoad(uint16_t serving,
-                            uint16_t target,
-                            uint64_t contextTokens,
-                            PallasTelemetry& t);
+    void SampleReportedLoad(uint16_t serving, uint16_t target, PallasTelemetry& t);
 
     /**
      * \param imsi a UE

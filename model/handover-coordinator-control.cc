@@ -577,7 +577,7 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
                          m.aboutCell);
         break;
     case ControlMessage::UE_RELEASED:
-        UeReleasedAt(m.imsi, m.aboutCell);
+        UeReleased(m.imsi, m.aboutCell);
         break;
     case ControlMessage::LINK_FAILURE:
         RadioLinkFailureAt(m.imsi, m.fromCell, m.aboutCell);

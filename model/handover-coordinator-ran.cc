@@ -227,13 +227,7 @@ HandoverCoordinator::HandoverFailedAt(uint64_t imsi,
 }
 
 void
-HandoverCoordinator::UeReleased(uint64_t imsi, uint16_t cellId)
-{
-    UeReleasedAt(imsi, cellId);
-}
-
-void
-HandoverCoordinator::UeReleasedAt(uint64_t imsi, uint16_t at)
+HandoverCoordinator::UeReleased(uint64_t imsi, uint16_t at)
 {
     if (m_lifecycle.Find(imsi))
     {

@@ -588,10 +588,9 @@ class HandoverCoordinator : public Object,
                           uint16_t cellId,
                           RanObserver::HandoverFailureReason why,
                           uint16_t at);
-    void UeReleased(uint64_t imsi, uint16_t cellId);
-    /// A UE was released, acted on at a cell. \param imsi the UE \param at the cell that acts:
-    /// where it was released, or the holder it told
-    void UeReleasedAt(uint64_t imsi, uint16_t at);
+    /// A UE was released. \param imsi the UE \param at the cell that acts: where it was
+    /// released, or the holder it told
+    void UeReleased(uint64_t imsi, uint16_t at);
     /// A UE's radio link failed: the LinkFailureHandler decides.
     void RadioLinkFailure(uint64_t imsi, uint16_t cellId);
     /// A UE's radio link failed, acted on at a cell. \param imsi the UE \param cellId where
