@@ -189,6 +189,11 @@ ControlPlaneTally::Summary() const
         os << "; " << m_coordinator->GetPlanTimeouts() << " plans timed out (PlanTimeout "
            << timeout.Get().As(Time::MS) << ")";
     }
+    if (m_coordinator && m_coordinator->GetCrossNodeAudit().GetTotal() > 0)
+    {
+        os << "; " << m_coordinator->GetCrossNodeAudit().GetTotal()
+           << " direct calls on another node's cell (CrossNodeCall)";
+    }
     return os.str();
 }
 

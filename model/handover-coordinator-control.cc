@@ -58,6 +58,12 @@ HandoverCoordinator::GetPlanTimeouts() const
     return m_planTimeouts;
 }
 
+const CrossNodeAudit&
+HandoverCoordinator::GetCrossNodeAudit() const
+{
+    return m_audit;
+}
+
 HandoverCoordinator::PolicyPlacement
 HandoverCoordinator::GetPolicyAt() const
 {
@@ -115,6 +121,7 @@ HandoverCoordinator::Notice(ControlMessage::RanEvent event,
                             uint16_t about,
                             uint64_t value)
 {
+    CrossNodeAudit::Scope here(cellId);
     ControlMessage m = NewEvent(ControlMessage::NOTICE, event, imsi, cellId, about, value);
     if (event == ControlMessage::HANDOVER_FAILED || event == ControlMessage::UE_RELEASED ||
         event == ControlMessage::LINK_FAILURE)
@@ -211,6 +218,7 @@ void
 HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Time delay)
 {
     NS_LOG_FUNCTION(this << cellId << m.ToString() << delay.As(Time::MS));
+    CrossNodeAudit::Scope here(cellId);
     switch (m.type)
     {
     case ControlMessage::NOTICE:
@@ -520,6 +528,7 @@ HandoverCoordinator::Deliver(const ControlMessage& m)
 void
 HandoverCoordinator::PlanTimedOut(const ControlMessage& m)
 {
+    CrossNodeAudit::Scope here(m.fromCell); // the source's timer
     const uint32_t done = m_noticesDone[m.imsi];
     if (m.sequence < done || m_noticesHeld[m.imsi].count(m.sequence) > 0)
     {
@@ -550,6 +559,13 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
     const auto at = m_noticeTimes.find({m.imsi, m.sequence});
     const Time happened = at->second;
     m_noticeTimes.erase(at);
+    // A notice held behind an earlier one is acted on where it was heard (or, sent to the
+    // session's holder, there), not where the earlier one's plan arrived.
+    const bool atHolder = m.code == ControlMessage::HANDOVER_FAILED ||
+                          m.code == ControlMessage::UE_RELEASED ||
+                          m.code == ControlMessage::LINK_FAILURE;
+    CrossNodeAudit::Scope here(m.type == ControlMessage::NOTICE && atHolder ? m.aboutCell
+                                                                            : m.fromCell);
     if (m.type == ControlMessage::PREPARE)
     {
         m_controlDelayTrace(m.imsi, m.fromCell, m.aboutCell, Simulator::Now() - happened);

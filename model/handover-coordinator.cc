@@ -251,6 +251,12 @@ HandoverCoordinator::GetTypeId()
                             "from the RAN's handover start, or from the prepare's request.",
                             MakeTraceSourceAccessor(&HandoverCoordinator::m_controlDelayTrace),
                             "ns3::HandoverCoordinator::ControlDelayTracedCallback")
+            .AddTraceSource("CrossNodeCall",
+                            "With ControlPlane network: the coordinator called a cell's server, "
+                            "engine or KV applications from another node, a call no control "
+                            "message carried (CrossNodeAudit).",
+                            MakeTraceSourceAccessor(&HandoverCoordinator::m_crossNodeTrace),
+                            "ns3::HandoverCoordinator::CrossNodeCallTracedCallback")
             .AddTraceSource("SessionClosed",
                             "A session was closed after its UE's radio link failed, with the "
                             "tokens its application had and those it never got.",
@@ -355,18 +361,35 @@ HandoverCoordinator::AddCell(uint16_t cellId, Ptr<CellPort> port)
                                                           << port->GetCellId() << "'s");
     m_directory.AddCell(cellId, port);
     CellPort::Listener listener;
-    // The cells' events are the migrations' own: they go to the lifecycle directly.
-    listener.tokensArrived = MakeCallback(&MigrationLifecycle::TokensArrived, &m_lifecycle, cellId);
-    listener.kvComplete = MakeCallback(&MigrationLifecycle::KvComplete, &m_lifecycle, cellId);
-    listener.prefillCompleted =
-        MakeCallback(&MigrationLifecycle::PrefillCompleted, &m_lifecycle, cellId);
+    // The cells' events are the migrations' own: they go to the lifecycle directly, acted on
+    // at the cell that reported them.
+    listener.tokensArrived = Callback<void, uint64_t, uint32_t, uint32_t, uint32_t>(
+        [this, cellId](uint64_t imsi, uint32_t epoch, uint32_t first, uint32_t count) {
+            CrossNodeAudit::Scope here(cellId);
+            m_lifecycle.TokensArrived(cellId, imsi, epoch, first, count);
+        });
+    listener.kvComplete =
+        Callback<void, uint64_t, uint32_t>([this, cellId](uint64_t imsi, uint32_t epoch) {
+            CrossNodeAudit::Scope here(cellId);
+            m_lifecycle.KvComplete(cellId, imsi, epoch);
+        });
+    listener.prefillCompleted = Callback<void, uint64_t, uint64_t, bool>(
+        [this, cellId](uint64_t imsi, uint64_t tokens, bool urgent) {
+            CrossNodeAudit::Scope here(cellId);
+            m_lifecycle.PrefillCompleted(cellId, imsi, tokens, urgent);
+        });
     // A record's first decode comes before an open transfer's new KV blocks.
     listener.tokenGenerated =
         Callback<void, uint64_t, uint64_t>([this, cellId](uint64_t imsi, uint64_t index) {
+            CrossNodeAudit::Scope here(cellId);
             m_recorder.TokenGenerated(imsi, index);
             m_lifecycle.TokenGenerated(cellId, imsi, index);
         });
-    listener.kvGoodput = MakeCallback(&HandoverCoordinator::KvGoodput, this, cellId);
+    listener.kvGoodput = Callback<void, uint64_t, uint32_t, uint64_t, Time>(
+        [this, cellId](uint64_t imsi, uint32_t epoch, uint64_t bytes, Time span) {
+            CrossNodeAudit::Scope here(cellId);
+            KvGoodput(cellId, imsi, epoch, bytes, span);
+        });
     port->Listen(listener);
 }
 
@@ -377,10 +400,9 @@ HandoverCoordinator::AddLink(uint16_t cellA,
                              Ptr<KvTransferSender> senderBtoA,
                              DataRate rate)
 {
-    PortOf(cellA);
-    PortOf(cellB);
-    PortOf(cellA)->SetKvSender(cellB, senderAtoB);
-    PortOf(cellB)->SetKvSender(cellA, senderBtoA);
+    // Setup, not an action of the run: each node is given its own senders.
+    m_directory.PortOf(cellA)->SetKvSender(cellB, senderAtoB);
+    m_directory.PortOf(cellB)->SetKvSender(cellA, senderBtoA);
     m_directory.AddLink(cellA, cellB, rate);
     if (Scheduler()->GetSlotDuration().IsZero())
     {
@@ -548,9 +570,16 @@ HandoverCoordinator::IsSuspended(uint64_t imsi) const
 }
 
 Ptr<CellPort>
-HandoverCoordinator::PortOf(uint16_t cellId)
+HandoverCoordinator::PortOf(uint16_t cellId, const char* site)
 {
-    return m_directory.PortOf(cellId);
+    Ptr<CellPort> port = m_directory.PortOf(cellId);
+    if (m_controlPlane == NETWORK_CONTROL && m_audit.Check(site, cellId))
+    {
+        NS_LOG_INFO("a direct call from " << site << " at cell " << CrossNodeAudit::Acting()
+                                          << " to cell " << cellId);
+        m_crossNodeTrace(site, CrossNodeAudit::Acting(), cellId);
+    }
+    return port;
 }
 
 bool

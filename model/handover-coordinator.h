@@ -9,6 +9,7 @@
 #include "cell-port.h"
 #include "control-channel.h"
 #include "control-message.h"
+#include "cross-node-audit.h"
 #include "handover-record.h"
 #include "handover-recorder.h"
 #include "handover-scheduler.h"
@@ -226,6 +227,10 @@ class HandoverCoordinator : public Object,
     /// \return handovers and prepares whose plan did not come back within PlanTimeout, and
     /// which their source planned alone
     uint32_t GetPlanTimeouts() const;
+
+    /// \return with ControlPlane network, the calls the coordinator made on a cell's server,
+    /// engine or KV applications from another node (CrossNodeAudit); empty with ideal
+    const CrossNodeAudit& GetCrossNodeAudit() const;
 
     /**
      * \brief Announce a group of sessions that hand over together (oracle batching).
@@ -451,6 +456,17 @@ class HandoverCoordinator : public Object,
                                                uint16_t targetCell,
                                                Time delay);
 
+    /**
+     * TracedCallback signature of CrossNodeCall.
+     * \param [in] site the coordinator's function that made the call
+     * \param [in] acting the cell the action ran at (ControlMessage::CONTROLLER: the
+     * controller's node; CrossNodeAudit::NOWHERE: not known)
+     * \param [in] cellId the cell whose port it called
+     */
+    typedef void (*CrossNodeCallTracedCallback)(const std::string& site,
+                                                uint16_t acting,
+                                                uint16_t cellId);
+
   protected:
     /// Cancels the slot tick and drops the scheduler, the cells and the KV senders.
     void DoDispose() override;
@@ -608,7 +624,7 @@ class HandoverCoordinator : public Object,
     // What the LinkFailureHandler asks of the coordinator.
     uint16_t HolderOf(uint64_t imsi) const override; // also the PlanInputBuilder's
     bool GetReportedFreeKv(uint16_t cellId, uint64_t& tokens) const override;
-    Ptr<CellPort> PortOf(uint16_t cellId) override;
+    Ptr<CellPort> PortOf(uint16_t cellId, const char* site = __builtin_FUNCTION()) override;
     bool HasMigration(uint64_t imsi) const override;
     void CloseMigration(uint64_t imsi, uint16_t at) override;
     void Handover(uint64_t imsi, uint16_t from, uint16_t to) override;
@@ -701,6 +717,8 @@ class HandoverCoordinator : public Object,
 
     std::map<uint64_t, PendingPrefill> m_prefillPending; //!< per UE: a request on its way
     TracedCallback<uint64_t, uint16_t, uint16_t, Time> m_controlDelayTrace; //!< ControlDelay
+    CrossNodeAudit m_audit; //!< calls on another node's cell (ControlPlane network)
+    TracedCallback<const std::string&, uint16_t, uint16_t> m_crossNodeTrace; //!< CrossNodeCall
     /// Per UE: the old holder a resume notice is on its way to, and the notice's number
     std::map<uint64_t, std::pair<uint16_t, uint32_t>> m_releasePending;
     std::map<uint64_t, uint32_t> m_releasesMade; //!< per UE: resume notices numbered

@@ -4,6 +4,8 @@
 
 #include "link-failure-handler.h"
 
+#include "cross-node-audit.h"
+
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
@@ -106,7 +108,7 @@ LinkFailureHandler::RadioLinkFailure(uint64_t imsi, uint16_t cellId, uint16_t at
     s.since = Simulator::Now();
     if (m_timeout.IsStrictlyPositive())
     {
-        s.timeout = Simulator::Schedule(m_timeout, &LinkFailureHandler::CloseSession, this, imsi);
+        s.timeout = CrossNodeAudit::Schedule(m_timeout, [this, imsi]() { CloseSession(imsi); });
     }
     m_suspended[imsi] = s;
     NS_LOG_INFO("imsi " << imsi << ": radio link to cell " << cellId << " failed; suspended at "

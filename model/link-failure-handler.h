@@ -63,8 +63,9 @@ class LinkFailureHandler
         /// \param imsi a UE \return the cell that holds its session (whose server owns it), 0 if
         /// none
         virtual uint16_t HolderOf(uint64_t imsi) const = 0;
-        /// \param cellId a cell \return the port the coordinator reaches it by
-        virtual Ptr<CellPort> PortOf(uint16_t cellId) = 0;
+        /// \param cellId a cell \param site the calling function (CrossNodeAudit)
+        /// \return the port the coordinator reaches it by
+        virtual Ptr<CellPort> PortOf(uint16_t cellId, const char* site = __builtin_FUNCTION()) = 0;
         /// \param imsi a UE \return true if its session has a migration under way
         virtual bool HasMigration(uint64_t imsi) const = 0;
         /// End a session's migration as closed; the holder keeps the whole cache.

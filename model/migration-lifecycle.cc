@@ -9,6 +9,7 @@
 
 #include "migration-lifecycle.h"
 
+#include "cross-node-audit.h"
 #include "range-set.h"
 
 #include "ns3/abort.h"
@@ -431,21 +432,18 @@ MigrationLifecycle::ScheduleDeadline(uint64_t imsi, Migration& m)
 {
     if (m.plan.resume == SessionPlan::AT_DEADLINE)
     {
-        m.deadlineTimer = Simulator::Schedule(m.plan.resumeAfter,
-                                              &MigrationLifecycle::DeadlineReached,
-                                              this,
-                                              imsi,
-                                              m.epoch);
+        m.deadlineTimer =
+            CrossNodeAudit::Schedule(m.plan.resumeAfter, [this, imsi, epoch = m.epoch]() {
+                DeadlineReached(imsi, epoch);
+            });
     }
     if (!m.KvDone() || !m.IdsIn())
     {
         m.stallSeenReceived = m_host->PortOf(m.route.back())->GetReceivedBytes(imsi);
         m.WatchLink();
-        m.stallTimer = Simulator::Schedule(m_host->GetMigrationSettings().stallTimeout,
-                                           &MigrationLifecycle::CheckStall,
-                                           this,
-                                           imsi,
-                                           m.record);
+        m.stallTimer = CrossNodeAudit::Schedule(
+            m_host->GetMigrationSettings().stallTimeout,
+            [this, imsi, record = m.record]() { CheckStall(imsi, record); });
     }
 }
 
@@ -778,11 +776,8 @@ MigrationLifecycle::CheckStall(uint64_t imsi, std::size_t record)
         }
     }
     m.LinkChecked(stalled);
-    m.stallTimer = Simulator::Schedule(settings.stallTimeout,
-                                       &MigrationLifecycle::CheckStall,
-                                       this,
-                                       imsi,
-                                       record);
+    m.stallTimer = CrossNodeAudit::Schedule(settings.stallTimeout,
+                                            [this, imsi, record]() { CheckStall(imsi, record); });
 }
 
 void

@@ -86,8 +86,9 @@ class MigrationLifecycle
         virtual ~Host() = default;
         /// \return the scheduler in use
         virtual Ptr<HandoverScheduler> GetScheduler() const = 0;
-        /// \param cellId a cell \return its port (stops the run if there is none)
-        virtual Ptr<CellPort> PortOf(uint16_t cellId) = 0;
+        /// \param cellId a cell \param site the calling function (CrossNodeAudit)
+        /// \return its port (stops the run if there is none)
+        virtual Ptr<CellPort> PortOf(uint16_t cellId, const char* site = __builtin_FUNCTION()) = 0;
         /// \param imsi a UE \return its session's KV-cache shape
         virtual SessionKvProfile GetKvProfile(uint64_t imsi) const = 0;
         /// \return the settings, as the attributes are now

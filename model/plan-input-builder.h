@@ -42,8 +42,9 @@ class PlanInputBuilder
     {
       public:
         virtual ~Source() = default;
-        /// \param cellId a cell \return the port the coordinator reaches it by
-        virtual Ptr<CellPort> PortOf(uint16_t cellId) = 0;
+        /// \param cellId a cell \param site the calling function (CrossNodeAudit)
+        /// \return the port the coordinator reaches it by
+        virtual Ptr<CellPort> PortOf(uint16_t cellId, const char* site = __builtin_FUNCTION()) = 0;
         /// \return every link's rate, by (from, to)
         virtual const std::map<std::pair<uint16_t, uint16_t>, DataRate>& GetLinkRates() const = 0;
         /// \param from a cell \param to another \return the rate the scheduler plans the link with

@@ -429,7 +429,7 @@ class Directory : public OnlineGrouper::Host, public PlanInputBuilder::Source
         return m_scheduler;
     }
 
-    Ptr<CellPort> PortOf(uint16_t cellId) override
+    Ptr<CellPort> PortOf(uint16_t cellId, const char* /* site */) override
     {
         return m_cells.at(cellId);
     }
