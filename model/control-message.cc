@@ -52,6 +52,8 @@ MaxCode(uint8_t type)
         return ControlMessage::HANDOVER_DONE;
     case ControlMessage::RESERVE_ANSWER:
         return ControlMessage::MAX_ADMISSION;
+    case ControlMessage::PROGRESS:
+        return ControlMessage::RECEIVED;
     default:
         return 0;
     }

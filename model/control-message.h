@@ -25,7 +25,8 @@ namespace ns3
  * | 0      | 2     | magic      | 0x4350 ("CP")                                         |
  * | 2      | 1     | version    | 1                                                     |
  * | 3      | 1     | type       | Type, [1, 11]                                         |
- * | 4      | 1     | code       | NOTICE: RanEvent [0, 5]; RESERVE_ANSWER: [0, 2]; else 0 |
+ * | 4      | 1     | code       | NOTICE: RanEvent [0, 5]; RESERVE_ANSWER: [0, 2];      |
+ * |        |       |            | PROGRESS: Progress [0, 1]; else 0                     |
  * | 5      | 1     | reserved   | 0                                                     |
  * | 6      | 2     | fromCell   | >= 1: the cell whose node sends it                    |
  * | 8      | 2     | aboutCell  | >= 1: the cell it concerns (a handover's target)      |
@@ -41,6 +42,7 @@ namespace ns3
  * | 24     | 8     | value      | NOTICE of a FAILED handover: the reason [0, 3];       |
  * |        |       |            | RESERVE_ANSWER: the target's free KV memory, tokens;  |
  * |        |       |            | PREPARE: the predicted handover time, ns;             |
+ * |        |       |            | PROGRESS of SENT: the sender's KV backlog, bytes;     |
  * |        |       |            | LOAD: queued prefill tokens x 2^32 + the time to the  |
  * |        |       |            | end of the engine's iteration, us (each < 2^32);      |
  * |        |       |            | else the type's count (tokens, bytes)                 |
@@ -75,6 +77,13 @@ struct ControlMessage
         UE_RELEASED = 3,      //!< the UE's context was released at fromCell
         LINK_FAILURE = 4,     //!< a radio link failure at fromCell
         HANDOVER_DONE = 5,    //!< the UE completed its handover at fromCell
+    };
+
+    /// Whose count a PROGRESS reports (its code).
+    enum Progress : uint8_t
+    {
+        SENT = 0,     //!< the sender's: bytes it sent (value: its KV backlog to aboutCell)
+        RECEIVED = 1, //!< the target's: bytes that arrived (value: 0)
     };
 
     /// One session's part of a batch.

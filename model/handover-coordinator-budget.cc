@@ -87,14 +87,13 @@ HandoverCoordinator::ReportProgress(uint64_t slot)
         const auto [allocator, late] = w->first;
         w = m_reportsAwaited.erase(w);
         NS_LOG_INFO("slot " << late << ": reports to " << allocator << " still on their way");
+        CrossNodeAudit::Scope here(allocator);
         SetBudgets(allocator, late);
     }
 
-    HandoverSlotInput input;
-    std::map<uint64_t, uint32_t> epochs;
-    m_lifecycle.GatherSlot(input, epochs);
+    const std::vector<uint64_t> imsis = m_lifecycle.GetSlotMigrations();
     // What was counted of migrations that have ended is of no more use.
-    for (auto* counts : {&m_progressSent, &m_progressKnown})
+    for (auto* counts : {&m_progressSent, &m_progressKnown, &m_receivedSent, &m_receivedKnown})
     {
         for (auto c = counts->begin(); c != counts->end();)
         {
@@ -102,49 +101,87 @@ HandoverCoordinator::ReportProgress(uint64_t slot)
             c = m && m->epoch == c->first.second ? std::next(c) : counts->erase(c);
         }
     }
-    // (sender, its peer, allocator) -> its report
-    std::map<std::tuple<uint16_t, uint16_t, uint16_t>, ControlBatch> reports;
+    // (reporting cell, the sender's peer, allocator, code) -> its report
+    std::map<std::tuple<uint16_t, uint16_t, uint16_t, uint8_t>, ControlBatch> reports;
     std::set<uint16_t> allocators;
-    for (const MigrationView& v : input.migrations)
+    for (uint64_t imsi : imsis)
     {
-        const Migration& m = *m_lifecycle.Find(v.imsi);
+        const Migration& m = *m_lifecycle.Find(imsi);
         const uint16_t sender = m.route[0];
         const uint16_t peer = m.route[1];
+        const uint16_t target = m.route.back();
         const uint16_t allocator = AllocatorOf(m);
         allocators.insert(allocator);
-        // The sender counts what it sent of this migration; the allocator learns it from the
-        // reports alone.
-        const EpochKey key{v.imsi, m.epoch};
-        const uint64_t sent = PortOf(sender)->GetKvCounters(peer, v.imsi).sent - m.sentAtStart;
-        uint64_t& reported = m_progressSent[key];
-        if (!HasControlPath(sender, allocator))
+        const EpochKey key{imsi, m.epoch};
+        // Each sender counts what it sent of this migration at its own slot start, and the
+        // load of its link; the allocator learns them from the reports alone.
         {
-            // No connection to report on: the allocator reads the sender as it is.
-            m_progressKnown[key] = sent;
+            CrossNodeAudit::Scope atSender(sender);
+            Ptr<CellPort> port = PortOf(sender);
+            const uint64_t sent = port->GetKvCounters(peer, imsi).sent - m.sentAtStart;
+            const uint64_t backlog = port->GetKvLinkLoad(peer).backlogBytes;
+            uint64_t& reported = m_progressSent[key];
+            if (!HasControlPath(sender, allocator))
+            {
+                // No connection to report on: the allocator reads the sender as it is.
+                m_progressKnown[key] = sent;
+                m_backlogKnown[{allocator, sender, peer}] = backlog;
+            }
+            else
+            {
+                reports[{sender, peer, allocator, ControlMessage::SENT}].emplace_back(imsi,
+                                                                                      m.epoch,
+                                                                                      sent -
+                                                                                          reported);
+                m_backlogReported[{allocator, sender, peer}] = backlog;
+            }
             reported = sent;
-            continue;
         }
-        reports[{sender, peer, allocator}].emplace_back(v.imsi, m.epoch, sent - reported);
-        reported = sent;
+        if (target == allocator)
+        {
+            continue; // the target reads its own receiver
+        }
+        // Each target away from the allocator counts what arrived, at its own slot start.
+        CrossNodeAudit::Scope atTarget(target);
+        const uint64_t received = PortOf(target)->GetReceivedBytes(imsi) - m.receivedAtStart;
+        uint64_t& reported = m_receivedSent[key];
+        if (!HasControlPath(target, allocator))
+        {
+            m_receivedKnown[key] = received;
+        }
+        else
+        {
+            reports[{target, peer, allocator, ControlMessage::RECEIVED}].emplace_back(imsi,
+                                                                                      m.epoch,
+                                                                                      received -
+                                                                                          reported);
+        }
+        reported = received;
     }
     for (const auto& [route, batch] : reports)
     {
-        const auto [sender, peer, allocator] = route;
+        const auto [from, peer, allocator, code] = route;
         ControlMessage head;
         head.type = ControlMessage::PROGRESS;
+        head.code = code;
         head.aboutCell = peer;
         head.sequence = static_cast<uint32_t>(slot);
         head.imsi = std::get<0>(batch.front());
-        m_reportsAwaited[{allocator, slot}] += SendBatch(sender, allocator, head, batch);
+        if (code == ControlMessage::SENT)
+        {
+            head.value = m_backlogReported[{allocator, from, peer}];
+        }
+        m_reportsAwaited[{allocator, slot}] += SendBatch(from, allocator, head, batch);
     }
     for (uint16_t allocator : allocators)
     {
         if (m_reportsAwaited.count({allocator, slot}) == 0)
         {
+            CrossNodeAudit::Scope here(allocator);
             SetBudgets(allocator, slot); // every sender of its reads at once
         }
     }
-    return !input.migrations.empty();
+    return !imsis.empty();
 }
 
 void
@@ -152,7 +189,12 @@ HandoverCoordinator::ProgressArrived(uint16_t cellId, const ControlMessage& m)
 {
     for (const ControlMessage::Item& item : m.items)
     {
-        m_progressKnown[{item.imsi, item.sequence}] += item.value;
+        auto& known = m.code == ControlMessage::RECEIVED ? m_receivedKnown : m_progressKnown;
+        known[{item.imsi, item.sequence}] += item.value;
+    }
+    if (m.code == ControlMessage::SENT)
+    {
+        m_backlogKnown[{cellId, m.fromCell, m.aboutCell}] = m.value;
     }
     auto w = m_reportsAwaited.find({cellId, m.sequence});
     if (w == m_reportsAwaited.end())
@@ -173,26 +215,48 @@ HandoverCoordinator::SetBudgets(uint16_t allocator, uint64_t slot)
     input.nowS = Simulator::Now().GetSeconds();
     input.slot = slot;
     input.slotS = Scheduler()->GetSlotDuration().GetSeconds();
-    std::map<uint64_t, uint32_t> epochs;
-    m_lifecycle.GatherSlot(input, epochs);
-    // The allocator budgets its own migrations, with what their senders told it.
-    std::vector<MigrationView> mine;
-    for (MigrationView& v : input.migrations)
+    // The allocator budgets its own migrations, with what their senders (and targets) told it.
+    std::map<std::pair<uint16_t, uint16_t>, uint64_t> backlog;
+    for (const auto& [link, bytes] : m_backlogKnown)
     {
-        const Migration& m = *m_lifecycle.Find(v.imsi);
-        if (AllocatorOf(m) != allocator)
+        if (std::get<0>(link) == allocator)
+        {
+            backlog[{std::get<1>(link), std::get<2>(link)}] = bytes;
+        }
+    }
+    PlanInputBuilder::Reported reported;
+    reported.sent = &m_progressKnown;
+    reported.received = allocator == ControlMessage::CONTROLLER ? &m_receivedKnown : nullptr;
+    reported.backlog = &backlog;
+    std::map<uint64_t, uint32_t> epochs;
+    HandoverSlotInput all;
+    m_lifecycle.GatherSlot(all, epochs, &reported);
+    std::vector<std::size_t> linkIndex(all.links.size(), all.links.size());
+    for (MigrationView& v : all.migrations)
+    {
+        if (AllocatorOf(*m_lifecycle.Find(v.imsi)) != allocator)
         {
             continue;
         }
-        auto known = m_progressKnown.find({v.imsi, m.epoch});
-        v.sentBytes = known == m_progressKnown.end() ? 0 : known->second;
-        mine.push_back(v);
+        // Its links, renumbered in the allocator's own list.
+        for (std::size_t& l : v.links)
+        {
+            if (linkIndex[l] == all.links.size())
+            {
+                linkIndex[l] = input.links.size();
+                input.links.push_back(all.links[l]);
+                input.links.back().imsis.clear();
+            }
+            l = linkIndex[l];
+            input.links[l].imsis.push_back(v.imsi);
+            input.links[l].bottleneck = input.links[l].imsis.size() > 1;
+        }
+        input.migrations.push_back(v);
     }
-    if (mine.empty())
+    if (input.migrations.empty())
     {
         return;
     }
-    input.migrations = std::move(mine);
     const SlotBudgets budgets = Scheduler()->Slot(input);
 
     std::map<std::pair<uint16_t, uint16_t>, ControlBatch> out; // (sender, its peer)

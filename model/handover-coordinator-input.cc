@@ -111,7 +111,7 @@ HandoverCoordinator::ForecastPrefills(uint16_t cellId,
 std::pair<Time, uint64_t>
 HandoverCoordinator::GetPrefillForecast(uint16_t cellId)
 {
-    PortOf(cellId); // an unknown cell stops the run, as every lookup of one does
+    m_directory.PortOf(cellId); // an unknown cell stops the run, as every lookup of one does
     return m_lifecycle.GetPrefillForecast(cellId);
 }
 

@@ -27,7 +27,7 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
                     "HandoverCoordinator::PrepareHandover: expected = "
                         << expected.As(Time::S) << " is invalid; allowed: a time >= now ("
                         << now.As(Time::S) << ")");
-    PortOf(targetCell);
+    m_directory.PortOf(targetCell); // an unknown cell stops the run
     const uint16_t holder = HolderOf(imsi);
     const Migration* m = m_lifecycle.Find(imsi);
     const bool sameAsPrepared = m && m->GetPhase() == PREPARED && m->route.back() == targetCell &&
@@ -90,7 +90,7 @@ bool
 HandoverCoordinator::ApplyPrepare(uint64_t imsi, uint16_t targetCell, Time expected)
 {
     const Time now = Simulator::Now();
-    PortOf(targetCell);
+    m_directory.PortOf(targetCell); // an unknown cell stops the run
     const uint16_t holder = HolderOf(imsi);
     if (Migration* m = m_lifecycle.Find(imsi))
     {

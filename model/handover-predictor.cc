@@ -4,6 +4,7 @@
 
 #include "handover-predictor.h"
 
+#include "cross-node-audit.h"
 #include "explaining-checker.h"
 #include "fatal-on-invalid.h"
 #include "input-checks.h"
@@ -250,6 +251,9 @@ HandoverPredictor::Predict(uint64_t imsi)
                                            std::to_string(p.handoverTimeS) + " s"
                                      : std::string("none")));
     ++m_predictions;
+    // The serving cell predicts its UE's handover, from the UE's reports to it: what a
+    // prediction sets off runs there.
+    CrossNodeAudit::Scope here(serving);
     m_predictionTrace(imsi, serving, p);
     return p;
 }

@@ -1052,20 +1052,34 @@ MigrationLifecycle::SetGroupPrefillEnd(uint32_t group)
 }
 
 void
-MigrationLifecycle::GatherSlot(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs)
+MigrationLifecycle::GatherSlot(HandoverSlotInput& input,
+                               std::map<uint64_t, uint32_t>& epochs,
+                               const PlanInputBuilder::Reported* reported)
 {
     std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
+    for (uint64_t imsi : GetSlotMigrations())
+    {
+        const Migration& m = m_migrations.at(imsi);
+        input.migrations.push_back(
+            m_parts.inputs->MakeMigrationView(imsi, m, &input.links, &index, reported));
+        epochs[imsi] = m.epoch;
+    }
+}
+
+std::vector<uint64_t>
+MigrationLifecycle::GetSlotMigrations() const
+{
+    std::vector<uint64_t> in;
     for (const auto& [imsi, m] : m_migrations)
     {
         const bool transferring = !m.KvDone() && (m.IsOpen() || CountUnits(m.transferRanges) > 0);
         if ((m.GetPhase() == Migration::PREPARED || m.GetPhase() == Migration::COMMITTED) &&
             transferring)
         {
-            input.migrations.push_back(
-                m_parts.inputs->MakeMigrationView(imsi, m, &input.links, &index));
-            epochs[imsi] = m.epoch;
+            in.push_back(imsi);
         }
     }
+    return in;
 }
 
 } // namespace ns3

@@ -13,6 +13,20 @@
 namespace ns3
 {
 
+namespace
+{
+
+/// \param counts reported counts \param key an entry's key \return its count, 0 if none came
+template <typename K>
+uint64_t
+Lookup(const std::map<K, uint64_t>& counts, const K& key)
+{
+    const auto it = counts.find(key);
+    return it == counts.end() ? 0 : it->second;
+}
+
+} // namespace
+
 PlanInputBuilder::PlanInputBuilder(Source* source)
     : m_source(source)
 {
@@ -33,7 +47,8 @@ std::pair<std::size_t, bool>
 PlanInputBuilder::AddLinkView(uint16_t from,
                               uint16_t to,
                               std::vector<HandoverLinkView>& links,
-                              LinkIndex& index)
+                              LinkIndex& index,
+                              const Reported* reported)
 {
     auto [it, inserted] = index.try_emplace({from, to}, links.size());
     if (inserted)
@@ -43,7 +58,9 @@ PlanInputBuilder::AddLinkView(uint16_t from,
         l.toCell = to;
         l.rateBps = static_cast<double>(m_source->GetLinkRates().at({from, to}).GetBitRate());
         l.plannedRateBps = m_source->GetPlannedRateBps(from, to);
-        l.backlogBytes = m_source->PortOf(from)->GetKvLinkLoad(to).backlogBytes;
+        l.backlogBytes = reported && reported->backlog
+                             ? Lookup(*reported->backlog, std::make_pair(from, to))
+                             : m_source->PortOf(from)->GetKvLinkLoad(to).backlogBytes;
         links.push_back(l);
     }
     return {it->second, inserted};
@@ -216,7 +233,8 @@ MigrationView
 PlanInputBuilder::MakeMigrationView(uint64_t imsi,
                                     const Migration& m,
                                     std::vector<HandoverLinkView>* links,
-                                    LinkIndex* index)
+                                    LinkIndex* index,
+                                    const Reported* reported)
 {
     const HandoverRecord& r = m_source->GetRecord(m.record);
     MigrationView v;
@@ -226,9 +244,15 @@ PlanInputBuilder::MakeMigrationView(uint64_t imsi,
     v.targetCell = m.route.back();
     v.committed = m.GetPhase() == Migration::COMMITTED;
     v.announcedBytes = r.kvBytes;
+    const std::pair<uint64_t, uint32_t> key{imsi, m.epoch};
     v.sentBytes =
-        m_source->PortOf(m.route[0])->GetKvCounters(m.route[1], imsi).sent - m.sentAtStart;
-    v.receivedBytes = m_source->PortOf(m.route.back())->GetReceivedBytes(imsi) - m.receivedAtStart;
+        reported && reported->sent
+            ? Lookup(*reported->sent, key)
+            : m_source->PortOf(m.route[0])->GetKvCounters(m.route[1], imsi).sent - m.sentAtStart;
+    v.receivedBytes =
+        reported && reported->received
+            ? Lookup(*reported->received, key)
+            : m_source->PortOf(m.route.back())->GetReceivedBytes(imsi) - m.receivedAtStart;
     v.weight = m.plan.weight;
     v.handoverStartS = v.committed ? r.hoStart.GetSeconds() : m.expectedS;
     v.resumeAtS = v.committed && m.plan.resume == SessionPlan::AT_DEADLINE
@@ -238,7 +262,7 @@ PlanInputBuilder::MakeMigrationView(uint64_t imsi,
     v.unit = m.plan.unit;
     if (links && index)
     {
-        const std::size_t l = AddLinkView(m.route[0], m.route[1], *links, *index).first;
+        const std::size_t l = AddLinkView(m.route[0], m.route[1], *links, *index, reported).first;
         HandoverLinkView& link = (*links)[l];
         link.imsis.push_back(imsi);
         link.bottleneck = link.imsis.size() > 1;

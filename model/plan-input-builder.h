@@ -37,6 +37,22 @@ class PlanInputBuilder
     /// Each link's index in a view's list of links, by (from, to).
     using LinkIndex = std::map<std::pair<uint16_t, uint16_t>, std::size_t>;
 
+    /**
+     * \brief What a slot's allocator knows of its migrations from reports (ControlPlane
+     * network), in place of reading the senders and targets. A field left null is read from
+     * the cell's port (the allocator's own cell, or no report to be had); an entry missing
+     * from a map counts 0.
+     */
+    struct Reported
+    {
+        /// bytes each migration's sender reported sent, by (imsi, epoch)
+        const std::map<std::pair<uint64_t, uint32_t>, uint64_t>* sent{nullptr};
+        /// bytes each migration's target reported received, by (imsi, epoch)
+        const std::map<std::pair<uint64_t, uint32_t>, uint64_t>* received{nullptr};
+        /// each link's KV backlog its sender reported, bytes, by (from, to)
+        const std::map<std::pair<uint16_t, uint16_t>, uint64_t>* backlog{nullptr};
+    };
+
     /// What the builder reads: the coordinator's directory and migrations.
     class Source
     {
@@ -114,23 +130,26 @@ class PlanInputBuilder
      * \param m its migration
      * \param links the input's links, to add its link to; null for none
      * \param index their indices; null for none
+     * \param reported what reports told, null to read every cell
      * \return the view
      */
     MigrationView MakeMigrationView(uint64_t imsi,
                                     const Migration& m,
                                     std::vector<HandoverLinkView>* links,
-                                    LinkIndex* index);
+                                    LinkIndex* index,
+                                    const Reported* reported = nullptr);
 
     /**
      * \brief The view of a link, added to links unless index has it.
      * \param from a cell \param to another \param links the input's links \param index their
-     * indices
+     * indices \param reported what reports told, null to read the sender
      * \return its index, and whether it was added now
      */
     std::pair<std::size_t, bool> AddLinkView(uint16_t from,
                                              uint16_t to,
                                              std::vector<HandoverLinkView>& links,
-                                             LinkIndex& index);
+                                             LinkIndex& index,
+                                             const Reported* reported = nullptr);
 
     /**
      * \brief The input of a plan for one session alone.

@@ -51,6 +51,10 @@ struct ChannelWatch
     std::map<uint16_t, std::map<ControlMessage::Type, uint32_t>> receivedAt; //!< node, type
     /// BUDGET arrivals at a sender: (time, imsi) -> bytes
     std::vector<std::tuple<Time, uint64_t, uint64_t>> budgets;
+    /// PROGRESS arrivals, by code (ControlMessage::Progress: whose count)
+    std::map<uint8_t, uint32_t> progress;
+    /// the coordinator's calls on another node's cell, by its function (CrossNodeCall)
+    std::map<std::string, uint32_t> crossNode;
 
     void MacTx(Ptr<const Packet> frame)
     {
@@ -71,6 +75,10 @@ struct ChannelWatch
     {
         ++received[m.type];
         ++receivedAt[node][m.type];
+        if (m.type == ControlMessage::PROGRESS)
+        {
+            ++progress[m.code];
+        }
         if (m.type != ControlMessage::BUDGET)
         {
             return;
@@ -88,6 +96,10 @@ struct ChannelWatch
 
     void Hook(Ptr<EdgeLlmHelper> edge, const std::vector<NetDeviceContainer>& links)
     {
+        edge->GetCoordinator()->TraceConnectWithoutContext(
+            "CrossNodeCall",
+            Callback<void, const std::string&, uint16_t, uint16_t>(
+                [this](const std::string& site, uint16_t, uint16_t) { ++crossNode[site]; }));
         for (const auto& [node, channel] : edge->GetControlChannels())
         {
             channel->TraceConnectWithoutContext("Tx", MakeCallback(&ChannelWatch::Tx, this));
@@ -105,6 +117,24 @@ struct ChannelWatch
                     MakeCallback(&ChannelWatch::MacTx, this));
             }
         }
+    }
+
+    /// \return the calls on another node's cell made in setting a slot's budgets: none, if
+    /// the allocator works on its reports alone and each cell reads only itself
+    uint32_t SlotCrossNodeCalls() const
+    {
+        uint32_t n = 0;
+        for (const char* site : {"ReportProgress",
+                                 "ProgressArrived",
+                                 "SetBudgets",
+                                 "BudgetArrived",
+                                 "MakeMigrationView",
+                                 "AddLinkView"})
+        {
+            const auto it = crossNode.find(site);
+            n += it == crossNode.end() ? 0 : it->second;
+        }
+        return n;
     }
 };
 
@@ -227,6 +257,13 @@ class BudgetsTravelTestCase : public ControlBudgetTestCase
                               0u,
                               "reports leave it");
         NS_TEST_EXPECT_MSG_EQ(w.deviceBytes, w.sentBytes, "the messages are on the link");
+        // The allocator is the target: it reads its own receiver, and the sender's counters
+        // and link load only from the sender's reports.
+        NS_TEST_EXPECT_MSG_EQ(w.progress[ControlMessage::RECEIVED], 0u, "no arrivals report");
+        NS_TEST_EXPECT_MSG_EQ(w.progress[ControlMessage::SENT],
+                              w.received[ControlMessage::PROGRESS],
+                              "the sender's reports");
+        NS_TEST_EXPECT_MSG_EQ(w.SlotCrossNodeCalls(), 0u, "no slot read another node's cell");
 
         // No DATA of a session before a positive budget of it reached the sender; its first
         // budget answers a report made at a slot's start after the handover: a round trip
@@ -382,6 +419,10 @@ class ControllerTestCase : public ControlBudgetTestCase
                               w.sent[ControlMessage::PROGRESS],
                               "every report to the controller");
         NS_TEST_EXPECT_MSG_GT(w.sent[ControlMessage::BUDGET], 0u, "budgets from it");
+        // Both ends report to it: the senders what they sent, the targets what arrived.
+        NS_TEST_EXPECT_MSG_GT(w.progress[ControlMessage::SENT], 0u, "senders' reports");
+        NS_TEST_EXPECT_MSG_GT(w.progress[ControlMessage::RECEIVED], 0u, "targets' reports");
+        NS_TEST_EXPECT_MSG_EQ(w.SlotCrossNodeCalls(), 0u, "no slot read another node's cell");
         for (const auto& [type, n] : w.sent)
         {
             NS_TEST_EXPECT_MSG_EQ(w.received[type], n, "every message arrived");
