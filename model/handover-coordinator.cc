@@ -582,6 +582,12 @@ HandoverCoordinator::PortOf(uint16_t cellId, const char* site)
     return port;
 }
 
+Ptr<const CellPort>
+HandoverCoordinator::ConfigOf(uint16_t cellId) const
+{
+    return m_directory.PortOf(cellId);
+}
+
 bool
 HandoverCoordinator::HasMigration(uint64_t imsi) const
 {

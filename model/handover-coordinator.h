@@ -625,6 +625,7 @@ class HandoverCoordinator : public Object,
     uint16_t HolderOf(uint64_t imsi) const override; // also the PlanInputBuilder's
     bool GetReportedFreeKv(uint16_t cellId, uint64_t& tokens) const override;
     Ptr<CellPort> PortOf(uint16_t cellId, const char* site = __builtin_FUNCTION()) override;
+    Ptr<const CellPort> ConfigOf(uint16_t cellId) const override;
     bool HasMigration(uint64_t imsi) const override;
     void CloseMigration(uint64_t imsi, uint16_t at) override;
     void Handover(uint64_t imsi, uint16_t from, uint16_t to) override;

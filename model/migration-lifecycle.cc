@@ -17,6 +17,7 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace ns3
 {
@@ -128,7 +129,7 @@ MigrationLifecycle::Record(std::size_t i)
 bool
 MigrationLifecycle::HasKvLink(uint16_t from, uint16_t to) const
 {
-    return m_host->PortOf(from)->HasKvPeer(to);
+    return m_host->ConfigOf(from)->HasKvPeer(to);
 }
 
 Ptr<CellPort>
@@ -309,7 +310,7 @@ MigrationLifecycle::Start(uint64_t imsi,
     if (m.prefillTokens > 0)
     {
         // What online plans behind this one wait for: the earliest its prefill can end.
-        const LlmComputeModel& model = t->GetComputeModel();
+        const LlmComputeModel& model = m_host->ConfigOf(target)->GetComputeModel();
         Forecast& forecast = m_forecasts[target];
         forecast.freeAt = std::max(forecast.freeAt, Simulator::Now()) +
                           Seconds(model.PrefillTime(m.prefillTokens));
@@ -340,7 +341,11 @@ MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder
                                                                          : HandoverRecord::CLOSED;
     auto it = m_migrations.find(imsi);
     Migration m = it->second;
-    const MigrationView view = m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr);
+    // The policy hears of a prepared migration's end, with its view as it ends.
+    const std::optional<MigrationView> view =
+        m.GetPhase() == Migration::PREPARED
+            ? std::optional(m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr))
+            : std::nullopt;
     m_migrations.erase(it);
     // An end decided at another cell than the target tells the target by message where the
     // control plane is on the network: the target's part waits for it.
@@ -348,21 +353,21 @@ MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder
                            m_host->CancelsByMessage(at, m.route.back());
     const uint64_t withdrawn =
         RetireEpoch(imsi, m, KvDiscardReason::NEWER_EPOCH, byMessage ? m.route.back() : 0);
-    Ptr<CellPort> t = m_host->PortOf(m.route.back());
     if (byMessage)
     {
         m_host->SendCancel(imsi, at, m.route.back(), m_epochs[imsi]);
     }
     else
     {
-        t->RemoveSession(imsi);
+        m_host->PortOf(m.route.back())->RemoveSession(imsi);
     }
     HandoverRecord& record = Record(m.record);
     record.outcome = outcome;
     record.wastedBytes = From(m)->GetKvCounters(m.route[1], imsi).sent - m.sentAtStart;
     if (m.PrefillDone() && m.prefillTokens > 0)
     {
-        record.wastedGpuSeconds = t->GetComputeModel().PrefillTime(m.prefillTokens);
+        record.wastedGpuSeconds =
+            m_host->ConfigOf(m.route.back())->GetComputeModel().PrefillTime(m.prefillTokens);
     }
     if (!m.PrefillDone() && m.prefillTokens > 0)
     {
@@ -388,11 +393,10 @@ MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder
         m_parts.paths->RouteTo(imsi, record.sourceCell);
         m_host->AwaitReconnect(imsi, record.sourceCell);
     }
-    const Migration::Phase from = m.GetPhase();
     m.End(state);
-    if (from == Migration::PREPARED)
+    if (view)
     {
-        m_host->GetScheduler()->Cancel(view);
+        m_host->GetScheduler()->Cancel(*view);
     }
     m_host->GetScheduler()->CompleteRecord(record);
     (*m_traces.cancelled)(imsi, m.epoch, withdrawn);

@@ -89,6 +89,13 @@ class MigrationLifecycle
         /// \param cellId a cell \param site the calling function (CrossNodeAudit)
         /// \return its port (stops the run if there is none)
         virtual Ptr<CellPort> PortOf(uint16_t cellId, const char* site = __builtin_FUNCTION()) = 0;
+        /**
+         * \param cellId a cell
+         * \return its port, only to read what every node is configured with (its links, its
+         *         compute model) or what the simulation records of it; not an action on the
+         *         cell, so not audited (CrossNodeAudit)
+         */
+        virtual Ptr<const CellPort> ConfigOf(uint16_t cellId) const = 0;
         /// \param imsi a UE \return its session's KV-cache shape
         virtual SessionKvProfile GetKvProfile(uint64_t imsi) const = 0;
         /// \return the settings, as the attributes are now

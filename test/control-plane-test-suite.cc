@@ -1043,6 +1043,57 @@ class PlanTimeoutTestCase : public ControlPlaneTestCase
     }
 };
 
+/// The audit's place of an action, and what it counts: each expected value by hand.
+class CrossNodeAuditTestCase : public ControlPlaneTestCase
+{
+  public:
+    CrossNodeAuditTestCase()
+        : ControlPlaneTestCase("CrossNodeAudit: an action runs at the cell its scope names, a "
+                               "timer where it was set; a call on another cell is counted by "
+                               "its function and place")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        CrossNodeAudit audit;
+        NS_TEST_EXPECT_MSG_EQ(CrossNodeAudit::Acting(), CrossNodeAudit::NOWHERE, "no action");
+        NS_TEST_EXPECT_MSG_EQ(audit.Check("Setup", 1), true, "from nowhere: not known local");
+        uint16_t timerAt = 0;
+        uint16_t plainAt = 7;
+        {
+            CrossNodeAudit::Scope at1(1);
+            NS_TEST_EXPECT_MSG_EQ(audit.Check("Own", 1), false, "its own cell");
+            NS_TEST_EXPECT_MSG_EQ(audit.Check("Other", 2), true, "another cell");
+            {
+                CrossNodeAudit::Scope controller(ControlMessage::CONTROLLER);
+                NS_TEST_EXPECT_MSG_EQ(audit.Check("Controller", 1), true, "from the controller");
+            }
+            NS_TEST_EXPECT_MSG_EQ(CrossNodeAudit::Acting(), 1, "back at cell 1");
+            CrossNodeAudit::Schedule(MilliSeconds(1), [&]() {
+                timerAt = CrossNodeAudit::Acting();
+                audit.Check("Timer", 2);
+            });
+            Simulator::Schedule(MilliSeconds(2),
+                                [&plainAt]() { plainAt = CrossNodeAudit::Acting(); });
+        }
+        NS_TEST_EXPECT_MSG_EQ(CrossNodeAudit::Acting(), CrossNodeAudit::NOWHERE, "left");
+        Simulator::Run();
+        NS_TEST_EXPECT_MSG_EQ(timerAt, 1, "the timer ran where it was set");
+        NS_TEST_EXPECT_MSG_EQ(plainAt, CrossNodeAudit::NOWHERE, "a plain event has no place");
+        NS_TEST_EXPECT_MSG_EQ(audit.GetTotal(), 4u, "Setup, Other, Controller, Timer");
+        NS_TEST_EXPECT_MSG_EQ(audit.GetUnplaced(), 1u, "Setup");
+        const std::map<std::string, uint64_t> expected{{"Controller: controller -> cell", 1},
+                                                       {"Other: cell -> cell", 1},
+                                                       {"Setup: ? -> cell", 1},
+                                                       {"Timer: cell -> cell", 1}};
+        NS_TEST_EXPECT_MSG_EQ((audit.GetCalls() == expected), true, "by function and place");
+        audit.Clear();
+        NS_TEST_EXPECT_MSG_EQ(audit.GetTotal() + audit.GetCalls().size(), 0u, "cleared");
+    }
+};
+
 class ControlPlaneTestSuite : public TestSuite
 {
   public:
@@ -1061,6 +1112,7 @@ class ControlPlaneTestSuite : public TestSuite
         AddTestCase(new CancelOverTheNetworkTestCase, edgellm::TEST_QUICK);
         AddTestCase(new PlanTimeoutTestCase, edgellm::TEST_QUICK);
         AddTestCase(new LoadReportsTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new CrossNodeAuditTestCase, edgellm::TEST_QUICK);
     }
 };
 

@@ -73,6 +73,9 @@ struct EndMessages
     Time cancelArrived{-1};      //!< and when it arrived
     std::vector<bool> heldAfter; //!< the target's engine held the session: after the
                                  //!< cancel's send, after its arrival
+    /// the coordinator's calls on another node's cell: (when, function, from, to)
+    /// (CrossNodeCall)
+    std::vector<std::tuple<Time, std::string, uint16_t, uint16_t>> crossNode;
 };
 
 class RachFailureThirdCellTestCase : public TestCase
@@ -209,6 +212,12 @@ RachFailureThirdCellTestCase::DoRun()
             em.heldAfter.push_back(engines.at(cell)->HasSession(imsi));
         });
     };
+    edge->GetCoordinator()->TraceConnectWithoutContext(
+        "CrossNodeCall",
+        Callback<void, const std::string&, uint16_t, uint16_t>(
+            [&em](const std::string& site, uint16_t acting, uint16_t cell) {
+                em.crossNode.emplace_back(Simulator::Now(), site, acting, cell);
+            }));
     for (const auto& [cell, channel] : edge->GetControlChannels())
     {
         channel->TraceConnectWithoutContext(
@@ -411,6 +420,18 @@ RachFailureThirdCellTestCase::DoRun()
         NS_TEST_EXPECT_MSG_GT_OR_EQ(em.cancelArrived - em.cancelSent,
                                     linkDelay,
                                     run << ": over a 5 ms link");
+        // Each end acts on its own node once A has heard of the failure: A withdraws its
+        // transfer and decodes on, B drops the session; neither reaches the other's server or
+        // engine.
+        for (const auto& [at, site, from, to] : em.crossNode)
+        {
+            const bool betweenAandB =
+                (from == cellA && to == cellB) || (from == cellB && to == cellA);
+            NS_TEST_EXPECT_MSG_EQ(betweenAandB && at >= em.noticeArrived,
+                                  false,
+                                  run << ": " << site << " at " << at.As(Time::S) << " at cell "
+                                      << from << " called cell " << to);
+        }
         NS_TEST_EXPECT_MSG_EQ(em.heldAfter.size(), 2u, run << ": B's engine looked at twice");
         if (em.heldAfter.size() == 2)
         {
