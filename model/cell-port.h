@@ -222,6 +222,9 @@ class CellPort : public SimpleRefCount<CellPort>
         /// A DATA message's goodput at the cell's receiver: (imsi, epoch, bytes, span)
         /// (KvTransferReceiver::SetGoodputCallback)
         Callback<void, uint64_t, uint32_t, uint64_t, Time> kvGoodput;
+        /// A token range's BEGIN was accepted at the cell's receiver: (imsi, epoch, end,
+        /// open) (KvTransferReceiver::SetAnnouncedCallback)
+        Callback<void, uint64_t, uint32_t, uint64_t, bool> kvAnnounced;
     };
 
     /// Report to a listener from now on. \param listener its callbacks

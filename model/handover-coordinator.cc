@@ -385,6 +385,11 @@ HandoverCoordinator::AddCell(uint16_t cellId, Ptr<CellPort> port)
             m_recorder.TokenGenerated(imsi, index);
             m_lifecycle.TokenGenerated(cellId, imsi, index);
         });
+    listener.kvAnnounced = Callback<void, uint64_t, uint32_t, uint64_t, bool>(
+        [this, cellId](uint64_t imsi, uint32_t epoch, uint64_t end, bool open) {
+            CrossNodeAudit::Scope here(cellId);
+            m_lifecycle.KvAnnounced(cellId, imsi, epoch, end, open);
+        });
     listener.kvGoodput = Callback<void, uint64_t, uint32_t, uint64_t, Time>(
         [this, cellId](uint64_t imsi, uint32_t epoch, uint64_t bytes, Time span) {
             CrossNodeAudit::Scope here(cellId);
@@ -621,7 +626,11 @@ HandoverCoordinator::SessionClosed(uint64_t imsi)
 MigrationLifecycle::Settings
 HandoverCoordinator::GetMigrationSettings() const
 {
-    return {m_stallPolicy, m_stallTimeout, m_memoryFull, m_openTransferStep};
+    return {m_stallPolicy,
+            m_stallTimeout,
+            m_memoryFull,
+            m_openTransferStep,
+            m_controlPlane == NETWORK_CONTROL};
 }
 
 bool

@@ -190,6 +190,10 @@ KvTransferReceiver::OnOpening(Stream& stream)
     s.announced.Add({first, end});
     s.complete = false;
     m_counters[imsi].announced += h.GetPayloadBytes();
+    if (!m_announced.IsNull() && h.GetUnit() == KvTransferHeader::TOKEN)
+    {
+        m_announced(imsi, s.epoch, end, s.open);
+    }
 }
 
 void

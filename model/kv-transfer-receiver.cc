@@ -374,6 +374,12 @@ KvTransferReceiver::SetGoodputCallback(Callback<void, uint64_t, uint32_t, uint64
     m_goodput = cb;
 }
 
+void
+KvTransferReceiver::SetAnnouncedCallback(Callback<void, uint64_t, uint32_t, uint64_t, bool> cb)
+{
+    m_announced = cb;
+}
+
 KvTransferReceiverCounters
 KvTransferReceiver::GetCounters(uint64_t imsi) const
 {

@@ -228,6 +228,18 @@ class KvTransferReceiver : public Object
     void SetGoodputCallback(Callback<void, uint64_t, uint32_t, uint64_t, Time> cb);
 
     /**
+     * \brief Called for every accepted BEGIN of a range in token units: how far the session's
+     * KV now reaches, as announced; the range's bytes may arrive later.
+     *
+     * An open transfer's later ranges are the tokens its source decoded since it began, so
+     * their announcements tell the target how far its copy of the session's context grows.
+     *
+     * \param cb callback(imsi, epoch, end of the range (a token index), whether the transfer
+     * is open: more ranges may follow)
+     */
+    void SetAnnouncedCallback(Callback<void, uint64_t, uint32_t, uint64_t, bool> cb);
+
+    /**
      * \param imsi a session
      * \return its counters (zero if unknown)
      */
@@ -411,6 +423,7 @@ class KvTransferReceiver : public Object
     Callback<void, uint64_t, uint32_t> m_complete;            //!< completion
     Callback<void, uint64_t, uint32_t, uint32_t, uint32_t> m_tokens; //!< TOKENS
     Callback<void, uint64_t, uint32_t, uint64_t, Time> m_goodput;    //!< a DATA's goodput
+    Callback<void, uint64_t, uint32_t, uint64_t, bool> m_announced;  //!< a token range's BEGIN
 
     TracedCallback<const KvTransferHeader&> m_messageReceived;         //!< MessageReceived
     TracedCallback<const KvTransferHeader&> m_dataArrived;             //!< DataArrived

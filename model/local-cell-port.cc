@@ -341,6 +341,7 @@ LocalCellPort::Listen(const Listener& listener)
 {
     m_receiver->SetTokensCallback(listener.tokensArrived);
     m_receiver->SetGoodputCallback(listener.kvGoodput);
+    m_receiver->SetAnnouncedCallback(listener.kvAnnounced);
     m_receiver->SetCompleteCallback(listener.kvComplete);
     m_engine->TraceConnectWithoutContext("PrefillCompleted", listener.prefillCompleted);
     m_engine->TraceConnectWithoutContext("TokenGenerated", listener.tokenGenerated);

@@ -731,7 +731,34 @@ MigrationLifecycle::GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, 
         m.openEnd = end;
     }
     From(m)->AppendKv(m.route[1], imsi, m.epoch, ranges, seal);
-    m_host->PortOf(m.route.back())->GrowContext(imsi, end);
+    if (!m_host->GetMigrationSettings().contextByStream)
+    {
+        m_host->PortOf(m.route.back())->GrowContext(imsi, end);
+    }
+}
+
+void
+MigrationLifecycle::KvAnnounced(uint16_t cellId,
+                                uint64_t imsi,
+                                uint32_t epoch,
+                                uint64_t end,
+                                bool open)
+{
+    if (!open || !m_host->GetMigrationSettings().contextByStream)
+    {
+        return;
+    }
+    // The target's own view: the session it holds for the transfer, and its context so far.
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.epoch != epoch || it->second.route.back() != cellId)
+    {
+        return;
+    }
+    Ptr<CellPort> t = m_host->PortOf(cellId);
+    if (t->HasSession(imsi) && !t->IsDecoding(imsi) && end > t->GetContextTokens(imsi))
+    {
+        t->GrowContext(imsi, end);
+    }
 }
 
 void

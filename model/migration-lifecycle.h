@@ -76,6 +76,9 @@ class MigrationLifecycle
         Time stallTimeout;                         //!< StallTimeout
         MemoryFullPolicy memoryFull{MEMORY_QUEUE}; //!< TargetMemoryFull
         uint64_t openStep{1};                      //!< OpenTransferStep, tokens
+        /// A target grows an open transfer's context when the KV stream announces the new
+        /// tokens (ControlPlane network), not when the source decodes them
+        bool contextByStream{false};
     };
 
     /// What it asks of its coordinator: the directory of cells (whose ports reach their KV
@@ -229,6 +232,13 @@ class MigrationLifecycle
     /// A cell's engine ended a prefill. \param cellId the cell \param imsi the UE
     /// \param tokens its tokens \param urgent unused
     void PrefillCompleted(uint16_t cellId, uint64_t imsi, uint64_t tokens, bool urgent);
+    /**
+     * \brief A cell's receiver took the BEGIN of a token range: with Settings::contextByStream,
+     * an open transfer's target grows its copy of the context to the range's end.
+     * \param cellId the receiving cell \param imsi the UE \param epoch its epoch
+     * \param end the range's end, a token index \param open whether the transfer is open
+     */
+    void KvAnnounced(uint16_t cellId, uint64_t imsi, uint32_t epoch, uint64_t end, bool open);
     /// A cell's engine decoded a token. \param cellId the cell \param imsi the UE
     /// \param index the token
     void TokenGenerated(uint16_t cellId, uint64_t imsi, uint64_t index);

@@ -550,6 +550,109 @@ class PreparedTestCase : public ContractTestCase
     uint32_t m_step; //!< OpenTransferStep
 };
 
+class OpenContextTestCase : public ContractTestCase
+{
+  public:
+    OpenContextTestCase()
+        : ContractTestCase("A predicted handover's open transfer over 5 ms links: with an ideal "
+                           "control plane the target's context grows as the source decodes; "
+                           "on the network, as each new range's announcement reaches it")
+    {
+    }
+
+  private:
+    /// At each BEGIN of the migration's epoch the target read: the range's end, and the
+    /// target's context just before the read and right after it
+    struct Growth
+    {
+        uint64_t end;
+        uint64_t before;
+        uint64_t after{0};
+    };
+
+    void DoRun() override
+    {
+        for (const std::string mode : {"ideal", "network"})
+        {
+            const std::vector<Growth> growth = Run(mode);
+            // The first range comes from the context at the prepare, which the target admitted
+            // then; each later one is a block the source decoded since.
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(growth.size(), 3u, mode << ": ranges appended");
+            for (std::size_t i = 1; i < growth.size(); ++i)
+            {
+                const Growth& g = growth[i];
+                if (mode == "ideal")
+                {
+                    // Grown when the source decoded, 5 ms and more before the range's BEGIN
+                    // crossed the link.
+                    NS_TEST_EXPECT_MSG_GT_OR_EQ(g.before, g.end, mode << ": grown before");
+                }
+                else
+                {
+                    // Not before its announcement arrived, and to its end then.
+                    NS_TEST_EXPECT_MSG_LT(g.before, g.end, mode << ": not before the BEGIN");
+                    NS_TEST_EXPECT_MSG_EQ(g.after, g.end, mode << ": to the range's end");
+                }
+            }
+            Simulator::Destroy();
+            Config::Reset();
+        }
+    }
+
+    std::vector<Growth> Run(const std::string& mode)
+    {
+        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue(mode));
+        auto b =
+            MakeBench("ns3::HookTestScheduler",
+                      "boundary",
+                      [](Ptr<EdgeLlmLineScenario> s, Ptr<EdgeLlmHelper>) {
+                          s->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(MilliSeconds(5)));
+                      });
+        b->coordinator->SetAttribute("OpenTransferStep", UintegerValue(16));
+        Ptr<LlmEngine> target = DynamicCast<EdgeLlmServer>(b->s->GetServers().Get(1))->GetEngine();
+        const Time crossing = b->s->GetBoundaryCrossings().at(0).time;
+        Simulator::Schedule(crossing - Seconds(1) - Simulator::Now(), [&b, crossing]() {
+            b->coordinator->PrepareHandover(b->imsi, b->cell2, crossing);
+        });
+        std::vector<Growth> growth;
+        const uint64_t imsi = b->imsi;
+        b->receiver->TraceConnectWithoutContext(
+            "MessageReceived",
+            Callback<void, const KvTransferHeader&>(
+                [&growth, target, imsi](const KvTransferHeader& h) {
+                    if (h.GetMessageType() != KvTransferHeader::BEGIN || h.GetImsi() != imsi ||
+                        !target->HasSession(imsi))
+                    {
+                        return;
+                    }
+                    growth.push_back({h.GetFirst() + h.GetCount(), target->GetContextTokens(imsi)});
+                    const std::size_t i = growth.size() - 1;
+                    Simulator::ScheduleNow([&growth, i, target, imsi]() {
+                        growth[i].after = target->GetContextTokens(imsi);
+                    });
+                }));
+        Simulator::Stop(Seconds(15));
+        Simulator::Run();
+        const std::vector<HandoverRecord>& records = b->coordinator->GetRecords();
+        NS_TEST_EXPECT_MSG_EQ(records.size(), 1u, mode << ": one migration");
+        if (!records.empty())
+        {
+            NS_TEST_EXPECT_MSG_EQ(records[0].outcome,
+                                  HandoverRecord::MIGRATED,
+                                  mode << ": resumed");
+            NS_TEST_EXPECT_MSG_EQ((records[0].arrived.size() == 1 &&
+                                   records[0].arrived[0] == TokenRange{records[0].prefillTokens,
+                                                                       records[0].contextTokens}),
+                                  true,
+                                  mode << ": the whole suffix arrived");
+        }
+        CheckExactlyOnce(*b, 300);
+        CheckLedger(*b);
+        b->s->Dispose();
+        return growth;
+    }
+};
+
 class WrongPredictionTestCase : public ContractTestCase
 {
   public:
@@ -776,6 +879,7 @@ class HandoverContractTestSuite : public TestSuite
         AddTestCase(new DeadlineTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new PreparedTestCase(16), edgellm::TEST_QUICK);
         AddTestCase(new PreparedTestCase(1), edgellm::TEST_QUICK);
+        AddTestCase(new OpenContextTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new WrongPredictionTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new TerminalStatesTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new PreparedSessionEndsTestCase(), edgellm::TEST_QUICK);
