@@ -299,7 +299,7 @@ HandoverCoordinator::GetTypeId()
 
 HandoverCoordinator::HandoverCoordinator()
     : m_directory({&m_plannedRate, &m_kvBytesPerToken, &m_kvEntriesPerToken, &m_kvEntryBytes}),
-      m_paths([this](uint16_t cellId) { return PortOf(cellId); }),
+      m_paths([this](uint16_t cellId) { return PortOf(cellId, "RelayPaths"); }),
       m_groups(MakeCallback(&HandoverCoordinator::GroupReleased, this)),
       m_linkFailures(this, {&m_suspendedTrace, &m_reattachedTrace, &m_closedTrace}),
       m_slotClock([this]() { return Scheduler()->GetSlotDuration(); },
