@@ -228,30 +228,15 @@ HandoverCoordinator::SetBudgets(uint16_t allocator, uint64_t slot)
     reported.sent = &m_progressKnown;
     reported.received = allocator == ControlMessage::CONTROLLER ? &m_receivedKnown : nullptr;
     reported.backlog = &backlog;
-    std::map<uint64_t, uint32_t> epochs;
-    HandoverSlotInput all;
-    m_lifecycle.GatherSlot(all, epochs, &reported);
-    std::vector<std::size_t> linkIndex(all.links.size(), all.links.size());
-    for (MigrationView& v : all.migrations)
+    PlanInputBuilder::LinkIndex index;
+    for (uint64_t imsi : m_lifecycle.GetSlotMigrations())
     {
-        if (AllocatorOf(*m_lifecycle.Find(v.imsi)) != allocator)
+        const Migration& m = *m_lifecycle.Find(imsi);
+        if (AllocatorOf(m) == allocator)
         {
-            continue;
+            input.migrations.push_back(
+                m_inputs.MakeMigrationView(imsi, m, &input.links, &index, &reported));
         }
-        // Its links, renumbered in the allocator's own list.
-        for (std::size_t& l : v.links)
-        {
-            if (linkIndex[l] == all.links.size())
-            {
-                linkIndex[l] = input.links.size();
-                input.links.push_back(all.links[l]);
-                input.links.back().imsis.clear();
-            }
-            l = linkIndex[l];
-            input.links[l].imsis.push_back(v.imsi);
-            input.links[l].bottleneck = input.links[l].imsis.size() > 1;
-        }
-        input.migrations.push_back(v);
     }
     if (input.migrations.empty())
     {

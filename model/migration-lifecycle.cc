@@ -1083,16 +1083,14 @@ MigrationLifecycle::SetGroupPrefillEnd(uint32_t group)
 }
 
 void
-MigrationLifecycle::GatherSlot(HandoverSlotInput& input,
-                               std::map<uint64_t, uint32_t>& epochs,
-                               const PlanInputBuilder::Reported* reported)
+MigrationLifecycle::GatherSlot(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs)
 {
     std::map<std::pair<uint16_t, uint16_t>, std::size_t> index;
     for (uint64_t imsi : GetSlotMigrations())
     {
         const Migration& m = m_migrations.at(imsi);
         input.migrations.push_back(
-            m_parts.inputs->MakeMigrationView(imsi, m, &input.links, &index, reported));
+            m_parts.inputs->MakeMigrationView(imsi, m, &input.links, &index));
         epochs[imsi] = m.epoch;
     }
 }

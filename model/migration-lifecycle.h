@@ -256,10 +256,7 @@ class MigrationLifecycle
     std::vector<OnlineGrouper::Member> GetReplannableMembers(uint32_t group, uint16_t target);
     /// Fill a slot's input with the migrations that transfer, and the epoch of each.
     /// \param input the slot's input \param epochs their epochs, by IMSI
-    /// \param reported what the allocator's reports told, null to read the cells
-    void GatherSlot(HandoverSlotInput& input,
-                    std::map<uint64_t, uint32_t>& epochs,
-                    const PlanInputBuilder::Reported* reported = nullptr);
+    void GatherSlot(HandoverSlotInput& input, std::map<uint64_t, uint32_t>& epochs);
     /// \return the migrations a slot budgets (those GatherSlot gathers), by IMSI
     std::vector<uint64_t> GetSlotMigrations() const;
     /// \param cellId a cell \return when the prefills planned there end, and their tokens left
