@@ -91,7 +91,7 @@ bool
 HandoverCoordinator::ReplaysEngine(uint16_t cellId)
 {
     return m_engineForecast &&
-           PortOf(cellId)->GetIterationMode() == LlmEngine::IterationMode::MIXED;
+           ConfigOf(cellId)->GetIterationMode() == LlmEngine::IterationMode::MIXED;
 }
 
 std::vector<LlmEngine::PrefillForecast>

@@ -207,7 +207,7 @@ OnlineGrouper::GetBatchEnd(uint32_t group, const std::vector<uint64_t>& prefills
     {
         return {g.target, g.freeBefore};
     }
-    const LlmComputeModel& model = m_host->PortOf(g.target)->GetComputeModel();
+    const LlmComputeModel& model = m_host->ConfigOf(g.target)->GetComputeModel();
     return {g.target,
             g.boundary + Seconds(model.BatchPrefillTime(PrefillBatch::FromLengths(prefills)))};
 }

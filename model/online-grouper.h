@@ -65,6 +65,9 @@ class OnlineGrouper
         /// \param cellId a cell \param site the calling function (CrossNodeAudit)
         /// \return the port the coordinator reaches it by
         virtual Ptr<CellPort> PortOf(uint16_t cellId, const char* site = __builtin_FUNCTION()) = 0;
+        /// \param cellId a cell \return its port, only to read its configuration (its compute
+        ///        model): not audited (CrossNodeAudit)
+        virtual Ptr<const CellPort> ConfigOf(uint16_t cellId) const = 0;
         /// \param from a cell \param to another \return the rate the scheduler plans the link with
         virtual double GetPlannedRateBps(uint16_t from, uint16_t to) const = 0;
         /// \param cellId a cell \return when its planned handover prefills end, and their

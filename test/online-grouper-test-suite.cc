@@ -434,6 +434,11 @@ class Directory : public OnlineGrouper::Host, public PlanInputBuilder::Source
         return m_cells.at(cellId);
     }
 
+    Ptr<const CellPort> ConfigOf(uint16_t cellId) const override
+    {
+        return m_cells.at(cellId);
+    }
+
     const std::map<std::pair<uint16_t, uint16_t>, DataRate>& GetLinkRates() const override
     {
         return m_rates;
