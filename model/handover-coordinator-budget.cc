@@ -104,6 +104,8 @@ HandoverCoordinator::ReportProgress(uint64_t slot)
     // (reporting cell, the sender's peer, allocator, code) -> its report
     std::map<std::tuple<uint16_t, uint16_t, uint16_t, uint8_t>, ControlBatch> reports;
     std::set<uint16_t> allocators;
+    // Each link's KV backlog at its sender now, by (allocator, sender, peer), for its report
+    std::map<std::tuple<uint16_t, uint16_t, uint16_t>, uint64_t> backlogs;
     for (uint64_t imsi : imsis)
     {
         const Migration& m = *m_lifecycle.Find(imsi);
@@ -133,7 +135,7 @@ HandoverCoordinator::ReportProgress(uint64_t slot)
                                                                                       m.epoch,
                                                                                       sent -
                                                                                           reported);
-                m_backlogReported[{allocator, sender, peer}] = backlog;
+                backlogs[{allocator, sender, peer}] = backlog;
             }
             reported = sent;
         }
@@ -169,7 +171,7 @@ HandoverCoordinator::ReportProgress(uint64_t slot)
         head.imsi = std::get<0>(batch.front());
         if (code == ControlMessage::SENT)
         {
-            head.value = m_backlogReported[{allocator, from, peer}];
+            head.value = backlogs.at({allocator, from, peer});
         }
         m_reportsAwaited[{allocator, slot}] += SendBatch(from, allocator, head, batch);
     }
@@ -187,9 +189,9 @@ HandoverCoordinator::ReportProgress(uint64_t slot)
 void
 HandoverCoordinator::ProgressArrived(uint16_t cellId, const ControlMessage& m)
 {
+    auto& known = m.code == ControlMessage::RECEIVED ? m_receivedKnown : m_progressKnown;
     for (const ControlMessage::Item& item : m.items)
     {
-        auto& known = m.code == ControlMessage::RECEIVED ? m_receivedKnown : m_progressKnown;
         known[{item.imsi, item.sequence}] += item.value;
     }
     if (m.code == ControlMessage::SENT)

@@ -18,6 +18,20 @@ namespace ns3
 
 NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorControl");
 
+namespace
+{
+
+/// \param event a NOTICE's RAN event \return true if the session's holder acts on it (it
+/// withdraws the transfer and tells the target, decodes on, or stops), wherever it is heard
+bool
+ActsAtHolder(uint8_t event)
+{
+    return event == ControlMessage::HANDOVER_FAILED || event == ControlMessage::UE_RELEASED ||
+           event == ControlMessage::LINK_FAILURE;
+}
+
+} // namespace
+
 void
 HandoverCoordinator::AddControlChannel(uint16_t cellId, Ptr<ControlChannel> channel)
 {
@@ -123,11 +137,9 @@ HandoverCoordinator::Notice(ControlMessage::RanEvent event,
 {
     CrossNodeAudit::Scope here(cellId);
     ControlMessage m = NewEvent(ControlMessage::NOTICE, event, imsi, cellId, about, value);
-    if (event == ControlMessage::HANDOVER_FAILED || event == ControlMessage::UE_RELEASED ||
-        event == ControlMessage::LINK_FAILURE)
+    if (ActsAtHolder(event))
     {
-        // The session's holder acts on it: it withdraws the transfer and tells the target,
-        // decodes on, or stops.
+        // Heard away from the holder: it travels there.
         const uint16_t holder = HolderOf(imsi);
         if (holder != 0 && holder != cellId && HasControlPath(cellId, holder))
         {
@@ -561,11 +573,8 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
     m_noticeTimes.erase(at);
     // A notice held behind an earlier one is acted on where it was heard (or, sent to the
     // session's holder, there), not where the earlier one's plan arrived.
-    const bool atHolder = m.code == ControlMessage::HANDOVER_FAILED ||
-                          m.code == ControlMessage::UE_RELEASED ||
-                          m.code == ControlMessage::LINK_FAILURE;
-    CrossNodeAudit::Scope here(m.type == ControlMessage::NOTICE && atHolder ? m.aboutCell
-                                                                            : m.fromCell);
+    CrossNodeAudit::Scope here(
+        m.type == ControlMessage::NOTICE && ActsAtHolder(m.code) ? m.aboutCell : m.fromCell);
     if (m.type == ControlMessage::PREPARE)
     {
         m_controlDelayTrace(m.imsi, m.fromCell, m.aboutCell, Simulator::Now() - happened);

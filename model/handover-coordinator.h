@@ -750,9 +750,8 @@ class HandoverCoordinator : public Object,
     std::map<EpochKey, uint64_t> m_progressKnown; //!< at the allocator: bytes reported to it
     std::map<EpochKey, uint64_t> m_receivedSent;  //!< at a target: arrivals reported so far
     std::map<EpochKey, uint64_t> m_receivedKnown; //!< at the allocator: arrivals reported to it
-    /// A link's KV backlog, by (allocator, sender, peer): as last reported by the sender
-    std::map<std::tuple<uint16_t, uint16_t, uint16_t>, uint64_t> m_backlogReported;
-    /// ... and as known at the allocator
+    /// At the allocator: each link's KV backlog its sender last reported, by (allocator,
+    /// sender, peer)
     std::map<std::tuple<uint16_t, uint16_t, uint16_t>, uint64_t> m_backlogKnown;
     /// Reports an allocator waits for before it sets a slot's budgets: (allocator, slot) ->
     /// messages still on their way
