@@ -454,6 +454,13 @@ EdgeLlmServer::GetSessionState(uint64_t imsi) const
     return it->second;
 }
 
+uint16_t
+EdgeLlmServer::GetRelayNext(uint64_t imsi) const
+{
+    auto it = m_relayNext.find(imsi);
+    return it == m_relayNext.end() ? 0 : it->second;
+}
+
 bool
 EdgeLlmServer::HasRelayPeer(uint16_t cellId) const
 {

@@ -127,7 +127,8 @@ class EdgeLlmServer : public Application
     /**
      * \brief Give up a session owned here, for another server to import (a migration).
      *
-     * The engine's copy of the session is left alone: its owner decides when to free it.
+     * The engine's copy of the session is left alone: its owner decides when to free it. Its
+     * relay (StartRelay) ends: this server decodes no more of it.
      * \param imsi a session owned here; stops the run otherwise
      * \return its serving state
      */
@@ -210,6 +211,12 @@ class EdgeLlmServer : public Application
      * \return true if a backhaul link leads to that cell's server
      */
     bool HasRelayPeer(uint16_t cellId) const;
+
+    /**
+     * \param imsi a session
+     * \return the cell this server sends the session's packets on to (StartRelay), 0 if none
+     */
+    uint16_t GetRelayNext(uint64_t imsi) const;
 
     /**
      * TracedCallback signature for tokens leaving the server.

@@ -640,7 +640,8 @@ MigrationLifecycle::TryResume(uint64_t imsi)
         RetireEpoch(imsi, m, KvDiscardReason::WINDOW_END);
     }
     m_migrations.erase(it);
-    m_parts.paths->StopRelays(imsi);
+    // The holder's relay ends with its export of the session.
+    m_parts.paths->StopRelays(imsi, record.holderCell);
     EdgeLlmServer::SessionState state = h->ExportSession(imsi);
     const uint64_t remaining = state.tokensToGenerate - record.resumeIndex;
     t->ImportSession(imsi, std::move(state));

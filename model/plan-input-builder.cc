@@ -194,20 +194,23 @@ PlanInputBuilder::MakeSessionView(uint64_t imsi,
 HandoverTargetView
 PlanInputBuilder::MakeTargetView(uint16_t cell)
 {
-    Ptr<CellPort> port = m_source->PortOf(cell);
+    Ptr<const CellPort> config = m_source->ConfigOf(cell);
     const auto [freeAt, queued] = m_source->GetPrefillForecast(cell);
     HandoverTargetView t;
     t.cell = cell;
-    t.prefillCycleS = port->GetPrefillCycle().GetSeconds();
+    t.prefillCycleS = config->GetPrefillCycle().GetSeconds();
     t.prefillFreeAtS = freeAt.GetSeconds();
     t.queuedPrefillTokens = queued;
-    t.kvCapacityTokens = port->GetKvCapacityTokens();
+    t.kvCapacityTokens = config->GetKvCapacityTokens();
     uint64_t reported = 0;
+    // The memory in use is the target's live state: an answer to a reservation reports it
+    // where the control plane is on the network; only without one is the engine read.
     t.freeKvTokens =
         m_source->GetReportedFreeKv(cell, reported)
             ? std::min(t.kvCapacityTokens, reported)
-            : t.kvCapacityTokens - std::min(t.kvCapacityTokens, port->GetKvTokensInUse());
-    t.compute = port->GetComputeModel();
+            : t.kvCapacityTokens -
+                  std::min(t.kvCapacityTokens, m_source->PortOf(cell)->GetKvTokensInUse());
+    t.compute = config->GetComputeModel();
     if (m_source->ReplaysEngine(cell))
     {
         Source* source = m_source;

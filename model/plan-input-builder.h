@@ -61,6 +61,9 @@ class PlanInputBuilder
         /// \param cellId a cell \param site the calling function (CrossNodeAudit)
         /// \return the port the coordinator reaches it by
         virtual Ptr<CellPort> PortOf(uint16_t cellId, const char* site = __builtin_FUNCTION()) = 0;
+        /// \param cellId a cell \return its port, only to read what it is configured with (its
+        ///        links, KV memory, prefill cycle, compute model); not audited (CrossNodeAudit)
+        virtual Ptr<const CellPort> ConfigOf(uint16_t cellId) const = 0;
         /// \return every link's rate, by (from, to)
         virtual const std::map<std::pair<uint16_t, uint16_t>, DataRate>& GetLinkRates() const = 0;
         /// \param from a cell \param to another \return the rate the scheduler plans the link with

@@ -55,11 +55,14 @@ RelayPaths::RouteTo(uint64_t imsi, uint16_t cellId)
 }
 
 void
-RelayPaths::StopRelays(uint64_t imsi)
+RelayPaths::StopRelays(uint64_t imsi, uint16_t except)
 {
     for (uint16_t cell : Get(imsi))
     {
-        m_servers(cell)->StopRelay(imsi);
+        if (cell != except)
+        {
+            m_servers(cell)->StopRelay(imsi);
+        }
     }
 }
 

@@ -53,8 +53,9 @@ class RelayPaths
     /**
      * \brief Stop every relay of a session's path (before its holder changes).
      * \param imsi the session; one without a path has nothing to stop
+     * \param except a cell of the path whose relay ends otherwise (0 for none)
      */
-    void StopRelays(uint64_t imsi);
+    void StopRelays(uint64_t imsi, uint16_t except = 0);
 
     /**
      * \param imsi a session

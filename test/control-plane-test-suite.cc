@@ -616,6 +616,100 @@ class PlanWithTheAnswerTestCase : public ControlPlaneTestCase
                               answered[imsi],
                               "the target's memory moved while the answer travelled");
         NS_TEST_EXPECT_MSG_EQ(seen, answered[imsi], "the plan saw the answer's");
+        // The target's view takes its configuration, and its free memory from the answer: no
+        // action on the target's engine from the source.
+        for (const auto& [call, n] : edge->GetCoordinator()->GetCrossNodeAudit().GetCalls())
+        {
+            NS_TEST_EXPECT_MSG_EQ(call.rfind("MakeTargetView", 0),
+                                  std::string::npos,
+                                  "the plan's view of the target read it directly: " << call);
+        }
+    }
+};
+
+class ResumeEndsRelayTestCase : public ControlPlaneTestCase
+{
+  public:
+    ResumeEndsRelayTestCase()
+        : ControlPlaneTestCase("A resumed session's old holder relays it from the handover to "
+                               "its export, which ends the relay; the target stops no relay of "
+                               "the holder's")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const bool network : {false, true})
+        {
+            Run(network);
+        }
+    }
+
+    void Run(bool network)
+    {
+        const std::string what = network ? "network" : "ideal";
+        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane",
+                           StringValue(network ? "network" : "ideal"));
+        // One UE hands over from cell 1 to cell 2 over 20 ms links.
+        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+        s->SetAttribute("EnbCount", UintegerValue(2));
+        s->SetAttribute("EnbSpacing", DoubleValue(300));
+        s->SetAttribute("UeCount", UintegerValue(1));
+        s->SetAttribute("UeStartX", DoubleValue(125));
+        s->SetAttribute("UeSpeed", DoubleValue(20));
+        s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
+        s->SetAttribute("Trigger", StringValue("boundary"));
+        s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("300Mbps")));
+        s->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(MilliSeconds(20)));
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+        edge->SetClientAttribute("PromptTokens", UintegerValue(500));
+        edge->SetClientAttribute("TokensToGenerate", UintegerValue(200));
+        s->Build();
+        s->AssignStreams(1);
+        Ptr<EdgeLlmServer> holder;
+        for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
+        {
+            Ptr<EdgeLlmServer> server = DynamicCast<EdgeLlmServer>(s->GetServers().Get(i));
+            holder = server->GetCellId() == 1 ? server : holder;
+        }
+        // The holder's relay once the migration is planned, and once the resume is done.
+        int relayAtPlan = -1;
+        int relayAtResume = -1;
+        Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator();
+        coordinator->TraceConnectWithoutContext(
+            "HandoverPlanned",
+            Callback<void, uint64_t, uint64_t, uint64_t>([&](uint64_t imsi, uint64_t, uint64_t) {
+                relayAtPlan = holder->GetRelayNext(imsi);
+            }));
+        coordinator->TraceConnectWithoutContext(
+            "SessionResumed",
+            Callback<void, uint64_t, uint16_t, Time>([&](uint64_t imsi, uint16_t, Time) {
+                Simulator::ScheduleNow([&, imsi]() { relayAtResume = holder->GetRelayNext(imsi); });
+            }));
+        std::vector<std::string> holderReached; // what the target's actions did on cell 1
+        coordinator->TraceConnectWithoutContext(
+            "CrossNodeCall",
+            Callback<void, const std::string&, uint16_t, uint16_t>(
+                [&holderReached](const std::string& site, uint16_t acting, uint16_t cell) {
+                    if (acting == 2 && cell == 1)
+                    {
+                        holderReached.push_back(site);
+                    }
+                }));
+        Simulator::Stop(Seconds(8));
+        Simulator::Run();
+        Simulator::Destroy();
+        Config::Reset();
+
+        NS_TEST_EXPECT_MSG_EQ(relayAtPlan, 2, what << ": the holder relays to the target");
+        NS_TEST_EXPECT_MSG_EQ(relayAtResume, 0, what << ": not once the session resumed");
+        NS_TEST_EXPECT_MSG_EQ(std::count(holderReached.begin(), holderReached.end(), "RelayPaths"),
+                              0,
+                              what << ": the target stopped a relay of the holder's");
+        NS_TEST_EXPECT_MSG_EQ(holderReached.empty(),
+                              !network,
+                              what << ": the audit counts (network only) the export");
     }
 };
 
@@ -1113,6 +1207,7 @@ class ControlPlaneTestSuite : public TestSuite
         AddTestCase(new PlanTimeoutTestCase, edgellm::TEST_QUICK);
         AddTestCase(new LoadReportsTestCase, edgellm::TEST_QUICK);
         AddTestCase(new CrossNodeAuditTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new ResumeEndsRelayTestCase, edgellm::TEST_QUICK);
     }
 };
 
