@@ -212,6 +212,9 @@ KvTransferSender::Pump()
                         "KvTransferSender: TCP took " << accepted << " of " << p->GetSize()
                                                       << " bytes it said it had room for");
         m_streamSent += p->GetSize();
+        const uint64_t kvBytes = h.GetMessageType() == KvTransferHeader::DATA ? chunk : 0;
+        m_unacked.push_back({h.GetImsi(), m_streamSent, p->GetSize(), kvBytes});
+        m_counters[h.GetImsi()].written += p->GetSize();
         if (charged != nullptr && chunk > 0)
         {
             m_policy->NotifySent(charged->info, chunk, Simulator::Now());

@@ -238,6 +238,29 @@ KvTransferSender::AckAdvanced(SequenceNumber32 oldValue, SequenceNumber32 newVal
         return;
     }
     m_streamAcked += static_cast<uint32_t>(newValue - oldValue);
+    // Whose bytes the acknowledgement covers, byte by byte: a write's header and token IDs
+    // come before its KV bytes in the stream.
+    while (!m_unacked.empty())
+    {
+        Write& w = m_unacked.front();
+        const uint64_t start = w.end - w.bytes;
+        const uint64_t covered = std::min(w.end, m_streamAcked) - std::min(start, m_streamAcked);
+        if (covered == 0)
+        {
+            break;
+        }
+        KvTransferSenderCounters& c = m_counters[w.imsi];
+        c.delivered += covered;
+        const uint64_t kv = std::min(w.kvBytes, w.bytes) - std::min(w.kvBytes, w.bytes - covered);
+        c.deliveredKv += kv;
+        w.bytes -= covered;
+        w.kvBytes -= kv;
+        if (w.bytes > 0)
+        {
+            break;
+        }
+        m_unacked.pop_front();
+    }
     while (!m_awaitingAck.empty() && m_awaitingAck.front().streamEnd <= m_streamAcked)
     {
         const Job done = m_awaitingAck.front();

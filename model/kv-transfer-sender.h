@@ -70,6 +70,13 @@ struct KvTransferSenderCounters
     uint64_t withdrawn{0}; //!< KV bytes withdrawn: announced and never handed to TCP
     std::array<uint64_t, KV_DISCARD_REASONS> withdrawnBy{}; //!< withdrawn, by KvDiscardReason
     uint64_t acked{0}; //!< KV bytes of transfers the peer's TCP has acknowledged in full
+    /// Stream bytes of its messages handed to TCP, headers and token IDs included
+    uint64_t written{0};
+    /// Of those, the bytes the peer's TCP has acknowledged so far, byte by byte
+    uint64_t delivered{0};
+    /// KV bytes among the delivered ones: what the peer has of its caches, as far as this
+    /// sender can tell
+    uint64_t deliveredKv{0};
     /// DATA messages begun, each with its own header at the receiver: a transfer's bytes over
     /// its messages is their mean size (a rationed message is sized to TCP's free room)
     uint64_t messages{0};
@@ -85,6 +92,9 @@ struct KvTransferSenderCounters
         sent += other.sent;
         withdrawn += other.withdrawn;
         acked += other.acked;
+        written += other.written;
+        delivered += other.delivered;
+        deliveredKv += other.deliveredKv;
         messages += other.messages;
         for (std::size_t r = 0; r < withdrawnBy.size(); ++r)
         {
@@ -389,6 +399,17 @@ class KvTransferSender : public Object
     uint64_t m_streamSent{0};               //!< stream bytes handed to TCP
     uint64_t m_streamAcked{0};              //!< stream bytes the peer acknowledged
     std::deque<Job> m_awaitingAck;          //!< fully written, by stream end
+
+    /// One write to the socket: whose bytes, where in the stream they end, and how many.
+    struct Write
+    {
+        uint64_t imsi;    //!< the session the message belongs to
+        uint64_t end;     //!< stream offset just past it
+        uint64_t bytes;   //!< its bytes not yet acknowledged
+        uint64_t kvBytes; //!< its KV bytes (a DATA chunk), the last ones of the write
+    };
+
+    std::deque<Write> m_unacked; //!< writes not acknowledged in full, in stream order
     std::map<uint64_t, KvTransferSenderCounters> m_counters; //!< per session
     EventId m_refill;                                //!< wake-up at the policy's next refill
     Callback<void, uint64_t, uint32_t> m_completion; //!< completion callback

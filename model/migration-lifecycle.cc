@@ -303,7 +303,9 @@ MigrationLifecycle::Start(uint64_t imsi,
         request.deadline = handoverAt + plan.transferDeadline;
     }
     Ptr<CellPort> from = From(m);
-    m.sentAtStart = from->GetKvCounters(m.route[1], imsi).sent;
+    const KvTransferSenderCounters atStart = from->GetKvCounters(m.route[1], imsi);
+    m.sentAtStart = atStart.sent;
+    m.deliveredKvAtStart = atStart.deliveredKv;
     m.receivedAtStart = t->GetReceivedBytes(imsi);
     m.expectedS = handoverAt.GetSeconds();
     record.kvBytes = transferUnits * request.bytesPerUnit;
@@ -443,7 +445,7 @@ MigrationLifecycle::ScheduleDeadline(uint64_t imsi, Migration& m)
     }
     if (!m.KvDone() || !m.IdsIn())
     {
-        m.stallSeenReceived = m_host->PortOf(m.route.back())->GetReceivedBytes(imsi);
+        m.stallSeenReceived = StallCount(imsi, m);
         m.WatchLink();
         m.stallTimer = CrossNodeAudit::Schedule(
             m_host->GetMigrationSettings().stallTimeout,
@@ -779,16 +781,28 @@ MigrationLifecycle::CheckStall(uint64_t imsi, std::size_t record)
         return;
     }
     const uint16_t target = m.route.back();
-    const uint64_t received = m_host->PortOf(target)->GetReceivedBytes(imsi);
-    const uint64_t sent = From(m)->GetKvCounters(m.route[1], imsi).sent;
-    // Bytes of it that TCP took and that have not arrived: a transfer still queued behind
-    // other sessions' bytes has none, and is not stalled but waiting its turn.
-    const bool inFlight = sent - m.sentAtStart > received - m.receivedAtStart;
+    const bool bySender = StallsBySender(m);
+    const uint64_t seen = StallCount(imsi, m);
+    bool inFlight = false;
+    if (bySender)
+    {
+        // Bytes of it in TCP that the target's TCP has not acknowledged; a transfer whose
+        // messages all wait at the sender, its token IDs too, is waiting its turn.
+        const KvTransferSenderCounters c = From(m)->GetKvCounters(m.route[1], imsi);
+        inFlight = c.written > c.delivered;
+    }
+    else
+    {
+        // Bytes of it that TCP took and that have not arrived: a transfer still queued behind
+        // other sessions' bytes has none, and is not stalled but waiting its turn.
+        const uint64_t sent = From(m)->GetKvCounters(m.route[1], imsi).sent;
+        inFlight = sent - m.sentAtStart > seen - m.receivedAtStart;
+    }
     // A token handover's TOKENS message is small: not there after a whole timeout, it is
-    // held by the link too.
-    const bool progress = received != m.stallSeenReceived;
-    const bool stalled = !progress && (inFlight || !m.IdsIn());
-    m.stallSeenReceived = received;
+    // held by the link too (the sender sees it among the bytes in flight).
+    const bool progress = seen != m.stallSeenReceived;
+    const bool stalled = !progress && (inFlight || (!bySender && !m.IdsIn()));
+    m.stallSeenReceived = seen;
     if (stalled && !m.IsStalled())
     {
         HandoverRecord& r = Record(record);
@@ -797,7 +811,9 @@ MigrationLifecycle::CheckStall(uint64_t imsi, std::size_t record)
                             m.plan.resume == SessionPlan::ALL_ARRIVED &&
                             r.unit == KvTransferHeader::TOKEN;
         const uint64_t missing =
-            MissingUnits(m.transferRanges, m_host->PortOf(target)->GetReceivedRanges(imsi));
+            bySender
+                ? UndeliveredUnits(imsi, m)
+                : MissingUnits(m.transferRanges, m_host->PortOf(target)->GetReceivedRanges(imsi));
         NS_LOG_INFO("imsi " << imsi << ": transfer to cell " << target << " stalled, " << missing
                             << " tokens missing; " << (giveUp ? "re-prefill" : "wait"));
         (*m_traces.stalled)(imsi, m.epoch, missing, giveUp);
@@ -810,6 +826,32 @@ MigrationLifecycle::CheckStall(uint64_t imsi, std::size_t record)
     m.LinkChecked(stalled);
     m.stallTimer = CrossNodeAudit::Schedule(settings.stallTimeout,
                                             [this, imsi, record]() { CheckStall(imsi, record); });
+}
+
+bool
+MigrationLifecycle::StallsBySender(const Migration& m) const
+{
+    // A relayed route's next hop is not its target: the target's receiver tells.
+    return m_host->GetMigrationSettings().stallBySender && m.route.size() == 2;
+}
+
+uint64_t
+MigrationLifecycle::StallCount(uint64_t imsi, const Migration& m)
+{
+    return StallsBySender(m) ? From(m)->GetKvCounters(m.route[1], imsi).delivered
+                             : m_host->PortOf(m.route.back())->GetReceivedBytes(imsi);
+}
+
+uint64_t
+MigrationLifecycle::UndeliveredUnits(uint64_t imsi, const Migration& m) const
+{
+    const SessionKvProfile kv = m_host->GetKvProfile(imsi);
+    const uint64_t bpu =
+        m.plan.unit == KvTransferHeader::TOKEN ? kv.bytesPerToken : kv.bytesPerEntry;
+    const uint64_t delivered =
+        (From(m)->GetKvCounters(m.route[1], imsi).deliveredKv - m.deliveredKvAtStart) / bpu;
+    const uint64_t units = CountUnits(m.transferRanges);
+    return units - std::min(units, delivered);
 }
 
 void

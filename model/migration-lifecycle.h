@@ -79,6 +79,9 @@ class MigrationLifecycle
         /// A target grows an open transfer's context when the KV stream announces the new
         /// tokens (ControlPlane network), not when the source decodes them
         bool contextByStream{false};
+        /// The stall watch at the source counts what the next hop's TCP acknowledged to its
+        /// sender (ControlPlane network), not what the target's receiver took
+        bool stallBySender{false};
     };
 
     /// What it asks of its coordinator: the directory of cells (whose ports reach their KV
@@ -303,6 +306,16 @@ class MigrationLifecycle
     /// Look for a stall of a committed migration's transfer.
     /// \param imsi the UE \param record its record index, which outlives re-plans
     void CheckStall(uint64_t imsi, std::size_t record);
+    /// \param m a migration \return true if its stall watch counts what its sender's peer
+    /// acknowledged (Settings::stallBySender, a direct route), not what its target took
+    bool StallsBySender(const Migration& m) const;
+    /// \param imsi the UE \param m its migration
+    /// \return what the stall watch counts: bytes of the session delivered, at the source or
+    ///         at the target (StallsBySender)
+    uint64_t StallCount(uint64_t imsi, const Migration& m);
+    /// \param imsi the UE \param m its migration
+    /// \return units of its transfer whose KV bytes its sender has no acknowledgement of
+    uint64_t UndeliveredUnits(uint64_t imsi, const Migration& m) const;
     /// Give up on the link: what did not arrive is re-prefilled at the target.
     /// \param imsi the UE \param m its migration
     void Reprefill(uint64_t imsi, Migration& m);

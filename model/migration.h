@@ -252,15 +252,16 @@ class Migration
 
     // What it moves, and how (set by the coordinator that carries it out).
 
-    uint32_t epoch{0};           //!< its epoch
-    std::vector<uint16_t> route; //!< cells the tokens cross, holder first, target last
-    SessionPlan plan;            //!< its plan
-    uint64_t openEnd{0};         //!< end of the tokens appended to an open transfer
-    uint64_t openStep{1};        //!< tokens an open transfer appends at a time, from its start
-    uint64_t sentAtStart{0};     //!< the sender's sent counter at its start
-    uint64_t receivedAtStart{0}; //!< the target receiver's received counter then
-    double expectedS{0};         //!< the (expected) handover time it was planned for, s
-    uint64_t nextToken{0};       //!< index of the first token after the stop
+    uint32_t epoch{0};              //!< its epoch
+    std::vector<uint16_t> route;    //!< cells the tokens cross, holder first, target last
+    SessionPlan plan;               //!< its plan
+    uint64_t openEnd{0};            //!< end of the tokens appended to an open transfer
+    uint64_t openStep{1};           //!< tokens an open transfer appends at a time, from its start
+    uint64_t sentAtStart{0};        //!< the sender's sent counter at its start
+    uint64_t receivedAtStart{0};    //!< the target receiver's received counter then
+    uint64_t deliveredKvAtStart{0}; //!< the sender's deliveredKv counter then
+    double expectedS{0};            //!< the (expected) handover time it was planned for, s
+    uint64_t nextToken{0};          //!< index of the first token after the stop
     /// An epoch before a re-plan whose TOKENS, written to TCP already, still serve it
     uint32_t tokensEpoch{0};
     std::size_t record{0}; //!< index of its HandoverRecord
@@ -268,7 +269,7 @@ class Migration
     uint32_t group{0};                      //!< its cycle group; 0 for none
     uint64_t prefillTokens{0};              //!< the prefix it prefills at the target, tokens
     std::vector<TokenRange> transferRanges; //!< the KV ranges it sends, in its plan's units
-    uint64_t stallSeenReceived{0};          //!< the target's received counter at the last check
+    uint64_t stallSeenReceived{0};          //!< what the stall watch counted at its last check
     /// What it resumes with was fixed at its window's end, before the resume (which a late
     /// prefix holds): KV that arrives after it does not count
     bool arrivalsFixed{false};

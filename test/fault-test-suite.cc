@@ -163,14 +163,23 @@ FaultTestCase::Migrated(const CtHoLineRun& run)
 class OutageTestCase : public FaultTestCase
 {
   public:
-    OutageTestCase(bool reprefill)
-        : FaultTestCase(reprefill ? "Backhaul outage mid-transfer, StallPolicy Reprefill: the "
-                                    "transfer is given up during the outage, and what did not "
-                                    "arrive, abandoned under link-down, is re-prefilled once its "
-                                    "token IDs have crossed the link"
-                                  : "Backhaul outage mid-transfer, StallPolicy Wait: the session "
-                                    "resumes after the link is back, with the whole cache"),
-          m_reprefill(reprefill)
+    /// \param reprefill StallPolicy Reprefill, else Wait
+    /// \param network ControlPlane network: the source's stall watch counts its TCP's
+    ///        acknowledgements, not the target's arrivals
+    OutageTestCase(bool reprefill, bool network = false)
+        : FaultTestCase(std::string(reprefill
+                                        ? "Backhaul outage mid-transfer, StallPolicy Reprefill: "
+                                          "the transfer is given up during the outage, and what "
+                                          "did not arrive, abandoned under link-down, is "
+                                          "re-prefilled once its token IDs have crossed the link"
+                                        : "Backhaul outage mid-transfer, StallPolicy Wait: the "
+                                          "session resumes after the link is back, with the "
+                                          "whole cache") +
+                        (network ? "; control plane network, the stall seen by the sender's "
+                                   "TCP acknowledgements, within a timeout of the last one"
+                                 : "")),
+          m_reprefill(reprefill),
+          m_network(network)
     {
     }
 
@@ -188,12 +197,19 @@ class OutageTestCase : public FaultTestCase
             c.faults.outageFor = outage;
             c.faults.stallTimeout = timeout;
             c.faults.stallPolicy = m_reprefill ? "reprefill" : "wait";
+            if (m_network)
+            {
+                Config::SetDefault("ns3::HandoverCoordinator::ControlPlane",
+                                   StringValue("network"));
+            }
             const CtHoLineExperiment experiment(c);
             Edges edges;
             edgellm::PrefillTokenWatch watch;
-            Time gaveUp{-1};       // when the stall was given up on
-            uint64_t idsAfter = 0; // token IDs that reached the target after it
-            Time idsIn{-1};        // when the last of them arrived
+            Time stalledAt{-1};                    // when the stall was first seen
+            std::vector<std::string> watchReached; // calls of the stall watch on another cell
+            Time gaveUp{-1};                       // when the stall was given up on
+            uint64_t idsAfter = 0;                 // token IDs that reached the target after it
+            Time idsIn{-1};                        // when the last of them arrived
             const CtHoLineRun run =
                 experiment.Run("cho", experiment.Draw(), [&](Ptr<EdgeLlmLineScenario> s) {
                     edges.Hook(s);
@@ -201,10 +217,23 @@ class OutageTestCase : public FaultTestCase
                     s->GetEdgeLlmHelper()->GetCoordinator()->TraceConnectWithoutContext(
                         "TransferStalled",
                         Callback<void, uint64_t, uint32_t, uint64_t, bool>(
-                            [&gaveUp](uint64_t, uint32_t, uint64_t, bool reprefill) {
+                            [&gaveUp, &stalledAt](uint64_t, uint32_t, uint64_t, bool reprefill) {
+                                if (stalledAt.IsStrictlyNegative())
+                                {
+                                    stalledAt = Simulator::Now();
+                                }
                                 if (reprefill)
                                 {
                                     gaveUp = Simulator::Now();
+                                }
+                            }));
+                    s->GetEdgeLlmHelper()->GetCoordinator()->TraceConnectWithoutContext(
+                        "CrossNodeCall",
+                        Callback<void, const std::string&, uint16_t, uint16_t>(
+                            [&watchReached](const std::string& site, uint16_t, uint16_t) {
+                                if (site == "CheckStall" || site == "ScheduleDeadline")
+                                {
+                                    watchReached.push_back(site);
                                 }
                             }));
                     const uint16_t target =
@@ -222,6 +251,7 @@ class OutageTestCase : public FaultTestCase
                                 }
                             }));
                 });
+            Config::Reset();
             const std::string what = "RngRun " + std::to_string(rngRun);
             for (const std::string& early : watch.GetEarly())
             {
@@ -234,6 +264,20 @@ class OutageTestCase : public FaultTestCase
             NS_TEST_EXPECT_MSG_EQ(run.faults.outages, 1u, what << ": one outage");
             NS_TEST_EXPECT_MSG_GT(run.faults.outageDrops, 0u, what << ": it lost packets");
             NS_TEST_EXPECT_MSG_GT_OR_EQ(r.stalls, 1u, what << ": the stall was found");
+            // By hand: checks come a timeout apart, and one finds the stall once a whole
+            // interval passed without a byte delivered. Bytes (and, on the network, their
+            // acknowledgements) stop at the cut, or a link delay after it for those on the
+            // wire then; so the first check that finds it is at least a timeout after the
+            // cut, and less than two after the last byte.
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(stalledAt,
+                                        outageStart + timeout - MilliSeconds(1),
+                                        what << ": a whole timeout after the cut");
+            NS_TEST_EXPECT_MSG_LT(stalledAt,
+                                  outageStart + c.backhaulDelay + 2 * timeout,
+                                  what << ": within two of it");
+            NS_TEST_EXPECT_MSG_EQ(watchReached.size(),
+                                  0u,
+                                  what << ": the stall watch read only its own cell");
             // By hand: 50 ms of a 1 Gb/s link carry at most 6.25 MB, far less than the cache.
             NS_TEST_EXPECT_MSG_GT(r.kvBytes, 1e9 / 8 * 0.05, what << ": the cut is mid-transfer");
             NS_TEST_EXPECT_MSG_GT(edges.migrations.GetEntered(m_reprefill ? "given-up" : "stalled"),
@@ -294,7 +338,8 @@ class OutageTestCase : public FaultTestCase
         }
     }
 
-    bool m_reprefill;
+    bool m_reprefill; //!< StallPolicy Reprefill
+    bool m_network;   //!< ControlPlane network
 };
 
 class LossTestCase : public FaultTestCase
@@ -1067,6 +1112,8 @@ class EdgeLlmFaultTestSuite : public TestSuite
     {
         AddTestCase(new OutageTestCase(false), edgellm::TEST_QUICK);
         AddTestCase(new OutageTestCase(true), edgellm::TEST_QUICK);
+        AddTestCase(new OutageTestCase(false, true), edgellm::TEST_QUICK);
+        AddTestCase(new OutageTestCase(true, true), edgellm::TEST_QUICK);
         AddTestCase(new LossTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new CrossTrafficTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new GpuLoadTestCase(), edgellm::TEST_QUICK);

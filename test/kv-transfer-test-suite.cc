@@ -140,6 +140,73 @@ class KvTransferCompleteTestCase : public TestCase
 
 /**
  * \ingroup edge-llm-tests
+ * \brief What the sender counts as delivered follows its peer's TCP acknowledgements, byte by
+ * byte: never ahead of what the receiver has, and all of it once the transfers are acked.
+ */
+class KvTransferDeliveredTestCase : public TestCase
+{
+  public:
+    KvTransferDeliveredTestCase()
+        : TestCase("A sender's delivered bytes of each session follow its peer's TCP "
+                   "acknowledgements: behind the receiver's arrivals during two interleaved "
+                   "transfers, equal to them once both are acknowledged")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // 100 Mb/s and 5 ms: two transfers of 60 tokens (3.4 MB each) take about 0.55 s,
+        // acknowledgements a link delay behind the bytes.
+        TransferBench b = MakeBench(DataRate("100Mbps"), MilliSeconds(5));
+        const uint32_t tokens = 60;
+        for (uint64_t imsi : {1, 2})
+        {
+            Simulator::Schedule(Seconds(0.1),
+                                &KvTransferSender::Enqueue,
+                                b.sender,
+                                TokenRequest(imsi, 0, 0, tokens));
+        }
+        uint32_t samples = 0;
+        uint32_t ahead = 0;   // samples where the sender counted more than had arrived
+        uint32_t partial = 0; // samples with some, not all, of a transfer delivered
+        uint32_t overrun = 0; // samples with more delivered than written
+        for (int ms = 101; ms < 1500; ++ms)
+        {
+            Simulator::Schedule(MilliSeconds(ms), [&]() {
+                for (uint64_t imsi : {1, 2})
+                {
+                    const KvTransferSenderCounters c = b.sender->GetCounters(imsi);
+                    const uint64_t received = b.receiver->GetCounters(imsi).received;
+                    ++samples;
+                    ahead += c.deliveredKv > received ? 1 : 0;
+                    overrun += c.delivered > c.written ? 1 : 0;
+                    partial += c.deliveredKv > 0 && c.acked == 0 ? 1 : 0;
+                }
+            });
+        }
+        Simulator::Stop(Seconds(2));
+        Simulator::Run();
+
+        NS_TEST_EXPECT_MSG_EQ(ahead, 0u, "delivered ahead of the receiver's arrivals");
+        NS_TEST_EXPECT_MSG_EQ(overrun, 0u, "delivered more than written");
+        NS_TEST_EXPECT_MSG_GT(partial, 0u, "counted byte by byte, before a transfer is acked");
+        for (uint64_t imsi : {1, 2})
+        {
+            const KvTransferSenderCounters c = b.sender->GetCounters(imsi);
+            const uint64_t bytes = uint64_t(tokens) * kTokenBytes;
+            NS_TEST_EXPECT_MSG_EQ(c.acked, bytes, "acknowledged whole");
+            NS_TEST_EXPECT_MSG_EQ(c.deliveredKv, bytes, "every KV byte delivered");
+            NS_TEST_EXPECT_MSG_EQ(b.receiver->GetCounters(imsi).received, bytes, "and received");
+            NS_TEST_EXPECT_MSG_EQ(c.delivered, c.written, "every byte written delivered");
+            NS_TEST_EXPECT_MSG_GT(c.written, bytes, "headers too");
+        }
+        Simulator::Destroy();
+    }
+};
+
+/**
+ * \ingroup edge-llm-tests
  * \brief Two sessions complete in deadline order under EDF, in arrival order under FIFO.
  */
 class KvTransferOrderTestCase : public TestCase
@@ -1307,6 +1374,7 @@ class KvTransferTestSuite : public TestSuite
     {
         AddTestCase(new BackhaulHelperTestCase());
         AddTestCase(new KvTransferCompleteTestCase());
+        AddTestCase(new KvTransferDeliveredTestCase());
         AddTestCase(new KvTransferOrderTestCase(true));
         AddTestCase(new KvTransferOrderTestCase(false));
         AddTestCase(new KvTransferCancelTestCase());
