@@ -31,7 +31,14 @@ RelayPaths::RouteTo(uint64_t imsi, uint16_t cellId)
     auto on = std::find(path.begin(), path.end(), cellId);
     if (path.empty() || on != path.end())
     {
-        // The cells past it keep relay entries, but no packet reaches them any more.
+        // The cells past it stop relaying: no packet reaches them any more, and a cell off the
+        // path keeps no relay, so that one the path reaches again (below) relays nothing. The
+        // last cell, where the UE was, relays to none.
+        const auto from = static_cast<std::size_t>(on - path.begin()) + 1;
+        for (std::size_t i = from; i + 1 < path.size(); ++i)
+        {
+            m_servers(path[i])->StopRelay(imsi);
+        }
         path.erase(path.empty() ? path.end() : on + 1, path.end());
         if (path.empty())
         {
@@ -48,7 +55,6 @@ RelayPaths::RouteTo(uint64_t imsi, uint16_t cellId)
                     << "cell " << path.back() << "; its tokens are refused until it comes back");
         return false;
     }
-    m_servers(cellId)->StopRelay(imsi);
     last->StartRelay(imsi, cellId);
     path.push_back(cellId);
     return true;
