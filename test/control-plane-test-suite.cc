@@ -37,6 +37,26 @@ ShortConfig()
     return c;
 }
 
+/// One UE that hands over once, from cell 1 to cell 2, over 300 Mb/s links of 20 ms one way
+/// (prompt 500 tokens, 200 to generate). \return the scenario, to build
+Ptr<EdgeLlmLineScenario>
+OneHandoverLine()
+{
+    Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+    s->SetAttribute("EnbCount", UintegerValue(2));
+    s->SetAttribute("EnbSpacing", DoubleValue(300));
+    s->SetAttribute("UeCount", UintegerValue(1));
+    s->SetAttribute("UeStartX", DoubleValue(125));
+    s->SetAttribute("UeSpeed", DoubleValue(20));
+    s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
+    s->SetAttribute("Trigger", StringValue("boundary"));
+    s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("300Mbps")));
+    s->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(MilliSeconds(20)));
+    s->GetEdgeLlmHelper()->SetClientAttribute("PromptTokens", UintegerValue(500));
+    s->GetEdgeLlmHelper()->SetClientAttribute("TokensToGenerate", UintegerValue(200));
+    return s;
+}
+
 /// What a run's devices, channels, engines and clients saw.
 struct Watch
 {
@@ -554,20 +574,9 @@ class PlanWithTheAnswerTestCase : public ControlPlaneTestCase
         RecordingScheduler::Seen().clear();
         // One UE hands over from cell 1 to cell 2 over 20 ms links; while the target's answer
         // travels, a session of another user is admitted there.
-        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
-        s->SetAttribute("EnbCount", UintegerValue(2));
-        s->SetAttribute("EnbSpacing", DoubleValue(300));
-        s->SetAttribute("UeCount", UintegerValue(1));
-        s->SetAttribute("UeStartX", DoubleValue(125));
-        s->SetAttribute("UeSpeed", DoubleValue(20));
-        s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
-        s->SetAttribute("Trigger", StringValue("boundary"));
-        s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("300Mbps")));
-        s->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(MilliSeconds(20)));
+        Ptr<EdgeLlmLineScenario> s = OneHandoverLine();
         Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
         edge->SetSchedulerType("ns3::ControlPlaneTestRecordingScheduler");
-        edge->SetClientAttribute("PromptTokens", UintegerValue(500));
-        edge->SetClientAttribute("TokensToGenerate", UintegerValue(200));
         s->Build();
         s->AssignStreams(1);
         std::map<uint16_t, Ptr<LlmEngine>> engines;
@@ -652,19 +661,8 @@ class ResumeEndsRelayTestCase : public ControlPlaneTestCase
         Config::SetDefault("ns3::HandoverCoordinator::ControlPlane",
                            StringValue(network ? "network" : "ideal"));
         // One UE hands over from cell 1 to cell 2 over 20 ms links.
-        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
-        s->SetAttribute("EnbCount", UintegerValue(2));
-        s->SetAttribute("EnbSpacing", DoubleValue(300));
-        s->SetAttribute("UeCount", UintegerValue(1));
-        s->SetAttribute("UeStartX", DoubleValue(125));
-        s->SetAttribute("UeSpeed", DoubleValue(20));
-        s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
-        s->SetAttribute("Trigger", StringValue("boundary"));
-        s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("300Mbps")));
-        s->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(MilliSeconds(20)));
+        Ptr<EdgeLlmLineScenario> s = OneHandoverLine();
         Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
-        edge->SetClientAttribute("PromptTokens", UintegerValue(500));
-        edge->SetClientAttribute("TokensToGenerate", UintegerValue(200));
         s->Build();
         s->AssignStreams(1);
         Ptr<EdgeLlmServer> holder;
