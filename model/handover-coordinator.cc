@@ -630,7 +630,6 @@ HandoverCoordinator::GetMigrationSettings() const
             m_stallTimeout,
             m_memoryFull,
             m_openTransferStep,
-            m_controlPlane == NETWORK_CONTROL,
             m_controlPlane == NETWORK_CONTROL};
 }
 

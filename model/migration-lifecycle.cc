@@ -445,7 +445,7 @@ MigrationLifecycle::ScheduleDeadline(uint64_t imsi, Migration& m)
     }
     if (!m.KvDone() || !m.IdsIn())
     {
-        m.stallSeenReceived = StallCount(imsi, m);
+        m.stallSeenReceived = GetLinkProgress(imsi, m).delivered;
         m.WatchLink();
         m.stallTimer = CrossNodeAudit::Schedule(
             m_host->GetMigrationSettings().stallTimeout,
@@ -642,8 +642,7 @@ MigrationLifecycle::TryResume(uint64_t imsi)
         RetireEpoch(imsi, m, KvDiscardReason::WINDOW_END);
     }
     m_migrations.erase(it);
-    // The holder's relay ends with its export of the session.
-    m_parts.paths->StopRelays(imsi, record.holderCell);
+    m_parts.paths->StopRelays(imsi);
     EdgeLlmServer::SessionState state = h->ExportSession(imsi);
     const uint64_t remaining = state.tokensToGenerate - record.resumeIndex;
     t->ImportSession(imsi, std::move(state));
@@ -734,7 +733,7 @@ MigrationLifecycle::GrowOpenTransfer(uint64_t imsi, Migration& m, uint64_t end, 
         m.openEnd = end;
     }
     From(m)->AppendKv(m.route[1], imsi, m.epoch, ranges, seal);
-    if (!m_host->GetMigrationSettings().contextByStream)
+    if (!m_host->GetMigrationSettings().network)
     {
         m_host->PortOf(m.route.back())->GrowContext(imsi, end);
     }
@@ -747,7 +746,7 @@ MigrationLifecycle::KvAnnounced(uint16_t cellId,
                                 uint64_t end,
                                 bool open)
 {
-    if (!open || !m_host->GetMigrationSettings().contextByStream)
+    if (!open || !m_host->GetMigrationSettings().network)
     {
         return;
     }
@@ -782,27 +781,12 @@ MigrationLifecycle::CheckStall(uint64_t imsi, std::size_t record)
     }
     const uint16_t target = m.route.back();
     const bool bySender = StallsBySender(m);
-    const uint64_t seen = StallCount(imsi, m);
-    bool inFlight = false;
-    if (bySender)
-    {
-        // Bytes of it in TCP that the target's TCP has not acknowledged; a transfer whose
-        // messages all wait at the sender, its token IDs too, is waiting its turn.
-        const KvTransferSenderCounters c = From(m)->GetKvCounters(m.route[1], imsi);
-        inFlight = c.written > c.delivered;
-    }
-    else
-    {
-        // Bytes of it that TCP took and that have not arrived: a transfer still queued behind
-        // other sessions' bytes has none, and is not stalled but waiting its turn.
-        const uint64_t sent = From(m)->GetKvCounters(m.route[1], imsi).sent;
-        inFlight = sent - m.sentAtStart > seen - m.receivedAtStart;
-    }
+    const LinkProgress link = GetLinkProgress(imsi, m);
     // A token handover's TOKENS message is small: not there after a whole timeout, it is
     // held by the link too (the sender sees it among the bytes in flight).
-    const bool progress = seen != m.stallSeenReceived;
-    const bool stalled = !progress && (inFlight || (!bySender && !m.IdsIn()));
-    m.stallSeenReceived = seen;
+    const bool progress = link.delivered != m.stallSeenReceived;
+    const bool stalled = !progress && (link.inFlight || (!bySender && !m.IdsIn()));
+    m.stallSeenReceived = link.delivered;
     if (stalled && !m.IsStalled())
     {
         HandoverRecord& r = Record(record);
@@ -832,14 +816,23 @@ bool
 MigrationLifecycle::StallsBySender(const Migration& m) const
 {
     // A relayed route's next hop is not its target: the target's receiver tells.
-    return m_host->GetMigrationSettings().stallBySender && m.route.size() == 2;
+    return m_host->GetMigrationSettings().network && m.route.size() == 2;
 }
 
-uint64_t
-MigrationLifecycle::StallCount(uint64_t imsi, const Migration& m)
+MigrationLifecycle::LinkProgress
+MigrationLifecycle::GetLinkProgress(uint64_t imsi, const Migration& m)
 {
-    return StallsBySender(m) ? From(m)->GetKvCounters(m.route[1], imsi).delivered
-                             : m_host->PortOf(m.route.back())->GetReceivedBytes(imsi);
+    const KvTransferSenderCounters c = From(m)->GetKvCounters(m.route[1], imsi);
+    if (StallsBySender(m))
+    {
+        // Bytes of it in TCP that the target's TCP has not acknowledged; a transfer whose
+        // messages all wait at the sender, its token IDs too, is waiting its turn.
+        return {c.delivered, c.written > c.delivered};
+    }
+    // Bytes of it that TCP took and that have not arrived: a transfer still queued behind
+    // other sessions' bytes has none, and is not stalled but waiting its turn.
+    const uint64_t received = m_host->PortOf(m.route.back())->GetReceivedBytes(imsi);
+    return {received, c.sent - m.sentAtStart > received - m.receivedAtStart};
 }
 
 uint64_t

@@ -76,12 +76,11 @@ class MigrationLifecycle
         Time stallTimeout;                         //!< StallTimeout
         MemoryFullPolicy memoryFull{MEMORY_QUEUE}; //!< TargetMemoryFull
         uint64_t openStep{1};                      //!< OpenTransferStep, tokens
-        /// A target grows an open transfer's context when the KV stream announces the new
-        /// tokens (ControlPlane network), not when the source decodes them
-        bool contextByStream{false};
-        /// The stall watch at the source counts what the next hop's TCP acknowledged to its
-        /// sender (ControlPlane network), not what the target's receiver took
-        bool stallBySender{false};
+        /// ControlPlane network: each step reads its own node only. A target grows an open
+        /// transfer's context when the KV stream announces the new tokens, not when the source
+        /// decodes them; the stall watch at the source counts what the next hop's TCP
+        /// acknowledged to its sender, not what the target's receiver took.
+        bool network{false};
     };
 
     /// What it asks of its coordinator: the directory of cells (whose ports reach their KV
@@ -236,7 +235,7 @@ class MigrationLifecycle
     /// \param tokens its tokens \param urgent unused
     void PrefillCompleted(uint16_t cellId, uint64_t imsi, uint64_t tokens, bool urgent);
     /**
-     * \brief A cell's receiver took the BEGIN of a token range: with Settings::contextByStream,
+     * \brief A cell's receiver took the BEGIN of a token range: with Settings::network,
      * an open transfer's target grows its copy of the context to the range's end.
      * \param cellId the receiving cell \param imsi the UE \param epoch its epoch
      * \param end the range's end, a token index \param open whether the transfer is open
@@ -306,13 +305,21 @@ class MigrationLifecycle
     /// Look for a stall of a committed migration's transfer.
     /// \param imsi the UE \param record its record index, which outlives re-plans
     void CheckStall(uint64_t imsi, std::size_t record);
+
+    /// What the stall watch sees of a migration's link.
+    struct LinkProgress
+    {
+        uint64_t delivered; //!< bytes of the session delivered so far
+        bool inFlight;      //!< bytes of it in TCP are not delivered yet
+    };
+
     /// \param m a migration \return true if its stall watch counts what its sender's peer
-    /// acknowledged (Settings::stallBySender, a direct route), not what its target took
+    /// acknowledged (Settings::network, a direct route), not what its target took
     bool StallsBySender(const Migration& m) const;
     /// \param imsi the UE \param m its migration
-    /// \return what the stall watch counts: bytes of the session delivered, at the source or
-    ///         at the target (StallsBySender)
-    uint64_t StallCount(uint64_t imsi, const Migration& m);
+    /// \return its link's progress: at the source, as its sender's peer acknowledged it
+    ///         (StallsBySender), else as the target's receiver took it
+    LinkProgress GetLinkProgress(uint64_t imsi, const Migration& m);
     /// \param imsi the UE \param m its migration
     /// \return units of its transfer whose KV bytes its sender has no acknowledgement of
     uint64_t UndeliveredUnits(uint64_t imsi, const Migration& m) const;

@@ -61,14 +61,12 @@ RelayPaths::RouteTo(uint64_t imsi, uint16_t cellId)
 }
 
 void
-RelayPaths::StopRelays(uint64_t imsi, uint16_t except)
+RelayPaths::StopRelays(uint64_t imsi)
 {
-    for (uint16_t cell : Get(imsi))
+    const std::vector<uint16_t>& path = Get(imsi);
+    for (std::size_t i = 1; i < path.size(); ++i)
     {
-        if (cell != except)
-        {
-            m_servers(cell)->StopRelay(imsi);
-        }
+        m_servers(path[i])->StopRelay(imsi);
     }
 }
 

@@ -51,11 +51,11 @@ class RelayPaths
     bool RouteTo(uint64_t imsi, uint16_t cellId);
 
     /**
-     * \brief Stop every relay of a session's path (before its holder changes).
+     * \brief Stop the relays of a session's path past its holder (before its holder changes:
+     * the holder's own relay ends with its export of the session, EdgeLlmServer::ExportSession).
      * \param imsi the session; one without a path has nothing to stop
-     * \param except a cell of the path whose relay ends otherwise (0 for none)
      */
-    void StopRelays(uint64_t imsi, uint16_t except = 0);
+    void StopRelays(uint64_t imsi);
 
     /**
      * \param imsi a session

@@ -117,11 +117,11 @@ class RelayPathsTestCase : public TestCase
         // No link from 3 to 1: refused, nothing changes.
         step(1, true, {1}, {0, 0, 0, 0}, {2, 1}, "3 back to 1");
         step(3, false, {1}, {0, 0, 0, 0}, {1}, "1 to 3, no link");
-        // Every relay stops, the one whose export ends it aside.
+        // Every relay past the holder stops; the holder's ends with its export.
         step(2, true, {1, 2}, {2, 0, 0, 0}, {1, 1}, "1 to 2 once more");
         calls.clear();
-        paths.StopRelays(imsi, 1);
-        NS_TEST_EXPECT_MSG_EQ(cells[1]->Next(imsi), 2, "the excepted cell keeps its relay");
+        paths.StopRelays(imsi);
+        NS_TEST_EXPECT_MSG_EQ(cells[1]->Next(imsi), 2, "the holder keeps its relay");
         NS_TEST_EXPECT_MSG_EQ((calls == std::vector<uint16_t>{2}), true, "only the others called");
     }
 };
