@@ -76,9 +76,9 @@ HeadError(uint16_t magic,
     {
         why << "version " << unsigned(version) << " is not " << unsigned(ControlMessage::VERSION);
     }
-    else if (m.type < ControlMessage::NOTICE || m.type > ControlMessage::LOAD)
+    else if (m.type < ControlMessage::NOTICE || m.type > ControlMessage::WINDOW_END)
     {
-        why << "type " << unsigned(m.type) << " is outside [1, 11]";
+        why << "type " << unsigned(m.type) << " is outside [1, 12]";
     }
     else if (m.code > MaxCode(m.type))
     {
@@ -236,6 +236,8 @@ ControlMessage::TypeName(Type type)
         return "CANCEL";
     case LOAD:
         return "LOAD";
+    case WINDOW_END:
+        return "WINDOW_END";
     }
     return "type " + std::to_string(unsigned(type));
 }

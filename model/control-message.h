@@ -24,7 +24,7 @@ namespace ns3
  * |--------|-------|------------|-------------------------------------------------------|
  * | 0      | 2     | magic      | 0x4350 ("CP")                                         |
  * | 2      | 1     | version    | 1                                                     |
- * | 3      | 1     | type       | Type, [1, 11]                                         |
+ * | 3      | 1     | type       | Type, [1, 12]                                         |
  * | 4      | 1     | code       | NOTICE: RanEvent [0, 5]; RESERVE_ANSWER: [0, 2];      |
  * |        |       |            | PROGRESS: Progress [0, 1]; else 0                     |
  * | 5      | 1     | reserved   | 0                                                     |
@@ -66,6 +66,7 @@ struct ControlMessage
         PREPARE = 9,         //!< prepare a predicted handover (aboutCell: its target)
         CANCEL = 10,         //!< a migration ended before its resume, to its target
         LOAD = 11,           //!< a cell's GPU load, to a neighbour (PallasController)
+        WINDOW_END = 12,     //!< a resume deadline passed at the source, to its target
     };
 
     /// The RAN event a NOTICE reports (HandoverCoordinator's inputs).

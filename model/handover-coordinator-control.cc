@@ -333,6 +333,9 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
     case ControlMessage::CANCEL:
         CancelArrived(cellId, m);
         break;
+    case ControlMessage::WINDOW_END:
+        m_lifecycle.WindowEndArrived(cellId, m.imsi, m.sequence);
+        break;
     case ControlMessage::LOAD:
         break; // a cell's load, for the PallasController that listens to the channel
 

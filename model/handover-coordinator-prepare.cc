@@ -161,7 +161,7 @@ HandoverCoordinator::CancelPrepared(uint64_t imsi)
 }
 
 bool
-HandoverCoordinator::CancelsByMessage(uint16_t at, uint16_t target) const
+HandoverCoordinator::TellsByMessage(uint16_t at, uint16_t target) const
 {
     return m_controlPlane == NETWORK_CONTROL && HasControlPath(at, target);
 }
@@ -177,6 +177,17 @@ HandoverCoordinator::SendCancel(uint64_t imsi, uint16_t at, uint16_t target, uin
     cancel.imsi = imsi;
     m_cancelPending[{imsi, target}] = next;
     m_channels.at(at)->Send(target, cancel);
+}
+
+void
+HandoverCoordinator::SendWindowEnd(uint64_t imsi, uint16_t at, uint16_t target, uint32_t epoch)
+{
+    ControlMessage end;
+    end.type = ControlMessage::WINDOW_END;
+    end.aboutCell = target;
+    end.sequence = epoch;
+    end.imsi = imsi;
+    m_channels.at(at)->Send(target, end);
 }
 
 void

@@ -639,8 +639,9 @@ class HandoverCoordinator : public Object,
     void AwaitReconnect(uint64_t imsi, uint16_t cellId) override;
     void ReleaseHolder(uint64_t imsi, uint16_t holder, uint16_t target) override;
     void SettleRelease(uint64_t imsi, uint16_t target) override;
-    bool CancelsByMessage(uint16_t at, uint16_t target) const override;
+    bool TellsByMessage(uint16_t at, uint16_t target) const override;
     void SendCancel(uint64_t imsi, uint16_t at, uint16_t target, uint32_t next) override;
+    void SendWindowEnd(uint64_t imsi, uint16_t at, uint16_t target, uint32_t epoch) override;
 
     /// \return the scheduler, made on first use if none was set
     Ptr<HandoverScheduler> Scheduler() const;

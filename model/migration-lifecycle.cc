@@ -352,7 +352,7 @@ MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder
     // An end decided at another cell than the target tells the target by message where the
     // control plane is on the network: the target's part waits for it.
     const bool byMessage = m.route.size() == 2 && at != 0 && at != m.route.back() &&
-                           m_host->CancelsByMessage(at, m.route.back());
+                           m_host->TellsByMessage(at, m.route.back());
     const uint64_t withdrawn =
         RetireEpoch(imsi, m, KvDiscardReason::NEWER_EPOCH, byMessage ? m.route.back() : 0);
     if (byMessage)
@@ -419,7 +419,9 @@ MigrationLifecycle::RetireEpoch(uint64_t imsi,
                                 KvDiscardReason reason,
                                 uint16_t later)
 {
-    const uint64_t withdrawn = From(m)->CancelKv(m.route[1], imsi, m.epoch, reason);
+    // A source that withdrew the epoch at its window's end holds nothing of it.
+    const uint64_t withdrawn =
+        m.withdrawnEpoch == m.epoch ? 0 : From(m)->CancelKv(m.route[1], imsi, m.epoch, reason);
     // Bytes still in flight arrive under an epoch the receivers no longer expect: stale, and
     // counted under the same reason.
     const uint32_t next = ++m_epochs[imsi];
@@ -438,10 +440,12 @@ MigrationLifecycle::ScheduleDeadline(uint64_t imsi, Migration& m)
 {
     if (m.plan.resume == SessionPlan::AT_DEADLINE)
     {
-        m.deadlineTimer =
-            CrossNodeAudit::Schedule(m.plan.resumeAfter, [this, imsi, epoch = m.epoch]() {
-                DeadlineReached(imsi, epoch);
-            });
+        // The window counts from the handover, as the slot views' resumeAtS does: a plan
+        // applied after it (its control messages on their way) has that much less.
+        const Time end = Record(m.record).hoStart + m.plan.resumeAfter;
+        m.deadlineTimer = CrossNodeAudit::Schedule(
+            std::max(end - Simulator::Now(), Time(0)),
+            [this, imsi, epoch = m.epoch]() { DeadlineReached(imsi, epoch); });
     }
     if (!m.KvDone() || !m.IdsIn())
     {
@@ -591,6 +595,39 @@ MigrationLifecycle::DeadlineReached(uint64_t imsi, uint32_t epoch)
         return;
     }
     Migration& m = it->second;
+    const uint16_t source = m.route.front();
+    const uint16_t target = m.route.back();
+    if (m.route.size() == 2 && m_host->TellsByMessage(source, target))
+    {
+        if (m.KvDone() || m.withdrawnEpoch == epoch)
+        {
+            return; // all it waited for has arrived, or never travelled
+        }
+        // The source stops sending now; the target resumes on what has arrived when it
+        // hears, so the bytes still in flight then count.
+        From(m)->CancelKv(m.route[1], imsi, epoch, KvDiscardReason::WINDOW_END);
+        m.withdrawnEpoch = epoch;
+        m_host->SendWindowEnd(imsi, source, target, epoch);
+        return;
+    }
+    CloseWindow(imsi, m);
+}
+
+void
+MigrationLifecycle::WindowEndArrived(uint16_t cellId, uint64_t imsi, uint32_t epoch)
+{
+    auto it = m_migrations.find(imsi);
+    if (it == m_migrations.end() || it->second.epoch != epoch ||
+        it->second.GetPhase() != Migration::COMMITTED || it->second.route.back() != cellId)
+    {
+        return; // it resumed, ended or was re-planned first
+    }
+    CloseWindow(imsi, it->second);
+}
+
+void
+MigrationLifecycle::CloseWindow(uint64_t imsi, Migration& m)
+{
     m.DeadlineReached();
     if (m.IsWindowOver() && !m.arrivalsFixed)
     {

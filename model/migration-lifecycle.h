@@ -122,14 +122,20 @@ class MigrationLifecycle
         /// new migration reads or admits anything, and so is a cancel on its way to the new
         /// migration's target. \param imsi the UE \param target the new migration's target
         virtual void SettleRelease(uint64_t imsi, uint16_t target) = 0;
-        /// \param at the cell where a migration's end is decided \param target its target
-        /// \return true if the end tells its target by message (SendCancel), false if the
-        /// target's part is done at once
-        virtual bool CancelsByMessage(uint16_t at, uint16_t target) const = 0;
+        /// \param at the cell where a migration's end or window's end is decided
+        /// \param target its target
+        /// \return true if it tells its target by message (SendCancel, SendWindowEnd), false
+        /// if the target's part is done at once
+        virtual bool TellsByMessage(uint16_t at, uint16_t target) const = 0;
         /// A migration ends: its target drops the session and expects the next epoch when the
         /// message reaches it. \param imsi the UE \param at where the end is decided
         /// \param target the target \param next the epoch the target expects from then on
         virtual void SendCancel(uint64_t imsi, uint16_t at, uint16_t target, uint32_t next) = 0;
+        /// A resume deadline passed at the transfer's source: its target resumes the session
+        /// on what arrived when the message reaches it (WindowEndArrived).
+        /// \param imsi the UE \param at the source \param target the target
+        /// \param epoch the migration's epoch
+        virtual void SendWindowEnd(uint64_t imsi, uint16_t at, uint16_t target, uint32_t epoch) = 0;
     };
 
     /// The pieces of the coordinator it works with.
@@ -193,7 +199,7 @@ class MigrationLifecycle
      * \param phase CANCELLED, FAILED or CLOSED (the record's outcome of the same name)
      * \param resumeHolder true if the holder decodes on (else the caller decides what follows)
      * \param at the cell where the end is decided: the target's part is done there at once,
-     *        elsewhere when the host's message reaches it (Host::CancelsByMessage); 0 for no
+     *        elsewhere when the host's message reaches it (Host::TellsByMessage); 0 for no
      *        cell, every part at once
      */
     void End(uint64_t imsi, Migration::Phase phase, bool resumeHolder, uint16_t at);
@@ -231,6 +237,12 @@ class MigrationLifecycle
     /// Every range of a transfer arrived. \param cellId the cell \param imsi the UE
     /// \param epoch its epoch
     void KvComplete(uint16_t cellId, uint64_t imsi, uint32_t epoch);
+    /**
+     * \brief A resume deadline's message reached the target (Host::SendWindowEnd): the
+     * window is over, and the session resumes on what has arrived (once prefilled).
+     * \param cellId the receiving cell \param imsi the UE \param epoch the migration's epoch
+     */
+    void WindowEndArrived(uint16_t cellId, uint64_t imsi, uint32_t epoch);
     /// A cell's engine ended a prefill. \param cellId the cell \param imsi the UE
     /// \param tokens its tokens \param urgent unused
     void PrefillCompleted(uint16_t cellId, uint64_t imsi, uint64_t tokens, bool urgent);
@@ -300,8 +312,12 @@ class MigrationLifecycle
     /// Schedule a committed migration's resume deadline and stall checks.
     /// \param imsi the UE \param m its migration
     void ScheduleDeadline(uint64_t imsi, Migration& m);
-    /// The resume deadline came. \param imsi the UE \param epoch the migration's epoch
+    /// The resume deadline came, at the transfer's source. \param imsi the UE
+    /// \param epoch the migration's epoch
     void DeadlineReached(uint64_t imsi, uint32_t epoch);
+    /// The window is over where the target learns it: what arrived is what the session
+    /// resumes with. \param imsi the UE \param m its migration
+    void CloseWindow(uint64_t imsi, Migration& m);
     /// Look for a stall of a committed migration's transfer.
     /// \param imsi the UE \param record its record index, which outlives re-plans
     void CheckStall(uint64_t imsi, std::size_t record);

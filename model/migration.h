@@ -273,6 +273,10 @@ class Migration
     /// What it resumes with was fixed at its window's end, before the resume (which a late
     /// prefix holds): KV that arrives after it does not count
     bool arrivalsFixed{false};
+    /// The epoch whose KV its source withdrew at the window's end, before the target heard
+    /// (Host::SendWindowEnd); 0 for none (epochs count from 1). Its retirement at the resume
+    /// raises the receivers' epoch only.
+    uint32_t withdrawnEpoch{0};
     EventId deadlineTimer; //!< its resume deadline (AT_DEADLINE)
     EventId stallTimer;    //!< its next stall check
 

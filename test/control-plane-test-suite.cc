@@ -1186,6 +1186,153 @@ class CrossNodeAuditTestCase : public ControlPlaneTestCase
     }
 };
 
+class WindowEndTestCase : public ControlPlaneTestCase
+{
+  public:
+    WindowEndTestCase()
+        : ControlPlaneTestCase("A resume deadline counts from the handover; on the network the "
+                               "source stops sending then and tells the target (WINDOW_END), "
+                               "which resumes on what has arrived when it hears")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (const bool network : {false, true})
+        {
+            Run(network);
+        }
+    }
+
+    void Run(bool network)
+    {
+        const std::string what = network ? "network" : "ideal";
+        const Time window = MilliSeconds(400);
+        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane",
+                           StringValue(network ? "network" : "ideal"));
+        // One UE hands over from cell 1 to cell 2 over 20 ms links of 1 Gb/s: of its 37 MB
+        // cache about 14 MB cross in the 400 ms window, and DATA messages are still in flight
+        // when it ends.
+        Ptr<EdgeLlmLineScenario> s = OneHandoverLine();
+        s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("1Gbps")));
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+        edge->SetSchedulerType("ns3::HookTestScheduler");
+        edge->SetSchedulerAttribute("Window", TimeValue(window));
+        s->Build();
+        s->AssignStreams(1);
+        Watch w;
+        w.Hook(s);
+        // The target's DATA messages as they wholly arrive: (time, units).
+        std::vector<std::pair<Time, uint64_t>> arrivals;
+        edge->GetKvTransfer(2)->GetReceiver()->TraceConnectWithoutContext(
+            "DataArrived",
+            Callback<void, const KvTransferHeader&>([&arrivals](const KvTransferHeader& h) {
+                arrivals.emplace_back(Simulator::Now(), h.GetCount());
+            }));
+        Time windowEndSent(-1);
+        Time windowEndIn(-1);
+        for (const auto& [cell, channel] : edge->GetControlChannels())
+        {
+            channel->TraceConnectWithoutContext(
+                "Tx",
+                Callback<void, const ControlMessage&, uint16_t>(
+                    [&windowEndSent](const ControlMessage& m, uint16_t) {
+                        windowEndSent =
+                            m.type == ControlMessage::WINDOW_END ? Simulator::Now() : windowEndSent;
+                    }));
+            channel->TraceConnectWithoutContext("Rx",
+                                                Callback<void, const ControlMessage&, Time>(
+                                                    [&windowEndIn](const ControlMessage& m, Time) {
+                                                        windowEndIn =
+                                                            m.type == ControlMessage::WINDOW_END
+                                                                ? Simulator::Now()
+                                                                : windowEndIn;
+                                                    }));
+        }
+        Simulator::Stop(Seconds(10));
+        Simulator::Run();
+
+        const std::vector<HandoverRecord> records = w.coordinator->GetRecords();
+        NS_TEST_ASSERT_MSG_EQ(records.size(), 1u, what << ": one handover");
+        const HandoverRecord& r = records.front();
+        NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, what << ": migrated");
+        const Time deadline = r.hoStart + window;
+        // Where the window's end is known: at the source's deadline (ideal), or where its
+        // message reaches the target (network).
+        Time known = deadline;
+        if (network)
+        {
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(r.planApplied,
+                                        r.hoStart + MilliSeconds(40),
+                                        what << ": the plan waited a round trip");
+            NS_TEST_EXPECT_MSG_EQ(windowEndSent,
+                                  deadline,
+                                  what << ": sent at the handover plus the window");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(windowEndIn - windowEndSent,
+                                        MilliSeconds(20),
+                                        what << ": a link's delay one way");
+            known = windowEndIn;
+        }
+        else
+        {
+            NS_TEST_EXPECT_MSG_EQ(windowEndSent.IsNegative(), true, what << ": no message");
+        }
+        NS_TEST_EXPECT_MSG_EQ(r.kvReady, known, what << ": resumed then");
+        // What it resumed with: every DATA message in by then, none after.
+        uint64_t byThen = 0;
+        uint64_t afterDeadline = 0;
+        for (const auto& [at, units] : arrivals)
+        {
+            byThen += at <= known ? units : 0;
+            afterDeadline += at > deadline && at <= known ? units : 0;
+        }
+        uint64_t recorded = 0;
+        for (const TokenRange& a : r.arrived)
+        {
+            recorded += a.end - a.first;
+        }
+        NS_TEST_EXPECT_MSG_EQ(recorded, byThen, what << ": the units in by then");
+        NS_TEST_EXPECT_MSG_GT(r.abandonedBytes, 0u, what << ": the window left some behind");
+        if (network)
+        {
+            NS_TEST_EXPECT_MSG_GT(afterDeadline,
+                                  0u,
+                                  what << ": units in flight at the deadline count");
+        }
+        Ptr<EdgeLlmNetwork> net = s->GetNetwork();
+        const KvTransferSenderCounters sent = net->GetKvSent(r.imsi);
+        NS_TEST_EXPECT_MSG_EQ(KvLedgerBalances(sent, net->GetKvReceived(r.imsi)),
+                              true,
+                              what << ": the ledger");
+        NS_TEST_EXPECT_MSG_GT(
+            sent.withdrawnBy[static_cast<std::size_t>(KvDiscardReason::WINDOW_END)],
+            0u,
+            what << ": withdrawn at the window's end");
+        // Every token once, in order.
+        const uint64_t imsi = r.imsi;
+        NS_TEST_EXPECT_MSG_EQ(w.emitted[imsi].size(), 200u, what << ": every index emitted");
+        for (const auto& [index, n] : w.emitted[imsi])
+        {
+            NS_TEST_EXPECT_MSG_EQ(n, 1u, what << ": token " << index << " emitted once");
+        }
+        NS_TEST_EXPECT_MSG_EQ(w.delivered[imsi].size(), 200u, what << ": every index delivered");
+        for (std::size_t k = 0; k < w.delivered[imsi].size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(w.delivered[imsi][k], k, what << ": in order, once");
+        }
+        // The deadline acts at the source, the resume at the target: only the resume's
+        // export reaches another node.
+        for (const auto& [call, n] : w.coordinator->GetCrossNodeAudit().GetCalls())
+        {
+            const bool allowed = call.rfind("TryResume", 0) == 0 || call.rfind("Start", 0) == 0;
+            NS_TEST_EXPECT_MSG_EQ(allowed, true, what << ": " << call << " (" << n << ")");
+        }
+        Simulator::Destroy();
+        Config::Reset();
+    }
+};
+
 class ControlPlaneTestSuite : public TestSuite
 {
   public:
@@ -1206,6 +1353,7 @@ class ControlPlaneTestSuite : public TestSuite
         AddTestCase(new LoadReportsTestCase, edgellm::TEST_QUICK);
         AddTestCase(new CrossNodeAuditTestCase, edgellm::TEST_QUICK);
         AddTestCase(new ResumeEndsRelayTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new WindowEndTestCase, edgellm::TEST_QUICK);
     }
 };
 

@@ -57,6 +57,7 @@ def relay(imsi, address, port):
 
 # ControlMessage: a 40-byte head, magic 0x4350, version 1, then 16-byte items.
 NOTICE, PLAN, RESERVE, RESERVE_ANSWER, PREFILL_REQUEST = range(1, 6)
+WINDOW_END = 12
 
 
 def control(kind, code, src, about, seq, imsi, value, sent, items=()):
@@ -110,6 +111,7 @@ SEEDS = {
         + control(PLAN, 0, 2, 2, 1, 7, 0, 500),
         "prefill-batch": cuts(50) + control(PREFILL_REQUEST, 0, 1, 2, 3, 5, 0, 10,
                                             [(5, 3, 1500), (6, 1, 900)]),
+        "window-end": cuts(17) + control(WINDOW_END, 0, 1, 2, 3, 5, 0, 900),
         "failed-then-garbage": cuts() + control(NOTICE, 2, 1, 1, 4, 9, 3, 0)
         + b"\x43\x50\x02" + bytes(40),
     },

@@ -106,6 +106,7 @@ TEST(ControlMessageTest, ParsesWhatItWrites)
                        Message(M::RESERVE_ANSWER),
                        Message(M::BUDGET, {{5, 2, 65536}}),
                        Message(M::CANCEL),
+                       Message(M::WINDOW_END),
                        Load()})
     {
         ControlStreamParser parser;
@@ -170,7 +171,11 @@ TEST(ControlMessageTest, RefusesEachBrokenRuleByName)
     version[2] = 2;
     EXPECT_NE(ErrorOf(version).find("version 2"), std::string::npos);
     EXPECT_NE(ErrorOf(Wire(0, 0, 1, 2, 7, 42, 0, 0)).find("type 0"), std::string::npos);
-    EXPECT_NE(ErrorOf(Wire(12, 0, 1, 2, 7, 0, 0, 0)).find("type 12"), std::string::npos);
+    EXPECT_EQ(ErrorOf(Wire(12, 0, 1, 2, 7, 42, 0, 0)), "");
+    EXPECT_NE(ErrorOf(Wire(13, 0, 1, 2, 7, 42, 0, 0)).find("type 13 is outside [1, 12]"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf(Wire(12, 1, 1, 2, 7, 42, 0, 0)).find("code 1 of a WINDOW_END"),
+              std::string::npos);
     // Codes: a notice's RAN event [0, 5], an answer's admission [0, 2], others none.
     EXPECT_EQ(ErrorOf(Wire(1, 5, 1, 2, 7, 42, 0, 0)), "");
     EXPECT_NE(ErrorOf(Wire(1, 6, 1, 2, 7, 42, 0, 0)).find("code 6"), std::string::npos);
