@@ -6,6 +6,7 @@
 // backhaul's devices, its plan waits for them, and every token still arrives once.
 
 #include "backhaul-frame.h"
+#include "one-handover-line.h"
 #include "test-durations.h"
 
 #include "ns3/core-module.h"
@@ -35,26 +36,6 @@ ShortConfig()
     c.tokensAfter = 60;
     c.maxSimTime = Seconds(20);
     return c;
-}
-
-/// One UE that hands over once, from cell 1 to cell 2, over 300 Mb/s links of 20 ms one way
-/// (prompt 500 tokens, 200 to generate). \return the scenario, to build
-Ptr<EdgeLlmLineScenario>
-OneHandoverLine()
-{
-    Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
-    s->SetAttribute("EnbCount", UintegerValue(2));
-    s->SetAttribute("EnbSpacing", DoubleValue(300));
-    s->SetAttribute("UeCount", UintegerValue(1));
-    s->SetAttribute("UeStartX", DoubleValue(125));
-    s->SetAttribute("UeSpeed", DoubleValue(20));
-    s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
-    s->SetAttribute("Trigger", StringValue("boundary"));
-    s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("300Mbps")));
-    s->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(MilliSeconds(20)));
-    s->GetEdgeLlmHelper()->SetClientAttribute("PromptTokens", UintegerValue(500));
-    s->GetEdgeLlmHelper()->SetClientAttribute("TokensToGenerate", UintegerValue(200));
-    return s;
 }
 
 /// What a run's devices, channels, engines and clients saw.
@@ -574,7 +555,7 @@ class PlanWithTheAnswerTestCase : public ControlPlaneTestCase
         RecordingScheduler::Seen().clear();
         // One UE hands over from cell 1 to cell 2 over 20 ms links; while the target's answer
         // travels, a session of another user is admitted there.
-        Ptr<EdgeLlmLineScenario> s = OneHandoverLine();
+        Ptr<EdgeLlmLineScenario> s = edgellm::OneHandoverLine();
         Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
         edge->SetSchedulerType("ns3::ControlPlaneTestRecordingScheduler");
         s->Build();
@@ -661,7 +642,7 @@ class ResumeEndsRelayTestCase : public ControlPlaneTestCase
         Config::SetDefault("ns3::HandoverCoordinator::ControlPlane",
                            StringValue(network ? "network" : "ideal"));
         // One UE hands over from cell 1 to cell 2 over 20 ms links.
-        Ptr<EdgeLlmLineScenario> s = OneHandoverLine();
+        Ptr<EdgeLlmLineScenario> s = edgellm::OneHandoverLine();
         Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
         s->Build();
         s->AssignStreams(1);
@@ -1214,7 +1195,7 @@ class WindowEndTestCase : public ControlPlaneTestCase
         // One UE hands over from cell 1 to cell 2 over 20 ms links of 1 Gb/s: of its 37 MB
         // cache about 14 MB cross in the 400 ms window, and DATA messages are still in flight
         // when it ends.
-        Ptr<EdgeLlmLineScenario> s = OneHandoverLine();
+        Ptr<EdgeLlmLineScenario> s = edgellm::OneHandoverLine();
         s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("1Gbps")));
         Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
         edge->SetSchedulerType("ns3::HookTestScheduler");

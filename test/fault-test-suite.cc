@@ -8,6 +8,7 @@
 // dropped, the KV bytes of the ledger, and a delay no shorter than the fault makes possible.
 
 #include "migration-watch.h"
+#include "one-handover-line.h"
 #include "prefill-token-watch.h"
 #include "test-durations.h"
 
@@ -1044,6 +1045,121 @@ class PallasControlOutageTestCase : public FaultTestCase
     ControlMessage::Type m_what; //!< the message the outage catches
 };
 
+/**
+ * A resume deadline's WINDOW_END caught by an outage of the link it takes: the target hears
+ * of the window's end only once TCP resends it, and resumes then with what has arrived.
+ */
+class WindowEndOutageTestCase : public FaultTestCase
+{
+  public:
+    WindowEndOutageTestCase()
+        : FaultTestCase("Control plane network: a WINDOW_END caught by a 300 ms outage arrives "
+                        "after it; the session resumes then, on what arrived by then, with every "
+                        "token once and the ledger balanced")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        const Time window = MilliSeconds(400);
+        const Time outage = MilliSeconds(300);
+        for (uint32_t rngRun = 1; rngRun <= 2; ++rngRun)
+        {
+            const std::string what = "RngRun " + std::to_string(rngRun);
+            RngSeedManager::SetRun(rngRun);
+            Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
+            // A 400 ms window over 20 ms links of 1 Gb/s: the cache does not all cross in it.
+            Ptr<EdgeLlmLineScenario> s = edgellm::OneHandoverLine();
+            s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("1Gbps")));
+            Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+            edge->SetSchedulerType("ns3::HookTestScheduler");
+            edge->SetSchedulerAttribute("Window", TimeValue(window));
+            s->Build();
+            s->AssignStreams(1);
+            Edges edges;
+            edges.Hook(s);
+            // The line's one link, quiet until the WINDOW_END leaves.
+            Ptr<BackhaulFaultModel> cut = CreateObject<BackhaulFaultModel>();
+            const BackhaulLink& link = s->GetBackhaulLinks().at(0);
+            for (uint32_t d = 0; d < link.devices.GetN(); ++d)
+            {
+                link.devices.Get(d)->SetAttribute("ReceiveErrorModel", PointerValue(cut));
+            }
+            std::vector<std::pair<Time, uint64_t>> arrivals; // DATA at the target: (time, units)
+            edge->GetKvTransfer(2)->GetReceiver()->TraceConnectWithoutContext(
+                "DataArrived",
+                Callback<void, const KvTransferHeader&>([&arrivals](const KvTransferHeader& h) {
+                    arrivals.emplace_back(Simulator::Now(), h.GetCount());
+                }));
+            Time sentAt(-1);
+            Time arrivedAt(-1);
+            for (const auto& [cell, channel] : edge->GetControlChannels())
+            {
+                channel->TraceConnectWithoutContext(
+                    "Tx",
+                    Callback<void, const ControlMessage&, uint16_t>(
+                        [&](const ControlMessage& m, uint16_t) {
+                            if (m.type == ControlMessage::WINDOW_END && sentAt.IsNegative())
+                            {
+                                sentAt = Simulator::Now();
+                                cut->StartOutage();
+                                Simulator::Schedule(outage, [cut]() { cut->EndOutage(); });
+                            }
+                        }));
+                channel->TraceConnectWithoutContext(
+                    "Rx",
+                    Callback<void, const ControlMessage&, Time>(
+                        [&arrivedAt](const ControlMessage& m, Time) {
+                            arrivedAt =
+                                m.type == ControlMessage::WINDOW_END ? Simulator::Now() : arrivedAt;
+                        }));
+            }
+            Simulator::Stop(Seconds(15));
+            Simulator::Run();
+            const std::vector<HandoverRecord> records = edge->GetCoordinator()->GetRecords();
+            const Ptr<EdgeLlmNetwork> net = s->GetNetwork();
+
+            NS_TEST_ASSERT_MSG_EQ(records.size(), 1u, what << ": one handover");
+            const HandoverRecord& r = records.front();
+            NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, what << ": migrated");
+            NS_TEST_ASSERT_MSG_EQ(sentAt, r.hoStart + window, what << ": sent at the deadline");
+            NS_TEST_EXPECT_MSG_GT(edges.deviceDrops, 0u, what << ": the outage lost packets");
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(arrivedAt,
+                                        sentAt + outage,
+                                        what << ": no sooner than the link came back");
+            NS_TEST_EXPECT_MSG_EQ(r.kvReady, arrivedAt, what << ": resumed when it arrived");
+            uint64_t byThen = 0;
+            for (const auto& [at, units] : arrivals)
+            {
+                byThen += at <= arrivedAt ? units : 0;
+            }
+            uint64_t recorded = 0;
+            for (const TokenRange& a : r.arrived)
+            {
+                recorded += a.end - a.first;
+            }
+            NS_TEST_EXPECT_MSG_EQ(recorded, byThen, what << ": what arrived by then");
+            const std::vector<uint32_t>& got = edges.delivered[r.imsi];
+            NS_TEST_EXPECT_MSG_EQ(got.size(), 200u, what << ": every token");
+            for (std::size_t i = 0; i < got.size(); ++i)
+            {
+                NS_TEST_EXPECT_MSG_EQ(got[i], i, what << ": once, in order");
+            }
+            NS_TEST_EXPECT_MSG_EQ(
+                KvLedgerBalances(net->GetKvSent(r.imsi), net->GetKvReceived(r.imsi)),
+                true,
+                what << ": the ledger");
+            for (const std::string& error : edges.migrations.GetErrors())
+            {
+                NS_TEST_EXPECT_MSG_EQ(error, "", what << ": the migration state machine");
+            }
+            Simulator::Destroy();
+            Config::Reset();
+        }
+    }
+};
+
 class EarlyHandoverTestCase : public FaultTestCase
 {
   public:
@@ -1125,6 +1241,7 @@ class EdgeLlmFaultTestSuite : public TestSuite
         AddTestCase(new ControlMessageOutageTestCase("target"), edgellm::TEST_QUICK);
         AddTestCase(new PallasControlOutageTestCase(ControlMessage::PREPARE), edgellm::TEST_QUICK);
         AddTestCase(new PallasControlOutageTestCase(ControlMessage::CANCEL), edgellm::TEST_QUICK);
+        AddTestCase(new WindowEndOutageTestCase(), edgellm::TEST_QUICK);
     }
 };
 
