@@ -26,7 +26,15 @@ NS_LOG_COMPONENT_DEFINE("HandoverCoordinatorBudget");
 uint16_t
 HandoverCoordinator::AllocatorOf(const Migration& m) const
 {
-    return m_policyAt == POLICY_AT_CONTROLLER ? ControlMessage::CONTROLLER : m.route.back();
+    switch (m_policyAt)
+    {
+    case POLICY_AT_CONTROLLER:
+        return ControlMessage::CONTROLLER;
+    case POLICY_AT_SOURCE:
+        return m.route.front(); // beside its sender, which it reads at once
+    default:
+        return m.route.back();
+    }
 }
 
 bool
@@ -228,7 +236,8 @@ HandoverCoordinator::SetBudgets(uint16_t allocator, uint64_t slot)
     }
     PlanInputBuilder::Reported reported;
     reported.sent = &m_progressKnown;
-    reported.received = allocator == ControlMessage::CONTROLLER ? &m_receivedKnown : nullptr;
+    // A target allocator reads its own receiver; any other learns arrivals from reports.
+    reported.received = m_policyAt == POLICY_AT_TARGET ? nullptr : &m_receivedKnown;
     reported.backlog = &backlog;
     PlanInputBuilder::LinkIndex index;
     for (uint64_t imsi : m_lifecycle.GetSlotMigrations())

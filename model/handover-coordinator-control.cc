@@ -53,10 +53,6 @@ HandoverCoordinator::AddControlChannel(uint16_t cellId, Ptr<ControlChannel> chan
                         << ", whose slot budgets couple the links (ImpactSlotScheduler::"
                            "SharedRate > 0); allowed: controller, the one node every sender "
                            "reports to");
-    if (m_policyAt == POLICY_AT_SOURCE)
-    {
-        return; // each link's allocator beside its sender, which it reads at once
-    }
     m_slotClock.SetRemote([this](uint64_t slot) { return ReportProgress(slot); });
 }
 

@@ -138,6 +138,33 @@ struct ChannelWatch
     }
 };
 
+/// Three UEs hand over from cell 1 to cell 2 under ImpactHO's slots, over 2 Gb/s links of
+/// kLinkDelay. \return the scenario, to build
+Ptr<EdgeLlmLineScenario>
+ImpactLine()
+{
+    Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
+    s->SetAttribute("EnbCount", UintegerValue(2));
+    s->SetAttribute("EnbSpacing", DoubleValue(300));
+    s->SetAttribute("UeCount", UintegerValue(3));
+    s->SetAttribute("UeStartSpacing", DoubleValue(1));
+    s->SetAttribute("UeStartX", DoubleValue(125));
+    s->SetAttribute("UeSpeed", DoubleValue(20));
+    s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
+    s->SetAttribute("Trigger", StringValue("boundary"));
+    s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("2Gbps")));
+    s->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(kLinkDelay));
+    Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+    edge->SetSchedulerType("ns3::ImpactHoScheduler");
+    edge->SetSchedulerAttribute("Slot", TimeValue(kSlot));
+    edge->SetSchedulerAttribute("Window", TimeValue(MilliSeconds(500)));
+    edge->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
+    edge->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(kSlot));
+    edge->SetClientAttribute("PromptTokens", UintegerValue(1000));
+    edge->SetClientAttribute("TokensToGenerate", UintegerValue(200));
+    return s;
+}
+
 /// The base: every case destroys the simulator and resets the defaults it set.
 class ControlBudgetTestCase : public TestCase
 {
@@ -181,25 +208,8 @@ class BudgetsTravelTestCase : public ControlBudgetTestCase
         Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
         Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue("target"));
         RngSeedManager::SetRun(run);
-        Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
-        s->SetAttribute("EnbCount", UintegerValue(2));
-        s->SetAttribute("EnbSpacing", DoubleValue(300));
-        s->SetAttribute("UeCount", UintegerValue(3));
-        s->SetAttribute("UeStartSpacing", DoubleValue(1));
-        s->SetAttribute("UeStartX", DoubleValue(125));
-        s->SetAttribute("UeSpeed", DoubleValue(20));
-        s->SetAttribute("MoveStart", TimeValue(Seconds(1)));
-        s->SetAttribute("Trigger", StringValue("boundary"));
-        s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("2Gbps")));
-        s->GetBackhaulHelper()->SetAttribute("Delay", TimeValue(kLinkDelay));
+        Ptr<EdgeLlmLineScenario> s = ImpactLine();
         Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
-        edge->SetSchedulerType("ns3::ImpactHoScheduler");
-        edge->SetSchedulerAttribute("Slot", TimeValue(kSlot));
-        edge->SetSchedulerAttribute("Window", TimeValue(MilliSeconds(500)));
-        edge->SetKvTransferPolicyType("ns3::SlotBudgetKvTransferPolicy");
-        edge->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(kSlot));
-        edge->SetClientAttribute("PromptTokens", UintegerValue(1000));
-        edge->SetClientAttribute("TokensToGenerate", UintegerValue(200));
         s->Build();
         s->AssignStreams(1);
 
@@ -347,6 +357,107 @@ class BudgetsTravelTestCase : public ControlBudgetTestCase
     }
 };
 
+class SourceAllocatorTestCase : public ControlBudgetTestCase
+{
+  public:
+    SourceAllocatorTestCase()
+        : ControlBudgetTestCase("Control plane network, policy at the source: each sender's "
+                                "node sets its own sessions' budgets, from its own counters and "
+                                "the target's reports of what arrived, a one-way delay old")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        for (uint32_t run : {1u, 2u})
+        {
+            Check(run);
+            Simulator::Destroy();
+        }
+    }
+
+    void Check(uint32_t run)
+    {
+        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
+        Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue("source"));
+        RngSeedManager::SetRun(run);
+        Ptr<EdgeLlmLineScenario> s = ImpactLine();
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+        s->Build();
+        s->AssignStreams(1);
+        ChannelWatch w;
+        std::vector<NetDeviceContainer> links;
+        for (const BackhaulLink& link : s->GetBackhaulLinks())
+        {
+            links.push_back(link.devices);
+        }
+        w.Hook(edge, links);
+        const uint16_t cell1 = DynamicCast<EdgeLlmServer>(s->GetServers().Get(0))->GetCellId();
+        // (time, slot) of each budget the policy set.
+        std::vector<std::pair<Time, uint64_t>> set;
+        edge->GetCoordinator()->GetScheduler()->TraceConnectWithoutContext(
+            "Budget",
+            Callback<void, uint64_t, uint64_t, uint64_t>([&set](uint64_t slot, uint64_t, uint64_t) {
+                set.emplace_back(Simulator::Now(), slot);
+            }));
+        std::map<uint64_t, std::map<uint64_t, uint32_t>> emitted;
+        for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
+        {
+            DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))
+                ->GetEngine()
+                ->TraceConnectWithoutContext(
+                    "TokenGenerated",
+                    Callback<void, uint64_t, uint64_t>(
+                        [&emitted](uint64_t imsi, uint64_t index) { ++emitted[imsi][index]; }));
+        }
+        Simulator::Stop(kRunTime);
+        Simulator::Run();
+
+        const std::string what = "run " + std::to_string(run);
+        uint32_t migrated = 0;
+        for (const HandoverRecord& r : edge->GetCoordinator()->GetRecords())
+        {
+            migrated += r.outcome == HandoverRecord::MIGRATED ? 1 : 0;
+        }
+        NS_TEST_ASSERT_MSG_EQ(migrated, 3u, what << ": every UE migrated");
+        // The target reports what arrived to the sender's cell; the sender reports nothing
+        // and gets no budget message: its allocator is beside it.
+        NS_TEST_ASSERT_MSG_GT(w.progress[ControlMessage::RECEIVED], 3u, what << ": reports");
+        NS_TEST_EXPECT_MSG_EQ(w.progress[ControlMessage::SENT], 0u, what << ": none of the sender");
+        NS_TEST_EXPECT_MSG_EQ(w.receivedAt[cell1][ControlMessage::PROGRESS],
+                              w.received[ControlMessage::PROGRESS],
+                              what << ": the reports go to the sender's cell");
+        NS_TEST_EXPECT_MSG_EQ(w.sent[ControlMessage::BUDGET], 0u, what << ": no budget travels");
+        NS_TEST_EXPECT_MSG_EQ(w.deviceBytes, w.sentBytes, what << ": the messages are on the link");
+        NS_TEST_EXPECT_MSG_EQ(w.SlotCrossNodeCalls(), 0u, what << ": no slot read another cell");
+        NS_TEST_EXPECT_MSG_EQ(edge->GetCoordinator()->GetCrossNodeAudit().GetUnplaced(),
+                              0u,
+                              what << ": every call has a place");
+        // Each slot's budgets wait for the target's report made at the slot's start: a
+        // link's delay one way at least, and within the slot.
+        NS_TEST_ASSERT_MSG_GT(set.size(), 3u, what << ": budgets set");
+        for (const auto& [at, slot] : set)
+        {
+            const Time start = kSlot * static_cast<int64_t>(slot);
+            NS_TEST_EXPECT_MSG_GT_OR_EQ(at,
+                                        start + kLinkDelay,
+                                        what << ": slot " << slot << " set after the report");
+            NS_TEST_EXPECT_MSG_LT(at, start + kSlot, what << ": slot " << slot << " set in it");
+        }
+        NS_TEST_EXPECT_MSG_EQ(emitted.size(), 3u, what << ": every session decoded");
+        for (const auto& [imsi, indices] : emitted)
+        {
+            NS_TEST_EXPECT_MSG_EQ(indices.size(), 200u, what << ": imsi " << imsi);
+            for (const auto& [index, n] : indices)
+            {
+                NS_TEST_EXPECT_MSG_EQ(n, 1u, what << ": imsi " << imsi << " token " << index);
+            }
+        }
+        s->Dispose();
+    }
+};
+
 class ControllerTestCase : public ControlBudgetTestCase
 {
   public:
@@ -448,6 +559,7 @@ class ControlBudgetTestSuite : public TestSuite
         : TestSuite("edge-llm-control-budget", TestSuite::Type::UNIT)
     {
         AddTestCase(new BudgetsTravelTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new SourceAllocatorTestCase, edgellm::TEST_QUICK);
         AddTestCase(new ControllerTestCase, edgellm::TEST_QUICK);
     }
 };
