@@ -345,9 +345,7 @@ MigrationLifecycle::End(uint64_t imsi, Migration::Phase state, bool resumeHolder
     Migration m = it->second;
     // The policy hears of a prepared migration's end, with its view as it ends.
     const std::optional<MigrationView> view =
-        m.GetPhase() == Migration::PREPARED
-            ? std::optional(m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr))
-            : std::nullopt;
+        m.GetPhase() == Migration::PREPARED ? std::optional(MakeView(imsi, m)) : std::nullopt;
     m_migrations.erase(it);
     // An end decided at another cell than the target tells the target by message where the
     // control plane is on the network: the target's part waits for it.
@@ -719,7 +717,7 @@ MigrationLifecycle::Commit(uint64_t imsi, Time handoverAt)
     h->MarkHandover(imsi);
     m.Commit();
     ScheduleDeadline(imsi, m);
-    m_host->GetScheduler()->Commit(m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr));
+    m_host->GetScheduler()->Commit(MakeView(imsi, m));
     TryResume(imsi);
     return true;
 }
@@ -817,7 +815,7 @@ MigrationLifecycle::CheckStall(uint64_t imsi, std::size_t record)
         return;
     }
     const uint16_t target = m.route.back();
-    const bool bySender = StallsBySender(m);
+    const bool bySender = CountsBySender(m);
     const LinkProgress link = GetLinkProgress(imsi, m);
     // A token handover's TOKENS message is small: not there after a whole timeout, it is
     // held by the link too (the sender sees it among the bytes in flight).
@@ -850,7 +848,7 @@ MigrationLifecycle::CheckStall(uint64_t imsi, std::size_t record)
 }
 
 bool
-MigrationLifecycle::StallsBySender(const Migration& m) const
+MigrationLifecycle::CountsBySender(const Migration& m) const
 {
     // A relayed route's next hop is not its target: the target's receiver tells.
     return m_host->GetMigrationSettings().network && m.route.size() == 2;
@@ -860,7 +858,7 @@ MigrationLifecycle::LinkProgress
 MigrationLifecycle::GetLinkProgress(uint64_t imsi, const Migration& m)
 {
     const KvTransferSenderCounters c = From(m)->GetKvCounters(m.route[1], imsi);
-    if (StallsBySender(m))
+    if (CountsBySender(m))
     {
         // Bytes of it in TCP that the target's TCP has not acknowledged; a transfer whose
         // messages all wait at the sender, its token IDs too, is waiting its turn.
@@ -870,6 +868,23 @@ MigrationLifecycle::GetLinkProgress(uint64_t imsi, const Migration& m)
     // other sessions' bytes has none, and is not stalled but waiting its turn.
     const uint64_t received = m_host->PortOf(m.route.back())->GetReceivedBytes(imsi);
     return {received, c.sent - m.sentAtStart > received - m.receivedAtStart};
+}
+
+MigrationView
+MigrationLifecycle::MakeView(uint64_t imsi, const Migration& m)
+{
+    if (!CountsBySender(m))
+    {
+        return m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr);
+    }
+    // On the network the source knows what arrived from its own sender: what the target's TCP
+    // acknowledged.
+    const std::map<std::pair<uint64_t, uint32_t>, uint64_t> acknowledged{
+        {{imsi, m.epoch},
+         From(m)->GetKvCounters(m.route[1], imsi).deliveredKv - m.deliveredKvAtStart}};
+    PlanInputBuilder::Reported reported;
+    reported.received = &acknowledged;
+    return m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr, &reported);
 }
 
 uint64_t

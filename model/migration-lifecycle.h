@@ -329,16 +329,21 @@ class MigrationLifecycle
         bool inFlight;      //!< bytes of it in TCP are not delivered yet
     };
 
-    /// \param m a migration \return true if its stall watch counts what its sender's peer
-    /// acknowledged (Settings::network, a direct route), not what its target took
-    bool StallsBySender(const Migration& m) const;
+    /// \param m a migration \return true if the source counts what arrived as what its
+    /// sender's peer acknowledged (Settings::network, a direct route), not as what its
+    /// target took: the stall watch, and the views at a commit or an end
+    bool CountsBySender(const Migration& m) const;
     /// \param imsi the UE \param m its migration
     /// \return its link's progress: at the source, as its sender's peer acknowledged it
-    ///         (StallsBySender), else as the target's receiver took it
+    ///         (CountsBySender), else as the target's receiver took it
     LinkProgress GetLinkProgress(uint64_t imsi, const Migration& m);
     /// \param imsi the UE \param m its migration
     /// \return units of its transfer whose KV bytes its sender has no acknowledgement of
     uint64_t UndeliveredUnits(uint64_t imsi, const Migration& m) const;
+    /// The policy's view of a migration as it commits or ends (not a slot's). With
+    /// Settings::network and a direct route, its receivedBytes are what the target's TCP
+    /// acknowledged to the sender. \param imsi the UE \param m its migration \return the view
+    MigrationView MakeView(uint64_t imsi, const Migration& m);
     /// Give up on the link: what did not arrive is re-prefilled at the target.
     /// \param imsi the UE \param m its migration
     void Reprefill(uint64_t imsi, Migration& m);

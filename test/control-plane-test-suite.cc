@@ -6,6 +6,7 @@
 // backhaul's devices, its plan waits for them, and every token still arrives once.
 
 #include "backhaul-frame.h"
+#include "hook-test-scheduler.h"
 #include "one-handover-line.h"
 #include "test-durations.h"
 
@@ -1314,6 +1315,68 @@ class WindowEndTestCase : public ControlPlaneTestCase
     }
 };
 
+class CommitViewTestCase : public ControlPlaneTestCase
+{
+  public:
+    CommitViewTestCase()
+        : ControlPlaneTestCase("Control plane network: a prepared migration's commit shows the "
+                               "policy what arrived as the target's TCP acknowledged it to the "
+                               "source's sender, read at the source")
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
+        // One UE hands over from cell 1 to cell 2 over 20 ms links of 300 Mb/s, prepared 1 s
+        // before: its open transfer is under way when it commits.
+        Ptr<EdgeLlmLineScenario> s = edgellm::OneHandoverLine();
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
+        edge->SetSchedulerType("ns3::HookTestScheduler");
+        s->Build();
+        s->AssignStreams(1);
+        Ptr<HandoverCoordinator> coordinator = edge->GetCoordinator();
+        Ptr<HookTestScheduler> policy = DynamicCast<HookTestScheduler>(coordinator->GetScheduler());
+        const uint64_t imsi = DynamicCast<EdgeLlmClient>(s->GetClients().Get(0))->GetImsi();
+        const Time crossing = s->GetBoundaryCrossings().at(0).time;
+        Simulator::Schedule(crossing - Seconds(1), [coordinator, imsi, crossing]() {
+            coordinator->PrepareHandover(imsi, 2, crossing);
+        });
+        // What the target's receiver had taken when the migration committed.
+        Ptr<KvTransferReceiver> receiver = edge->GetKvTransfer(2)->GetReceiver();
+        uint64_t receivedAtCommit = 0;
+        coordinator->TraceConnectWithoutContext(
+            "MigrationState",
+            Callback<void, uint64_t, uint32_t, int, int>([&](uint64_t who, uint32_t, int, int to) {
+                if (who == imsi && to == HandoverCoordinator::COMMITTED)
+                {
+                    receivedAtCommit = receiver->GetCounters(imsi).received;
+                }
+            }));
+        Simulator::Stop(Seconds(8));
+        Simulator::Run();
+
+        NS_TEST_ASSERT_MSG_EQ(policy->commits.size(), 1u, "one commit");
+        const MigrationView& v = policy->commits.front();
+        NS_TEST_ASSERT_MSG_GT(receivedAtCommit, 0u, "the open transfer was under way");
+        // The sender's acknowledged bytes trail the receiver by what one way of the link
+        // holds at most: 300 Mb/s for 20 ms, and a frame.
+        const uint64_t oneWayBytes = 300'000'000 / 8 / 50 + 1500;
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(v.receivedBytes, receivedAtCommit, "no more than arrived");
+        NS_TEST_EXPECT_MSG_GT_OR_EQ(v.receivedBytes + oneWayBytes,
+                                    receivedAtCommit,
+                                    "no older than a one-way delay");
+        NS_TEST_EXPECT_MSG_LT_OR_EQ(v.receivedBytes, v.sentBytes, "within what was sent");
+        for (const auto& [call, n] : coordinator->GetCrossNodeAudit().GetCalls())
+        {
+            NS_TEST_EXPECT_MSG_EQ(call.rfind("MakeMigrationView", 0),
+                                  std::string::npos,
+                                  "the view read the target: " << call);
+        }
+    }
+};
+
 class ControlPlaneTestSuite : public TestSuite
 {
   public:
@@ -1335,6 +1398,7 @@ class ControlPlaneTestSuite : public TestSuite
         AddTestCase(new CrossNodeAuditTestCase, edgellm::TEST_QUICK);
         AddTestCase(new ResumeEndsRelayTestCase, edgellm::TEST_QUICK);
         AddTestCase(new WindowEndTestCase, edgellm::TEST_QUICK);
+        AddTestCase(new CommitViewTestCase, edgellm::TEST_QUICK);
     }
 };
 
