@@ -205,11 +205,13 @@ struct MigrationView
     bool committed{false};      //!< the handover has happened (false: prepared)
     uint64_t announcedBytes{0}; //!< KV bytes of its transfer so far
     uint64_t sentBytes{0};      //!< of those, handed to TCP
-    uint64_t receivedBytes{0};  //!< of those, arrived at the target
-    double weight{1};           //!< the plan's weight
-    double handoverStartS{0};   //!< its handover start, s (the expected one while prepared)
-    double resumeAtS{-1};       //!< AT_DEADLINE: its resume deadline, s; negative otherwise
-    SessionKvProfile kv;        //!< its KV-cache shape
+    /// of those, arrived at the target (ControlPlane network: as the viewing node knows it,
+    /// from reports or from its sender's acknowledged bytes)
+    uint64_t receivedBytes{0};
+    double weight{1};         //!< the plan's weight
+    double handoverStartS{0}; //!< its handover start, s (the expected one while prepared)
+    double resumeAtS{-1};     //!< AT_DEADLINE: its resume deadline, s; negative otherwise
+    SessionKvProfile kv;      //!< its KV-cache shape
     /// the unit its plan sends in: a budget is best a whole number of them
     KvTransferHeader::RangeUnit unit{KvTransferHeader::TOKEN};
     std::vector<std::size_t> links; //!< indices into HandoverSlotInput::links
