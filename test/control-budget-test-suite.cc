@@ -138,11 +138,18 @@ struct ChannelWatch
     }
 };
 
-/// Three UEs hand over from cell 1 to cell 2 under ImpactHO's slots, over 2 Gb/s links of
-/// kLinkDelay. \return the scenario, to build
+/**
+ * \brief Three UEs hand over from cell 1 to cell 2 under ImpactHO's slots, over 2 Gb/s links
+ * of kLinkDelay, with the control plane on the network.
+ * \param at PolicyAt \param run the RngRun \param w the watch, hooked on its links
+ * \return the scenario, built
+ */
 Ptr<EdgeLlmLineScenario>
-ImpactLine()
+ImpactLine(const std::string& at, uint32_t run, ChannelWatch& w)
 {
+    Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
+    Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(at));
+    RngSeedManager::SetRun(run);
     Ptr<EdgeLlmLineScenario> s = CreateObject<EdgeLlmLineScenario>();
     s->SetAttribute("EnbCount", UintegerValue(2));
     s->SetAttribute("EnbSpacing", DoubleValue(300));
@@ -162,6 +169,14 @@ ImpactLine()
     edge->SetKvTransferPolicyAttribute("SlotDuration", TimeValue(kSlot));
     edge->SetClientAttribute("PromptTokens", UintegerValue(1000));
     edge->SetClientAttribute("TokensToGenerate", UintegerValue(200));
+    s->Build();
+    s->AssignStreams(1);
+    std::vector<NetDeviceContainer> links;
+    for (const BackhaulLink& link : s->GetBackhaulLinks())
+    {
+        links.push_back(link.devices);
+    }
+    w.Hook(edge, links);
     return s;
 }
 
@@ -183,15 +198,15 @@ class ControlBudgetTestCase : public TestCase
     }
 };
 
-class BudgetsTravelTestCase : public ControlBudgetTestCase
+/// A case on ImpactLine, run with RngRuns 1 and 2.
+class LineBudgetTestCase : public ControlBudgetTestCase
 {
   public:
-    BudgetsTravelTestCase()
-        : ControlBudgetTestCase("Control plane network, policy at the target: ImpactHO's "
-                                "budgets are messages built from the sender's reports, and the "
-                                "sender spends only budgets that reached it")
-    {
-    }
+    using ControlBudgetTestCase::ControlBudgetTestCase;
+
+  protected:
+    /// Run and check one draw. \param run the RngRun
+    virtual void Check(uint32_t run) = 0;
 
   private:
     void DoRun() override
@@ -202,24 +217,24 @@ class BudgetsTravelTestCase : public ControlBudgetTestCase
             Simulator::Destroy();
         }
     }
+};
 
-    void Check(uint32_t run)
+class BudgetsTravelTestCase : public LineBudgetTestCase
+{
+  public:
+    BudgetsTravelTestCase()
+        : LineBudgetTestCase("Control plane network, policy at the target: ImpactHO's "
+                             "budgets are messages built from the sender's reports, and the "
+                             "sender spends only budgets that reached it")
     {
-        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
-        Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue("target"));
-        RngSeedManager::SetRun(run);
-        Ptr<EdgeLlmLineScenario> s = ImpactLine();
-        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
-        s->Build();
-        s->AssignStreams(1);
+    }
 
+  private:
+    void Check(uint32_t run) override
+    {
         ChannelWatch w;
-        std::vector<NetDeviceContainer> links;
-        for (const BackhaulLink& link : s->GetBackhaulLinks())
-        {
-            links.push_back(link.devices);
-        }
-        w.Hook(edge, links);
+        Ptr<EdgeLlmLineScenario> s = ImpactLine("target", run, w);
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
         const uint16_t cell1 = DynamicCast<EdgeLlmServer>(s->GetServers().Get(0))->GetCellId();
         const BackhaulLink& link = s->GetBackhaulLinks().at(0);
         Ptr<KvTransferSender> sender = edge->GetKvTransfer(cell1)->GetSender(link.addressB);
@@ -357,42 +372,22 @@ class BudgetsTravelTestCase : public ControlBudgetTestCase
     }
 };
 
-class SourceAllocatorTestCase : public ControlBudgetTestCase
+class SourceAllocatorTestCase : public LineBudgetTestCase
 {
   public:
     SourceAllocatorTestCase()
-        : ControlBudgetTestCase("Control plane network, policy at the source: each sender's "
-                                "node sets its own sessions' budgets, from its own counters and "
-                                "the target's reports of what arrived, a one-way delay old")
+        : LineBudgetTestCase("Control plane network, policy at the source: each sender's "
+                             "node sets its own sessions' budgets, from its own counters and "
+                             "the target's reports of what arrived, a one-way delay old")
     {
     }
 
   private:
-    void DoRun() override
+    void Check(uint32_t run) override
     {
-        for (uint32_t run : {1u, 2u})
-        {
-            Check(run);
-            Simulator::Destroy();
-        }
-    }
-
-    void Check(uint32_t run)
-    {
-        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
-        Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue("source"));
-        RngSeedManager::SetRun(run);
-        Ptr<EdgeLlmLineScenario> s = ImpactLine();
-        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
-        s->Build();
-        s->AssignStreams(1);
         ChannelWatch w;
-        std::vector<NetDeviceContainer> links;
-        for (const BackhaulLink& link : s->GetBackhaulLinks())
-        {
-            links.push_back(link.devices);
-        }
-        w.Hook(edge, links);
+        Ptr<EdgeLlmLineScenario> s = ImpactLine("source", run, w);
+        Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
         const uint16_t cell1 = DynamicCast<EdgeLlmServer>(s->GetServers().Get(0))->GetCellId();
         // (time, slot) of each budget the policy set.
         std::vector<std::pair<Time, uint64_t>> set;

@@ -1196,22 +1196,12 @@ class WindowEndTestCase : public ControlPlaneTestCase
         // One UE hands over from cell 1 to cell 2 over 20 ms links of 1 Gb/s: of its 37 MB
         // cache about 14 MB cross in the 400 ms window, and DATA messages are still in flight
         // when it ends.
-        Ptr<EdgeLlmLineScenario> s = edgellm::OneHandoverLine();
-        s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("1Gbps")));
+        Ptr<EdgeLlmLineScenario> s = edgellm::WindowLine(window);
         Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
-        edge->SetSchedulerType("ns3::HookTestScheduler");
-        edge->SetSchedulerAttribute("Window", TimeValue(window));
-        s->Build();
-        s->AssignStreams(1);
         Watch w;
         w.Hook(s);
-        // The target's DATA messages as they wholly arrive: (time, units).
-        std::vector<std::pair<Time, uint64_t>> arrivals;
-        edge->GetKvTransfer(2)->GetReceiver()->TraceConnectWithoutContext(
-            "DataArrived",
-            Callback<void, const KvTransferHeader&>([&arrivals](const KvTransferHeader& h) {
-                arrivals.emplace_back(Simulator::Now(), h.GetCount());
-            }));
+        edgellm::DataArrivals arrivals;
+        arrivals.Hook(edge, 2);
         Time windowEndSent(-1);
         Time windowEndIn(-1);
         for (const auto& [cell, channel] : edge->GetControlChannels())
@@ -1262,23 +1252,13 @@ class WindowEndTestCase : public ControlPlaneTestCase
         }
         NS_TEST_EXPECT_MSG_EQ(r.kvReady, known, what << ": resumed then");
         // What it resumed with: every DATA message in by then, none after.
-        uint64_t byThen = 0;
-        uint64_t afterDeadline = 0;
-        for (const auto& [at, units] : arrivals)
-        {
-            byThen += at <= known ? units : 0;
-            afterDeadline += at > deadline && at <= known ? units : 0;
-        }
-        uint64_t recorded = 0;
-        for (const TokenRange& a : r.arrived)
-        {
-            recorded += a.end - a.first;
-        }
-        NS_TEST_EXPECT_MSG_EQ(recorded, byThen, what << ": the units in by then");
+        NS_TEST_EXPECT_MSG_EQ(edgellm::CountTokens(r.arrived),
+                              arrivals.Units(Time(-1), known),
+                              what << ": the units in by then");
         NS_TEST_EXPECT_MSG_GT(r.abandonedBytes, 0u, what << ": the window left some behind");
         if (network)
         {
-            NS_TEST_EXPECT_MSG_GT(afterDeadline,
+            NS_TEST_EXPECT_MSG_GT(arrivals.Units(deadline, known),
                                   0u,
                                   what << ": units in flight at the deadline count");
         }

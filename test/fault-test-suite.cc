@@ -1070,13 +1070,8 @@ class WindowEndOutageTestCase : public FaultTestCase
             RngSeedManager::SetRun(rngRun);
             Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
             // A 400 ms window over 20 ms links of 1 Gb/s: the cache does not all cross in it.
-            Ptr<EdgeLlmLineScenario> s = edgellm::OneHandoverLine();
-            s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("1Gbps")));
+            Ptr<EdgeLlmLineScenario> s = edgellm::WindowLine(window);
             Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
-            edge->SetSchedulerType("ns3::HookTestScheduler");
-            edge->SetSchedulerAttribute("Window", TimeValue(window));
-            s->Build();
-            s->AssignStreams(1);
             Edges edges;
             edges.Hook(s);
             // The line's one link, quiet until the WINDOW_END leaves.
@@ -1086,12 +1081,8 @@ class WindowEndOutageTestCase : public FaultTestCase
             {
                 link.devices.Get(d)->SetAttribute("ReceiveErrorModel", PointerValue(cut));
             }
-            std::vector<std::pair<Time, uint64_t>> arrivals; // DATA at the target: (time, units)
-            edge->GetKvTransfer(2)->GetReceiver()->TraceConnectWithoutContext(
-                "DataArrived",
-                Callback<void, const KvTransferHeader&>([&arrivals](const KvTransferHeader& h) {
-                    arrivals.emplace_back(Simulator::Now(), h.GetCount());
-                }));
+            edgellm::DataArrivals arrivals;
+            arrivals.Hook(edge, 2);
             Time sentAt(-1);
             Time arrivedAt(-1);
             for (const auto& [cell, channel] : edge->GetControlChannels())
@@ -1129,17 +1120,9 @@ class WindowEndOutageTestCase : public FaultTestCase
                                         sentAt + outage,
                                         what << ": no sooner than the link came back");
             NS_TEST_EXPECT_MSG_EQ(r.kvReady, arrivedAt, what << ": resumed when it arrived");
-            uint64_t byThen = 0;
-            for (const auto& [at, units] : arrivals)
-            {
-                byThen += at <= arrivedAt ? units : 0;
-            }
-            uint64_t recorded = 0;
-            for (const TokenRange& a : r.arrived)
-            {
-                recorded += a.end - a.first;
-            }
-            NS_TEST_EXPECT_MSG_EQ(recorded, byThen, what << ": what arrived by then");
+            NS_TEST_EXPECT_MSG_EQ(edgellm::CountTokens(r.arrived),
+                                  arrivals.Units(Time(-1), arrivedAt),
+                                  what << ": what arrived by then");
             const std::vector<uint32_t>& got = edges.delivered[r.imsi];
             NS_TEST_EXPECT_MSG_EQ(got.size(), 200u, what << ": every token");
             for (std::size_t i = 0; i < got.size(); ++i)

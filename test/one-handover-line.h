@@ -5,10 +5,15 @@
 #ifndef EDGE_LLM_ONE_HANDOVER_LINE_H
 #define EDGE_LLM_ONE_HANDOVER_LINE_H
 
-// The line the control-plane and fault suites hand one UE over on.
+// The line the control-plane and fault suites hand one UE over on, and what its resume
+// deadline's cases watch.
 
 #include "ns3/core-module.h"
 #include "ns3/edge-llm-module.h"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace ns3
 {
@@ -33,6 +38,63 @@ OneHandoverLine()
     s->GetEdgeLlmHelper()->SetClientAttribute("PromptTokens", UintegerValue(500));
     s->GetEdgeLlmHelper()->SetClientAttribute("TokensToGenerate", UintegerValue(200));
     return s;
+}
+
+/**
+ * \brief The line with a resume deadline: 1 Gb/s links and the test policy
+ * (HookTestScheduler), which sends the whole cache and resumes \p window after the handover.
+ * \param window the resume deadline, after the handover
+ * \return the scenario, built
+ */
+inline Ptr<EdgeLlmLineScenario>
+WindowLine(Time window)
+{
+    Ptr<EdgeLlmLineScenario> s = OneHandoverLine();
+    s->GetBackhaulHelper()->SetAttribute("DataRate", DataRateValue(DataRate("1Gbps")));
+    s->GetEdgeLlmHelper()->SetSchedulerType("ns3::HookTestScheduler");
+    s->GetEdgeLlmHelper()->SetSchedulerAttribute("Window", TimeValue(window));
+    s->Build();
+    s->AssignStreams(1);
+    return s;
+}
+
+/// The DATA messages a cell's KV receiver read whole, for what a resume counted.
+struct DataArrivals
+{
+    std::vector<std::pair<Time, uint64_t>> seen; //!< (time, units) of each
+
+    /// \param edge the helper \param cell the cell whose receiver to watch
+    void Hook(Ptr<EdgeLlmHelper> edge, uint16_t cell)
+    {
+        edge->GetKvTransfer(cell)->GetReceiver()->TraceConnectWithoutContext(
+            "DataArrived",
+            Callback<void, const KvTransferHeader&>([this](const KvTransferHeader& h) {
+                seen.emplace_back(Simulator::Now(), h.GetCount());
+            }));
+    }
+
+    /// \param from exclusive \param to inclusive \return the units that arrived in (from, to]
+    uint64_t Units(Time from, Time to) const
+    {
+        uint64_t n = 0;
+        for (const auto& [at, units] : seen)
+        {
+            n += at > from && at <= to ? units : 0;
+        }
+        return n;
+    }
+};
+
+/// \param ranges token ranges \return the tokens they cover
+inline uint64_t
+CountTokens(const std::vector<TokenRange>& ranges)
+{
+    uint64_t n = 0;
+    for (const TokenRange& r : ranges)
+    {
+        n += r.end - r.first;
+    }
+    return n;
 }
 
 } // namespace edgellm
