@@ -55,6 +55,8 @@ struct ChannelWatch
     std::map<uint8_t, uint32_t> progress;
     /// the coordinator's calls on another node's cell, by its function (CrossNodeCall)
     std::map<std::string, uint32_t> crossNode;
+    /// tokens each session's engines emitted: imsi -> index -> count (ImpactLine)
+    std::map<uint64_t, std::map<uint64_t, uint32_t>> emitted;
 
     void MacTx(Ptr<const Packet> frame)
     {
@@ -177,6 +179,15 @@ ImpactLine(const std::string& at, uint32_t run, ChannelWatch& w)
         links.push_back(link.devices);
     }
     w.Hook(edge, links);
+    for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
+    {
+        DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))
+            ->GetEngine()
+            ->TraceConnectWithoutContext(
+                "TokenGenerated",
+                Callback<void, uint64_t, uint64_t>(
+                    [&w](uint64_t imsi, uint64_t index) { ++w.emitted[imsi][index]; }));
+    }
     return s;
 }
 
@@ -207,6 +218,21 @@ class LineBudgetTestCase : public ControlBudgetTestCase
   protected:
     /// Run and check one draw. \param run the RngRun
     virtual void Check(uint32_t run) = 0;
+
+    /// Each of the three sessions' 200 tokens emitted once. \param w the run's watch
+    /// \param what the run, for the messages
+    void CheckEveryToken(const ChannelWatch& w, const std::string& what)
+    {
+        NS_TEST_EXPECT_MSG_EQ(w.emitted.size(), 3u, what << ": every session decoded");
+        for (const auto& [imsi, indices] : w.emitted)
+        {
+            NS_TEST_EXPECT_MSG_EQ(indices.size(), 200u, what << ": imsi " << imsi);
+            for (const auto& [index, n] : indices)
+            {
+                NS_TEST_EXPECT_MSG_EQ(n, 1u, what << ": imsi " << imsi << " token " << index);
+            }
+        }
+    }
 
   private:
     void DoRun() override
@@ -248,16 +274,6 @@ class BudgetsTravelTestCase : public LineBudgetTestCase
                     data.emplace_back(Simulator::Now(), h.GetImsi(), h.GetPayloadBytes());
                 }
             }));
-        std::map<uint64_t, std::map<uint64_t, uint32_t>> emitted;
-        for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
-        {
-            DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))
-                ->GetEngine()
-                ->TraceConnectWithoutContext(
-                    "TokenGenerated",
-                    Callback<void, uint64_t, uint64_t>(
-                        [&emitted](uint64_t imsi, uint64_t index) { ++emitted[imsi][index]; }));
-        }
         Simulator::Stop(kRunTime);
         Simulator::Run();
 
@@ -358,16 +374,7 @@ class BudgetsTravelTestCase : public LineBudgetTestCase
             ++slotsChecked;
         }
         NS_TEST_ASSERT_MSG_GT(slotsChecked, 3u, "slots checked");
-        // Every token once.
-        NS_TEST_EXPECT_MSG_EQ(emitted.size(), 3u, "every session decoded");
-        for (const auto& [imsi, indices] : emitted)
-        {
-            NS_TEST_EXPECT_MSG_EQ(indices.size(), 200u, "imsi " << imsi << ": every index");
-            for (const auto& [index, n] : indices)
-            {
-                NS_TEST_EXPECT_MSG_EQ(n, 1u, "imsi " << imsi << " token " << index << " once");
-            }
-        }
+        CheckEveryToken(w, "run " + std::to_string(run));
         s->Dispose();
     }
 };
@@ -396,16 +403,6 @@ class SourceAllocatorTestCase : public LineBudgetTestCase
             Callback<void, uint64_t, uint64_t, uint64_t>([&set](uint64_t slot, uint64_t, uint64_t) {
                 set.emplace_back(Simulator::Now(), slot);
             }));
-        std::map<uint64_t, std::map<uint64_t, uint32_t>> emitted;
-        for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
-        {
-            DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))
-                ->GetEngine()
-                ->TraceConnectWithoutContext(
-                    "TokenGenerated",
-                    Callback<void, uint64_t, uint64_t>(
-                        [&emitted](uint64_t imsi, uint64_t index) { ++emitted[imsi][index]; }));
-        }
         Simulator::Stop(kRunTime);
         Simulator::Run();
 
@@ -440,15 +437,7 @@ class SourceAllocatorTestCase : public LineBudgetTestCase
                                         what << ": slot " << slot << " set after the report");
             NS_TEST_EXPECT_MSG_LT(at, start + kSlot, what << ": slot " << slot << " set in it");
         }
-        NS_TEST_EXPECT_MSG_EQ(emitted.size(), 3u, what << ": every session decoded");
-        for (const auto& [imsi, indices] : emitted)
-        {
-            NS_TEST_EXPECT_MSG_EQ(indices.size(), 200u, what << ": imsi " << imsi);
-            for (const auto& [index, n] : indices)
-            {
-                NS_TEST_EXPECT_MSG_EQ(n, 1u, what << ": imsi " << imsi << " token " << index);
-            }
-        }
+        CheckEveryToken(w, what);
         s->Dispose();
     }
 };
