@@ -315,8 +315,9 @@ class MigrationLifecycle
     /// The resume deadline came, at the transfer's source. \param imsi the UE
     /// \param epoch the migration's epoch
     void DeadlineReached(uint64_t imsi, uint32_t epoch);
-    /// The window is over where the target learns it: what arrived is what the session
-    /// resumes with. \param imsi the UE \param m its migration
+    /// The window is over where the target learns it (at once with an ideal control plane):
+    /// what arrived then is what the session resumes with. \param imsi the UE
+    /// \param m its migration
     void CloseWindow(uint64_t imsi, Migration& m);
     /// Look for a stall of a committed migration's transfer.
     /// \param imsi the UE \param record its record index, which outlives re-plans
