@@ -597,7 +597,7 @@ MigrationLifecycle::DeadlineReached(uint64_t imsi, uint32_t epoch)
     const uint16_t target = m.route.back();
     if (m.route.size() == 2 && m_host->TellsByMessage(source, target))
     {
-        if (m.KvDone() || m.withdrawnEpoch == epoch)
+        if (m.KvDone())
         {
             return; // all it waited for has arrived, or never travelled
         }
@@ -878,11 +878,14 @@ MigrationLifecycle::MakeView(uint64_t imsi, const Migration& m)
         return m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr);
     }
     // On the network the source knows what arrived from its own sender: what the target's TCP
-    // acknowledged.
+    // acknowledged. One read of the sender gives both counts.
+    const KvTransferSenderCounters c = From(m)->GetKvCounters(m.route[1], imsi);
+    const std::pair<uint64_t, uint32_t> key{imsi, m.epoch};
+    const std::map<std::pair<uint64_t, uint32_t>, uint64_t> sent{{key, c.sent - m.sentAtStart}};
     const std::map<std::pair<uint64_t, uint32_t>, uint64_t> acknowledged{
-        {{imsi, m.epoch},
-         From(m)->GetKvCounters(m.route[1], imsi).deliveredKv - m.deliveredKvAtStart}};
+        {key, c.deliveredKv - m.deliveredKvAtStart}};
     PlanInputBuilder::Reported reported;
+    reported.sent = &sent;
     reported.received = &acknowledged;
     return m_parts.inputs->MakeMigrationView(imsi, m, nullptr, nullptr, &reported);
 }

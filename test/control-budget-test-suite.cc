@@ -191,6 +191,15 @@ ImpactLine(const std::string& at, uint32_t run, ChannelWatch& w)
     return s;
 }
 
+/// \param records a run's handovers \return how many migrated
+uint32_t
+CountMigrated(const std::vector<HandoverRecord>& records)
+{
+    return static_cast<uint32_t>(std::count_if(records.begin(), records.end(), [](const auto& r) {
+        return r.outcome == HandoverRecord::MIGRATED;
+    }));
+}
+
 /// The base: every case destroys the simulator and resets the defaults it set.
 class ControlBudgetTestCase : public TestCase
 {
@@ -278,12 +287,7 @@ class BudgetsTravelTestCase : public LineBudgetTestCase
         Simulator::Run();
 
         const std::vector<HandoverRecord>& records = edge->GetCoordinator()->GetRecords();
-        uint32_t migrated = 0;
-        for (const HandoverRecord& r : records)
-        {
-            migrated += r.outcome == HandoverRecord::MIGRATED ? 1 : 0;
-        }
-        NS_TEST_ASSERT_MSG_EQ(migrated, 3u, "run " << run << ": every UE migrated");
+        NS_TEST_ASSERT_MSG_EQ(CountMigrated(records), 3u, "run " << run << ": every UE migrated");
         // Reports go to the allocator at the target, budgets back to the sender.
         NS_TEST_ASSERT_MSG_GT(w.sent[ControlMessage::PROGRESS], 3u, "reports were sent");
         NS_TEST_ASSERT_MSG_GT(w.sent[ControlMessage::BUDGET], 3u, "budgets were sent");
@@ -407,12 +411,9 @@ class SourceAllocatorTestCase : public LineBudgetTestCase
         Simulator::Run();
 
         const std::string what = "run " + std::to_string(run);
-        uint32_t migrated = 0;
-        for (const HandoverRecord& r : edge->GetCoordinator()->GetRecords())
-        {
-            migrated += r.outcome == HandoverRecord::MIGRATED ? 1 : 0;
-        }
-        NS_TEST_ASSERT_MSG_EQ(migrated, 3u, what << ": every UE migrated");
+        NS_TEST_ASSERT_MSG_EQ(CountMigrated(edge->GetCoordinator()->GetRecords()),
+                              3u,
+                              what << ": every UE migrated");
         // The target reports what arrived to the sender's cell; the sender reports nothing
         // and gets no budget message: its allocator is beside it.
         NS_TEST_ASSERT_MSG_GT(w.progress[ControlMessage::RECEIVED], 3u, what << ": reports");
@@ -485,11 +486,7 @@ class ControllerTestCase : public ControlBudgetTestCase
                     Callback<void, uint64_t, uint16_t, uint16_t, Time>(
                         [&waits](uint64_t imsi, uint16_t, uint16_t, Time d) { waits[imsi] = d; }));
             });
-        uint32_t migrated = 0;
-        for (const HandoverRecord& r : run.records)
-        {
-            migrated += r.outcome == HandoverRecord::MIGRATED ? 1 : 0;
-        }
+        const uint32_t migrated = CountMigrated(run.records);
         NS_TEST_ASSERT_MSG_GT(migrated,
                               1u,
                               "handovers migrated of " << run.records.size() << " sessions "

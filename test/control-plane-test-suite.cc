@@ -251,20 +251,28 @@ class ControlPlaneTestCase : public TestCase
         for (const CtHoLineUe& ue : run.ues)
         {
             NS_TEST_EXPECT_MSG_EQ(ue.complete, true, what << ": imsi " << ue.imsi << " complete");
-            const auto e = w.emitted.find(ue.imsi);
-            NS_TEST_ASSERT_MSG_EQ((e != w.emitted.end()), true, what << ": decoded");
-            NS_TEST_EXPECT_MSG_EQ(e->second.size(), ue.tokensToGenerate, what << ": every index");
-            for (const auto& [index, n] : e->second)
-            {
-                NS_TEST_EXPECT_MSG_EQ(n, 1u, what << ": token " << index << " emitted once");
-            }
-            const auto d = w.delivered.find(ue.imsi);
-            NS_TEST_ASSERT_MSG_EQ((d != w.delivered.end()), true, what << ": delivered");
-            NS_TEST_EXPECT_MSG_EQ(d->second.size(), ue.tokensToGenerate, what << ": all");
-            for (std::size_t k = 0; k < d->second.size(); ++k)
-            {
-                NS_TEST_EXPECT_MSG_EQ(d->second[k], k, what << ": in order, once");
-            }
+            CheckSessionTokens(w, ue.imsi, ue.tokensToGenerate, what);
+        }
+    }
+
+    /// Each token of a UE emitted once and delivered once, in order.
+    /// \param w the run's watch \param imsi the UE \param tokens its tokens to generate
+    /// \param what the run, for the messages
+    void CheckSessionTokens(const Watch& w, uint64_t imsi, uint64_t tokens, const std::string& what)
+    {
+        const auto e = w.emitted.find(imsi);
+        NS_TEST_ASSERT_MSG_EQ((e != w.emitted.end()), true, what << ": decoded");
+        NS_TEST_EXPECT_MSG_EQ(e->second.size(), tokens, what << ": every index");
+        for (const auto& [index, n] : e->second)
+        {
+            NS_TEST_EXPECT_MSG_EQ(n, 1u, what << ": token " << index << " emitted once");
+        }
+        const auto d = w.delivered.find(imsi);
+        NS_TEST_ASSERT_MSG_EQ((d != w.delivered.end()), true, what << ": delivered");
+        NS_TEST_EXPECT_MSG_EQ(d->second.size(), tokens, what << ": all");
+        for (std::size_t k = 0; k < d->second.size(); ++k)
+        {
+            NS_TEST_EXPECT_MSG_EQ(d->second[k], k, what << ": in order, once");
         }
     }
 
@@ -1202,26 +1210,8 @@ class WindowEndTestCase : public ControlPlaneTestCase
         w.Hook(s);
         edgellm::DataArrivals arrivals;
         arrivals.Hook(edge, 2);
-        Time windowEndSent(-1);
-        Time windowEndIn(-1);
-        for (const auto& [cell, channel] : edge->GetControlChannels())
-        {
-            channel->TraceConnectWithoutContext(
-                "Tx",
-                Callback<void, const ControlMessage&, uint16_t>(
-                    [&windowEndSent](const ControlMessage& m, uint16_t) {
-                        windowEndSent =
-                            m.type == ControlMessage::WINDOW_END ? Simulator::Now() : windowEndSent;
-                    }));
-            channel->TraceConnectWithoutContext("Rx",
-                                                Callback<void, const ControlMessage&, Time>(
-                                                    [&windowEndIn](const ControlMessage& m, Time) {
-                                                        windowEndIn =
-                                                            m.type == ControlMessage::WINDOW_END
-                                                                ? Simulator::Now()
-                                                                : windowEndIn;
-                                                    }));
-        }
+        edgellm::MessageTimes windowEnd;
+        windowEnd.Hook(edge, ControlMessage::WINDOW_END);
         Simulator::Stop(Seconds(10));
         Simulator::Run();
 
@@ -1238,21 +1228,21 @@ class WindowEndTestCase : public ControlPlaneTestCase
             NS_TEST_ASSERT_MSG_GT_OR_EQ(r.planApplied,
                                         r.hoStart + MilliSeconds(40),
                                         what << ": the plan waited a round trip");
-            NS_TEST_EXPECT_MSG_EQ(windowEndSent,
+            NS_TEST_EXPECT_MSG_EQ(windowEnd.sent,
                                   deadline,
                                   what << ": sent at the handover plus the window");
-            NS_TEST_ASSERT_MSG_GT_OR_EQ(windowEndIn - windowEndSent,
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(windowEnd.arrived - windowEnd.sent,
                                         MilliSeconds(20),
                                         what << ": a link's delay one way");
-            known = windowEndIn;
+            known = windowEnd.arrived;
         }
         else
         {
-            NS_TEST_EXPECT_MSG_EQ(windowEndSent.IsNegative(), true, what << ": no message");
+            NS_TEST_EXPECT_MSG_EQ(windowEnd.sent.IsNegative(), true, what << ": no message");
         }
         NS_TEST_EXPECT_MSG_EQ(r.kvReady, known, what << ": resumed then");
         // What it resumed with: every DATA message in by then, none after.
-        NS_TEST_EXPECT_MSG_EQ(edgellm::CountTokens(r.arrived),
+        NS_TEST_EXPECT_MSG_EQ(CountUnits(r.arrived),
                               arrivals.Units(Time(-1), known),
                               what << ": the units in by then");
         NS_TEST_EXPECT_MSG_GT(r.abandonedBytes, 0u, what << ": the window left some behind");
@@ -1271,18 +1261,7 @@ class WindowEndTestCase : public ControlPlaneTestCase
             sent.withdrawnBy[static_cast<std::size_t>(KvDiscardReason::WINDOW_END)],
             0u,
             what << ": withdrawn at the window's end");
-        // Every token once, in order.
-        const uint64_t imsi = r.imsi;
-        NS_TEST_EXPECT_MSG_EQ(w.emitted[imsi].size(), 200u, what << ": every index emitted");
-        for (const auto& [index, n] : w.emitted[imsi])
-        {
-            NS_TEST_EXPECT_MSG_EQ(n, 1u, what << ": token " << index << " emitted once");
-        }
-        NS_TEST_EXPECT_MSG_EQ(w.delivered[imsi].size(), 200u, what << ": every index delivered");
-        for (std::size_t k = 0; k < w.delivered[imsi].size(); ++k)
-        {
-            NS_TEST_EXPECT_MSG_EQ(w.delivered[imsi][k], k, what << ": in order, once");
-        }
+        CheckSessionTokens(w, r.imsi, 200, what);
         // The deadline acts at the source, the resume at the target: only the resume's
         // export reaches another node.
         for (const auto& [call, n] : w.coordinator->GetCrossNodeAudit().GetCalls())

@@ -1083,29 +1083,12 @@ class WindowEndOutageTestCase : public FaultTestCase
             }
             edgellm::DataArrivals arrivals;
             arrivals.Hook(edge, 2);
-            Time sentAt(-1);
-            Time arrivedAt(-1);
-            for (const auto& [cell, channel] : edge->GetControlChannels())
-            {
-                channel->TraceConnectWithoutContext(
-                    "Tx",
-                    Callback<void, const ControlMessage&, uint16_t>(
-                        [&](const ControlMessage& m, uint16_t) {
-                            if (m.type == ControlMessage::WINDOW_END && sentAt.IsNegative())
-                            {
-                                sentAt = Simulator::Now();
-                                cut->StartOutage();
-                                Simulator::Schedule(outage, [cut]() { cut->EndOutage(); });
-                            }
-                        }));
-                channel->TraceConnectWithoutContext(
-                    "Rx",
-                    Callback<void, const ControlMessage&, Time>(
-                        [&arrivedAt](const ControlMessage& m, Time) {
-                            arrivedAt =
-                                m.type == ControlMessage::WINDOW_END ? Simulator::Now() : arrivedAt;
-                        }));
-            }
+            edgellm::MessageTimes windowEnd;
+            windowEnd.onSent = [cut, outage]() {
+                cut->StartOutage();
+                Simulator::Schedule(outage, [cut]() { cut->EndOutage(); });
+            };
+            windowEnd.Hook(edge, ControlMessage::WINDOW_END);
             Simulator::Stop(Seconds(15));
             Simulator::Run();
             const std::vector<HandoverRecord> records = edge->GetCoordinator()->GetRecords();
@@ -1114,14 +1097,18 @@ class WindowEndOutageTestCase : public FaultTestCase
             NS_TEST_ASSERT_MSG_EQ(records.size(), 1u, what << ": one handover");
             const HandoverRecord& r = records.front();
             NS_TEST_ASSERT_MSG_EQ(r.outcome, HandoverRecord::MIGRATED, what << ": migrated");
-            NS_TEST_ASSERT_MSG_EQ(sentAt, r.hoStart + window, what << ": sent at the deadline");
+            NS_TEST_ASSERT_MSG_EQ(windowEnd.sent,
+                                  r.hoStart + window,
+                                  what << ": sent at the deadline");
             NS_TEST_EXPECT_MSG_GT(edges.deviceDrops, 0u, what << ": the outage lost packets");
-            NS_TEST_ASSERT_MSG_GT_OR_EQ(arrivedAt,
-                                        sentAt + outage,
+            NS_TEST_ASSERT_MSG_GT_OR_EQ(windowEnd.arrived,
+                                        windowEnd.sent + outage,
                                         what << ": no sooner than the link came back");
-            NS_TEST_EXPECT_MSG_EQ(r.kvReady, arrivedAt, what << ": resumed when it arrived");
-            NS_TEST_EXPECT_MSG_EQ(edgellm::CountTokens(r.arrived),
-                                  arrivals.Units(Time(-1), arrivedAt),
+            NS_TEST_EXPECT_MSG_EQ(r.kvReady,
+                                  windowEnd.arrived,
+                                  what << ": resumed when it arrived");
+            NS_TEST_EXPECT_MSG_EQ(CountUnits(r.arrived),
+                                  arrivals.Units(Time(-1), windowEnd.arrived),
                                   what << ": what arrived by then");
             const std::vector<uint32_t>& got = edges.delivered[r.imsi];
             NS_TEST_EXPECT_MSG_EQ(got.size(), 200u, what << ": every token");

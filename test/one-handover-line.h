@@ -12,6 +12,7 @@
 #include "ns3/edge-llm-module.h"
 
 #include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -85,17 +86,42 @@ struct DataArrivals
     }
 };
 
-/// \param ranges token ranges \return the tokens they cover
-inline uint64_t
-CountTokens(const std::vector<TokenRange>& ranges)
+/// When the first control message of a type left and arrived, over every channel.
+struct MessageTimes
 {
-    uint64_t n = 0;
-    for (const TokenRange& r : ranges)
+    Time sent{-1};                //!< its Tx, negative until then
+    Time arrived{-1};             //!< its Rx, negative until then
+    std::function<void()> onSent; //!< what the case does as it leaves (none if empty)
+
+    /// \param edge the helper \param type the message's type
+    void Hook(Ptr<EdgeLlmHelper> edge, ControlMessage::Type type)
     {
-        n += r.end - r.first;
+        for (const auto& [cell, channel] : edge->GetControlChannels())
+        {
+            channel->TraceConnectWithoutContext(
+                "Tx",
+                Callback<void, const ControlMessage&, uint16_t>(
+                    [this, type](const ControlMessage& m, uint16_t) {
+                        if (m.type == type && sent.IsNegative())
+                        {
+                            sent = Simulator::Now();
+                            if (onSent)
+                            {
+                                onSent();
+                            }
+                        }
+                    }));
+            channel->TraceConnectWithoutContext("Rx",
+                                                Callback<void, const ControlMessage&, Time>(
+                                                    [this, type](const ControlMessage& m, Time) {
+                                                        if (m.type == type && arrived.IsNegative())
+                                                        {
+                                                            arrived = Simulator::Now();
+                                                        }
+                                                    }));
+        }
     }
-    return n;
-}
+};
 
 } // namespace edgellm
 } // namespace ns3
