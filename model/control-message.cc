@@ -35,11 +35,26 @@ Get(const uint8_t* p, int width)
     return v;
 }
 
-bool
-CarriesItems(uint8_t type)
+/// The fewest items a type's message carries.
+uint16_t
+MinItems(uint8_t type)
 {
     return type == ControlMessage::PREFILL_REQUEST || type == ControlMessage::BUDGET ||
-           type == ControlMessage::PROGRESS;
+                   type == ControlMessage::PROGRESS || type == ControlMessage::RESERVE_ANSWER
+               ? 1
+               : 0;
+}
+
+/// The most items a type's message carries: a batch's types MAX_ITEMS; the target's report
+/// (an answer's, or a plan's that passes it on) one.
+uint16_t
+MaxItems(uint8_t type)
+{
+    if (type == ControlMessage::RESERVE_ANSWER || type == ControlMessage::PLAN)
+    {
+        return 1;
+    }
+    return MinItems(type) > 0 ? ControlMessage::MAX_ITEMS : 0;
 }
 
 /// The largest code a type allows.
@@ -98,14 +113,19 @@ HeadError(uint16_t magic,
     {
         why << items << " items: at most " << ControlMessage::MAX_ITEMS;
     }
-    else if (CarriesItems(m.type) && items == 0)
+    else if (items < MinItems(m.type))
     {
         why << "a " << ControlMessage::TypeName(m.type) << " with no items";
     }
-    else if (!CarriesItems(m.type) && items != 0)
+    else if (MaxItems(m.type) == 0 && items != 0)
     {
         why << "a " << ControlMessage::TypeName(m.type) << " with " << items
             << " items: it carries none";
+    }
+    else if (items > MaxItems(m.type))
+    {
+        why << "a " << ControlMessage::TypeName(m.type) << " with " << items
+            << " items: it carries at most " << MaxItems(m.type);
     }
     else if (m.type != ControlMessage::LOAD && m.imsi == 0)
     {

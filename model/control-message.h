@@ -30,8 +30,8 @@ namespace ns3
  * | 5      | 1     | reserved   | 0                                                     |
  * | 6      | 2     | fromCell   | >= 1: the cell whose node sends it                    |
  * | 8      | 2     | aboutCell  | >= 1: the cell it concerns (a handover's target)      |
- * | 10     | 2     | items      | [0, MAX_ITEMS]; 0 unless PREFILL_REQUEST, BUDGET or   |
- * |        |       |            | PROGRESS, which carry at least 1                      |
+ * | 10     | 2     | items      | PREFILL_REQUEST, BUDGET, PROGRESS: [1, MAX_ITEMS];    |
+ * |        |       |            | RESERVE_ANSWER: 1; PLAN: [0, 1]; else 0               |
  * | 12     | 4     | sequence   | NOTICE, RESERVE, RESERVE_ANSWER, PLAN, PREPARE: the   |
  * |        |       |            | UE's event number; PREFILL_REQUEST: the handover's    |
  * |        |       |            | number (its record); CANCEL: the epoch the target     |
@@ -40,7 +40,8 @@ namespace ns3
  * |        |       |            | epoch                                                 |
  * | 16     | 8     | imsi       | >= 1; 0 in a LOAD, which concerns no UE               |
  * | 24     | 8     | value      | NOTICE of a FAILED handover: the reason [0, 3];       |
- * |        |       |            | RESERVE_ANSWER: the target's free KV memory, tokens;  |
+ * |        |       |            | RESERVE_ANSWER, PLAN: the target's free KV memory,    |
+ * |        |       |            | tokens (a controller's PLAN passes its answer's on);  |
  * |        |       |            | PREPARE: the predicted handover time, ns;             |
  * |        |       |            | PROGRESS of SENT: the sender's KV backlog, bytes;     |
  * |        |       |            | LOAD: queued prefill tokens x 2^32 + the time to the  |
@@ -48,7 +49,11 @@ namespace ns3
  * |        |       |            | else the type's count (tokens, bytes)                 |
  * | 32     | 8     | sentAt     | >= 0: the sender's clock, ns                          |
  *
- * An item is (imsi 8, sequence 4, value 4), imsi >= 1: one session's part of a batch.
+ * An item is (imsi 8, sequence 4, value 4), imsi >= 1: one session's part of a batch. A
+ * RESERVE_ANSWER's one item, and a PLAN's if it has one, is the target's report: the UE, its
+ * event number, and the microseconds from sentAt to the end of the target engine's iteration
+ * (0: it is idle, or the iteration has ended). A PLAN from the target carries it; one from the
+ * controller passes the answer's on, counted from its own sentAt.
  */
 struct ControlMessage
 {

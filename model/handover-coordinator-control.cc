@@ -13,6 +13,8 @@
 #include "ns3/log.h"
 #include "ns3/simulator.h"
 
+#include <limits>
+
 namespace ns3
 {
 
@@ -28,6 +30,18 @@ ActsAtHolder(uint8_t event)
 {
     return event == ControlMessage::HANDOVER_FAILED || event == ControlMessage::UE_RELEASED ||
            event == ControlMessage::LINK_FAILURE;
+}
+
+/// \param left a positive time \param what the field, for the error
+/// \return it in whole microseconds, rounded up: a report never ends before what it reports
+uint32_t
+MicroSecondsUp(Time left, const char* what)
+{
+    const int64_t us = (left.GetNanoSeconds() + 999) / 1000;
+    NS_ABORT_MSG_IF(us > std::numeric_limits<uint32_t>::max(),
+                    "HandoverCoordinator: " << what << " iteration end, " << us
+                                            << " us away, does not fit its item (below 2^32 us)");
+    return static_cast<uint32_t>(us);
 }
 
 } // namespace
@@ -243,26 +257,21 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
         }
         [[fallthrough]];
     case ControlMessage::RESERVE: {
-        // At the target: the answer carries its free KV memory; a plan, what it decided. A
-        // PREPARE is a reservation where the policy is at the source, else a notice.
+        // At the target: the answer to a reservation, or the plan it decided, reports what the
+        // source's plan reads of it: its free KV memory and its iteration's end. A PREPARE is
+        // a reservation where the policy is at the source, else a notice.
         ControlMessage back = m;
+        back.type = m.type == ControlMessage::RESERVE ||
+                            (m.type == ControlMessage::PREPARE && m_policyAt == POLICY_AT_SOURCE)
+                        ? ControlMessage::RESERVE_ANSWER
+                        : ControlMessage::PLAN;
         back.aboutCell = cellId;
         back.code = 0;
-        back.items.clear();
-        if (m.type == ControlMessage::RESERVE ||
-            (m.type == ControlMessage::PREPARE && m_policyAt == POLICY_AT_SOURCE))
-        {
-            back.type = ControlMessage::RESERVE_ANSWER;
-            Ptr<CellPort> port = PortOf(cellId);
-            const uint64_t capacity = port->GetKvCapacityTokens();
-            const uint64_t used = port->GetKvTokensInUse();
-            back.value = capacity > used ? capacity - used : 0;
-        }
-        else
-        {
-            back.type = ControlMessage::PLAN;
-            back.value = 0;
-        }
+        Ptr<CellPort> port = PortOf(cellId);
+        const uint64_t capacity = port->GetKvCapacityTokens();
+        const uint64_t used = port->GetKvTokensInUse();
+        back.value = capacity > used ? capacity - used : 0;
+        back.items = {TargetReport(cellId, m)};
         m_channels.at(cellId)->Send(m.fromCell, back);
         break;
     }
@@ -290,11 +299,14 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
             PlanArrivedAtTarget(m);
             break;
         }
-        // Back at the source: the plan is applied now, with the target's free KV memory as
-        // its answer to the reservation reported it (the controller passes it on).
-        if (m.type == ControlMessage::RESERVE_ANSWER || m_policyAt == POLICY_AT_CONTROLLER)
+        // Back at the source: the plan is applied now, with the target's free KV memory and
+        // iteration end as its answer, or its plan, reported them (the controller passes the
+        // answer's on).
+        m_answers[{m.imsi, m.sequence}] = m.value;
+        if (!m.items.empty())
         {
-            m_answers[{m.imsi, m.sequence}] = m.value;
+            m_reportedEnds[{m.imsi, m.sequence}] =
+                NanoSeconds(m.sentAtNs) + MicroSeconds(m.items.front().value);
         }
         const auto asked = m_preparesAsked.find(m.imsi);
         if (asked != m_preparesAsked.end() && asked->second.notice == m.sequence)
@@ -342,6 +354,14 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
     }
 }
 
+ControlMessage::Item
+HandoverCoordinator::TargetReport(uint16_t cellId, const ControlMessage& m)
+{
+    const Time end = PortOf(cellId)->GetIterationEnd();
+    const Time now = Simulator::Now();
+    return {m.imsi, m.sequence, end > now ? MicroSecondsUp(end - now, "a RESERVE_ANSWER's") : 0};
+}
+
 ControlMessage
 HandoverCoordinator::ReserveFor(const ControlMessage& notice)
 {
@@ -374,6 +394,11 @@ HandoverCoordinator::ControllerAnswered(const ControlMessage& m)
     plan.type = ControlMessage::PLAN;
     plan.code = 0;
     plan.aboutCell = target;
+    // The target's report, counted from the plan's sending: the iteration it reported may
+    // have ended on the way.
+    const Time end = NanoSeconds(m.sentAtNs) + MicroSeconds(m.items.front().value);
+    plan.items.front().value =
+        end > Simulator::Now() ? MicroSecondsUp(end - Simulator::Now(), "a PLAN's report") : 0;
     Ptr<ControlChannel> controller = m_channels.at(ControlMessage::CONTROLLER);
     controller->Send(source, plan);
     controller->Send(target, plan);
@@ -562,6 +587,18 @@ HandoverCoordinator::UseAnswer(const ControlMessage& m)
         m_answeredFree[m.aboutCell] = a->second;
         m_answers.erase(a);
     }
+    if (auto e = m_reportedEnds.find({m.imsi, m.sequence}); e != m_reportedEnds.end())
+    {
+        m_answeredEnd[m.aboutCell] = e->second;
+        m_reportedEnds.erase(e);
+    }
+}
+
+Time
+HandoverCoordinator::GetTargetIterationEnd(uint16_t cellId)
+{
+    auto e = m_answeredEnd.find(cellId);
+    return e == m_answeredEnd.end() ? PortOf(cellId)->GetIterationEnd() : e->second;
 }
 
 void
@@ -580,6 +617,7 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
         UseAnswer(m);
         PrepareArrived(m);
         m_answeredFree.clear();
+        m_answeredEnd.clear();
         return;
     }
     switch (static_cast<ControlMessage::RanEvent>(m.code))
@@ -589,6 +627,7 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
         UseAnswer(m);
         StartHandover(m.imsi, m.fromCell, m.aboutCell, happened);
         m_answeredFree.clear();
+        m_answeredEnd.clear();
         break;
     case ControlMessage::UE_READY:
         UeReady(m.imsi, m.fromCell);

@@ -90,7 +90,9 @@ HandoverCoordinator::GetLinkRates() const
 bool
 HandoverCoordinator::ReplaysEngine(uint16_t cellId)
 {
-    return m_engineForecast &&
+    // A replay takes the engine's live state, every session and queued prefill: a plan away
+    // from the target has only what the target's messages said.
+    return m_engineForecast && m_controlPlane == IDEAL_CONTROL &&
            ConfigOf(cellId)->GetIterationMode() == LlmEngine::IterationMode::MIXED;
 }
 

@@ -231,7 +231,8 @@ HandoverCoordinator::GetTypeId()
                 "(LlmEngine::ForecastPrefills): ctHO's solver takes a group's prefill end, and "
                 "Pallas's window T_load, from the replay, behind the prefills planned there. "
                 "false: the whole-prefill model from the prefills planned before "
-                "(prefillFreeAtS), the only one under Separate iterations.",
+                "(prefillFreeAtS), the only one under Separate iterations, and with "
+                "ControlPlane network, where a plan has only what the target's messages said.",
                 BooleanValue(true),
                 MakeBooleanAccessor(&HandoverCoordinator::m_engineForecast),
                 edgellm::MakeExplainingBooleanChecker("ns3::HandoverCoordinator::EngineForecast"))

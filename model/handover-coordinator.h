@@ -337,8 +337,8 @@ class HandoverCoordinator : public Object,
 
     /**
      * \param cellId a target cell
-     * \return whether plans for it replay its engine's iterations: EngineForecast is true
-     *         and the engine runs Mixed iterations
+     * \return whether plans for it replay its engine's iterations: EngineForecast is true,
+     *         the engine runs Mixed iterations and the control plane is ideal
      */
     bool ReplaysEngine(uint16_t cellId) override;
 
@@ -528,6 +528,10 @@ class HandoverCoordinator : public Object,
     static ControlMessage ReserveFor(const ControlMessage& notice);
     /// At the controller: the target answered; the plan goes to both cells. \param m the answer
     void ControllerAnswered(const ControlMessage& m);
+    /// At a handover's target: its report, the item its answer or plan carries.
+    /// \param cellId the target \param m the RESERVE, NOTICE or PREPARE it answers
+    /// \return the item: the microseconds to the end of its engine's iteration
+    ControlMessage::Item TargetReport(uint16_t cellId, const ControlMessage& m);
     /// The controller's plan reached the target: its prefill may start. \param m the PLAN
     void PlanArrivedAtTarget(const ControlMessage& m);
     /// PrepareHandover's work, where the holder applies the prepare. \param imsi the UE
@@ -624,6 +628,7 @@ class HandoverCoordinator : public Object,
     // What the LinkFailureHandler asks of the coordinator.
     uint16_t HolderOf(uint64_t imsi) const override; // also the PlanInputBuilder's
     bool GetReportedFreeKv(uint16_t cellId, uint64_t& tokens) const override;
+    Time GetTargetIterationEnd(uint16_t cellId) override; // the OnlineGrouper's
     Ptr<CellPort> PortOf(uint16_t cellId, const char* site = __builtin_FUNCTION()) override;
     Ptr<const CellPort> ConfigOf(uint16_t cellId) const override;
     bool HasMigration(uint64_t imsi) const override;
@@ -745,6 +750,10 @@ class HandoverCoordinator : public Object,
     std::map<std::pair<uint64_t, uint32_t>, uint64_t> m_answers;
     /// While a handover is started: its target's reported free KV memory, by cell
     std::map<uint16_t, uint64_t> m_answeredFree;
+    /// The targets' iteration ends as their answers or plans reported them, by (imsi, notice)
+    std::map<std::pair<uint64_t, uint32_t>, Time> m_reportedEnds;
+    /// While a handover is started: its target's reported iteration end, by cell
+    std::map<uint16_t, Time> m_answeredEnd;
     /// Slot budgets set away from the senders, keyed by a migration's (imsi, epoch):
     using EpochKey = std::pair<uint64_t, uint32_t>;
     std::map<EpochKey, uint64_t> m_progressSent;  //!< at the sender: bytes reported so far

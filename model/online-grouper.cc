@@ -123,7 +123,9 @@ OnlineGrouper::Decision
 OnlineGrouper::Plan(uint64_t imsi, uint16_t holder, uint16_t target)
 {
     const Time now = Simulator::Now();
-    Ptr<CellPort> t = m_host->PortOf(target);
+    // The target's prefill cycle is its configuration; its iteration's end is its live state,
+    // which the host has from the target's answer where the control plane is on the network.
+    Ptr<const CellPort> t = m_host->ConfigOf(target);
     Ptr<HandoverScheduler> scheduler = m_host->GetScheduler();
     // The target can prefill only once it has the token IDs, which queue behind what the
     // link's TCP holds already.
@@ -139,8 +141,9 @@ OnlineGrouper::Plan(uint64_t imsi, uint16_t holder, uint16_t target)
                           load.linkDelay + scheduler->GetOnlineTokensSlack();
 
     // Alone: a batch of its own, after every batch planned here.
-    const Time aloneFree =
-        std::max({m_host->GetPrefillForecast(target).first, t->GetIterationEnd(), tokensIn});
+    const Time aloneFree = std::max({m_host->GetPrefillForecast(target).first,
+                                     m_host->GetTargetIterationEnd(target),
+                                     tokensIn});
     const std::map<std::pair<uint16_t, uint16_t>, uint64_t> live{
         {{holder, target}, LinkBacklog(holder, target)}};
     Decision decision;

@@ -82,6 +82,12 @@ class OnlineGrouper
         virtual std::vector<Member> GetReplannableMembers(uint32_t group, uint16_t target) = 0;
         /// \return the number of a new group, shared with the oracle groups
         virtual uint32_t NewGroupNumber() = 0;
+        /**
+         * \brief When a target's engine ends its iteration, as the plan knows it: what the
+         * target's answer reported where the control plane is on the network, else the engine.
+         * \param cellId the target \return the time; now or earlier if it is idle
+         */
+        virtual Time GetTargetIterationEnd(uint16_t cellId) = 0;
     };
 
     /// How a handover is grouped.

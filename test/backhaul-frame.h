@@ -12,6 +12,7 @@
 #include "ns3/ppp-header.h"
 #include "ns3/tcp-header.h"
 
+#include <array>
 #include <cstdint>
 
 namespace ns3
@@ -28,6 +29,7 @@ struct TcpPayload
     uint64_t seqEnd{0};          //!< sequence number just past them (the stream's data starts at 1)
     uint16_t sourcePort{0};      //!< TCP source port
     uint16_t destinationPort{0}; //!< TCP destination port
+    std::array<uint8_t, 4> start{}; //!< the payload's first bytes; 0 past its end
 };
 
 /**
@@ -48,10 +50,12 @@ ReadTcpPayload(Ptr<const Packet> frame)
         return {};
     }
     p->RemoveHeader(tcp);
-    return {p->GetSize(),
-            tcp.GetSequenceNumber().GetValue() + uint64_t(p->GetSize()),
-            tcp.GetSourcePort(),
-            tcp.GetDestinationPort()};
+    TcpPayload t{p->GetSize(),
+                 tcp.GetSequenceNumber().GetValue() + uint64_t(p->GetSize()),
+                 tcp.GetSourcePort(),
+                 tcp.GetDestinationPort()};
+    p->CopyData(t.start.data(), t.start.size());
+    return t;
 }
 
 } // namespace test

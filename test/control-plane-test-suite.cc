@@ -198,8 +198,8 @@ struct Watch
     }
 };
 
-/// Drops the first frame that carries a PREFILL_REQUEST (a 56-byte control payload): TCP
-/// must resend it.
+/// Drops the first frame that carries a PREFILL_REQUEST (a 56-byte control payload, its type
+/// at byte 3): TCP must resend it.
 class DropFirstPrefillRequest : public ErrorModel
 {
   public:
@@ -215,7 +215,8 @@ class DropFirstPrefillRequest : public ErrorModel
         }
         const edgellm::test::TcpPayload t = edgellm::test::ReadTcpPayload(p);
         if (t.destinationPort == port &&
-            t.bytes == ControlMessage::HEAD_SIZE + ControlMessage::ITEM_SIZE)
+            t.bytes == ControlMessage::HEAD_SIZE + ControlMessage::ITEM_SIZE &&
+            t.start[3] == ControlMessage::PREFILL_REQUEST)
         {
             dropped = Simulator::Now();
             return true;
@@ -1274,6 +1275,121 @@ class WindowEndTestCase : public ControlPlaneTestCase
     }
 };
 
+/// Microseconds from now to a time, rounded up; 0 once it has passed.
+/// \param end the time \return them, as a target's report carries them
+uint64_t
+MicroSecondsTo(Time end)
+{
+    const Time left = end - Simulator::Now();
+    return left.IsStrictlyPositive() ? static_cast<uint64_t>(std::ceil(left.GetNanoSeconds() / 1e3))
+                                     : 0;
+}
+
+class TargetReportTestCase : public ControlPlaneTestCase
+{
+  public:
+    /// \param at PolicyAt
+    explicit TargetReportTestCase(const std::string& at)
+        : ControlPlaneTestCase("Control plane network, policy at the " + at +
+                               ": a target's answer reports when its engine's iteration ends, the "
+                               "controller passes it on, and no online plan reads a target's "
+                               "engine"),
+          m_at(at)
+    {
+    }
+
+  private:
+    void DoRun() override
+    {
+        // Online groups and Mixed iterations: the plans that read the target's iteration end
+        // and could replay its engine. A resident session keeps each target's engine busy.
+        m_config.backhaulDelay = MilliSeconds(5);
+        m_config.batching = "online";
+        m_config.residentUes = 1;
+        Config::SetDefault("ns3::LlmEngine::IterationMode", StringValue("Mixed"));
+        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
+        Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(m_at));
+        Config::SetDefault("ns3::PerPairBackhaulTopology::Controller",
+                           BooleanValue(m_at == "controller"));
+        Watch w;
+        // Each report as sent, and what the test derives for it: from the target's engine when
+        // the target sends it, from the answer's end when the controller passes it on.
+        std::vector<std::pair<uint64_t, uint64_t>> reports;
+        std::vector<std::pair<uint64_t, uint64_t>> passedOn;
+        std::map<std::pair<uint64_t, uint32_t>, Time> answeredEnd;
+        std::vector<std::string> reached;
+        const CtHoLineExperiment experiment(m_config);
+        const CtHoLineRun run = experiment.Run("ctho", experiment.Draw(), [&](auto s) {
+            w.Hook(s);
+            for (const auto& [cell, channel] : s->GetEdgeLlmHelper()->GetControlChannels())
+            {
+                channel->TraceConnectWithoutContext(
+                    "Tx",
+                    Callback<void, const ControlMessage&, uint16_t>(
+                        [&, cell = cell](const ControlMessage& m, uint16_t) {
+                            if (m.items.empty() || (m.type != ControlMessage::RESERVE_ANSWER &&
+                                                    m.type != ControlMessage::PLAN))
+                            {
+                                return;
+                            }
+                            const uint64_t carried = m.items.front().value;
+                            if (cell == ControlMessage::CONTROLLER)
+                            {
+                                passedOn.emplace_back(
+                                    carried,
+                                    MicroSecondsTo(answeredEnd.at({m.imsi, m.sequence})));
+                                return;
+                            }
+                            reports.emplace_back(
+                                carried,
+                                MicroSecondsTo(w.engines.at(cell)->GetIterationEnd()));
+                            answeredEnd[{m.imsi, m.sequence}] =
+                                NanoSeconds(m.sentAtNs) + MicroSeconds(carried);
+                        }));
+            }
+            s->GetEdgeLlmHelper()->GetCoordinator()->TraceConnectWithoutContext(
+                "CrossNodeCall",
+                Callback<void, const std::string&, uint16_t, uint16_t>(
+                    [&reached](const std::string& site, uint16_t, uint16_t) {
+                        reached.push_back(site);
+                    }));
+        });
+
+        uint32_t migrated = 0;
+        for (const HandoverRecord& r : run.records)
+        {
+            migrated += r.outcome == HandoverRecord::MIGRATED ? 1 : 0;
+        }
+        NS_TEST_EXPECT_MSG_EQ(migrated, m_config.numUes, "every moving UE migrated");
+        NS_TEST_ASSERT_MSG_EQ(reports.size(), m_config.numUes, "a report per handover");
+        uint32_t busy = 0;
+        for (const auto& [carried, derived] : reports)
+        {
+            NS_TEST_EXPECT_MSG_EQ(carried, derived, "the target's iteration end, in us up");
+            busy += carried > 0 ? 1 : 0;
+        }
+        NS_TEST_EXPECT_MSG_GT(busy, 0u, "a report found its target's engine busy");
+        const std::size_t plans = m_at == "controller" ? 2 * m_config.numUes : 0;
+        NS_TEST_EXPECT_MSG_EQ(passedOn.size(),
+                              plans,
+                              "the controller's plans, to the source and the target");
+        for (const auto& [carried, derived] : passedOn)
+        {
+            NS_TEST_EXPECT_MSG_EQ(carried, derived, "the answer's end, from the plan's sending");
+        }
+        for (const std::string& site : reached)
+        {
+            NS_TEST_EXPECT_MSG_EQ((site == "Plan" || site == "GetTargetIterationEnd" ||
+                                   site == "ForecastPrefills" || site == "MakeTargetView"),
+                                  false,
+                                  "a plan read a target's engine: " << site);
+        }
+        CheckTokens(run, w, "reports");
+    }
+
+    std::string m_at; //!< PolicyAt
+};
+
 class CommitViewTestCase : public ControlPlaneTestCase
 {
   public:
@@ -1358,6 +1474,10 @@ class ControlPlaneTestSuite : public TestSuite
         AddTestCase(new ResumeEndsRelayTestCase, edgellm::TEST_QUICK);
         AddTestCase(new WindowEndTestCase, edgellm::TEST_QUICK);
         AddTestCase(new CommitViewTestCase, edgellm::TEST_QUICK);
+        for (const std::string at : {"source", "target", "controller"})
+        {
+            AddTestCase(new TargetReportTestCase(at), edgellm::TEST_QUICK);
+        }
     }
 };
 

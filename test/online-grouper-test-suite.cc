@@ -220,6 +220,15 @@ class Directory : public OnlineGrouper::Host, public PlanInputBuilder::Source
         return ++m_groups;
     }
 
+    Time GetTargetIterationEnd(uint16_t cellId) override
+    {
+        auto r = reportedEnds.find(cellId);
+        return r == reportedEnds.end() ? m_cells.at(cellId)->GetIterationEnd() : r->second;
+    }
+
+    /// Iteration ends the targets' answers reported, by cell; the cell's own where none
+    std::map<uint16_t, Time> reportedEnds;
+
   private:
     /// A member as the host keeps it.
     struct Entry
@@ -281,17 +290,20 @@ class OnlineGrouperTestCase : public TestCase
      * \param name the case's name \param slack the policy's OnlineTokensSlack
      * \param steps the handovers \param answers the scheduler's join answers, all to be asked
      * \param expected per step
+     * \param reported the iteration ends the targets' answers reported, by cell
      */
     OnlineGrouperTestCase(const std::string& name,
                           Time slack,
                           std::vector<Step> steps,
                           std::deque<bool> answers,
-                          std::vector<Expected> expected)
+                          std::vector<Expected> expected,
+                          std::map<uint16_t, Time> reported = {})
         : TestCase("online grouper: " + name),
           m_slack(slack),
           m_steps(std::move(steps)),
           m_answers(std::move(answers)),
-          m_expected(std::move(expected))
+          m_expected(std::move(expected)),
+          m_reported(std::move(reported))
     {
     }
 
@@ -301,6 +313,7 @@ class OnlineGrouperTestCase : public TestCase
         Directory dir;
         dir.Scheduler()->SetAttribute("OnlineTokensSlack", TimeValue(m_slack));
         dir.Scheduler()->answers = m_answers;
+        dir.reportedEnds = m_reported;
         std::vector<OnlineGrouper::Decision> decisions(m_steps.size());
         for (std::size_t i = 0; i < m_steps.size(); ++i)
         {
@@ -346,10 +359,11 @@ class OnlineGrouperTestCase : public TestCase
         }
     }
 
-    Time m_slack;                     //!< the policy's slack
-    std::vector<Step> m_steps;        //!< the handovers
-    std::deque<bool> m_answers;       //!< the scheduler's answers
-    std::vector<Expected> m_expected; //!< per step
+    Time m_slack;                        //!< the policy's slack
+    std::vector<Step> m_steps;           //!< the handovers
+    std::deque<bool> m_answers;          //!< the scheduler's answers
+    std::vector<Expected> m_expected;    //!< per step
+    std::map<uint16_t, Time> m_reported; //!< reported iteration ends, by cell
 };
 
 /// The grouper's suite.
@@ -429,6 +443,15 @@ class OnlineGrouperTestSuite : public TestSuite
                                            {2, false, false, {}, TokensIn(t1, 2500, slack)}}),
                 edgellm::TEST_QUICK);
         }
+        // Alone behind the iteration the target's answer reported to end at 120 ms, not its
+        // engine's (idle here): the token IDs are in at 100.03 ms, (36 + 4 x 1000) B at 1 Gb/s.
+        AddTestCase(new OnlineGrouperTestCase("alone, behind the target's reported iteration",
+                                              Time(0),
+                                              {{t0, 1, 1, 2, 1000, false}},
+                                              {},
+                                              {{1, false, false, {}, MilliSeconds(120)}},
+                                              {{2, MilliSeconds(120)}}),
+                    edgellm::TEST_QUICK);
         // A newcomer whose token IDs arrive after the boundary at 110 ms moves the batch to
         // 120 ms: 108 ms + (36 + 4 x 50000) B at 1 Gb/s = 109.6 ms, plus 3 ms of slack.
         const Time t3 = MilliSeconds(108);

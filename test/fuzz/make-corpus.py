@@ -106,11 +106,13 @@ SEEDS = {
     },
     "control-stream": {
         "reserve-answer": cuts(20) + control(RESERVE, 0, 1, 2, 0, 5, 0, 1000)
-        + control(RESERVE_ANSWER, 0, 2, 2, 0, 5, 4096, 2000),
+        + control(RESERVE_ANSWER, 0, 2, 2, 0, 5, 4096, 2000, [(5, 0, 1500)]),
         "notice-plan": cuts(3, 41) + control(NOTICE, 0, 1, 2, 1, 7, 0, 0)
         + control(PLAN, 0, 2, 2, 1, 7, 0, 500),
         "prefill-batch": cuts(50) + control(PREFILL_REQUEST, 0, 1, 2, 3, 5, 0, 10,
                                             [(5, 3, 1500), (6, 1, 900)]),
+        "plan-report": cuts(56, 60) + control(PLAN, 0, 65535, 2, 2, 7, 4096, 700,
+                                              [(7, 2, 250)]),
         "window-end": cuts(17) + control(WINDOW_END, 0, 1, 2, 3, 5, 0, 900),
         "failed-then-garbage": cuts() + control(NOTICE, 2, 1, 1, 4, 9, 3, 0)
         + b"\x43\x50\x02" + bytes(40),

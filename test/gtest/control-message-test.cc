@@ -103,7 +103,8 @@ TEST(ControlMessageTest, ParsesWhatItWrites)
 {
     for (const M& m : {Message(M::NOTICE),
                        Message(M::PLAN),
-                       Message(M::RESERVE_ANSWER),
+                       Message(M::PLAN, {{42, 7, 1500}}),
+                       Message(M::RESERVE_ANSWER, {{42, 7, 0}}),
                        Message(M::BUDGET, {{5, 2, 65536}}),
                        Message(M::CANCEL),
                        Message(M::WINDOW_END),
@@ -179,7 +180,7 @@ TEST(ControlMessageTest, RefusesEachBrokenRuleByName)
     // Codes: a notice's RAN event [0, 5], an answer's admission [0, 2], others none.
     EXPECT_EQ(ErrorOf(Wire(1, 5, 1, 2, 7, 42, 0, 0)), "");
     EXPECT_NE(ErrorOf(Wire(1, 6, 1, 2, 7, 42, 0, 0)).find("code 6"), std::string::npos);
-    EXPECT_EQ(ErrorOf(Wire(4, 2, 1, 2, 7, 42, 0, 0)), "");
+    EXPECT_EQ(ErrorOf(Wire(4, 2, 1, 2, 7, 42, 0, 0, {{42, 7, 0}})), "");
     EXPECT_NE(ErrorOf(Wire(4, 3, 1, 2, 7, 42, 0, 0)).find("code 3"), std::string::npos);
     EXPECT_NE(ErrorOf(Wire(2, 1, 1, 2, 7, 42, 0, 0)).find("code 1"), std::string::npos);
     Bytes reserved = Wire(3, 0, 1, 2, 7, 42, 0, 0);
@@ -196,8 +197,20 @@ TEST(ControlMessageTest, RefusesEachBrokenRuleByName)
     // A failed handover's reason is one of RanObserver's four.
     EXPECT_EQ(ErrorOf(Wire(1, 2, 1, 1, 7, 42, 3, 0)), "");
     EXPECT_NE(ErrorOf(Wire(1, 2, 1, 1, 7, 42, 4, 0)).find("reason 4"), std::string::npos);
-    // Items: only in a batch's types, at least one there, at most MAX_ITEMS, IMSIs >= 1.
+    // Items: only in a batch's types, at least one there, at most MAX_ITEMS, IMSIs >= 1;
+    // the target's report in an answer (one, always) or a plan (one at most).
     EXPECT_NE(ErrorOf(Wire(5, 0, 1, 2, 7, 42, 0, 0)).find("no items"), std::string::npos);
+    EXPECT_NE(ErrorOf(Wire(4, 0, 1, 2, 7, 42, 0, 0)).find("a RESERVE_ANSWER with no items"),
+              std::string::npos);
+    EXPECT_EQ(ErrorOf(Wire(4, 0, 1, 2, 7, 42, 0, 0, {{42, 7, 900}})), "");
+    EXPECT_NE(ErrorOf(Wire(4, 0, 1, 2, 7, 42, 0, 0, {{42, 7, 900}, {43, 7, 1}}))
+                  .find("a RESERVE_ANSWER with 2 items: it carries at most 1"),
+              std::string::npos);
+    EXPECT_EQ(ErrorOf(Wire(2, 0, 1, 2, 7, 42, 0, 0)), "");
+    EXPECT_EQ(ErrorOf(Wire(2, 0, 1, 2, 7, 42, 0, 0, {{42, 7, 900}})), "");
+    EXPECT_NE(ErrorOf(Wire(2, 0, 1, 2, 7, 42, 0, 0, {{42, 7, 900}, {42, 7, 1}}))
+                  .find("a PLAN with 2 items: it carries at most 1"),
+              std::string::npos);
     EXPECT_NE(ErrorOf(Wire(3, 0, 1, 2, 7, 42, 0, 0, {{1, 0, 1}})).find("carries none"),
               std::string::npos);
     EXPECT_NE(ErrorOf(Wire(5, 0, 1, 2, 7, 42, 0, 0, {{0, 0, 1}})).find("item with imsi 0"),
@@ -226,6 +239,8 @@ TEST(ControlMessageDeathTest, RefusesToWriteAMessageTheOtherEndWouldRefuse)
     EXPECT_DEATH(m.Serialize(), "imsi 0");
     M batch = Message(M::PREFILL_REQUEST);
     EXPECT_DEATH(batch.Serialize(), "no items");
+    M answer = Message(M::RESERVE_ANSWER);
+    EXPECT_DEATH(answer.Serialize(), "no items");
 }
 
 } // namespace
