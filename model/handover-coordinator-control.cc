@@ -14,6 +14,7 @@
 #include "ns3/simulator.h"
 
 #include <limits>
+#include <string>
 
 namespace ns3
 {
@@ -32,14 +33,16 @@ ActsAtHolder(uint8_t event)
            event == ControlMessage::LINK_FAILURE;
 }
 
-/// \param left a positive time \param what the field, for the error
-/// \return it in whole microseconds, rounded up: a report never ends before what it reports
+/// \param left a positive time to a target engine's iteration end \param sender who reports
+/// it, for the error \return it in whole microseconds, rounded up: a report never says the
+/// iteration ends before it does
 uint32_t
-MicroSecondsUp(Time left, const char* what)
+MicroSecondsUp(Time left, const std::string& sender)
 {
     const int64_t us = (left.GetNanoSeconds() + 999) / 1000;
     NS_ABORT_MSG_IF(us > std::numeric_limits<uint32_t>::max(),
-                    "HandoverCoordinator: " << what << " iteration end, " << us
+                    "HandoverCoordinator: " << sender << "'s report of a target's iteration end, "
+                                            << us
                                             << " us away, does not fit its item (below 2^32 us)");
     return static_cast<uint32_t>(us);
 }
@@ -359,7 +362,9 @@ HandoverCoordinator::TargetReport(uint16_t cellId, const ControlMessage& m)
 {
     const Time end = PortOf(cellId)->GetIterationEnd();
     const Time now = Simulator::Now();
-    return {m.imsi, m.sequence, end > now ? MicroSecondsUp(end - now, "a RESERVE_ANSWER's") : 0};
+    return {m.imsi,
+            m.sequence,
+            end > now ? MicroSecondsUp(end - now, "cell " + std::to_string(cellId)) : 0};
 }
 
 ControlMessage
@@ -398,7 +403,7 @@ HandoverCoordinator::ControllerAnswered(const ControlMessage& m)
     // have ended on the way.
     const Time end = NanoSeconds(m.sentAtNs) + MicroSeconds(m.items.front().value);
     plan.items.front().value =
-        end > Simulator::Now() ? MicroSecondsUp(end - Simulator::Now(), "a PLAN's report") : 0;
+        end > Simulator::Now() ? MicroSecondsUp(end - Simulator::Now(), "the controller") : 0;
     Ptr<ControlChannel> controller = m_channels.at(ControlMessage::CONTROLLER);
     controller->Send(source, plan);
     controller->Send(target, plan);
