@@ -9,6 +9,7 @@
 // the sender's DATA messages, the engines' tokens.
 
 #include "backhaul-frame.h"
+#include "reset-test-case.h"
 #include "test-durations.h"
 
 #include "ns3/config.h"
@@ -201,22 +202,7 @@ CountMigrated(const std::vector<HandoverRecord>& records)
 }
 
 /// The base: every case destroys the simulator and resets the defaults it set.
-class ControlBudgetTestCase : public TestCase
-{
-  public:
-    explicit ControlBudgetTestCase(const std::string& name)
-        : TestCase(name)
-    {
-    }
-
-  protected:
-    void DoTeardown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-        RngSeedManager::SetRun(1);
-    }
-};
+using ControlBudgetTestCase = edgellm::ResetTestCase;
 
 /// A case on ImpactLine, run with RngRuns 1 and 2.
 class LineBudgetTestCase : public ControlBudgetTestCase

@@ -7,6 +7,7 @@
 
 #include "backhaul-frame.h"
 #include "one-handover-line.h"
+#include "reset-test-case.h"
 #include "test-durations.h"
 
 #include "ns3/core-module.h"
@@ -229,22 +230,15 @@ class DropFirstPrefillRequest : public ErrorModel
 };
 
 /// The base: every case destroys the simulator and resets the defaults it set.
-class ControlPlaneTestCase : public TestCase
+class ControlPlaneTestCase : public edgellm::ResetTestCase
 {
   public:
     explicit ControlPlaneTestCase(const std::string& name)
-        : TestCase(name)
+        : ResetTestCase(name)
     {
     }
 
   protected:
-    void DoTeardown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-        RngSeedManager::SetRun(1);
-    }
-
     /// Each token of each UE emitted once and delivered once, in order.
     void CheckTokens(const CtHoLineRun& run, const Watch& w, const std::string& what)
     {

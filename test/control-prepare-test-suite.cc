@@ -7,6 +7,7 @@
 
 #include "hook-test-scheduler.h"
 #include "one-handover-line.h"
+#include "reset-test-case.h"
 #include "test-durations.h"
 
 #include "ns3/core-module.h"
@@ -25,22 +26,7 @@ namespace
 {
 
 /// The base: every case destroys the simulator and resets the defaults it set.
-class ControlPrepareTestCase : public TestCase
-{
-  public:
-    explicit ControlPrepareTestCase(const std::string& name)
-        : TestCase(name)
-    {
-    }
-
-  protected:
-    void DoTeardown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-        RngSeedManager::SetRun(1);
-    }
-};
+using ControlPrepareTestCase = edgellm::ResetTestCase;
 
 /// A Pallas line whose prepares and cancels travel: 5 ms links, so a round trip shows.
 /// \param at PolicyAt \return the configuration

@@ -7,6 +7,7 @@
 // bytes where the sender hands them to TCP, bytes and headers where the target's receiver
 // reads them, tokens where the engines emit them and the clients take them.
 
+#include "reset-test-case.h"
 #include "tcp-accepted-data.h"
 #include "test-durations.h"
 
@@ -183,22 +184,15 @@ CountEntries(const std::vector<TokenRange>& ranges)
 }
 
 /// The base: every case destroys the simulator and resets what it touched.
-class ImpactHoTestCase : public TestCase
+class ImpactHoTestCase : public edgellm::ResetTestCase
 {
   public:
     explicit ImpactHoTestCase(const std::string& name)
-        : TestCase(name)
+        : ResetTestCase(name)
     {
     }
 
   protected:
-    void DoTeardown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-        RngSeedManager::SetRun(1);
-    }
-
     /// Every session's records migrated, as many as UEs.
     void CheckMigrated(const ImpactHoBench& b, uint32_t ues)
     {

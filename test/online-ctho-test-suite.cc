@@ -8,6 +8,7 @@
 
 #include "migration-watch.h"
 #include "prefill-token-watch.h"
+#include "reset-test-case.h"
 #include "test-durations.h"
 
 #include "ns3/core-module.h"
@@ -123,23 +124,7 @@ NS_OBJECT_ENSURE_REGISTERED(NeverJoinCtHoScheduler);
  * \brief The base: every case destroys the simulator and resets the defaults and the run
  * number it touched.
  */
-class OnlineTestCase : public TestCase
-{
-  public:
-    /// \param name the case's name
-    explicit OnlineTestCase(const std::string& name)
-        : TestCase(name)
-    {
-    }
-
-  protected:
-    void DoTeardown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-        RngSeedManager::SetRun(1);
-    }
-};
+using OnlineTestCase = edgellm::ResetTestCase;
 
 /**
  * \ingroup edge-llm-tests

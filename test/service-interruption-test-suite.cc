@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 
+#include "reset-test-case.h"
 #include "test-durations.h"
 
 #include "ns3/config.h"
@@ -75,22 +76,7 @@ RunObserved(const CtHoLineConfig& config, const std::string& scheme, uint32_t rn
 }
 
 /// A test case that leaves the simulator and the defaults clean.
-class SitTestCase : public TestCase
-{
-  public:
-    explicit SitTestCase(const std::string& name)
-        : TestCase(name)
-    {
-    }
-
-  private:
-    void DoTeardown() override
-    {
-        Simulator::Destroy();
-        Config::Reset();
-        RngSeedManager::SetRun(1);
-    }
-};
+using SitTestCase = edgellm::ResetTestCase;
 
 } // namespace
 
