@@ -33,18 +33,30 @@ ActsAtHolder(uint8_t event)
            event == ControlMessage::LINK_FAILURE;
 }
 
-/// \param left a positive time to a target engine's iteration end \param sender who reports
-/// it, for the error \return it in whole microseconds, rounded up: a report never says the
-/// iteration ends before it does
+/// \param end a target engine's iteration end \param sender who reports it, for the error
+/// \return the microseconds from now to it, rounded up (a report never says the iteration ends
+/// before it does); 0 once it has passed
 uint32_t
-MicroSecondsUp(Time left, const std::string& sender)
+MicroSecondsTo(Time end, const std::string& sender)
 {
+    const Time left = end - Simulator::Now();
+    if (!left.IsStrictlyPositive())
+    {
+        return 0;
+    }
     const int64_t us = (left.GetNanoSeconds() + 999) / 1000;
     NS_ABORT_MSG_IF(us > std::numeric_limits<uint32_t>::max(),
                     "HandoverCoordinator: " << sender << "'s report of a target's iteration end, "
                                             << us
                                             << " us away, does not fit its item (below 2^32 us)");
     return static_cast<uint32_t>(us);
+}
+
+/// \param m an answer or plan that carries a target's report \return the iteration end it says
+Time
+ReportedEnd(const ControlMessage& m)
+{
+    return NanoSeconds(m.sentAtNs) + MicroSeconds(m.items.front().value);
 }
 
 } // namespace
@@ -305,12 +317,9 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
         // Back at the source: the plan is applied now, with the target's free KV memory and
         // iteration end as its answer, or its plan, reported them (the controller passes the
         // answer's on).
-        m_answers[{m.imsi, m.sequence}] = m.value;
-        if (!m.items.empty())
-        {
-            m_reportedEnds[{m.imsi, m.sequence}] =
-                NanoSeconds(m.sentAtNs) + MicroSeconds(m.items.front().value);
-        }
+        m_answers[{m.imsi, m.sequence}] = {m.value,
+                                           m.items.empty() ? std::nullopt
+                                                           : std::optional<Time>(ReportedEnd(m))};
         const auto asked = m_preparesAsked.find(m.imsi);
         if (asked != m_preparesAsked.end() && asked->second.notice == m.sequence)
         {
@@ -360,11 +369,9 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
 ControlMessage::Item
 HandoverCoordinator::TargetReport(uint16_t cellId, const ControlMessage& m)
 {
-    const Time end = PortOf(cellId)->GetIterationEnd();
-    const Time now = Simulator::Now();
     return {m.imsi,
             m.sequence,
-            end > now ? MicroSecondsUp(end - now, "cell " + std::to_string(cellId)) : 0};
+            MicroSecondsTo(PortOf(cellId)->GetIterationEnd(), "cell " + std::to_string(cellId))};
 }
 
 ControlMessage
@@ -401,9 +408,7 @@ HandoverCoordinator::ControllerAnswered(const ControlMessage& m)
     plan.aboutCell = target;
     // The target's report, counted from the plan's sending: the iteration it reported may
     // have ended on the way.
-    const Time end = NanoSeconds(m.sentAtNs) + MicroSeconds(m.items.front().value);
-    plan.items.front().value =
-        end > Simulator::Now() ? MicroSecondsUp(end - Simulator::Now(), "the controller") : 0;
+    plan.items.front().value = MicroSecondsTo(ReportedEnd(m), "the controller");
     Ptr<ControlChannel> controller = m_channels.at(ControlMessage::CONTROLLER);
     controller->Send(source, plan);
     controller->Send(target, plan);
@@ -530,12 +535,12 @@ HandoverCoordinator::ResumeNoticeArrived(uint16_t cellId, const ControlMessage& 
 bool
 HandoverCoordinator::GetReportedFreeKv(uint16_t cellId, uint64_t& tokens) const
 {
-    auto a = m_answeredFree.find(cellId);
-    if (a == m_answeredFree.end())
+    auto a = m_answered.find(cellId);
+    if (a == m_answered.end())
     {
         return false;
     }
-    tokens = a->second;
+    tokens = a->second.freeKvTokens;
     return true;
 }
 
@@ -589,21 +594,17 @@ HandoverCoordinator::UseAnswer(const ControlMessage& m)
     m_startingNotice = m.sequence;
     if (auto a = m_answers.find({m.imsi, m.sequence}); a != m_answers.end())
     {
-        m_answeredFree[m.aboutCell] = a->second;
+        m_answered[m.aboutCell] = a->second;
         m_answers.erase(a);
-    }
-    if (auto e = m_reportedEnds.find({m.imsi, m.sequence}); e != m_reportedEnds.end())
-    {
-        m_answeredEnd[m.aboutCell] = e->second;
-        m_reportedEnds.erase(e);
     }
 }
 
 Time
 HandoverCoordinator::GetTargetIterationEnd(uint16_t cellId)
 {
-    auto e = m_answeredEnd.find(cellId);
-    return e == m_answeredEnd.end() ? PortOf(cellId)->GetIterationEnd() : e->second;
+    auto a = m_answered.find(cellId);
+    return a != m_answered.end() && a->second.iterationEnd ? *a->second.iterationEnd
+                                                           : PortOf(cellId)->GetIterationEnd();
 }
 
 void
@@ -621,8 +622,7 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
         m_controlDelayTrace(m.imsi, m.fromCell, m.aboutCell, Simulator::Now() - happened);
         UseAnswer(m);
         PrepareArrived(m);
-        m_answeredFree.clear();
-        m_answeredEnd.clear();
+        m_answered.clear();
         return;
     }
     switch (static_cast<ControlMessage::RanEvent>(m.code))
@@ -631,8 +631,7 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
         m_controlDelayTrace(m.imsi, m.fromCell, m.aboutCell, Simulator::Now() - happened);
         UseAnswer(m);
         StartHandover(m.imsi, m.fromCell, m.aboutCell, happened);
-        m_answeredFree.clear();
-        m_answeredEnd.clear();
+        m_answered.clear();
         break;
     case ControlMessage::UE_READY:
         UeReady(m.imsi, m.fromCell);

@@ -33,6 +33,7 @@
 #include "ns3/traced-callback.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -746,14 +747,18 @@ class HandoverCoordinator : public Object,
     std::map<uint64_t, PendingPrepare> m_preparesAsked; //!< per UE: a prepare on its way
     /// Cancels on their way: by (imsi, target), the epoch each carries
     std::map<std::pair<uint64_t, uint16_t>, uint32_t> m_cancelPending;
-    /// The targets' free KV memory as their answers reported it, tokens, by (imsi, notice)
-    std::map<std::pair<uint64_t, uint32_t>, uint64_t> m_answers;
-    /// While a handover is started: its target's reported free KV memory, by cell
-    std::map<uint16_t, uint64_t> m_answeredFree;
-    /// The targets' iteration ends as their answers or plans reported them, by (imsi, notice)
-    std::map<std::pair<uint64_t, uint32_t>, Time> m_reportedEnds;
-    /// While a handover is started: its target's reported iteration end, by cell
-    std::map<uint16_t, Time> m_answeredEnd;
+
+    /// What a target reported of itself in its answer or plan
+    struct AnswerReport
+    {
+        uint64_t freeKvTokens{0};         //!< its free KV memory, tokens
+        std::optional<Time> iterationEnd; //!< its engine's iteration end, if the item came
+    };
+
+    /// The targets' answers and plans back at their sources, by (imsi, notice)
+    std::map<std::pair<uint64_t, uint32_t>, AnswerReport> m_answers;
+    /// While a handover is started: what its target reported, by cell
+    std::map<uint16_t, AnswerReport> m_answered;
     /// Slot budgets set away from the senders, keyed by a migration's (imsi, epoch):
     using EpochKey = std::pair<uint64_t, uint32_t>;
     std::map<EpochKey, uint64_t> m_progressSent;  //!< at the sender: bytes reported so far

@@ -9,6 +9,7 @@
 // the sender's DATA messages, the engines' tokens.
 
 #include "backhaul-frame.h"
+#include "handover-record-counts.h"
 #include "reset-test-case.h"
 #include "test-durations.h"
 
@@ -192,15 +193,6 @@ ImpactLine(const std::string& at, uint32_t run, ChannelWatch& w)
     return s;
 }
 
-/// \param records a run's handovers \return how many migrated
-uint32_t
-CountMigrated(const std::vector<HandoverRecord>& records)
-{
-    return static_cast<uint32_t>(std::count_if(records.begin(), records.end(), [](const auto& r) {
-        return r.outcome == HandoverRecord::MIGRATED;
-    }));
-}
-
 /// The base: every case destroys the simulator and resets the defaults it set.
 using ControlBudgetTestCase = edgellm::ResetTestCase;
 
@@ -273,7 +265,9 @@ class BudgetsTravelTestCase : public LineBudgetTestCase
         Simulator::Run();
 
         const std::vector<HandoverRecord>& records = edge->GetCoordinator()->GetRecords();
-        NS_TEST_ASSERT_MSG_EQ(CountMigrated(records), 3u, "run " << run << ": every UE migrated");
+        NS_TEST_ASSERT_MSG_EQ(edgellm::CountMigrated(records),
+                              3u,
+                              "run " << run << ": every UE migrated");
         // Reports go to the allocator at the target, budgets back to the sender.
         NS_TEST_ASSERT_MSG_GT(w.sent[ControlMessage::PROGRESS], 3u, "reports were sent");
         NS_TEST_ASSERT_MSG_GT(w.sent[ControlMessage::BUDGET], 3u, "budgets were sent");
@@ -397,7 +391,7 @@ class SourceAllocatorTestCase : public LineBudgetTestCase
         Simulator::Run();
 
         const std::string what = "run " + std::to_string(run);
-        NS_TEST_ASSERT_MSG_EQ(CountMigrated(edge->GetCoordinator()->GetRecords()),
+        NS_TEST_ASSERT_MSG_EQ(edgellm::CountMigrated(edge->GetCoordinator()->GetRecords()),
                               3u,
                               what << ": every UE migrated");
         // The target reports what arrived to the sender's cell; the sender reports nothing
@@ -472,7 +466,7 @@ class ControllerTestCase : public ControlBudgetTestCase
                     Callback<void, uint64_t, uint16_t, uint16_t, Time>(
                         [&waits](uint64_t imsi, uint16_t, uint16_t, Time d) { waits[imsi] = d; }));
             });
-        const uint32_t migrated = CountMigrated(run.records);
+        const uint32_t migrated = edgellm::CountMigrated(run.records);
         NS_TEST_ASSERT_MSG_GT(migrated,
                               1u,
                               "handovers migrated of " << run.records.size() << " sessions "

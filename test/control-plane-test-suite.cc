@@ -6,6 +6,7 @@
 // backhaul's devices, its plan waits for them, and every token still arrives once.
 
 #include "backhaul-frame.h"
+#include "handover-record-counts.h"
 #include "one-handover-line.h"
 #include "reset-test-case.h"
 #include "test-durations.h"
@@ -270,15 +271,25 @@ class ControlPlaneTestCase : public edgellm::ResetTestCase
         }
     }
 
-    /// Run ctHO with a control plane. \param mode ideal or network \param at source or target
-    CtHoLineRun RunWith(const std::string& mode, const std::string& at, Watch& w)
+    /// Run ctHO with a control plane. \param mode ideal or network \param at PolicyAt
+    /// \param w the watch \param more what else the case hooks before the run, if anything
+    CtHoLineRun RunWith(const std::string& mode,
+                        const std::string& at,
+                        Watch& w,
+                        const CtHoLineExperiment::Hook& more = {})
     {
         Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue(mode));
         Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(at));
         Config::SetDefault("ns3::PerPairBackhaulTopology::Controller",
                            BooleanValue(at == "controller"));
         const CtHoLineExperiment experiment(m_config);
-        return experiment.Run("ctho", experiment.Draw(), [&w](auto s) { w.Hook(s); });
+        return experiment.Run("ctho", experiment.Draw(), [&w, &more](Ptr<EdgeLlmLineScenario> s) {
+            w.Hook(s);
+            if (more)
+            {
+                more(s);
+            }
+        });
     }
 
     CtHoLineConfig m_config{ShortConfig()}; //!< the runs' settings
@@ -314,12 +325,9 @@ class PacketsOnTheDevicesTestCase : public ControlPlaneTestCase
         m_config.prefillCycle = Time(0);
         Watch w;
         const CtHoLineRun run = RunWith("network", m_at, w);
-        uint32_t migrated = 0;
-        for (const HandoverRecord& r : run.records)
-        {
-            migrated += r.outcome == HandoverRecord::MIGRATED ? 1 : 0;
-        }
-        NS_TEST_ASSERT_MSG_EQ(migrated, m_config.numUes, "every UE migrated");
+        NS_TEST_ASSERT_MSG_EQ(edgellm::CountMigrated(run.records),
+                              m_config.numUes,
+                              "every UE migrated");
         // The messages per handover: a reservation, its answer and the prefill request; or a
         // notice and the plan; or a notice to the controller, its reservation and the answer,
         // and the plan to both cells. And the resume notice to the cell the session left.
@@ -952,10 +960,6 @@ class TargetReportTestCase : public ControlPlaneTestCase
         m_config.batching = "online";
         m_config.residentUes = 1;
         Config::SetDefault("ns3::LlmEngine::IterationMode", StringValue("Mixed"));
-        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
-        Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(m_at));
-        Config::SetDefault("ns3::PerPairBackhaulTopology::Controller",
-                           BooleanValue(m_at == "controller"));
         Watch w;
         // Each report as sent, and what the test derives for it: from the target's engine when
         // the target sends it, from the answer's end when the controller passes it on.
@@ -963,9 +967,7 @@ class TargetReportTestCase : public ControlPlaneTestCase
         std::vector<std::pair<uint64_t, uint64_t>> passedOn;
         std::map<std::pair<uint64_t, uint32_t>, Time> answeredEnd;
         std::vector<std::string> reached;
-        const CtHoLineExperiment experiment(m_config);
-        const CtHoLineRun run = experiment.Run("ctho", experiment.Draw(), [&](auto s) {
-            w.Hook(s);
+        const CtHoLineRun run = RunWith("network", m_at, w, [&](Ptr<EdgeLlmLineScenario> s) {
             for (const auto& [cell, channel] : s->GetEdgeLlmHelper()->GetControlChannels())
             {
                 channel->TraceConnectWithoutContext(
@@ -1000,12 +1002,9 @@ class TargetReportTestCase : public ControlPlaneTestCase
                     }));
         });
 
-        uint32_t migrated = 0;
-        for (const HandoverRecord& r : run.records)
-        {
-            migrated += r.outcome == HandoverRecord::MIGRATED ? 1 : 0;
-        }
-        NS_TEST_EXPECT_MSG_EQ(migrated, m_config.numUes, "every moving UE migrated");
+        NS_TEST_EXPECT_MSG_EQ(edgellm::CountMigrated(run.records),
+                              m_config.numUes,
+                              "every moving UE migrated");
         NS_TEST_ASSERT_MSG_EQ(reports.size(), m_config.numUes, "a report per handover");
         uint32_t busy = 0;
         for (const auto& [carried, derived] : reports)
