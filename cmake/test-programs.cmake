@@ -24,6 +24,7 @@ set(EDGE_LLM_TEST_SUITES edge-llm edge-llm-kv-transfer edge-llm-kv-transfer-ledg
                          edge-llm-faults edge-llm-handover-failure edge-llm-rlf
                          edge-llm-online-faults edge-llm-online-grouper edge-llm-soak
                          edge-llm-control-plane edge-llm-control-prepare
+                         edge-llm-control-reserve
                          edge-llm-control-budget edge-llm-relay-paths)
 # And the other way round: a suite the runner has but no CTest runs would pass unseen.
 string(REPLACE ";" " " edge_llm_suite_words "${EDGE_LLM_TEST_SUITES}")

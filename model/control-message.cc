@@ -46,11 +46,14 @@ MinItems(uint8_t type)
 }
 
 /// The most items a type's message carries: a batch's types MAX_ITEMS; the target's report
-/// (an answer's, or a plan's that passes it on) one.
+/// (an answer's, or a plan's that passes it on) one; the session's size (a handover's notice,
+/// a reservation, a prepare) one.
 uint16_t
 MaxItems(uint8_t type)
 {
-    if (type == ControlMessage::RESERVE_ANSWER || type == ControlMessage::PLAN)
+    if (type == ControlMessage::RESERVE_ANSWER || type == ControlMessage::PLAN ||
+        type == ControlMessage::NOTICE || type == ControlMessage::RESERVE ||
+        type == ControlMessage::PREPARE)
     {
         return 1;
     }
@@ -66,7 +69,8 @@ MaxCode(uint8_t type)
     case ControlMessage::NOTICE:
         return ControlMessage::HANDOVER_DONE;
     case ControlMessage::RESERVE_ANSWER:
-        return ControlMessage::MAX_ADMISSION;
+    case ControlMessage::PLAN:
+        return ControlMessage::NOT_RESERVED;
     case ControlMessage::PROGRESS:
         return ControlMessage::RECEIVED;
     default:
@@ -91,9 +95,10 @@ HeadError(uint16_t magic,
     {
         why << "version " << unsigned(version) << " is not " << unsigned(ControlMessage::VERSION);
     }
-    else if (m.type < ControlMessage::NOTICE || m.type > ControlMessage::WINDOW_END)
+    else if (m.type < ControlMessage::NOTICE || m.type > ControlMessage::RELEASE)
     {
-        why << "type " << unsigned(m.type) << " is outside [1, 12]";
+        why << "type " << unsigned(m.type) << " is outside [1, "
+            << unsigned(ControlMessage::RELEASE) << "]";
     }
     else if (m.code > MaxCode(m.type))
     {
@@ -126,6 +131,12 @@ HeadError(uint16_t magic,
     {
         why << "a " << ControlMessage::TypeName(m.type) << " with " << items
             << " items: it carries at most " << MaxItems(m.type);
+    }
+    else if (m.type == ControlMessage::NOTICE && m.code != ControlMessage::HANDOVER_STARTED &&
+             items != 0)
+    {
+        why << "a NOTICE of event " << unsigned(m.code) << " with " << items
+            << " items: only a HANDOVER_STARTED carries one";
     }
     else if (m.type != ControlMessage::LOAD && m.imsi == 0)
     {
@@ -258,6 +269,8 @@ ControlMessage::TypeName(Type type)
         return "LOAD";
     case WINDOW_END:
         return "WINDOW_END";
+    case RELEASE:
+        return "RELEASE";
     }
     return "type " + std::to_string(unsigned(type));
 }

@@ -24,24 +24,27 @@ namespace ns3
  * |--------|-------|------------|-------------------------------------------------------|
  * | 0      | 2     | magic      | 0x4350 ("CP")                                         |
  * | 2      | 1     | version    | 1                                                     |
- * | 3      | 1     | type       | Type, [1, 12]                                         |
- * | 4      | 1     | code       | NOTICE: RanEvent [0, 5]; RESERVE_ANSWER: [0, 2];      |
- * |        |       |            | PROGRESS: Progress [0, 1]; else 0                     |
+ * | 3      | 1     | type       | Type, [1, 13]                                         |
+ * | 4      | 1     | code       | NOTICE: RanEvent [0, 5]; RESERVE_ANSWER, PLAN:        |
+ * |        |       |            | AdmissionCode [0, 3]; PROGRESS: Progress [0, 1];      |
+ * |        |       |            | else 0                                                |
  * | 5      | 1     | reserved   | 0                                                     |
  * | 6      | 2     | fromCell   | >= 1: the cell whose node sends it                    |
  * | 8      | 2     | aboutCell  | >= 1: the cell it concerns (a handover's target)      |
  * | 10     | 2     | items      | PREFILL_REQUEST, BUDGET, PROGRESS: [1, MAX_ITEMS];    |
- * |        |       |            | RESERVE_ANSWER: 1; PLAN: [0, 1]; else 0               |
- * | 12     | 4     | sequence   | NOTICE, RESERVE, RESERVE_ANSWER, PLAN, PREPARE: the   |
- * |        |       |            | UE's event number; PREFILL_REQUEST: the handover's    |
- * |        |       |            | number (its record); CANCEL: the epoch the target     |
- * |        |       |            | expects from then on; LOAD: the engine's last prefill |
- * |        |       |            | rate, tokens/s (0: none yet); else the migration's    |
- * |        |       |            | epoch                                                 |
+ * |        |       |            | RESERVE_ANSWER: 1; PLAN, RESERVE, PREPARE, and a      |
+ * |        |       |            | NOTICE of HANDOVER_STARTED: [0, 1]; else 0            |
+ * | 12     | 4     | sequence   | NOTICE, RESERVE, RESERVE_ANSWER, PLAN, PREPARE,       |
+ * |        |       |            | RELEASE: the UE's event number; PREFILL_REQUEST: the  |
+ * |        |       |            | handover's number (its record); CANCEL: the epoch the |
+ * |        |       |            | target expects from then on; LOAD: the engine's last  |
+ * |        |       |            | prefill rate, tokens/s (0: none yet); else the        |
+ * |        |       |            | migration's epoch                                     |
  * | 16     | 8     | imsi       | >= 1; 0 in a LOAD, which concerns no UE               |
  * | 24     | 8     | value      | NOTICE of a FAILED handover: the reason [0, 3];       |
  * |        |       |            | RESERVE_ANSWER, PLAN: the target's free KV memory,    |
- * |        |       |            | tokens (a controller's PLAN passes its answer's on);  |
+ * |        |       |            | tokens, before the reservation (a controller's PLAN   |
+ * |        |       |            | passes its answer's on);                              |
  * |        |       |            | PREPARE: the predicted handover time, ns;             |
  * |        |       |            | PROGRESS of SENT: the sender's KV backlog, bytes;     |
  * |        |       |            | LOAD: queued prefill tokens x 2^32 + the time to the  |
@@ -53,7 +56,11 @@ namespace ns3
  * RESERVE_ANSWER's one item, and a PLAN's if it has one, is the target's report: the UE, its
  * event number, and the microseconds from sentAt to the end of the target engine's iteration
  * (0: it is idle, or the iteration has ended). A PLAN from the target carries it; one from the
- * controller passes the answer's on, counted from its own sentAt.
+ * controller passes the answer's on, counted from its own sentAt. The one item of a NOTICE of
+ * HANDOVER_STARTED, a RESERVE (which passes its notice's on) or a PREPARE, if it has one, is
+ * the session's size at the holder that sent it: the UE, its context tokens (in the item's
+ * sequence field) and the tokens it has left to generate (value). The target admits the
+ * session with that size when the message reaches it, and its answer's code says how.
  */
 struct ControlMessage
 {
@@ -72,6 +79,7 @@ struct ControlMessage
         CANCEL = 10,         //!< a migration ended before its resume, to its target
         LOAD = 11,           //!< a cell's GPU load, to a neighbour (PallasController)
         WINDOW_END = 12,     //!< a resume deadline passed at the source, to its target
+        RELEASE = 13,        //!< a reservation no migration took, to its target: it frees it
     };
 
     /// The RAN event a NOTICE reports (HandoverCoordinator's inputs).
@@ -92,6 +100,17 @@ struct ControlMessage
         RECEIVED = 1, //!< the target's: bytes that arrived (value: 0)
     };
 
+    /// How a target admitted the session a reservation sized (the code of a RESERVE_ANSWER, and
+    /// of a PLAN that a target sends or the controller passes on): LlmEngine::Admission's
+    /// three outcomes, in its order, or none.
+    enum AdmissionCode : uint8_t
+    {
+        ADMITTED = 0,     //!< its KV memory is held
+        WAITING = 1,      //!< it waits in the target's admission queue
+        REJECTED = 2,     //!< not admitted: it can never fit, or TargetMemoryFull Fallback
+        NOT_RESERVED = 3, //!< no admission: no size came, or the cell holds the session already
+    };
+
     /// One session's part of a batch.
     struct Item
     {
@@ -106,7 +125,6 @@ struct ControlMessage
     static constexpr uint32_t ITEM_SIZE = 16;   //!< bytes of an item
     static constexpr uint16_t MAX_ITEMS = 1024; //!< items a message may carry
     static constexpr uint8_t MAX_FAILURE = 3;   //!< the largest HANDOVER_FAILED reason
-    static constexpr uint8_t MAX_ADMISSION = 2; //!< the largest RESERVE_ANSWER code
     /// The controller node's id in fromCell and aboutCell (a cell's id is below it)
     static constexpr uint16_t CONTROLLER = 0xFFFF;
 

@@ -162,6 +162,11 @@ HandoverCoordinator::Notice(ControlMessage::RanEvent event,
 {
     CrossNodeAudit::Scope here(cellId);
     ControlMessage m = NewEvent(ControlMessage::NOTICE, event, imsi, cellId, about, value);
+    if (event == ControlMessage::HANDOVER_STARTED && about != cellId &&
+        m_controlPlane == NETWORK_CONTROL)
+    {
+        m.items = SizeAt(imsi, cellId); // what its target reserves
+    }
     if (ActsAtHolder(event))
     {
         // Heard away from the holder: it travels there.
@@ -281,11 +286,11 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
                         ? ControlMessage::RESERVE_ANSWER
                         : ControlMessage::PLAN;
         back.aboutCell = cellId;
-        back.code = 0;
         Ptr<CellPort> port = PortOf(cellId);
         const uint64_t capacity = port->GetKvCapacityTokens();
         const uint64_t used = port->GetKvTokensInUse();
-        back.value = capacity > used ? capacity - used : 0;
+        back.value = capacity > used ? capacity - used : 0; // as the plan reads it: before
+        back.code = ReserveAt(cellId, m);
         back.items = {TargetReport(cellId, m)};
         m_channels.at(cellId)->Send(m.fromCell, back);
         break;
@@ -303,9 +308,14 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
     case ControlMessage::PLAN: {
         if (m_plannedAlone.count({m.imsi, m.sequence}) > 0)
         {
-            // Planned alone at its source when it did not come in time.
+            // Planned alone at its source when it did not come in time. The source releases
+            // what the target's reservation admitted.
             NS_LOG_INFO("cell " << cellId
                                 << ": a plan after its timeout, dropped: " << m.ToString());
+            if (cellId != m.aboutCell && m.code < ControlMessage::REJECTED)
+            {
+                SendRelease(m.imsi, cellId, m.aboutCell, m.sequence);
+            }
             break;
         }
         if (cellId == m.aboutCell)
@@ -319,7 +329,8 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
         // answer's on).
         m_answers[{m.imsi, m.sequence}] = {m.value,
                                            m.items.empty() ? std::nullopt
-                                                           : std::optional<Time>(ReportedEnd(m))};
+                                                           : std::optional<Time>(ReportedEnd(m)),
+                                           m.code};
         const auto asked = m_preparesAsked.find(m.imsi);
         if (asked != m_preparesAsked.end() && asked->second.notice == m.sequence)
         {
@@ -355,6 +366,9 @@ HandoverCoordinator::ControlArrived(uint16_t cellId, const ControlMessage& m, Ti
         break;
     case ControlMessage::WINDOW_END:
         m_lifecycle.WindowEndArrived(cellId, m.imsi, m.sequence);
+        break;
+    case ControlMessage::RELEASE:
+        ReleaseArrived(cellId, m);
         break;
     case ControlMessage::LOAD:
         break; // a cell's load, for the PallasController that listens to the channel
@@ -404,8 +418,7 @@ HandoverCoordinator::ControllerAnswered(const ControlMessage& m)
     // The value passes the target's answer on.
     ControlMessage plan = m;
     plan.type = ControlMessage::PLAN;
-    plan.code = 0;
-    plan.aboutCell = target;
+    plan.aboutCell = target; // its code passes the target's admission on
     // The target's report, counted from the plan's sending: the iteration it reported may
     // have ended on the way.
     plan.items.front().value = MicroSecondsTo(ReportedEnd(m), "the controller");
@@ -592,9 +605,18 @@ void
 HandoverCoordinator::UseAnswer(const ControlMessage& m)
 {
     m_startingNotice = m.sequence;
+    m_startAdmission.reset();
     if (auto a = m_answers.find({m.imsi, m.sequence}); a != m_answers.end())
     {
         m_answered[m.aboutCell] = a->second;
+        if (a->second.admission != ControlMessage::NOT_RESERVED)
+        {
+            m_startAdmission =
+                StartingAdmission{m.imsi,
+                                  m.aboutCell,
+                                  m.sequence,
+                                  static_cast<LlmEngine::Admission>(a->second.admission)};
+        }
         m_answers.erase(a);
     }
 }
@@ -622,6 +644,7 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
         m_controlDelayTrace(m.imsi, m.fromCell, m.aboutCell, Simulator::Now() - happened);
         UseAnswer(m);
         PrepareArrived(m);
+        ReleaseUnused(m);
         m_answered.clear();
         return;
     }
@@ -631,6 +654,7 @@ HandoverCoordinator::Dispatch(const ControlMessage& m)
         m_controlDelayTrace(m.imsi, m.fromCell, m.aboutCell, Simulator::Now() - happened);
         UseAnswer(m);
         StartHandover(m.imsi, m.fromCell, m.aboutCell, happened);
+        ReleaseUnused(m);
         m_answered.clear();
         break;
     case ControlMessage::UE_READY:

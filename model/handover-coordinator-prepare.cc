@@ -56,12 +56,13 @@ HandoverCoordinator::PrepareHandover(uint64_t imsi, uint16_t targetCell, Time ex
     }
     // The holder asks the policy's node, as for a handover; a newer request for another target
     // replaces this one.
-    const ControlMessage prepare = NewEvent(ControlMessage::PREPARE,
-                                            0,
-                                            imsi,
-                                            holder,
-                                            targetCell,
-                                            static_cast<uint64_t>(expected.GetNanoSeconds()));
+    ControlMessage prepare = NewEvent(ControlMessage::PREPARE,
+                                      0,
+                                      imsi,
+                                      holder,
+                                      targetCell,
+                                      static_cast<uint64_t>(expected.GetNanoSeconds()));
+    prepare.items = SizeAt(imsi, holder); // what its target reserves
     m_preparesAsked[imsi] = {targetCell, prepare.sequence, expected};
     SendToPolicy(prepare);
     return true;
@@ -226,8 +227,10 @@ HandoverCoordinator::CancelAtTarget(uint64_t imsi, uint16_t target, uint32_t nex
         // Bytes of the cancelled epoch that arrive from now on are stale.
         t->ExpectEpoch(imsi, next, KvDiscardReason::NEWER_EPOCH);
     }
-    if (HolderOf(imsi) != target)
+    if (HolderOf(imsi) != target && m_reserved.count({imsi, target}) == 0)
     {
+        // A reservation that no migration took yet admitted the session after the cancelled
+        // migration's copy was gone: it stays.
         t->RemoveSession(imsi);
     }
 }

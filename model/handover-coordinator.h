@@ -569,6 +569,28 @@ class HandoverCoordinator : public Object,
     /// came back, the source plans alone. \param m its NOTICE or PREPARE
     void PlanTimedOut(const ControlMessage& m);
 
+    // Reservations: a target admits a session when the reservation that sizes it arrives
+    // (handover-coordinator-reserve.cc).
+    /// \param imsi a UE \param cellId the cell that sends a handover's notice or a prepare
+    /// \return the session's size there as the message's item, if the cell holds a session
+    /// with tokens left whose size fits the item; else none
+    std::vector<ControlMessage::Item> SizeAt(uint64_t imsi, uint16_t cellId);
+    /// At a handover's target, as a reservation (or the notice or prepare it plans) arrives:
+    /// the session is admitted with the size it carries, unless the cell holds it already.
+    /// \param cellId the target \param m the RESERVE, NOTICE or PREPARE
+    /// \return the answer's code (ControlMessage::AdmissionCode)
+    uint8_t ReserveAt(uint16_t cellId, const ControlMessage& m);
+    /// A reservation admitted a session that no migration took: its target frees it.
+    /// \param imsi the UE \param at the cell that sends the release
+    /// \param target the target \param notice the reservation's event number
+    void SendRelease(uint64_t imsi, uint16_t at, uint16_t target, uint32_t notice);
+    /// A release reached a target. \param cellId the target \param m the RELEASE
+    void ReleaseArrived(uint16_t cellId, const ControlMessage& m);
+    /// A handover or prepare was acted on at its source: an admission its answer reported and
+    /// no migration took is released. \param m its NOTICE or PREPARE
+    void ReleaseUnused(const ControlMessage& m);
+    std::optional<LlmEngine::Admission> TakeAdmission(uint64_t imsi, uint16_t target) override;
+
     // A slot scheduler's budgets set away from the senders (handover-coordinator-budget.cc).
     /// The node that sets a migration's slot budgets. \param m the migration
     /// \return a cell, or ControlMessage::CONTROLLER
@@ -753,12 +775,27 @@ class HandoverCoordinator : public Object,
     {
         uint64_t freeKvTokens{0};         //!< its free KV memory, tokens
         std::optional<Time> iterationEnd; //!< its engine's iteration end, if the item came
+        uint8_t admission{ControlMessage::NOT_RESERVED}; //!< its AdmissionCode
     };
 
     /// The targets' answers and plans back at their sources, by (imsi, notice)
     std::map<std::pair<uint64_t, uint32_t>, AnswerReport> m_answers;
     /// While a handover is started: what its target reported, by cell
     std::map<uint16_t, AnswerReport> m_answered;
+
+    /// A target's admission that the handover or prepare being acted on may take
+    struct StartingAdmission
+    {
+        uint64_t imsi{0};   //!< the UE
+        uint16_t target{0}; //!< the cell that admitted it
+        uint32_t notice{0}; //!< the reservation's event number
+        LlmEngine::Admission admission{LlmEngine::Admission::ADMITTED}; //!< as answered
+    };
+
+    std::optional<StartingAdmission> m_startAdmission; //!< until a Start takes it
+    /// At the targets: the sessions admitted by a reservation that no migration took yet, by
+    /// (imsi, cell), with the reservation's event number
+    std::map<std::pair<uint64_t, uint16_t>, uint32_t> m_reserved;
     /// Slot budgets set away from the senders, keyed by a migration's (imsi, epoch):
     using EpochKey = std::pair<uint64_t, uint32_t>;
     std::map<EpochKey, uint64_t> m_progressSent;  //!< at the sender: bytes reported so far

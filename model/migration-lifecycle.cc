@@ -151,7 +151,6 @@ MigrationLifecycle::Start(uint64_t imsi,
     HandoverRecord& record = Record(recordIndex);
     const Settings settings = m_host->GetMigrationSettings();
     Ptr<CellPort> source = m_host->PortOf(holder);
-    Ptr<CellPort> t = m_host->PortOf(target);
     const bool keepDecoding = prepared && plan.keepDecoding;
     const uint64_t next =
         keepDecoding ? source->GetNextTokenIndex(imsi) : source->StopDecoding(imsi);
@@ -246,25 +245,11 @@ MigrationLifecycle::Start(uint64_t imsi,
                                 ? transferUnits
                                 : (transferUnits + kv.entriesPerToken - 1) / kv.entriesPerToken;
 
-    LlmEngine::Admission admission = t->AdmitMigrated(imsi, context, remaining);
-    if (admission == LlmEngine::Admission::WAITING && settings.memoryFull == MEMORY_EVICT)
-    {
-        // TargetMemoryFull Evict: the target's own decoding sessions make room, and pay with
-        // a re-prefill of their context; if they cannot, the session waits as with Queue.
-        const uint32_t evicted = t->EvictFor(imsi);
-        m_evictions += evicted;
-        if (evicted > 0)
-        {
-            admission = LlmEngine::Admission::ADMITTED;
-        }
-    }
-    if (admission == LlmEngine::Admission::WAITING && settings.memoryFull == MEMORY_FALLBACK)
-    {
-        // TargetMemoryFull Fallback: no waiting for memory to free up at the target.
-        t->RemoveSession(imsi);
-        admission = LlmEngine::Admission::REJECTED;
-        ++m_memoryFallbacks;
-    }
+    // With ControlPlane network the target admitted the session when its reservation arrived,
+    // and its answer said how; else it is admitted now.
+    const std::optional<LlmEngine::Admission> reserved = m_host->TakeAdmission(imsi, target);
+    const LlmEngine::Admission admission =
+        reserved ? *reserved : Admit(imsi, target, context, remaining);
     if (admission == LlmEngine::Admission::REJECTED)
     {
         // An admission outcome, not an error: the session stays where its cache is.
@@ -281,9 +266,11 @@ MigrationLifecycle::Start(uint64_t imsi,
     }
     m.epoch = ++m_epochs[imsi];
     record.epoch = m.epoch;
+    Ptr<CellPort> t = m_host->PortOf(target);
     for (std::size_t i = 1; i < m.route.size(); ++i)
     {
-        m_host->PortOf(m.route[i])->ExpectEpoch(imsi, m.epoch, KvDiscardReason::NEWER_EPOCH);
+        Ptr<CellPort> hop = m.route[i] == target ? t : m_host->PortOf(m.route[i]);
+        hop->ExpectEpoch(imsi, m.epoch, KvDiscardReason::NEWER_EPOCH);
     }
     KvTransferRequest request;
     request.imsi = imsi;
@@ -332,6 +319,33 @@ MigrationLifecycle::Start(uint64_t imsi,
     m_parts.slotClock->Arm();
     (*m_traces.planned)(imsi, record.prefillTokens, record.transferTokens);
     return true;
+}
+
+LlmEngine::Admission
+MigrationLifecycle::Admit(uint64_t imsi, uint16_t target, uint64_t context, uint64_t remaining)
+{
+    Ptr<CellPort> t = m_host->PortOf(target);
+    LlmEngine::Admission admission = t->AdmitMigrated(imsi, context, remaining);
+    const MemoryFullPolicy policy = m_host->GetMigrationSettings().memoryFull;
+    if (admission == LlmEngine::Admission::WAITING && policy == MEMORY_EVICT)
+    {
+        // TargetMemoryFull Evict: the target's own decoding sessions make room, and pay with
+        // a re-prefill of their context; if they cannot, the session waits as with Queue.
+        const uint32_t evicted = t->EvictFor(imsi);
+        m_evictions += evicted;
+        if (evicted > 0)
+        {
+            admission = LlmEngine::Admission::ADMITTED;
+        }
+    }
+    if (admission == LlmEngine::Admission::WAITING && policy == MEMORY_FALLBACK)
+    {
+        // TargetMemoryFull Fallback: no waiting for memory to free up at the target.
+        t->RemoveSession(imsi);
+        admission = LlmEngine::Admission::REJECTED;
+        ++m_memoryFallbacks;
+    }
+    return admission;
 }
 
 void
@@ -678,6 +692,12 @@ MigrationLifecycle::TryResume(uint64_t imsi)
     }
     m_migrations.erase(it);
     m_parts.paths->StopRelays(imsi);
+    if (m_host->GetMigrationSettings().network && t->GetContextTokens(imsi) < record.contextTokens)
+    {
+        // Admitted at the reservation with the context its holder had then: the rest it decoded
+        // while the plan travelled comes with the session's state.
+        t->GrowContext(imsi, record.contextTokens);
+    }
     EdgeLlmServer::SessionState state = h->ExportSession(imsi);
     const uint64_t remaining = state.tokensToGenerate - record.resumeIndex;
     t->ImportSession(imsi, std::move(state));

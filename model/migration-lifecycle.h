@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -42,7 +43,8 @@ namespace ns3
  *
  * Its steps, in the order a handover meets them:
  * - Start: stop the source's decoding, resolve the plan against the context, admit the session
- *   at the target (TargetMemoryFull), take a new epoch, and hand the transfer to the sender;
+ *   at the target (TargetMemoryFull), or take the admission its reservation made there, take a
+ *   new epoch, and hand the transfer to the sender;
  * - the cells' events: TokensArrived (the prefix's token IDs, relayed hop by hop),
  * PrefillCompleted, KvComplete, TokenGenerated (an open transfer grows), and its own timers, the
  * resume deadline and the stall check (StallPolicy);
@@ -122,6 +124,15 @@ class MigrationLifecycle
         /// new migration reads or admits anything, and so is a cancel on its way to the new
         /// migration's target. \param imsi the UE \param target the new migration's target
         virtual void SettleRelease(uint64_t imsi, uint16_t target) = 0;
+        /**
+         * \brief The target's admission for a migration that starts now, if its reservation
+         * admitted the session already (ControlPlane network: when the reservation reached the
+         * target, and the answer said how). The reservation is the migration's from then on.
+         * \param imsi the UE \param target the migration's target
+         * \return the admission its answer reported, or nothing: Start admits the session
+         */
+        virtual std::optional<LlmEngine::Admission> TakeAdmission(uint64_t imsi,
+                                                                  uint16_t target) = 0;
         /// \param at the cell where a migration's end or window's end is decided
         /// \param target its target
         /// \return true if it tells its target by message (SendCancel, SendWindowEnd), false
@@ -185,6 +196,18 @@ class MigrationLifecycle
                const SessionPlan& plan,
                Time handoverAt,
                bool prepared);
+    /**
+     * \brief Admit a session at a cell, by TargetMemoryFull: it waits in the cell's
+     * admission queue (Queue), evicts decoding sessions there to fit (Evict), or is not
+     * admitted (Fallback).
+     * \param imsi the UE \param target the cell
+     * \param context its context tokens \param remaining the tokens it has left to generate
+     * \return the admission
+     */
+    LlmEngine::Admission Admit(uint64_t imsi,
+                               uint16_t target,
+                               uint64_t context,
+                               uint64_t remaining);
     /**
      * \brief The predicted handover of a prepared migration has started.
      * \param imsi the UE

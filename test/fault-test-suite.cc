@@ -521,13 +521,17 @@ class GpuLoadTestCase : public FaultTestCase
 class MemoryFullTestCase : public FaultTestCase
 {
   public:
-    MemoryFullTestCase(bool fallback)
-        : FaultTestCase(fallback ? "Target KV memory full, TargetMemoryFull Fallback: the session "
-                                   "stays at its holder and is relayed; the memory never overruns"
-                                 : "Target KV memory full, TargetMemoryFull Queue: the session "
-                                   "decodes at the target only once a resident has freed its "
-                                   "memory; the memory never overruns"),
-          m_fallback(fallback)
+    /// \param fallback TargetMemoryFull Fallback, else Queue
+    /// \param network ControlPlane network (the target decides when the reservation arrives)
+    MemoryFullTestCase(bool fallback, bool network)
+        : FaultTestCase(std::string(network ? "Control plane network, t" : "T") +
+                        (fallback ? "arget KV memory full, TargetMemoryFull Fallback: the session "
+                                    "stays at its holder and is relayed; the memory never overruns"
+                                  : "arget KV memory full, TargetMemoryFull Queue: the session "
+                                    "decodes at the target only once a resident has freed its "
+                                    "memory; the memory never overruns")),
+          m_fallback(fallback),
+          m_network(network)
     {
     }
 
@@ -537,10 +541,13 @@ class MemoryFullTestCase : public FaultTestCase
         for (uint32_t rngRun = 1; rngRun <= 2; ++rngRun)
         {
             RngSeedManager::SetRun(rngRun);
+            Config::SetDefault("ns3::HandoverCoordinator::ControlPlane",
+                               StringValue(m_network ? "network" : "ideal"));
             CtHoLineConfig c = FaultConfigLine();
             c.residentUes = 1;
             const CtHoLineExperiment experiment(c);
             Edges edges;
+            std::vector<uint8_t> answers; // the target's answers, as they reached the source
             uint64_t capacity = 0;
             uint64_t peak = 0;
             Time residentDone(-1);
@@ -551,6 +558,18 @@ class MemoryFullTestCase : public FaultTestCase
                 experiment.Draw(),
                 [&](Ptr<EdgeLlmLineScenario> s) {
                     edges.Hook(s);
+                    for (const auto& [cell, ch] : s->GetEdgeLlmHelper()->GetControlChannels())
+                    {
+                        ch->TraceConnectWithoutContext(
+                            "Rx",
+                            Callback<void, const ControlMessage&, Time>(
+                                [&answers](const ControlMessage& m, Time) {
+                                    if (m.type == ControlMessage::RESERVE_ANSWER)
+                                    {
+                                        answers.push_back(m.code);
+                                    }
+                                }));
+                    }
                     coordinator = s->GetEdgeLlmHelper()->GetCoordinator();
                     coordinator->SetAttribute("TargetMemoryFull",
                                               StringValue(m_fallback ? "Fallback" : "Queue"));
@@ -586,8 +605,19 @@ class MemoryFullTestCase : public FaultTestCase
                         }));
                 },
                 [&](Ptr<EdgeLlmLineScenario>) { fallbacks = coordinator->GetMemoryFallbacks(); });
+            Config::Reset();
             const std::string what = "RngRun " + std::to_string(rngRun);
             CheckInvariants(run, edges, what);
+            // On the network the target decided when the reservation arrived, and its answer
+            // said how: it waits for memory (Queue), or it is not admitted (Fallback).
+            NS_TEST_EXPECT_MSG_EQ(answers.size(), m_network ? 1u : 0u, what << ": answers");
+            for (uint8_t code : answers)
+            {
+                NS_TEST_EXPECT_MSG_EQ(
+                    unsigned(code),
+                    unsigned(m_fallback ? ControlMessage::REJECTED : ControlMessage::WAITING),
+                    what << ": the target's answer");
+            }
             NS_TEST_EXPECT_MSG_GT(peak, 0u, what << ": the target held sessions");
             NS_TEST_EXPECT_MSG_LT_OR_EQ(peak, capacity, what << ": and never more than it can");
             NS_TEST_ASSERT_MSG_EQ(run.records.empty(), false, what << ": a handover");
@@ -614,7 +644,8 @@ class MemoryFullTestCase : public FaultTestCase
         }
     }
 
-    bool m_fallback;
+    bool m_fallback; //!< TargetMemoryFull Fallback, else Queue
+    bool m_network;  //!< ControlPlane network
 };
 
 class MemoryEvictTestCase : public FaultTestCase
@@ -1203,8 +1234,11 @@ class EdgeLlmFaultTestSuite : public TestSuite
         AddTestCase(new LossTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new CrossTrafficTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new GpuLoadTestCase(), edgellm::TEST_QUICK);
-        AddTestCase(new MemoryFullTestCase(false), edgellm::TEST_QUICK);
-        AddTestCase(new MemoryFullTestCase(true), edgellm::TEST_QUICK);
+        for (bool network : {false, true})
+        {
+            AddTestCase(new MemoryFullTestCase(false, network), edgellm::TEST_QUICK);
+            AddTestCase(new MemoryFullTestCase(true, network), edgellm::TEST_QUICK);
+        }
         AddTestCase(new MemoryEvictTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new EarlyHandoverTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new ControlMessageOutageTestCase("source"), edgellm::TEST_QUICK);

@@ -57,7 +57,7 @@ def relay(imsi, address, port):
 
 # ControlMessage: a 40-byte head, magic 0x4350, version 1, then 16-byte items.
 NOTICE, PLAN, RESERVE, RESERVE_ANSWER, PREFILL_REQUEST = range(1, 6)
-WINDOW_END = 12
+WINDOW_END, RELEASE = 12, 13
 
 
 def control(kind, code, src, about, seq, imsi, value, sent, items=()):
@@ -105,8 +105,11 @@ SEEDS = {
         "rejected": downlink(2, 9, 2, 5000, SERVER, struct.pack(">B3xI", 2, 0)),
     },
     "control-stream": {
-        "reserve-answer": cuts(20) + control(RESERVE, 0, 1, 2, 0, 5, 0, 1000)
-        + control(RESERVE_ANSWER, 0, 2, 2, 0, 5, 4096, 2000, [(5, 0, 1500)]),
+        "reserve-answer": cuts(20) + control(RESERVE, 0, 1, 2, 0, 5, 0, 1000, [(5, 900, 100)])
+        + control(RESERVE_ANSWER, 1, 2, 2, 0, 5, 4096, 2000, [(5, 0, 1500)]),
+        "notice-size-release": cuts(44, 60) + control(NOTICE, 0, 1, 2, 2, 6, 0, 0,
+                                                      [(6, 1200, 80)])
+        + control(RELEASE, 0, 1, 2, 2, 6, 0, 400),
         "notice-plan": cuts(3, 41) + control(NOTICE, 0, 1, 2, 1, 7, 0, 0)
         + control(PLAN, 0, 2, 2, 1, 7, 0, 500),
         "prefill-batch": cuts(50) + control(PREFILL_REQUEST, 0, 1, 2, 3, 5, 0, 10,

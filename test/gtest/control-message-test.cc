@@ -108,6 +108,10 @@ TEST(ControlMessageTest, ParsesWhatItWrites)
                        Message(M::BUDGET, {{5, 2, 65536}}),
                        Message(M::CANCEL),
                        Message(M::WINDOW_END),
+                       Message(M::RELEASE),
+                       Message(M::NOTICE, {{42, 1200, 80}}),
+                       Message(M::RESERVE, {{42, 1200, 80}}),
+                       Message(M::PREPARE, {{42, 1200, 80}}),
                        Load()})
     {
         ControlStreamParser parser;
@@ -172,17 +176,25 @@ TEST(ControlMessageTest, RefusesEachBrokenRuleByName)
     version[2] = 2;
     EXPECT_NE(ErrorOf(version).find("version 2"), std::string::npos);
     EXPECT_NE(ErrorOf(Wire(0, 0, 1, 2, 7, 42, 0, 0)).find("type 0"), std::string::npos);
-    EXPECT_EQ(ErrorOf(Wire(12, 0, 1, 2, 7, 42, 0, 0)), "");
-    EXPECT_NE(ErrorOf(Wire(13, 0, 1, 2, 7, 42, 0, 0)).find("type 13 is outside [1, 12]"),
+    EXPECT_EQ(ErrorOf(Wire(13, 0, 1, 2, 7, 42, 0, 0)), "");
+    EXPECT_NE(ErrorOf(Wire(14, 0, 1, 2, 7, 42, 0, 0)).find("type 14 is outside [1, 13]"),
               std::string::npos);
     EXPECT_NE(ErrorOf(Wire(12, 1, 1, 2, 7, 42, 0, 0)).find("code 1 of a WINDOW_END"),
               std::string::npos);
-    // Codes: a notice's RAN event [0, 5], an answer's admission [0, 2], others none.
+    EXPECT_NE(ErrorOf(Wire(13, 1, 1, 2, 7, 42, 0, 0)).find("code 1 of a RELEASE"),
+              std::string::npos);
+    // Codes: a notice's RAN event [0, 5], an answer's or a plan's admission [0, 3], others
+    // none.
     EXPECT_EQ(ErrorOf(Wire(1, 5, 1, 2, 7, 42, 0, 0)), "");
     EXPECT_NE(ErrorOf(Wire(1, 6, 1, 2, 7, 42, 0, 0)).find("code 6"), std::string::npos);
-    EXPECT_EQ(ErrorOf(Wire(4, 2, 1, 2, 7, 42, 0, 0, {{42, 7, 0}})), "");
-    EXPECT_NE(ErrorOf(Wire(4, 3, 1, 2, 7, 42, 0, 0)).find("code 3"), std::string::npos);
-    EXPECT_NE(ErrorOf(Wire(2, 1, 1, 2, 7, 42, 0, 0)).find("code 1"), std::string::npos);
+    EXPECT_EQ(ErrorOf(Wire(4, 3, 1, 2, 7, 42, 0, 0, {{42, 7, 0}})), "");
+    EXPECT_NE(ErrorOf(Wire(4, 4, 1, 2, 7, 42, 0, 0, {{42, 7, 0}})).find("code 4"),
+              std::string::npos);
+    EXPECT_EQ(ErrorOf(Wire(2, 3, 1, 2, 7, 42, 0, 0)), "");
+    EXPECT_NE(ErrorOf(Wire(2, 4, 1, 2, 7, 42, 0, 0)).find("code 4 of a PLAN is outside [0, 3]"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf(Wire(3, 1, 1, 2, 7, 42, 0, 0)).find("code 1 of a RESERVE"),
+              std::string::npos);
     Bytes reserved = Wire(3, 0, 1, 2, 7, 42, 0, 0);
     reserved[5] = 1;
     EXPECT_NE(ErrorOf(reserved).find("reserved"), std::string::npos);
@@ -211,7 +223,22 @@ TEST(ControlMessageTest, RefusesEachBrokenRuleByName)
     EXPECT_NE(ErrorOf(Wire(2, 0, 1, 2, 7, 42, 0, 0, {{42, 7, 900}, {42, 7, 1}}))
                   .find("a PLAN with 2 items: it carries at most 1"),
               std::string::npos);
-    EXPECT_NE(ErrorOf(Wire(3, 0, 1, 2, 7, 42, 0, 0, {{1, 0, 1}})).find("carries none"),
+    EXPECT_NE(ErrorOf(Wire(6, 0, 1, 2, 7, 42, 0, 0, {{1, 0, 1}})).find("carries none"),
+              std::string::npos);
+    // The session's size: one item at most, in a handover's notice, a reservation or a
+    // prepare; a notice of another event carries none.
+    for (uint8_t type : {1, 3, 9})
+    {
+        EXPECT_EQ(ErrorOf(Wire(type, 0, 1, 2, 7, 42, 0, 0, {{42, 1200, 80}})), "");
+        EXPECT_NE(ErrorOf(Wire(type, 0, 1, 2, 7, 42, 0, 0, {{42, 1200, 80}, {42, 1, 1}}))
+                      .find("with 2 items: it carries at most 1"),
+                  std::string::npos)
+            << unsigned(type);
+    }
+    EXPECT_NE(ErrorOf(Wire(1, 3, 1, 1, 7, 42, 0, 0, {{42, 1200, 80}}))
+                  .find("a NOTICE of event 3 with 1 items: only a HANDOVER_STARTED carries one"),
+              std::string::npos);
+    EXPECT_NE(ErrorOf(Wire(13, 0, 1, 2, 7, 42, 0, 0, {{42, 1, 1}})).find("carries none"),
               std::string::npos);
     EXPECT_NE(ErrorOf(Wire(5, 0, 1, 2, 7, 42, 0, 0, {{0, 0, 1}})).find("item with imsi 0"),
               std::string::npos);
