@@ -161,6 +161,17 @@ HeadError(uint16_t magic,
 
 } // namespace
 
+ControlMessage
+ControlMessage::ForUe(Type type, uint64_t imsi, uint16_t about, uint32_t sequence)
+{
+    ControlMessage m;
+    m.type = type;
+    m.aboutCell = about;
+    m.sequence = sequence;
+    m.imsi = imsi;
+    return m;
+}
+
 uint32_t
 ControlMessage::GetSerializedSize() const
 {

@@ -138,6 +138,14 @@ struct ControlMessage
     int64_t sentAtNs{0};     //!< when it was sent, ns
     std::vector<Item> items; //!< a batch's sessions
 
+    /**
+     * \param type its type \param imsi the UE it concerns \param about the cell it concerns
+     * \param sequence its sequence, by type
+     * \return a message of one UE, its code, value and items 0 or none; the ControlChannel
+     *         that sends it fills in its sending cell and time
+     */
+    static ControlMessage ForUe(Type type, uint64_t imsi, uint16_t about, uint32_t sequence);
+
     /// \return the message's bytes on the wire
     uint32_t GetSerializedSize() const;
 

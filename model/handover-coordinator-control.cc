@@ -468,11 +468,10 @@ HandoverCoordinator::RequestPrefill(uint64_t imsi, uint16_t sourceCell, uint16_t
     }
     // The target's part of the plan: what it prefills. It starts once both this and the
     // token IDs are in.
-    ControlMessage request;
-    request.type = ControlMessage::PREFILL_REQUEST;
-    request.aboutCell = targetCell;
-    request.sequence = static_cast<uint32_t>(m->record);
-    request.imsi = imsi;
+    ControlMessage request = ControlMessage::ForUe(ControlMessage::PREFILL_REQUEST,
+                                                   imsi,
+                                                   targetCell,
+                                                   static_cast<uint32_t>(m->record));
     request.value = m->prefillTokens;
     request.items.push_back(
         {imsi, static_cast<uint32_t>(m->record), static_cast<uint32_t>(m->prefillTokens)});
@@ -508,11 +507,8 @@ HandoverCoordinator::ReleaseHolder(uint64_t imsi, uint16_t holder, uint16_t targ
         return;
     }
     // The holder frees the session's KV memory when it hears that the target resumed it.
-    ControlMessage notice;
-    notice.type = ControlMessage::RESUME_NOTICE;
-    notice.aboutCell = target;
-    notice.sequence = ++m_releasesMade[imsi];
-    notice.imsi = imsi;
+    const ControlMessage notice =
+        ControlMessage::ForUe(ControlMessage::RESUME_NOTICE, imsi, target, ++m_releasesMade[imsi]);
     m_releasePending[imsi] = {holder, notice.sequence};
     m_channels.at(target)->Send(holder, notice);
 }

@@ -171,24 +171,16 @@ void
 HandoverCoordinator::SendCancel(uint64_t imsi, uint16_t at, uint16_t target, uint32_t next)
 {
     SettleCancel(imsi, target); // an older one to the same cell, still on its way, is done now
-    ControlMessage cancel;
-    cancel.type = ControlMessage::CANCEL;
-    cancel.aboutCell = target;
-    cancel.sequence = next;
-    cancel.imsi = imsi;
     m_cancelPending[{imsi, target}] = next;
-    m_channels.at(at)->Send(target, cancel);
+    m_channels.at(at)->Send(target,
+                            ControlMessage::ForUe(ControlMessage::CANCEL, imsi, target, next));
 }
 
 void
 HandoverCoordinator::SendWindowEnd(uint64_t imsi, uint16_t at, uint16_t target, uint32_t epoch)
 {
-    ControlMessage end;
-    end.type = ControlMessage::WINDOW_END;
-    end.aboutCell = target;
-    end.sequence = epoch;
-    end.imsi = imsi;
-    m_channels.at(at)->Send(target, end);
+    m_channels.at(at)->Send(target,
+                            ControlMessage::ForUe(ControlMessage::WINDOW_END, imsi, target, epoch));
 }
 
 void

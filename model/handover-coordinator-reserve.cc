@@ -45,10 +45,11 @@ HandoverCoordinator::SizeAt(uint64_t imsi, uint16_t cellId)
 uint8_t
 HandoverCoordinator::ReserveAt(uint16_t cellId, const ControlMessage& m)
 {
-    if (m.items.size() != 1 || PortOf(cellId)->HasSession(m.imsi))
+    if (m.items.size() != 1 || m.items.front().imsi != m.imsi || m.items.front().sequence == 0 ||
+        m.items.front().value == 0 || PortOf(cellId)->HasSession(m.imsi))
     {
-        // No size, or the cell holds the session already (a copy whose release or cancel is
-        // still on its way): it is admitted when the migration starts.
+        // No size of this session, or the cell holds it already (a copy whose release or
+        // cancel is still on its way): it is admitted when the migration starts.
         return ControlMessage::NOT_RESERVED;
     }
     const ControlMessage::Item& size = m.items.front();
@@ -110,12 +111,8 @@ HandoverCoordinator::SendRelease(uint64_t imsi, uint16_t at, uint16_t target, ui
 {
     NS_LOG_INFO("imsi " << imsi << ": no migration took its reservation at cell " << target
                         << "; cell " << at << " releases it");
-    ControlMessage release;
-    release.type = ControlMessage::RELEASE;
-    release.aboutCell = target;
-    release.sequence = notice;
-    release.imsi = imsi;
-    m_channels.at(at)->Send(target, release);
+    m_channels.at(at)->Send(target,
+                            ControlMessage::ForUe(ControlMessage::RELEASE, imsi, target, notice));
 }
 
 void

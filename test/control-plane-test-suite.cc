@@ -6,9 +6,9 @@
 // backhaul's devices, its plan waits for them, and every token still arrives once.
 
 #include "backhaul-frame.h"
+#include "control-test-case.h"
 #include "handover-record-counts.h"
 #include "one-handover-line.h"
-#include "reset-test-case.h"
 #include "test-durations.h"
 
 #include "ns3/core-module.h"
@@ -41,7 +41,7 @@ ShortConfig()
 }
 
 /// What a run's devices, channels, engines and clients saw.
-struct Watch
+struct Watch : edgellm::TokenEdges
 {
     uint16_t port{0};                              //!< the control plane's TCP port
     uint64_t deviceBytes{0};                       //!< TCP payload bytes to or from it, at MacTx
@@ -53,10 +53,8 @@ struct Watch
     std::map<uint64_t, Time> controlDelay;             //!< per UE: its last ControlDelay
     std::map<uint64_t, Time> requestIn;                //!< per UE: its prefill request's arrival
     std::map<uint64_t, Time> prefillStart;             //!< per UE: its urgent prefill's start
-    std::map<uint64_t, std::map<uint64_t, uint32_t>> emitted; //!< imsi -> index -> count
-    std::map<uint64_t, std::vector<uint32_t>> delivered;      //!< imsi -> indices, in order
-    Ptr<HandoverCoordinator> coordinator;                     //!< the run's
-    std::map<uint16_t, Ptr<LlmEngine>> engines;               //!< by cell
+    Ptr<HandoverCoordinator> coordinator;              //!< the run's
+    std::map<uint16_t, Ptr<LlmEngine>> engines;        //!< by cell
     /// per UE: whether its old holder's engine still had it just after the resume, and just
     /// after the resume notice arrived there
     std::map<uint64_t, bool> heldAfterResume;
@@ -199,78 +197,16 @@ struct Watch
     }
 };
 
-/// Drops the first frame that carries a PREFILL_REQUEST (a 56-byte control payload, its type
-/// at byte 3): TCP must resend it.
-class DropFirstPrefillRequest : public ErrorModel
-{
-  public:
-    uint16_t port{7200}; //!< the control plane's port
-    Time dropped{-1};    //!< when it dropped one
-
-  private:
-    bool DoCorrupt(Ptr<Packet> p) override
-    {
-        if (dropped.IsPositive())
-        {
-            return false;
-        }
-        const edgellm::test::TcpPayload t = edgellm::test::ReadTcpPayload(p);
-        if (t.destinationPort == port &&
-            t.bytes == ControlMessage::HEAD_SIZE + ControlMessage::ITEM_SIZE &&
-            t.start[3] == ControlMessage::PREFILL_REQUEST)
-        {
-            dropped = Simulator::Now();
-            return true;
-        }
-        return false;
-    }
-
-    void DoReset() override
-    {
-    }
-};
-
 /// The base: every case destroys the simulator and resets the defaults it set.
-class ControlPlaneTestCase : public edgellm::ResetTestCase
+class ControlPlaneTestCase : public edgellm::ControlTestCase
 {
   public:
     explicit ControlPlaneTestCase(const std::string& name)
-        : ResetTestCase(name)
+        : ControlTestCase(name)
     {
     }
 
   protected:
-    /// Each token of each UE emitted once and delivered once, in order.
-    void CheckTokens(const CtHoLineRun& run, const Watch& w, const std::string& what)
-    {
-        for (const CtHoLineUe& ue : run.ues)
-        {
-            NS_TEST_EXPECT_MSG_EQ(ue.complete, true, what << ": imsi " << ue.imsi << " complete");
-            CheckSessionTokens(w, ue.imsi, ue.tokensToGenerate, what);
-        }
-    }
-
-    /// Each token of a UE emitted once and delivered once, in order.
-    /// \param w the run's watch \param imsi the UE \param tokens its tokens to generate
-    /// \param what the run, for the messages
-    void CheckSessionTokens(const Watch& w, uint64_t imsi, uint64_t tokens, const std::string& what)
-    {
-        const auto e = w.emitted.find(imsi);
-        NS_TEST_ASSERT_MSG_EQ((e != w.emitted.end()), true, what << ": decoded");
-        NS_TEST_EXPECT_MSG_EQ(e->second.size(), tokens, what << ": every index");
-        for (const auto& [index, n] : e->second)
-        {
-            NS_TEST_EXPECT_MSG_EQ(n, 1u, what << ": token " << index << " emitted once");
-        }
-        const auto d = w.delivered.find(imsi);
-        NS_TEST_ASSERT_MSG_EQ((d != w.delivered.end()), true, what << ": delivered");
-        NS_TEST_EXPECT_MSG_EQ(d->second.size(), tokens, what << ": all");
-        for (std::size_t k = 0; k < d->second.size(); ++k)
-        {
-            NS_TEST_EXPECT_MSG_EQ(d->second[k], k, what << ": in order, once");
-        }
-    }
-
     /// Run ctHO with a control plane. \param mode ideal or network \param at PolicyAt
     /// \param w the watch \param more what else the case hooks before the run, if anything
     CtHoLineRun RunWith(const std::string& mode,
@@ -424,7 +360,8 @@ class LostPrefillRequestTestCase : public ControlPlaneTestCase
     {
         m_config.numUes = 1;
         m_config.prefillCycle = Time(0);
-        Ptr<DropFirstPrefillRequest> loss = CreateObject<DropFirstPrefillRequest>();
+        Ptr<edgellm::DropFirstControlMessage> loss =
+            CreateObject<edgellm::DropFirstControlMessage>();
         Watch w;
         Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
         const CtHoLineExperiment experiment(m_config);

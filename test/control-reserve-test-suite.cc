@@ -6,8 +6,7 @@
 // session when the reservation that sizes it arrives, the migration takes that admission, and a
 // reservation that no migration takes is released by message.
 
-#include "backhaul-frame.h"
-#include "reset-test-case.h"
+#include "control-test-case.h"
 #include "test-durations.h"
 
 #include "ns3/core-module.h"
@@ -40,7 +39,7 @@ SlowLinks()
 }
 
 /// What a run's channels, engines and clients saw of reservations.
-struct ReserveWatch
+struct ReserveWatch : edgellm::TokenEdges
 {
     /// A session's size reaching the cell that reserves it.
     struct Sized
@@ -58,10 +57,8 @@ struct ReserveWatch
     std::map<uint64_t, uint32_t> releases;        //!< per UE: RELEASEs that arrived
     std::map<uint64_t, bool> heldAfterRelease;    //!< per UE: the cell held it just after
     std::map<uint64_t, uint64_t> contextAtResume; //!< per UE: the target engine's context
-    std::map<uint64_t, std::map<uint64_t, uint32_t>> emitted; //!< imsi -> index -> count
-    std::map<uint64_t, std::vector<uint32_t>> delivered;      //!< imsi -> indices, in order
-    std::map<uint16_t, Ptr<LlmEngine>> engines;               //!< by cell
-    Ptr<HandoverCoordinator> coordinator;                     //!< the run's
+    std::map<uint16_t, Ptr<LlmEngine>> engines;   //!< by cell
+    Ptr<HandoverCoordinator> coordinator;         //!< the run's
 
     void Rx(uint16_t cell, const ControlMessage& m)
     {
@@ -175,42 +172,11 @@ struct ReserveWatch
     }
 };
 
-/// Drops the first frame that carries a message of one type with one item (56 bytes, its type
-/// at byte 3): TCP must resend it.
-class DropFirstOfType : public ErrorModel
-{
-  public:
-    uint16_t port{7200};                                       //!< the control plane's port
-    ControlMessage::Type type{ControlMessage::RESERVE_ANSWER}; //!< what it drops
-    Time dropped{-1};                                          //!< when it dropped one
-
-  private:
-    bool DoCorrupt(Ptr<Packet> p) override
-    {
-        if (dropped.IsPositive())
-        {
-            return false;
-        }
-        const edgellm::test::TcpPayload t = edgellm::test::ReadTcpPayload(p);
-        if ((t.destinationPort == port || t.sourcePort == port) &&
-            t.bytes == ControlMessage::HEAD_SIZE + ControlMessage::ITEM_SIZE && t.start[3] == type)
-        {
-            dropped = Simulator::Now();
-            return true;
-        }
-        return false;
-    }
-
-    void DoReset() override
-    {
-    }
-};
-
 /// The base: every case destroys the simulator and resets the defaults it set.
-class ControlReserveTestCase : public edgellm::ResetTestCase
+class ControlReserveTestCase : public edgellm::ControlTestCase
 {
   public:
-    using ResetTestCase::ResetTestCase;
+    using ControlTestCase::ControlTestCase;
 
   protected:
     /// Run a scheme with the control plane on the network. \param scheme the scheme
@@ -232,29 +198,6 @@ class ControlReserveTestCase : public edgellm::ResetTestCase
                 more(s);
             }
         });
-    }
-
-    /// Each token of each UE emitted once and delivered once, in order.
-    void CheckTokens(const CtHoLineRun& run, const ReserveWatch& w, const std::string& what)
-    {
-        for (const CtHoLineUe& ue : run.ues)
-        {
-            NS_TEST_EXPECT_MSG_EQ(ue.complete, true, what << ": imsi " << ue.imsi << " complete");
-            const auto e = w.emitted.find(ue.imsi);
-            NS_TEST_ASSERT_MSG_EQ((e != w.emitted.end()), true, what << ": decoded");
-            NS_TEST_EXPECT_MSG_EQ(e->second.size(), ue.tokensToGenerate, what << ": every index");
-            for (const auto& [index, n] : e->second)
-            {
-                NS_TEST_EXPECT_MSG_EQ(n, 1u, what << ": token " << index << " emitted once");
-            }
-            const auto d = w.delivered.find(ue.imsi);
-            NS_TEST_ASSERT_MSG_EQ((d != w.delivered.end()), true, what << ": delivered");
-            NS_TEST_EXPECT_MSG_EQ(d->second.size(), ue.tokensToGenerate, what << ": all");
-            for (std::size_t k = 0; k < d->second.size(); ++k)
-            {
-                NS_TEST_EXPECT_MSG_EQ(d->second[k], k, what << ": in order, once");
-            }
-        }
     }
 
     /// \param w a run's watch \param site a function's name
@@ -417,7 +360,10 @@ class LateAnswerTestCase : public ControlReserveTestCase
         m_config.numUes = 1;
         m_config.tokensAfter = 400; // it still decodes at the target when the release comes
         Config::SetDefault("ns3::HandoverCoordinator::PlanTimeout", TimeValue(MilliSeconds(50)));
-        Ptr<DropFirstOfType> loss = CreateObject<DropFirstOfType>();
+        Ptr<edgellm::DropFirstControlMessage> loss =
+            CreateObject<edgellm::DropFirstControlMessage>();
+        loss->type = ControlMessage::RESERVE_ANSWER;
+        loss->toPortOnly = false; // an answer may go either way on its connection
         ReserveWatch w;
         const CtHoLineRun run = Run("ctho", "source", w, [loss](Ptr<EdgeLlmLineScenario> s) {
             for (const BackhaulLink& link : s->GetBackhaulLinks())
