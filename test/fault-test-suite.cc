@@ -651,15 +651,20 @@ class MemoryFullTestCase : public FaultTestCase
 class MemoryEvictTestCase : public FaultTestCase
 {
   public:
-    MemoryEvictTestCase()
-        : FaultTestCase("Target KV memory full, TargetMemoryFull Evict: the target's resident "
+    /// \param network ControlPlane network: the target evicts when the reservation arrives
+    explicit MemoryEvictTestCase(bool network)
+        : FaultTestCase(std::string(network ? "Control plane network, t" : "T") +
+                        "arget KV memory full, TargetMemoryFull Evict: the target's resident "
                         "is preempted by recompute, the mover decodes at once, the resident "
-                        "re-prefills its context in the model's time; tokens exactly once")
+                        "re-prefills its context in the model's time; tokens exactly once"),
+          m_network(network)
     {
     }
 
   private:
     void DoRun() override;
+
+    bool m_network; //!< ControlPlane network
 };
 
 void
@@ -684,12 +689,25 @@ MemoryEvictTestCase::DoRun()
         Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
         edge->SetSchedulerType("ns3::CacheHandoverScheduler");
         edge->SetCoordinatorAttribute("TargetMemoryFull", StringValue("Evict"));
+        edge->SetCoordinatorAttribute("ControlPlane", StringValue(m_network ? "network" : "ideal"));
         edge->SetClientAttribute("PromptTokens", UintegerValue(prompt));
         edge->SetClientAttribute("TokensToGenerate", UintegerValue(tokens));
         s->Build();
         s->AssignStreams(1);
         Edges edges;
         edges.Hook(s);
+        Time reserveIn(-1); // when the mover's reservation reached the target (network)
+        for (const auto& [cell, ch] : edge->GetControlChannels())
+        {
+            ch->TraceConnectWithoutContext("Rx",
+                                           Callback<void, const ControlMessage&, Time>(
+                                               [&reserveIn](const ControlMessage& m, Time) {
+                                                   if (m.type == ControlMessage::RESERVE)
+                                                   {
+                                                       reserveIn = Simulator::Now();
+                                                   }
+                                               }));
+        }
         // Clients: the mover, then the source's resident, then the target's.
         const uint64_t moverImsi = DynamicCast<EdgeLlmClient>(s->GetClients().Get(0))->GetImsi();
         const uint64_t residentImsi = DynamicCast<EdgeLlmClient>(s->GetClients().Get(2))->GetImsi();
@@ -801,7 +819,16 @@ MemoryEvictTestCase::DoRun()
         NS_TEST_EXPECT_MSG_EQ(edge->GetCoordinator()->GetEvictions(), 1u, what << ": 1 evicted");
         NS_TEST_EXPECT_MSG_EQ(target->GetEvictions(), 1u, what << ": by the target's engine");
         NS_TEST_EXPECT_MSG_EQ(evictedTraces, 1u, what << ": which fired SessionEvicted");
-        NS_TEST_EXPECT_MSG_EQ(evictedAt, h.hoStart, what << ": at the handover");
+        // At the handover with the ideal plane; on the network when the reservation arrived.
+        NS_TEST_EXPECT_MSG_EQ(reserveIn.IsStrictlyPositive(), m_network, what << ": a RESERVE");
+        NS_TEST_EXPECT_MSG_EQ(evictedAt,
+                              m_network ? reserveIn : h.hoStart,
+                              what << ": at the handover, or its reservation's arrival");
+        if (m_network)
+        {
+            NS_TEST_EXPECT_MSG_GT(evictedAt, h.hoStart, what << ": a one-way delay after it");
+            NS_TEST_EXPECT_MSG_LT(evictedAt, h.planApplied, what << ": before the plan");
+        }
         NS_TEST_EXPECT_MSG_GT(peak, 0u, what << ": the target held sessions");
         NS_TEST_EXPECT_MSG_LT_OR_EQ(peak, capacity, what << ": and never more than it can");
         // The resident was decoding, and its context then was its prompt and the tokens it
@@ -1239,7 +1266,8 @@ class EdgeLlmFaultTestSuite : public TestSuite
             AddTestCase(new MemoryFullTestCase(false, network), edgellm::TEST_QUICK);
             AddTestCase(new MemoryFullTestCase(true, network), edgellm::TEST_QUICK);
         }
-        AddTestCase(new MemoryEvictTestCase(), edgellm::TEST_QUICK);
+        AddTestCase(new MemoryEvictTestCase(false), edgellm::TEST_QUICK);
+        AddTestCase(new MemoryEvictTestCase(true), edgellm::TEST_QUICK);
         AddTestCase(new EarlyHandoverTestCase(), edgellm::TEST_QUICK);
         AddTestCase(new ControlMessageOutageTestCase("source"), edgellm::TEST_QUICK);
         AddTestCase(new ControlMessageOutageTestCase("target"), edgellm::TEST_QUICK);
