@@ -221,7 +221,7 @@ class AdmittedOnArrivalTestCase : public ControlReserveTestCase
     explicit AdmittedOnArrivalTestCase(const std::string& at)
         : ControlReserveTestCase("Control plane network, policy at the " + at +
                                  ": a target admits the session when the reservation that sizes "
-                                 "it arrives, a round trip before the plan is applied; the "
+                                 "it arrives, before the plan is applied; the "
                                  "migration takes that admission, and the target's context is "
                                  "the holder's at the resume"),
           m_at(at)
