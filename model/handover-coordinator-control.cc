@@ -601,18 +601,9 @@ void
 HandoverCoordinator::UseAnswer(const ControlMessage& m)
 {
     m_startingNotice = m.sequence;
-    m_startAdmission.reset();
     if (auto a = m_answers.find({m.imsi, m.sequence}); a != m_answers.end())
     {
         m_answered[m.aboutCell] = a->second;
-        if (a->second.admission != ControlMessage::NOT_RESERVED)
-        {
-            m_startAdmission =
-                StartingAdmission{m.imsi,
-                                  m.aboutCell,
-                                  m.sequence,
-                                  static_cast<LlmEngine::Admission>(a->second.admission)};
-        }
         m_answers.erase(a);
     }
 }

@@ -68,15 +68,18 @@ HandoverCoordinator::ReserveAt(uint16_t cellId, const ControlMessage& m)
 std::optional<LlmEngine::Admission>
 HandoverCoordinator::TakeAdmission(uint64_t imsi, uint16_t target)
 {
+    // The answer of the handover or prepare being acted on: only its UE starts a migration
+    // to its target meanwhile.
     const auto reserved = m_reserved.find({imsi, target});
-    if (m_startAdmission && m_startAdmission->imsi == imsi && m_startAdmission->target == target)
+    const auto answered = m_answered.find(target);
+    if (answered != m_answered.end() && answered->second.admission != ControlMessage::NOT_RESERVED)
     {
-        const LlmEngine::Admission admission = m_startAdmission->admission;
-        if (reserved != m_reserved.end() && reserved->second == m_startAdmission->notice)
+        const auto admission = static_cast<LlmEngine::Admission>(answered->second.admission);
+        answered->second.admission = ControlMessage::NOT_RESERVED; // taken
+        if (reserved != m_reserved.end() && reserved->second == m_startingNotice)
         {
             m_reserved.erase(reserved); // the migration's from now on
         }
-        m_startAdmission.reset();
         return admission;
     }
     if (reserved != m_reserved.end())
@@ -94,15 +97,10 @@ HandoverCoordinator::TakeAdmission(uint64_t imsi, uint16_t target)
 void
 HandoverCoordinator::ReleaseUnused(const ControlMessage& m)
 {
-    if (!m_startAdmission)
+    const auto answered = m_answered.find(m.aboutCell);
+    if (answered != m_answered.end() && answered->second.admission < ControlMessage::REJECTED)
     {
-        return;
-    }
-    const StartingAdmission unused = *m_startAdmission;
-    m_startAdmission.reset();
-    if (unused.admission != LlmEngine::Admission::REJECTED)
-    {
-        SendRelease(unused.imsi, m.fromCell, unused.target, unused.notice);
+        SendRelease(m.imsi, m.fromCell, m.aboutCell, m.sequence);
     }
 }
 

@@ -780,19 +780,9 @@ class HandoverCoordinator : public Object,
 
     /// The targets' answers and plans back at their sources, by (imsi, notice)
     std::map<std::pair<uint64_t, uint32_t>, AnswerReport> m_answers;
-    /// While a handover is started: what its target reported, by cell
+    /// While a handover or prepare is acted on: what its target reported, by cell (its
+    /// admission until a Start takes it; the reservation is m_startingNotice's)
     std::map<uint16_t, AnswerReport> m_answered;
-
-    /// A target's admission that the handover or prepare being acted on may take
-    struct StartingAdmission
-    {
-        uint64_t imsi{0};   //!< the UE
-        uint16_t target{0}; //!< the cell that admitted it
-        uint32_t notice{0}; //!< the reservation's event number
-        LlmEngine::Admission admission{LlmEngine::Admission::ADMITTED}; //!< as answered
-    };
-
-    std::optional<StartingAdmission> m_startAdmission; //!< until a Start takes it
     /// At the targets: the sessions admitted by a reservation that no migration took yet, by
     /// (imsi, cell), with the reservation's event number
     std::map<std::pair<uint64_t, uint16_t>, uint32_t> m_reserved;

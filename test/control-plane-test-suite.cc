@@ -28,18 +28,6 @@ using namespace ns3;
 namespace
 {
 
-/// Short runs: two UEs move at 1 s and decode 60 tokens past their handover.
-CtHoLineConfig
-ShortConfig()
-{
-    CtHoLineConfig c;
-    c.numUes = 2;
-    c.moveStart = Seconds(1);
-    c.tokensAfter = 60;
-    c.maxSimTime = Seconds(20);
-    return c;
-}
-
 /// What a run's devices, channels, engines and clients saw.
 struct Watch : edgellm::TokenEdges
 {
@@ -126,16 +114,6 @@ struct Watch : edgellm::TokenEdges
         controlDelay[imsi] = delay;
     }
 
-    void Emitted(uint64_t imsi, uint64_t index)
-    {
-        ++emitted[imsi][index];
-    }
-
-    void Delivered(uint64_t imsi, uint32_t index, Time, Time, uint16_t, bool)
-    {
-        delivered[imsi].push_back(index);
-    }
-
     void Hook(Ptr<EdgeLlmLineScenario> s)
     {
         Ptr<EdgeLlmHelper> edge = s->GetEdgeLlmHelper();
@@ -180,56 +158,16 @@ struct Watch : edgellm::TokenEdges
         {
             Ptr<EdgeLlmServer> server = DynamicCast<EdgeLlmServer>(s->GetServers().Get(i));
             engines[server->GetCellId()] = server->GetEngine();
-            DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))
-                ->GetEngine()
-                ->TraceConnectWithoutContext("TokenGenerated", MakeCallback(&Watch::Emitted, this));
-            DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))
-                ->GetEngine()
-                ->TraceConnectWithoutContext("PrefillStarted",
-                                             MakeCallback(&Watch::PrefillStarted, this));
+            server->GetEngine()->TraceConnectWithoutContext(
+                "PrefillStarted",
+                MakeCallback(&Watch::PrefillStarted, this));
         }
-        for (uint32_t i = 0; i < s->GetClients().GetN(); ++i)
-        {
-            s->GetClients().Get(i)->TraceConnectWithoutContext(
-                "TokenDelivered",
-                MakeCallback(&Watch::Delivered, this));
-        }
+        HookTokens(s);
     }
 };
 
 /// The base: every case destroys the simulator and resets the defaults it set.
-class ControlPlaneTestCase : public edgellm::ControlTestCase
-{
-  public:
-    explicit ControlPlaneTestCase(const std::string& name)
-        : ControlTestCase(name)
-    {
-    }
-
-  protected:
-    /// Run ctHO with a control plane. \param mode ideal or network \param at PolicyAt
-    /// \param w the watch \param more what else the case hooks before the run, if anything
-    CtHoLineRun RunWith(const std::string& mode,
-                        const std::string& at,
-                        Watch& w,
-                        const CtHoLineExperiment::Hook& more = {})
-    {
-        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue(mode));
-        Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(at));
-        Config::SetDefault("ns3::PerPairBackhaulTopology::Controller",
-                           BooleanValue(at == "controller"));
-        const CtHoLineExperiment experiment(m_config);
-        return experiment.Run("ctho", experiment.Draw(), [&w, &more](Ptr<EdgeLlmLineScenario> s) {
-            w.Hook(s);
-            if (more)
-            {
-                more(s);
-            }
-        });
-    }
-
-    CtHoLineConfig m_config{ShortConfig()}; //!< the runs' settings
-};
+using ControlPlaneTestCase = edgellm::ControlTestCase;
 
 /// The bound on a message's one-way delay: the link's propagation and the frame's
 /// serialization (PPP 2, IPv4 20, TCP 20 with no options, the message's 40).

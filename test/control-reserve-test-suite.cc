@@ -24,20 +24,6 @@ using namespace ns3;
 namespace
 {
 
-/// Two UEs that move at 1 s and decode 60 tokens past their handover, on 20 ms links: a
-/// round trip of control messages lasts long enough for their sources to decode on.
-CtHoLineConfig
-SlowLinks()
-{
-    CtHoLineConfig c;
-    c.numUes = 2;
-    c.moveStart = Seconds(1);
-    c.tokensAfter = 60;
-    c.backhaulDelay = MilliSeconds(20);
-    c.maxSimTime = Seconds(20);
-    return c;
-}
-
 /// What a run's channels, engines and clients saw of reservations.
 struct ReserveWatch : edgellm::TokenEdges
 {
@@ -106,25 +92,13 @@ struct ReserveWatch : edgellm::TokenEdges
                 Callback<void, uint64_t, uint64_t>([this, cell](uint64_t imsi, uint64_t tokens) {
                     admitted[imsi].emplace_back(Simulator::Now(), cell, tokens);
                 }));
-            engine->TraceConnectWithoutContext(
-                "TokenGenerated",
-                Callback<void, uint64_t, uint64_t>(
-                    [this](uint64_t imsi, uint64_t index) { ++emitted[imsi][index]; }));
         }
         coordinator->TraceConnectWithoutContext(
             "SessionResumed",
             Callback<void, uint64_t, uint16_t, Time>([this](uint64_t imsi, uint16_t cell, Time) {
                 contextAtResume[imsi] = engines.at(cell)->GetContextTokens(imsi);
             }));
-        for (uint32_t i = 0; i < s->GetClients().GetN(); ++i)
-        {
-            s->GetClients().Get(i)->TraceConnectWithoutContext(
-                "TokenDelivered",
-                Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
-                    [this](uint64_t imsi, uint32_t index, Time, Time, uint16_t, bool) {
-                        delivered[imsi].push_back(index);
-                    }));
-        }
+        HookTokens(s);
     }
 
     /// \param imsi a UE \param cell a cell \param before a time
@@ -176,30 +150,15 @@ struct ReserveWatch : edgellm::TokenEdges
 class ControlReserveTestCase : public edgellm::ControlTestCase
 {
   public:
-    using ControlTestCase::ControlTestCase;
-
-  protected:
-    /// Run a scheme with the control plane on the network. \param scheme the scheme
-    /// \param at PolicyAt \param w the watch \param more what else the case hooks
-    CtHoLineRun Run(const std::string& scheme,
-                    const std::string& at,
-                    ReserveWatch& w,
-                    const CtHoLineExperiment::Hook& more = {})
+    /// \param name the case's name
+    explicit ControlReserveTestCase(const std::string& name)
+        : ControlTestCase(name)
     {
-        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue("network"));
-        Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(at));
-        Config::SetDefault("ns3::PerPairBackhaulTopology::Controller",
-                           BooleanValue(at == "controller"));
-        const CtHoLineExperiment experiment(m_config);
-        return experiment.Run(scheme, experiment.Draw(), [&w, &more](Ptr<EdgeLlmLineScenario> s) {
-            w.Hook(s);
-            if (more)
-            {
-                more(s);
-            }
-        });
+        // 20 ms links: the messages' trips last long enough for the sources to decode on.
+        m_config.backhaulDelay = MilliSeconds(20);
     }
 
+  protected:
     /// \param w a run's watch \param site a function's name
     /// \return the audit's calls from that function
     static uint64_t CallsFrom(const ReserveWatch& w, const std::string& site)
@@ -211,8 +170,6 @@ class ControlReserveTestCase : public edgellm::ControlTestCase
         }
         return n;
     }
-
-    CtHoLineConfig m_config{SlowLinks()}; //!< the runs' settings
 };
 
 class AdmittedOnArrivalTestCase : public ControlReserveTestCase
@@ -237,7 +194,7 @@ class AdmittedOnArrivalTestCase : public ControlReserveTestCase
         {
             RngSeedManager::SetRun(rngRun);
             ReserveWatch w;
-            const CtHoLineRun run = Run("ctho", m_at, w);
+            const CtHoLineRun run = RunWith("network", m_at, w);
             const std::string what = m_at + ", RngRun " + std::to_string(rngRun);
             std::map<uint64_t, uint64_t> tokens;
             for (const CtHoLineUe& ue : run.ues)
@@ -315,7 +272,7 @@ class UnusedReservationTestCase : public ControlReserveTestCase
         {
             RngSeedManager::SetRun(rngRun);
             ReserveWatch w;
-            const CtHoLineRun run = Run("detour", "source", w);
+            const CtHoLineRun run = RunWith("network", "source", w, {}, "detour");
             const std::string what = "RngRun " + std::to_string(rngRun);
             std::map<uint64_t, uint32_t> unused; // per UE: admitted by a reservation, not used
             for (const HandoverRecord& r : run.records)
@@ -365,7 +322,7 @@ class LateAnswerTestCase : public ControlReserveTestCase
         loss->type = ControlMessage::RESERVE_ANSWER;
         loss->toPortOnly = false; // an answer may go either way on its connection
         ReserveWatch w;
-        const CtHoLineRun run = Run("ctho", "source", w, [loss](Ptr<EdgeLlmLineScenario> s) {
+        const CtHoLineRun run = RunWith("network", "source", w, [loss](Ptr<EdgeLlmLineScenario> s) {
             for (const BackhaulLink& link : s->GetBackhaulLinks())
             {
                 for (uint32_t d = 0; d < link.devices.GetN(); ++d)

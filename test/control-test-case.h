@@ -8,6 +8,7 @@
 #include "backhaul-frame.h"
 #include "reset-test-case.h"
 
+#include "ns3/config.h"
 #include "ns3/edge-llm-module.h"
 #include "ns3/error-model.h"
 #include "ns3/simulator.h"
@@ -23,12 +24,48 @@ namespace ns3
 namespace edgellm
 {
 
+/// \return short runs: two UEs move at 1 s and decode 60 tokens past their handover
+inline CtHoLineConfig
+ShortControlLine()
+{
+    CtHoLineConfig c;
+    c.numUes = 2;
+    c.moveStart = Seconds(1);
+    c.tokensAfter = 60;
+    c.maxSimTime = Seconds(20);
+    return c;
+}
+
 /// What a run's engines emitted and its clients delivered, per UE: the edges a control-plane
 /// case counts tokens at.
 struct TokenEdges
 {
     std::map<uint64_t, std::map<uint64_t, uint32_t>> emitted; //!< imsi -> index -> count
     std::map<uint64_t, std::vector<uint32_t>> delivered;      //!< imsi -> indices, in order
+
+    /// Count every engine's emitted tokens and every client's delivered ones.
+    /// \param s the scenario, built
+    void HookTokens(Ptr<EdgeLlmLineScenario> s)
+    {
+        for (uint32_t i = 0; i < s->GetServers().GetN(); ++i)
+        {
+            DynamicCast<EdgeLlmServer>(s->GetServers().Get(i))
+                ->GetEngine()
+                ->TraceConnectWithoutContext(
+                    "TokenGenerated",
+                    Callback<void, uint64_t, uint64_t>(
+                        [this](uint64_t imsi, uint64_t index) { ++emitted[imsi][index]; }));
+        }
+        for (uint32_t i = 0; i < s->GetClients().GetN(); ++i)
+        {
+            s->GetClients().Get(i)->TraceConnectWithoutContext(
+                "TokenDelivered",
+                Callback<void, uint64_t, uint32_t, Time, Time, uint16_t, bool>(
+                    [this](uint64_t imsi, uint32_t index, Time, Time, uint16_t, bool) {
+                        delivered[imsi].push_back(index);
+                    }));
+        }
+    }
 };
 
 /**
@@ -46,6 +83,34 @@ class ControlTestCase : public ResetTestCase
     }
 
   protected:
+    /**
+     * \brief Run a scheme on the line with a control plane.
+     * \param mode ideal or network \param at PolicyAt \param w the watch (its Hook(scenario)
+     * runs before the run) \param more what else the case hooks, if anything
+     * \param scheme the scheme
+     * \return the run
+     */
+    template <typename W>
+    CtHoLineRun RunWith(const std::string& mode,
+                        const std::string& at,
+                        W& w,
+                        const CtHoLineExperiment::Hook& more = {},
+                        const std::string& scheme = "ctho")
+    {
+        Config::SetDefault("ns3::HandoverCoordinator::ControlPlane", StringValue(mode));
+        Config::SetDefault("ns3::HandoverCoordinator::PolicyAt", StringValue(at));
+        Config::SetDefault("ns3::PerPairBackhaulTopology::Controller",
+                           BooleanValue(at == "controller"));
+        const CtHoLineExperiment experiment(m_config);
+        return experiment.Run(scheme, experiment.Draw(), [&w, &more](Ptr<EdgeLlmLineScenario> s) {
+            w.Hook(s);
+            if (more)
+            {
+                more(s);
+            }
+        });
+    }
+
     /// Each token of each UE emitted once and delivered once, in order.
     /// \param run the run \param e its edges \param what the run, for the messages
     void CheckTokens(const CtHoLineRun& run, const TokenEdges& e, const std::string& what)
@@ -80,6 +145,8 @@ class ControlTestCase : public ResetTestCase
             NS_TEST_EXPECT_MSG_EQ(delivered->second[k], k, what << ": in order, once");
         }
     }
+
+    CtHoLineConfig m_config{ShortControlLine()}; //!< the runs' settings
 };
 
 /**
